@@ -1,0 +1,14 @@
+#pragma once
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
+
+namespace luxel {
+
+// Detects the format from the header (never the file name) and decodes the whole map.
+// Throws DecodeError (file, lump, offset) on anything malformed.
+World decodeMap(const MapSource& source);
+
+// Per-format decoders (src/bsp/q3_decode.cpp, ...).
+World decodeQuake3(const MapSource& source);
+
+}  // namespace luxel

@@ -1,0 +1,20 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+
+namespace luxel {
+
+// Parses the entity lump text ({ "key" "value" ... } blocks). Throws DecodeError with the
+// character offset (relative to lumpOffset) on unbalanced braces or unterminated strings.
+std::vector<Entity> parseEntities(std::string_view text, const std::string& file, uint64_t lumpOffset);
+
+// Entities whose "classname" equals `classname`, in file order.
+std::vector<const Entity*> findEntities(const World& world, std::string_view classname);
+
+// Parses "x y z" (missing components 0); returns false when no number could be read.
+bool parseVec3(const std::string& text, Vec3& out);
+
+}  // namespace luxel

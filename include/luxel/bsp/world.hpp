@@ -1,0 +1,161 @@
+#pragma once
+// The format-neutral map model. Decoders fill it; everything after it knows no format.
+// Plain structs of arrays, indices instead of pointers. Colour is linear float: format quirks
+// (Quake 3 overbright, exponents, styles) are already resolved here.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "luxel/util/math.hpp"
+
+namespace luxel {
+
+enum class MapFormat { Quake2, Quake3, Source };
+
+struct LumpInfo {
+    std::string name;
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    int32_t version = 0;
+    bool compressed = false;
+};
+
+struct Plane {
+    Vec3 normal;
+    float dist = 0;
+};
+
+// Child index >= 0 is a node, < 0 is leaf -(child + 1).
+struct Node {
+    int32_t plane = 0;
+    std::array<int32_t, 2> children{};
+    Vec3 mins, maxs;
+};
+
+struct Leaf {
+    int32_t cluster = -1;  // -1: outside the map / solid
+    int32_t area = 0;
+    Vec3 mins, maxs;
+    uint32_t firstLeafSurface = 0, numLeafSurfaces = 0;  // into World::leafSurfaces
+};
+
+struct Model {
+    Vec3 mins, maxs;
+    uint32_t firstSurface = 0, numSurfaces = 0;
+};
+
+// Neutral material flags, resolved by the decoder from the format's own bits.
+enum MaterialFlags : uint32_t {
+    kMaterialSky = 1u << 0,     // drawn as sky colour
+    kMaterialNoDraw = 1u << 1,  // never drawn (tool, nodraw, hint, skip, trigger)
+    kMaterialTwoSided = 1u << 2,
+    kMaterialNoLightmap = 1u << 3,
+};
+
+struct Material {
+    std::string name;
+    uint32_t flags = 0;
+    uint32_t nativeSurfaceFlags = 0, nativeContents = 0;
+    Vec3 reflectivity{1, 1, 1};  // flat albedo used until textures are loaded
+};
+
+enum class SurfaceKind : uint8_t { Polygon, Patch, Mesh, Billboard, Displacement };
+
+struct Vertex {
+    Vec3 position;
+    Vec3 normal;
+    Vec2 texUV;
+    Vec2 lightmapUV;  // normalised to the surface's lightmap page: [0,1] covers the page
+    Vec4 color;       // linear; vertex light in rgb (already overbright-resolved), alpha in w
+};
+
+struct Surface {
+    SurfaceKind kind = SurfaceKind::Polygon;
+    int32_t material = -1;
+    int32_t lightmapPage = -1;  // < 0: lit by vertex colour (or unlit)
+    uint32_t firstVertex = 0, numVertices = 0;  // into World::vertices
+    uint32_t firstIndex = 0, numIndices = 0;    // into World::indices; triangle lists relative to firstVertex
+    int32_t patchWidth = 0, patchHeight = 0;    // Patch: control grid size (numVertices = w*h)
+    Vec3 origin, color, normal;                 // Billboard: position, linear colour, facing; planar: normal
+};
+
+// One lightmap page (Quake 3: a 128x128 block or an external image; others: an atlas page).
+struct LightmapPage {
+    int32_t width = 0, height = 0;
+    std::vector<float> rgb;  // linear, row-major, 3 floats per texel
+};
+
+// Potentially visible sets, uncompressed: bit b of row a says cluster b may be seen from cluster a.
+struct Pvs {
+    int32_t numClusters = 0;
+    int32_t rowBytes = 0;
+    std::vector<uint8_t> rows;
+    bool empty() const { return numClusters == 0; }
+    bool visible(int32_t from, int32_t to) const {
+        if (from < 0 || to < 0 || from >= numClusters || to >= numClusters) return true;
+        return (rows[size_t(from) * size_t(rowBytes) + size_t(to >> 3)] >> (to & 7)) & 1;
+    }
+};
+
+// Quake 3 light grid, decoded: colours linear, direction a unit vector pointing toward the light.
+struct GridSample {
+    Vec3 ambient, directed, direction;
+};
+
+struct LightGrid {
+    Vec3 origin, cellSize;
+    std::array<int32_t, 3> dims{};  // x fastest, then y, then z
+    std::vector<GridSample> samples;
+};
+
+struct Entity {
+    std::vector<std::pair<std::string, std::string>> keys;
+    // Value of the first pair with this key, or nullptr.
+    const std::string* get(const std::string& key) const {
+        for (const auto& [k, v] : keys)
+            if (k == key) return &v;
+        return nullptr;
+    }
+};
+
+// How the game turns linear light into display values; applied only when writing LDR pictures.
+struct EngineLook {
+    // Light above this (in linear units where 1 = full white on white albedo) is scaled down with all
+    // three channels together, keeping hue (Quake 3: 2, the ×4 overbright shown through ×2 hardware gamma).
+    float hueClampAt = 0;  // 0: no hue-preserving clamp
+    float gamma = 1.0f;    // display gamma applied after clamping to [0,1]
+};
+
+struct World {
+    MapFormat format = MapFormat::Quake3;
+    std::string formatName;  // "Quake 3 IBSP"
+    int32_t version = 0;
+    std::string file;        // display name used in messages
+    std::vector<LumpInfo> lumps;
+
+    std::vector<Plane> planes;
+    std::vector<Node> nodes;
+    std::vector<Leaf> leaves;
+    std::vector<uint32_t> leafSurfaces;  // surface indices listed by leaves
+    std::vector<Model> models;           // models[0] is the world
+    std::vector<Material> materials;
+    std::vector<Vertex> vertices;
+    std::vector<uint32_t> indices;
+    std::vector<Surface> surfaces;
+    std::vector<LightmapPage> lightmaps;
+    Pvs pvs;
+    std::optional<LightGrid> grid;
+    std::vector<Entity> entities;
+    std::string entityText;
+    EngineLook look;
+
+    // Counts of records the decoder saw that luxel does not use further (brushes, effects, ...), for `info`.
+    std::vector<std::pair<std::string, uint64_t>> otherCounts;
+    // Everything odd the decoder noticed but could work around (e.g. grid size mismatch).
+    std::vector<std::string> problems;
+};
+
+}  // namespace luxel

@@ -1,0 +1,36 @@
+#pragma once
+// Float images and all image I/O (through OpenImageIO).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace luxel {
+
+struct Image {
+    int width = 0, height = 0, channels = 0;
+    std::vector<float> pixels;  // row-major, top row first, `channels` floats per pixel
+    Image() = default;
+    Image(int w, int h, int c) : width(w), height(h), channels(c), pixels(size_t(w) * size_t(h) * size_t(c), 0.0f) {}
+    float* at(int x, int y) { return pixels.data() + (size_t(y) * size_t(width) + size_t(x)) * size_t(channels); }
+    const float* at(int x, int y) const {
+        return pixels.data() + (size_t(y) * size_t(width) + size_t(x)) * size_t(channels);
+    }
+};
+
+// True for extensions whose files hold display values (PNG, JPEG, ...), false for linear HDR (EXR, TIFF, HDR).
+bool isLdrPath(const std::string& path);
+
+// Writes by extension (.png .jpg .jpeg .exr .tif .tiff ...). LDR formats get values clamped to [0,1] and
+// quantised to 8 bits with round-to-nearest; EXR is written as half floats, TIFF as 32-bit floats.
+// The file appears atomically (temporary name + rename). Throws UsageError on failure.
+void writeImage(const std::string& path, const Image& image);
+
+// Decodes an image file held in memory (TGA, JPEG, PNG, ...) to float in [0,1] per byte value,
+// no colour conversion. `name` is used for the format hint and messages. Throws DecodeError.
+Image decodeImage(std::span<const uint8_t> bytes, const std::string& name);
+
+// Reads an image file from disk (tests, diff).
+Image readImage(const std::string& path);
+
+}  // namespace luxel

@@ -1,0 +1,37 @@
+#pragma once
+// Cameras in Quake conventions: Z up, angles (pitch, yaw, roll) in degrees, positive pitch looks down,
+// horizontal field of view.
+#include <array>
+#include <string>
+
+#include "luxel/bsp/world.hpp"
+
+namespace luxel {
+
+struct Camera {
+    Vec3 position;
+    Vec3 angles;         // pitch, yaw, roll (degrees)
+    float fovX = 90.0f;  // horizontal field of view (degrees)
+    int width = 1920, height = 1080;
+    float nearPlane = 4.0f;
+};
+
+// Derived view data used by culling and rasterization.
+struct View {
+    Vec3 forward, right, up;
+    Mat4 viewProjection;  // world -> clip (x,y in [-w,w], w = view depth along forward)
+    // Frustum planes (normal points inside): left, right, bottom, top, near. dot(n,p) - d >= 0 inside.
+    std::array<Plane, 5> frustum;
+    float tanHalfX = 1, tanHalfY = 1;
+};
+
+View makeView(const Camera& camera);
+
+// Quake's AngleVectors: forward, right, up for (pitch, yaw, roll).
+void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
+
+// Resolves a camera spec: "spawn", "spawn:N", "intermission", "overview".
+// Throws UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5").
+Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height);
+
+}  // namespace luxel

@@ -1,0 +1,46 @@
+#pragma once
+// One frame: cull (PVS + frustum) -> transform + clip -> bin into tiles -> rasterize a visibility buffer
+// per tile (TBB over tiles) -> shade each visible pixel once. Output is linear float RGB, or display
+// values when the engine look is chosen.
+#include <cstdint>
+#include <string>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/image/image.hpp"
+#include "luxel/render/camera.hpp"
+#include "luxel/vis/visibility.hpp"
+
+namespace luxel {
+
+enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit };
+enum class Look { Engine, Linear };
+
+struct RenderOptions {
+    RenderMode mode = RenderMode::Lightmap;
+    Look look = Look::Engine;
+    int spp = 1;              // samples per pixel (fixed sub-pixel pattern, averaged after the look)
+    bool usePvs = true;
+    bool drawFlares = true;
+    Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces
+    Vec3 background{0.0f, 0.0f, 0.0f};      // where nothing is drawn
+};
+
+struct FrameStats {
+    CullStats cull;
+    size_t trianglesIn = 0;      // triangles of the visible surfaces
+    size_t trianglesDrawn = 0;   // after back-face and frustum rejection, before clipping
+    size_t pixelsCovered = 0;    // pixels (samples at spp 1) with geometry
+    double cullMs = 0, setupMs = 0, rasterMs = 0, shadeMs = 0;
+};
+
+// Parses mode names ("lightmap", "vertex", "normals", "depth", "clusters", "lit"); throws UsageError.
+RenderMode parseRenderMode(const std::string& name);
+const char* renderModeName(RenderMode mode);
+
+// Renders camera.width x camera.height, 3 channels. Thread count is whatever TBB arena it runs in;
+// the result is identical for any thread count.
+Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera,
+                  const RenderOptions& options, FrameStats* stats = nullptr);
+
+}  // namespace luxel

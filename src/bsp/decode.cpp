@@ -1,0 +1,21 @@
+#include "luxel/bsp/decode.hpp"
+
+#include <cstring>
+
+#include "luxel/io/reader.hpp"
+
+namespace luxel {
+
+World decodeMap(const MapSource& source) {
+    ByteReader header(source.bytes, source.displayName, "header", 0);
+    if (source.bytes.size() < 8) header.fail(0, "file too small to be a map (" + std::to_string(source.bytes.size()) + " bytes)");
+    auto magic = header.fixedString(4);
+    int32_t version = header.i32();
+    if (magic == "IBSP" && version == 46) return decodeQuake3(source);
+    if (magic == "IBSP")
+        header.fail(4, "unsupported IBSP version " + std::to_string(version) + " (supported: 46)");
+    if (magic == "VBSP") header.fail(4, "Source maps (VBSP) are not supported yet");
+    header.fail(0, "not a BSP file (magic bytes are not IBSP or VBSP)");
+}
+
+}  // namespace luxel

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package luxel needs and builds it (Release) into build/.
+# Usage: tools/setup.sh [--no-build] [--no-data]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1; data=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=0 ;;
+    --no-data) data=0 ;;
+    *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
+  libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev
+)
+[ "$data" = 1 ] && packages+=(openarena-data openarena-088-data)
+
+sudo_cmd=""
+[ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -q
+  $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$build" = 1 ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake --build build
+fi
