@@ -5,6 +5,7 @@
 namespace luxel {
 
 // STUB: replaced by the real implementation.
-View makeView(const Camera&) { throw std::logic_error("not implemented"); } void angleVectors(Vec3, Vec3&, Vec3&, Vec3&) {} Camera cameraFromSpec(const World&, const std::string&, int, int) { throw std::logic_error("not implemented"); }
+View makeView(const Camera&) { throw std::logic_error("not implemented"); }
+void angleVectors(Vec3, Vec3&, Vec3&, Vec3&) {}
 
 }  // namespace luxel
