@@ -1,1 +1,49 @@
-int main() { return 0; }
+// The `luxel` command. Every failure is one line on stderr and exit code 2.
+#include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "luxel/util/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"luxel: renders compiled game maps (Quake 3, Quake 2, Source) from their stored lighting"};
+    app.require_subcommand(1);
+    app.fallthrough();  // --threads is accepted after the subcommand too
+    int threads = 0;
+    app.add_option("--threads", threads, "worker threads (default: all cores)")->check(CLI::Range(1, 1024));
+
+    // Subcommands only record what to do; it runs after parsing, once --threads is known.
+    luxel::cli::Action action;
+    luxel::cli::addInfoCommand(app, action);
+    luxel::cli::addRenderCommand(app, action);
+    luxel::cli::addLightmapsCommand(app, action);
+    luxel::cli::addBenchCommand(app, action);
+
+    try {
+        app.parse(argc, argv);
+        std::unique_ptr<tbb::global_control> threadLimit;
+        if (threads > 0)
+            threadLimit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                                size_t(threads));
+        return action ? action() : 0;
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    } catch (const luxel::DecodeError& e) {
+        std::cerr << "luxel: error: " << e.what() << "\n";
+        return 2;
+    } catch (const luxel::UsageError& e) {
+        std::cerr << "luxel: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "luxel: error: out of memory\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "luxel: internal error: " << e.what() << "\n";
+        return 3;
+    }
+}

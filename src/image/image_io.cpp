@@ -1,11 +1,104 @@
-#include "luxel/image/image.hpp"
+#include <OpenImageIO/filesystem.h>
+#include <OpenImageIO/imagebuf.h>
+#include <OpenImageIO/imageio.h>
 
-#include <stdexcept>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+
+#include "luxel/image/image.hpp"
+#include "luxel/util/error.hpp"
 
 namespace luxel {
-// STUB
-bool isLdrPath(const std::string&) { return true; }
-void writeImage(const std::string&, const Image&) { throw std::logic_error("not implemented"); }
-Image decodeImage(std::span<const uint8_t>, const std::string&) { throw std::logic_error("not implemented"); }
-Image readImage(const std::string&) { throw std::logic_error("not implemented"); }
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string extensionOf(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+}  // namespace
+
+bool isLdrPath(const std::string& path) {
+    std::string ext = extensionOf(path);
+    return !(ext == ".exr" || ext == ".tif" || ext == ".tiff" || ext == ".hdr" || ext == ".pfm");
+}
+
+void writeImage(const std::string& path, const Image& image) {
+    if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
+    std::string ext = extensionOf(path);
+    if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
+    bool ldr = isLdrPath(path);
+
+    OIIO::ImageSpec spec(image.width, image.height, image.channels,
+                         ldr ? OIIO::TypeDesc::UINT8 : (ext == ".exr" ? OIIO::TypeDesc::HALF : OIIO::TypeDesc::FLOAT));
+    if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
+    if (ext == ".exr") spec.attribute("compression", "zip");
+
+    // The temporary keeps the extension so OpenImageIO picks the same writer.
+    fs::path target(path);
+    fs::path temp = target.parent_path() / ("." + target.stem().string() + ".tmp" + std::to_string(::getpid()) + ext);
+    auto out = OIIO::ImageOutput::create(temp.string());
+    if (!out) throw UsageError(path + ": no image writer for extension " + ext);
+    if (!out->open(temp.string(), spec)) throw UsageError(path + ": cannot write: " + out->geterror());
+
+    bool ok;
+    if (ldr) {
+        std::vector<uint8_t> bytes(image.pixels.size());
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            float v = image.pixels[i];
+            v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
+            bytes[i] = uint8_t(std::lround(v * 255.0f));
+        }
+        ok = out->write_image(OIIO::TypeDesc::UINT8, bytes.data());
+    } else {
+        ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());
+    }
+    std::string err = ok ? std::string() : out->geterror();
+    ok = out->close() && ok;
+    std::error_code ec;
+    if (!ok) {
+        fs::remove(temp, ec);
+        throw UsageError(path + ": write failed: " + err);
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw UsageError(path + ": cannot move the finished image into place: " + ec.message());
+    }
+}
+
+Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
+    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
+    auto in = OIIO::ImageInput::open(name, nullptr, &reader);
+    if (!in) throw DecodeError(name, "image", 0, "cannot decode image: " + OIIO::geterror());
+    const OIIO::ImageSpec& spec = in->spec();
+    // Hostile headers can claim huge sizes; real textures and lightmaps are far below this.
+    if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0 || spec.width > 16384 || spec.height > 16384 ||
+        spec.nchannels > 4)
+        throw DecodeError(name, "image", 0,
+                          "unsupported image size " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
+                              "x" + std::to_string(spec.nchannels));
+    Image image(spec.width, spec.height, spec.nchannels);
+    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
+        throw DecodeError(name, "image", 0, "cannot decode image: " + in->geterror());
+    return image;
+}
+
+Image readImage(const std::string& path) {
+    auto in = OIIO::ImageInput::open(path);
+    if (!in) throw UsageError(path + ": cannot read image: " + OIIO::geterror());
+    const OIIO::ImageSpec& spec = in->spec();
+    Image image(spec.width, spec.height, spec.nchannels);
+    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
+        throw UsageError(path + ": cannot read image: " + in->geterror());
+    return image;
+}
+
 }  // namespace luxel

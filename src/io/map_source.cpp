@@ -1,11 +1,202 @@
 #include "luxel/io/map_source.hpp"
 
-#include <stdexcept>
+#include <zip.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <system_error>
+#include <unistd.h>
+
+#include "luxel/util/error.hpp"
 
 namespace luxel {
-// STUB
-MapSource openMapPath(const std::string&) { throw std::logic_error("not implemented"); }
-MapSource openMapInGameDir(const std::string&, const std::string&) { throw std::logic_error("not implemented"); }
-Bytes readFile(const std::string&) { throw std::logic_error("not implemented"); }
-void writeFileAtomic(const std::string&, const Bytes&) { throw std::logic_error("not implemented"); }
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
+
+struct ZipCloser {
+    void operator()(zip_t* z) const { zip_discard(z); }
+};
+using ZipHandle = std::unique_ptr<zip_t, ZipCloser>;
+
+ZipHandle openZip(const std::string& path) {
+    int err = 0;
+    zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &err);
+    if (!z) {
+        zip_error_t ze;
+        zip_error_init_with_code(&ze, err);
+        std::string what = zip_error_strerror(&ze);
+        zip_error_fini(&ze);
+        if (!fs::exists(path)) throw UsageError(path + ": no such file");
+        throw DecodeError(path, "zip directory", 0, "cannot open archive: " + what);
+    }
+    return ZipHandle(z);
+}
+
+// Reads one member (case-insensitive name, as the engine's file system); nullopt when absent.
+std::optional<Bytes> readZipMember(const std::string& archive, zip_t* z, const std::string& name) {
+    zip_int64_t index = zip_name_locate(z, name.c_str(), ZIP_FL_NOCASE);
+    if (index < 0) return std::nullopt;
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(z, zip_uint64_t(index), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
+        throw DecodeError(archive + ":" + name, "zip entry", 0, "cannot read the archive entry's size");
+    if (st.size > kMaxFileBytes)
+        throw DecodeError(archive + ":" + name, "zip entry", 0,
+                          "entry is " + std::to_string(st.size) + " bytes, over the 1 GiB limit");
+    zip_file_t* f = zip_fopen_index(z, zip_uint64_t(index), 0);
+    if (!f) throw DecodeError(archive + ":" + name, "zip entry", 0, std::string("cannot open: ") + zip_strerror(z));
+    Bytes bytes(size_t(st.size));
+    zip_int64_t got = bytes.empty() ? 0 : zip_fread(f, bytes.data(), st.size);
+    std::string ferr = zip_file_strerror(f);
+    zip_fclose(f);
+    if (got < 0 || zip_uint64_t(got) != st.size)
+        throw DecodeError(archive + ":" + name, "zip entry", 0, "cannot decompress: " + ferr);
+    return bytes;
+}
+
+std::optional<Bytes> readLooseFile(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    return readFile(path.string());
+}
+
+// The pk3 archives of a game directory, lowest precedence first (sorted names: a later archive wins).
+std::vector<std::string> archivesOf(const std::string& gameDir) {
+    std::error_code ec;
+    if (!fs::is_directory(gameDir, ec)) throw UsageError(gameDir + ": not a directory");
+    std::vector<std::string> archives;
+    for (const auto& entry : fs::directory_iterator(gameDir, ec)) {
+        if (!entry.is_regular_file()) continue;
+        if (lowercase(entry.path().extension().string()) == ".pk3") archives.push_back(entry.path().string());
+    }
+    std::sort(archives.begin(), archives.end());
+    return archives;
+}
+
+// Searches loose files first (the engine's search path puts the directory before its archives), then
+// the archives from the highest precedence down.
+std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vector<std::string>& archives,
+                                     const std::string& name, std::string* foundIn) {
+    if (auto loose = readLooseFile(fs::path(gameDir) / name)) {
+        if (foundIn) *foundIn = (fs::path(gameDir) / name).string();
+        return loose;
+    }
+    for (auto it = archives.rbegin(); it != archives.rend(); ++it) {
+        ZipHandle z = openZip(*it);
+        if (auto bytes = readZipMember(*it, z.get(), name)) {
+            if (foundIn) *foundIn = *it + ":" + name;
+            return bytes;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string parentDir(const std::string& member) {
+    auto slash = member.find_last_of('/');
+    return slash == std::string::npos ? std::string() : member.substr(0, slash + 1);
+}
+
+}  // namespace
+
+Bytes readFile(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw UsageError(path + ": no such file");
+    if (fs::is_directory(path, ec)) throw UsageError(path + ": is a directory, not a map file");
+    auto size = fs::file_size(path, ec);
+    if (ec) throw UsageError(path + ": cannot read (" + ec.message() + ")");
+    if (size > kMaxFileBytes) throw UsageError(path + ": " + std::to_string(size) + " bytes, over the 1 GiB limit");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError(path + ": cannot open for reading");
+    Bytes bytes(static_cast<size_t>(size));
+    if (size && !in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size)))
+        throw UsageError(path + ": read failed");
+    return bytes;
+}
+
+void writeFileAtomic(const std::string& path, const Bytes& bytes) {
+    fs::path target(path);
+    fs::path temp = target;
+    temp += ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out) throw UsageError(path + ": cannot open for writing");
+        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        out.close();
+        if (!out) {
+            std::error_code ec;
+            fs::remove(temp, ec);
+            throw UsageError(path + ": write failed");
+        }
+    }
+    std::error_code ec;
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw UsageError(path + ": cannot rename the temporary file into place");
+    }
+}
+
+MapSource openMapPath(const std::string& spec) {
+    // "archive.pk3:maps/x.bsp" (also .zip); a plain path otherwise.
+    std::string lower = lowercase(spec);
+    for (const char* ext : {".pk3:", ".zip:"}) {
+        auto pos = lower.find(ext);
+        if (pos == std::string::npos) continue;
+        std::string archive = spec.substr(0, pos + 4);
+        std::string member = spec.substr(pos + 5);
+        ZipHandle z = openZip(archive);
+        auto bytes = readZipMember(archive, z.get(), member);
+        if (!bytes) throw UsageError(archive + ": has no member " + member);
+        MapSource src;
+        src.displayName = spec;
+        src.mapName = stemOf(member);
+        src.bytes = std::move(*bytes);
+        std::string dir = parentDir(member);
+        src.openRelated = [archive, dir](const std::string& rel) -> std::optional<Bytes> {
+            ZipHandle zz = openZip(archive);
+            return readZipMember(archive, zz.get(), dir + rel);
+        };
+        return src;
+    }
+    MapSource src;
+    src.displayName = spec;
+    src.mapName = stemOf(spec);
+    src.bytes = readFile(spec);
+    fs::path dir = fs::path(spec).parent_path();
+    src.openRelated = [dir](const std::string& rel) { return readLooseFile(dir / rel); };
+    return src;
+}
+
+MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapName) {
+    std::string name = mapName;
+    if (lowercase(name).ends_with(".bsp")) name.resize(name.size() - 4);
+    if (name.rfind("maps/", 0) == 0) name = name.substr(5);
+    auto archives = archivesOf(gameDir);
+    std::string foundIn;
+    auto bytes = readFromGameDir(gameDir, archives, "maps/" + name + ".bsp", &foundIn);
+    if (!bytes)
+        throw UsageError(gameDir + ": no maps/" + name + ".bsp in the directory or its " +
+                         std::to_string(archives.size()) + " pk3 archives");
+    MapSource src;
+    src.displayName = foundIn;
+    src.mapName = name;
+    src.bytes = std::move(*bytes);
+    src.openRelated = [gameDir, archives](const std::string& rel) {
+        return readFromGameDir(gameDir, archives, "maps/" + rel, nullptr);
+    };
+    return src;
+}
+
 }  // namespace luxel

@@ -1,11 +1,66 @@
 #include "luxel/render/camera.hpp"
 
-#include <stdexcept>
+#include <algorithm>
+#include <cmath>
 
 namespace luxel {
 
-// STUB: replaced by the real implementation.
-View makeView(const Camera&) { throw std::logic_error("not implemented"); }
-void angleVectors(Vec3, Vec3&, Vec3&, Vec3&) {}
+// Same formulas as Quake's AngleVectors (q_math.c), so cameras taken from map entities look where the
+// game looks. Computed in double and rounded once: the angles come from text and we want yaw 90 to give
+// exactly (0,1,0) rather than (-4e-8,1,0).
+void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up) {
+    auto sincosDeg = [](float deg, double& s, double& c) {
+        // Reduce to [0,360) and snap exact quarter turns, where sin/cos of a rounded pi are not exact.
+        double d = std::fmod(double(deg), 360.0);
+        if (d < 0) d += 360.0;
+        if (d == 0) { s = 0; c = 1; return; }
+        if (d == 90) { s = 1; c = 0; return; }
+        if (d == 180) { s = 0; c = -1; return; }
+        if (d == 270) { s = -1; c = 0; return; }
+        double r = d * (3.14159265358979323846 / 180.0);
+        s = std::sin(r);
+        c = std::cos(r);
+    };
+    double sp, cp, sy, cy, sr, cr;
+    sincosDeg(angles.x, sp, cp);
+    sincosDeg(angles.y, sy, cy);
+    sincosDeg(angles.z, sr, cr);
+    forward = {float(cp * cy), float(cp * sy), float(-sp)};
+    right = {float(-sr * sp * cy + cr * sy), float(-sr * sp * sy - cr * cy), float(-sr * cp)};
+    up = {float(cr * sp * cy + sr * sy), float(cr * sp * sy - sr * cy), float(cr * cp)};
+}
+
+View makeView(const Camera& camera) {
+    View v;
+    angleVectors(camera.angles, v.forward, v.right, v.up);
+    float fov = std::clamp(camera.fovX, 1.0f, 179.0f);
+    int w = std::max(camera.width, 1), h = std::max(camera.height, 1);
+    v.tanHalfX = float(std::tan(double(degToRad(fov)) * 0.5));
+    v.tanHalfY = v.tanHalfX * float(h) / float(w);  // square pixels: vertical extent from the aspect
+
+    const Vec3 e = camera.position;
+    auto row = [&](float* r, Vec3 axis, float scale, float offset) {
+        r[0] = axis.x * scale;
+        r[1] = axis.y * scale;
+        r[2] = axis.z * scale;
+        r[3] = -dot(axis, e) * scale + offset;
+    };
+    row(v.viewProjection.m[0], v.right, 1.0f / v.tanHalfX, 0);
+    row(v.viewProjection.m[1], v.up, 1.0f / v.tanHalfY, 0);
+    // z is the depth past the near plane (>= 0 in front of it); w is the depth along forward.
+    row(v.viewProjection.m[2], v.forward, 1.0f, -camera.nearPlane);
+    row(v.viewProjection.m[3], v.forward, 1.0f, 0);
+
+    auto plane = [&](Vec3 n, float extra) {
+        Vec3 u = normalize(n);
+        return Plane{u, dot(u, e) + extra};
+    };
+    v.frustum[0] = plane(v.right + v.forward * v.tanHalfX, 0);   // left
+    v.frustum[1] = plane(-v.right + v.forward * v.tanHalfX, 0);  // right
+    v.frustum[2] = plane(v.up + v.forward * v.tanHalfY, 0);      // bottom
+    v.frustum[3] = plane(-v.up + v.forward * v.tanHalfY, 0);     // top
+    v.frustum[4] = Plane{v.forward, dot(v.forward, e) + camera.nearPlane};
+    return v;
+}
 
 }  // namespace luxel

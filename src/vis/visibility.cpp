@@ -1,10 +1,156 @@
 #include "luxel/vis/visibility.hpp"
 
-#include <stdexcept>
+#include <algorithm>
 
 namespace luxel {
 
-// STUB: replaced by the real implementation.
-int32_t findLeaf(const World&, Vec3) { return -1; } int32_t findCluster(const World&, Vec3) { return -1; } std::vector<uint32_t> visibleSurfaces(const World&, const Geometry&, const View&, Vec3, const CullOptions&, CullStats*) { return {}; } bool boxInFrustum(const View&, Vec3, Vec3) { return true; }
+int32_t findLeaf(const World& world, Vec3 p) {
+    const auto& nodes = world.nodes;
+    if (nodes.empty()) return -1;
+    int32_t index = 0;
+    // A well-formed walk visits each node at most once, so more steps than nodes means a cycle.
+    for (size_t steps = 0; steps <= nodes.size(); ++steps) {
+        if (index < 0) {
+            const int64_t leaf = -(int64_t(index) + 1);
+            return leaf < int64_t(world.leaves.size()) ? int32_t(leaf) : -1;
+        }
+        if (size_t(index) >= nodes.size()) return -1;
+        const Node& node = nodes[size_t(index)];
+        if (node.plane < 0 || size_t(node.plane) >= world.planes.size()) return -1;
+        const Plane& plane = world.planes[size_t(node.plane)];
+        index = node.children[dot(plane.normal, p) - plane.dist >= 0 ? 0 : 1];
+    }
+    return -1;
+}
+
+int32_t findCluster(const World& world, Vec3 p) {
+    const int32_t leaf = findLeaf(world, p);
+    return leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
+}
+
+bool boxInFrustum(const View& view, Vec3 mins, Vec3 maxs) {
+    if (mins.x > maxs.x || mins.y > maxs.y || mins.z > maxs.z) return false;
+    for (const Plane& plane : view.frustum) {
+        // The box corner furthest along the plane normal: if even it is outside, the whole box is.
+        const Vec3 p{plane.normal.x >= 0 ? maxs.x : mins.x, plane.normal.y >= 0 ? maxs.y : mins.y,
+                     plane.normal.z >= 0 ? maxs.z : mins.z};
+        if (dot(plane.normal, p) - plane.dist < 0) return false;
+    }
+    return true;
+}
+
+namespace {
+
+// Per-surface state for one call, one byte each.
+enum SurfaceState : uint8_t {
+    kListed = 1u << 0,         // listed by a leaf with a cluster: reachable through the PVS
+    kVisible = 1u << 1,        // goes into the result
+    kTested = 1u << 2,         // already tested once in this call
+    kBillboard = 1u << 3,      // named by a Billboard (drawn although its shading is Hidden)
+    kBillboardInView = 1u << 4,
+};
+
+// A PVS the decoder filled inconsistently is treated as absent rather than read out of bounds.
+bool pvsUsable(const Pvs& pvs) {
+    if (pvs.numClusters <= 0 || pvs.rowBytes <= 0) return false;
+    if (int64_t(pvs.rowBytes) * 8 < int64_t(pvs.numClusters)) return false;
+    return pvs.rows.size() >= size_t(pvs.numClusters) * size_t(pvs.rowBytes);
+}
+
+}  // namespace
+
+// Policy, chosen so that culling never changes the picture from inside the map:
+// * Leaves with cluster >= 0 are gated by the camera's PVS row (a cluster past the PVS is always visible,
+//   as in Pvs::visible) and by their box against the frustum.
+// * World-model surfaces that no clustered leaf lists (the compiler left them out, or only solid leaves
+//   list them) cannot be reached through the PVS; they are drawn whenever their bounds are in the frustum,
+//   with or without the PVS, so switching the PVS off never adds them to the picture.
+// * Surfaces outside models[0]'s range (doors, platforms) are culled by their bounds only.
+// * Every drawn surface is also tested by its own bounds, which only removes surfaces with no pixel in view.
+// Stats: leavesVisited counts clustered leaves that passed the PVS, leavesDrawn those also in the frustum.
+std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geometry, const View& view,
+                                      Vec3 eye, const CullOptions& options, CullStats* stats) {
+    const auto& surfaces = geometry.surfaces;
+    const size_t count = surfaces.size();
+    std::vector<uint8_t> state(count, 0);
+
+    for (const Billboard& b : geometry.billboards) {
+        if (b.surface >= count) continue;
+        const Vec3 r{b.radius, b.radius, b.radius};
+        state[b.surface] |= kBillboard;
+        if (!options.useFrustum || boxInFrustum(view, b.origin - r, b.origin + r))
+            state[b.surface] |= kBillboardInView;
+    }
+
+    size_t worldBegin = 0, worldEnd = count;
+    if (!world.models.empty()) {
+        const Model& m = world.models[0];
+        worldBegin = std::min<size_t>(m.firstSurface, count);
+        worldEnd = size_t(std::min<uint64_t>(uint64_t(m.firstSurface) + m.numSurfaces, count));
+    }
+
+    // Tests a surface once; marks it visible when it has something to draw inside the frustum.
+    auto consider = [&](uint32_t s) {
+        uint8_t& st = state[s];
+        if (st & kTested) return;
+        st |= kTested;
+        if (st & kBillboard) {
+            if (st & kBillboardInView) st |= kVisible;
+            return;
+        }
+        const DrawSurface& ds = surfaces[s];
+        if (ds.shading == SurfaceShading::Hidden || ds.numIndices == 0 || ds.bounds.empty()) return;
+        if (options.useFrustum && !boxInFrustum(view, ds.bounds.mins, ds.bounds.maxs)) return;
+        st |= kVisible;
+    };
+
+    const int32_t cameraCluster = findCluster(world, eye);
+    const Pvs& pvs = world.pvs;
+    const uint8_t* row = nullptr;
+    if (options.usePvs && pvsUsable(pvs) && cameraCluster >= 0 && cameraCluster < pvs.numClusters)
+        row = pvs.rows.data() + size_t(cameraCluster) * size_t(pvs.rowBytes);
+
+    size_t leavesVisited = 0, leavesDrawn = 0;
+    const auto& leafSurfaces = world.leafSurfaces;
+    for (const Leaf& leaf : world.leaves) {
+        if (leaf.cluster < 0) continue;
+        const size_t first = std::min<size_t>(leaf.firstLeafSurface, leafSurfaces.size());
+        const size_t last =
+            size_t(std::min<uint64_t>(uint64_t(leaf.firstLeafSurface) + leaf.numLeafSurfaces, leafSurfaces.size()));
+        // Every clustered leaf marks what it lists, even when not drawn, so the orphans are known below.
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t s = leafSurfaces[i];
+            if (s >= worldBegin && s < worldEnd) state[s] |= kListed;
+        }
+        if (row && leaf.cluster < pvs.numClusters && !((row[leaf.cluster >> 3] >> (leaf.cluster & 7)) & 1))
+            continue;
+        ++leavesVisited;
+        // An inverted (garbage) leaf box says nothing about where its surfaces are: their bounds decide.
+        const bool boxValid =
+            leaf.mins.x <= leaf.maxs.x && leaf.mins.y <= leaf.maxs.y && leaf.mins.z <= leaf.maxs.z;
+        if (options.useFrustum && boxValid && !boxInFrustum(view, leaf.mins, leaf.maxs)) continue;
+        ++leavesDrawn;
+        for (size_t i = first; i < last; ++i) {
+            const uint32_t s = leafSurfaces[i];
+            if (s >= worldBegin && s < worldEnd) consider(s);
+        }
+    }
+
+    // Orphans of the world model and every surface of the other models: frustum only.
+    std::vector<uint32_t> result;
+    for (size_t s = 0; s < count; ++s) {
+        const bool inWorld = s >= worldBegin && s < worldEnd;
+        if (!inWorld || !(state[s] & kListed)) consider(uint32_t(s));
+        if (state[s] & kVisible) result.push_back(uint32_t(s));
+    }
+
+    if (stats) {
+        stats->cameraCluster = cameraCluster;
+        stats->leavesVisited = leavesVisited;
+        stats->leavesDrawn = leavesDrawn;
+        stats->surfacesDrawn = result.size();
+    }
+    return result;
+}
 
 }  // namespace luxel

@@ -1,0 +1,118 @@
+// `luxel bench MAP`: load/tessellate time and per-frame times, for the performance targets.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "luxel/bsp/decode.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/render/render.hpp"
+
+namespace luxel::cli {
+namespace {
+
+struct BenchArgs {
+    MapArgs map;
+    ViewArgs view;
+    int frames = 30;
+    bool json = false;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+
+double percentile(std::vector<double> v, double p) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
+}
+
+int runBench(const BenchArgs& args) {
+    RenderOptions options = args.view.options(true);
+    double t0 = nowMs();
+    MapSource source = args.map.open();
+    double t1 = nowMs();
+    World world = decodeMap(source);
+    double t2 = nowMs();
+    Geometry geometry = tessellate(world);
+    double t3 = nowMs();
+    Camera camera = args.view.camera_(world);
+
+    FrameStats first;
+    double f0 = nowMs();
+    renderFrame(world, geometry, camera, options, &first);
+    double firstFrameMs = nowMs() - f0;
+
+    std::vector<double> frame, cull, setup, raster, shade;
+    FrameStats stats;
+    for (int i = 0; i < args.frames; ++i) {
+        double s = nowMs();
+        renderFrame(world, geometry, camera, options, &stats);
+        frame.push_back(nowMs() - s);
+        cull.push_back(stats.cullMs);
+        setup.push_back(stats.setupMs);
+        raster.push_back(stats.rasterMs);
+        shade.push_back(stats.shadeMs);
+    }
+
+    nlohmann::ordered_json j;
+    j["map"] = source.displayName;
+    j["threads"] = tbb::this_task_arena::max_concurrency();
+    j["width"] = camera.width;
+    j["height"] = camera.height;
+    j["mode"] = renderModeName(options.mode);
+    j["spp"] = options.spp;
+    j["read_ms"] = t1 - t0;
+    j["decode_ms"] = t2 - t1;
+    j["tessellate_ms"] = t3 - t2;
+    j["load_ms"] = t3 - t1;  // decode + tessellate, the figure the targets name
+    j["first_frame_ms"] = firstFrameMs;
+    j["load_and_first_frame_ms"] = t3 - t1 + firstFrameMs;
+    j["frames"] = args.frames;
+    j["frame_ms_median"] = median(frame);
+    j["frame_ms_min"] = frame.empty() ? 0 : *std::min_element(frame.begin(), frame.end());
+    j["frame_ms_p90"] = percentile(frame, 0.9);
+    j["cull_ms_median"] = median(cull);
+    j["setup_ms_median"] = median(setup);
+    j["raster_ms_median"] = median(raster);
+    j["shade_ms_median"] = median(shade);
+    j["surfaces_drawn"] = stats.cull.surfacesDrawn;
+    j["triangles_in"] = stats.trianglesIn;
+    j["triangles_drawn"] = stats.trianglesDrawn;
+    j["pixels_covered"] = stats.pixelsCovered;
+    if (args.json) {
+        std::cout << j.dump() << "\n";
+    } else {
+        std::cout << fmt::format(
+            "{}\n  {} threads, {}x{} {} spp {}\n  read {:.1f} ms, decode {:.1f} ms, tessellate {:.1f} ms "
+            "(load {:.1f} ms)\n  first frame {:.2f} ms; over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
+            "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n"
+            "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n",
+            source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
+            options.spp, t1 - t0, t2 - t1, t3 - t2, t3 - t1, firstFrameMs, args.frames, median(frame),
+            j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(), median(cull), median(setup),
+            median(raster), median(shade), stats.cull.surfacesDrawn, stats.trianglesDrawn, stats.trianglesIn,
+            stats.pixelsCovered);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& app, Action& action) {
+    auto args = std::make_shared<BenchArgs>();
+    CLI::App* sub = app.add_subcommand("bench", "Time loading, tessellation and frames of a map");
+    args->map.addTo(*sub);
+    args->view.addTo(*sub);
+    sub->add_option("--frames", args->frames, "frames to time after the first")->capture_default_str()->check(CLI::Range(1, 10000));
+    sub->add_flag("--json", args->json, "print one JSON object");
+    sub->callback([args, &action] { action = [args] { return runBench(*args); }; });
+}
+
+}  // namespace luxel::cli
