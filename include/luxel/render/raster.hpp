@@ -1,0 +1,82 @@
+#pragma once
+// The renderer's rasterizer core (internal to the render stage; exposed for tests).
+//
+// Triangles arrive in clip space (x, y, w with w the view depth), are clipped against the near plane and a
+// guard band in homogeneous space, snapped to a fixed-point grid of 1/16 pixel and stored as integer edge
+// functions with the top-left fill rule folded into their constants. Tiles are rasterized independently
+// into a visibility buffer (1/w depth, raster-triangle id). Attribute planes are screen-space planes of
+// b1/w, b2/w and 1/w, where b1, b2 are barycentrics of the ORIGINAL triangle, so clipped pieces
+// interpolate the original vertices perspective-correctly.
+#include <cstdint>
+#include <vector>
+
+#include "luxel/util/math.hpp"
+
+namespace luxel::raster {
+
+constexpr int kSubBits = 4;
+constexpr int kSub = 1 << kSubBits;  // fixed-point units per pixel
+constexpr int kTileSize = 32;
+// Screen coordinates stay within this many pixels of the image centre after guard-band clipping, which
+// bounds every edge value inside a tile to well under 2^31 (see rasterTile).
+constexpr float kGuardPixels = 8192.0f;
+constexpr int kMaxImageSide = 16384;
+constexpr uint32_t kNoTriangle = 0xffffffffu;
+
+// Screen-space plane of one value: v(px, py) = c + a*(px - x0) + b*(py - y0) for pixel indices px, py
+// (the value at the pixel centre), with (x0, y0) the triangle's first candidate pixel.
+struct AttrPlane {
+    float a = 0, b = 0, c = 0;
+};
+
+// Edge, bounds and depth: what the tile loop reads.
+struct RasterTri {
+    int32_t A[3], B[3];  // E(P) = A*Px + B*Py + C, P in fixed point; inside when E >= 0 for all three
+    int64_t C[3];        // with the fill-rule bias folded in
+    int32_t x0, y0, x1, y1;  // inclusive pixel range whose centres may be covered
+    AttrPlane invW;          // 1/w: depth, larger is nearer
+};
+
+// What shading needs for the same triangle (same index).
+struct ShadeTri {
+    AttrPlane b1W, b2W;  // b1/w, b2/w of the original triangle
+    int32_t x0, y0;
+    uint32_t source = 0;  // caller's id for the original triangle
+};
+
+struct ClipVertex {
+    float x = 0, y = 0, w = 0;  // clip space
+    float b1 = 0, b2 = 0;       // barycentrics w.r.t. the original triangle
+};
+
+struct ScreenSetup {
+    int width = 0, height = 0;
+    float nearW = 1.0f;           // clip against w >= nearW
+    float offsetX = 0, offsetY = 0;  // sample position inside the pixel, relative to its centre
+};
+
+// Clips, snaps and appends the pieces of one triangle (either winding is accepted; callers cull back
+// faces before). Returns the number of raster triangles appended (0 when it covers no pixel centre).
+int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
+                  std::vector<ShadeTri>& shadeOut);
+
+// Triangle ids per tile, in submission order (so depth ties resolve the same way on any thread count).
+struct Bins {
+    int tilesX = 0, tilesY = 0;
+    std::vector<uint32_t> offsets;  // tilesX*tilesY + 1
+    std::vector<uint32_t> ids;
+};
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height);
+
+// Rasterizes the listed triangles into a tile-local visibility buffer of w x h pixels whose top-left pixel
+// is (tileX, tileY); depth/id are row-major with stride w and must be initialised by the caller (depth 0,
+// id kNoTriangle). Depth test: strictly nearer wins, so the earlier triangle keeps ties. writeCount, when
+// given, counts the pixels each triangle's coverage test accepts (ignoring depth): a test hook.
+void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
+                float* depth, uint32_t* id, uint16_t* writeCount = nullptr);
+
+inline float evalPlane(const AttrPlane& p, int x0, int y0, int px, int py) {
+    return p.c + p.a * float(px - x0) + p.b * float(py - y0);
+}
+
+}  // namespace luxel::raster

@@ -1,0 +1,76 @@
+#pragma once
+// Internal to the Quake 3 decoder: lump numbers, record sizes and the per-part decode functions
+// (q3_decode.cpp drives them in dependency order).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
+#include "luxel/io/reader.hpp"
+
+namespace luxel::q3 {
+
+enum Lump : int {
+    kEntities = 0, kTextures, kPlanes, kNodes, kLeafs, kLeafFaces, kLeafBrushes, kModels, kBrushes,
+    kBrushSides, kVertexes, kMeshVerts, kEffects, kFaces, kLightmaps, kLightVols, kVisData, kLumpCount
+};
+
+inline constexpr std::array<const char*, kLumpCount> kLumpNames = {
+    "entities", "textures", "planes",    "nodes",   "leafs",  "leaffaces", "leafbrushes", "models",   "brushes",
+    "brushsides", "vertexes", "meshverts", "effects", "faces", "lightmaps", "lightvols",  "visdata"};
+
+inline constexpr size_t kTextureBytes = 72, kPlaneBytes = 16, kNodeBytes = 36, kLeafBytes = 48, kIndexBytes = 4,
+                        kModelBytes = 40, kBrushBytes = 12, kBrushSideBytes = 8, kVertexBytes = 44,
+                        kEffectBytes = 72, kFaceBytes = 104, kLightmapSide = 128,
+                        kLightmapBytes = kLightmapSide * kLightmapSide * 3, kGridPointBytes = 8;
+
+// ioquake3's MAX_PATCH_SIZE: the engine refuses larger control grids, so a real map never has them.
+inline constexpr int32_t kMaxPatchSide = 32;
+// External lightmap names have 4 digits (lm_NNNN.tga).
+inline constexpr int32_t kMaxExternalLightmaps = 10000;
+
+// Overbright-resolved linear value of a stored byte (notes/decoding.md "Overbright").
+inline float overbright(uint8_t b) { return float(4 * int(b)) / 255.0f; }
+
+// Lump windows of one file plus the record counts later parts validate indices against.
+struct Context {
+    const MapSource& source;
+    std::vector<ByteReader> lumps;  // kLumpCount windows
+    size_t numTextures = 0, numPlanes = 0, numNodes = 0, numLeaves = 0, numLeafFaces = 0, numLeafBrushes = 0,
+           numModels = 0, numBrushes = 0, numBrushSides = 0, numVertices = 0, numMeshVerts = 0, numEffects = 0,
+           numFaces = 0, numInternalLightmaps = 0;
+    ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
+};
+
+// Throws unless 0 <= first, 0 <= count and first + count <= total (in 64-bit, no overflow).
+inline void checkRange(const ByteReader& r, size_t fieldAt, int32_t first, int32_t count, size_t total,
+                       const char* what) {
+    if (first < 0 || count < 0 || uint64_t(int64_t(first) + int64_t(count)) > total)
+        r.fail(fieldAt, std::string(what) + " range [" + std::to_string(first) + ", +" + std::to_string(count) +
+                            ") outside 0.." + std::to_string(total));
+}
+// Throws unless 0 <= index < total (or index == -1 when allowNone).
+inline void checkIndex(const ByteReader& r, size_t fieldAt, int32_t index, size_t total, const char* what,
+                       bool allowNone = false) {
+    if (allowNone && index == -1) return;
+    if (index < 0 || uint64_t(index) >= total)
+        r.fail(fieldAt, std::string(what) + " index " + std::to_string(index) + " outside 0.." +
+                            std::to_string(total == 0 ? 0 : total - 1) + (total == 0 ? " (none exist)" : ""));
+}
+
+void decodeMaterials(Context& c, World& w);
+void decodePlanes(Context& c, World& w);
+void decodeVisData(Context& c, World& w);
+void decodeNodes(Context& c, World& w);
+void decodeLeaves(Context& c, World& w);  // and leaf faces, leaf brushes
+void decodeModels(Context& c, World& w);
+void decodeBrushes(Context& c, World& w);  // brushes, brush sides, effects: validated and counted
+void decodeVertices(Context& c, World& w);
+void decodeSurfaces(Context& c, World& w);  // faces + meshverts into surfaces and indices
+void decodeLightmaps(Context& c, World& w);  // internal pages or external lm_NNNN.tga files
+void decodeLightGrid(Context& c, World& w);  // needs models and entities
+
+}  // namespace luxel::q3

@@ -1,0 +1,263 @@
+#include "luxel/render/raster.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace luxel::raster {
+
+namespace {
+
+// Floor division for possibly negative numerators (fixed point -> pixel index).
+inline int64_t floorDiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+struct Poly {
+    ClipVertex v[3 + 5];
+    int n = 0;
+};
+
+// Signed distance of a vertex to clip plane k (>= 0 inside): 0 near, 1..4 guard band +x, -x, +y, -y.
+inline float planeDist(const ClipVertex& v, int k, float nearW, float gx, float gy) {
+    switch (k) {
+        case 0: return v.w - nearW;
+        case 1: return gx * v.w - v.x;
+        case 2: return gx * v.w + v.x;
+        case 3: return gy * v.w - v.y;
+        default: return gy * v.w + v.y;
+    }
+}
+
+// Sutherland-Hodgman against one plane; attributes are linear in clip space so they lerp directly.
+void clipPoly(Poly& p, int k, float nearW, float gx, float gy) {
+    Poly out;
+    for (int i = 0; i < p.n; ++i) {
+        const ClipVertex& a = p.v[i];
+        const ClipVertex& b = p.v[(i + 1) % p.n];
+        float da = planeDist(a, k, nearW, gx, gy), db = planeDist(b, k, nearW, gx, gy);
+        if (da >= 0) out.v[out.n++] = a;
+        if ((da >= 0) != (db >= 0)) {
+            float t = da / (da - db);
+            ClipVertex c;
+            c.x = a.x + (b.x - a.x) * t;
+            c.y = a.y + (b.y - a.y) * t;
+            c.w = a.w + (b.w - a.w) * t;
+            c.b1 = a.b1 + (b.b1 - a.b1) * t;
+            c.b2 = a.b2 + (b.b2 - a.b2) * t;
+            if (k == 0) c.w = std::max(c.w, nearW);  // keep w exactly on the safe side of the plane
+            out.v[out.n++] = c;
+        }
+    }
+    p = out;
+}
+
+struct Snapped {
+    int32_t X, Y;
+    double invW, b1W, b2W;
+};
+
+// Plane through three (u, v, f) points; (u, v) in pixels relative to the first candidate pixel centre.
+AttrPlane fitPlane(const double u[3], const double v[3], const double f[3], double det) {
+    double du1 = u[1] - u[0], du2 = u[2] - u[0], dv1 = v[1] - v[0], dv2 = v[2] - v[0];
+    double df1 = f[1] - f[0], df2 = f[2] - f[0];
+    double a = (df1 * dv2 - df2 * dv1) / det;
+    double b = (du1 * df2 - du2 * df1) / det;
+    double c = f[0] - a * u[0] - b * v[0];
+    return {float(a), float(b), float(c)};
+}
+
+bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, uint32_t source,
+                  const ScreenSetup& setup, std::vector<RasterTri>& out, std::vector<ShadeTri>& shadeOut) {
+    Snapped s[3] = {s0, s1In, s2In};
+    int64_t area = int64_t(s[1].X - s[0].X) * (s[2].Y - s[0].Y) - int64_t(s[2].X - s[0].X) * (s[1].Y - s[0].Y);
+    if (area == 0) return false;
+    if (area < 0) std::swap(s[1], s[2]);
+
+    int32_t minX = std::min({s[0].X, s[1].X, s[2].X}), maxX = std::max({s[0].X, s[1].X, s[2].X});
+    int32_t minY = std::min({s[0].Y, s[1].Y, s[2].Y}), maxY = std::max({s[0].Y, s[1].Y, s[2].Y});
+    // Pixel px has its centre at px*kSub + kSub/2.
+    int64_t x0 = -floorDiv(-(int64_t(minX) - kSub / 2), kSub), x1 = floorDiv(int64_t(maxX) - kSub / 2, kSub);
+    int64_t y0 = -floorDiv(-(int64_t(minY) - kSub / 2), kSub), y1 = floorDiv(int64_t(maxY) - kSub / 2, kSub);
+    x0 = std::max<int64_t>(x0, 0);
+    y0 = std::max<int64_t>(y0, 0);
+    x1 = std::min<int64_t>(x1, setup.width - 1);
+    y1 = std::min<int64_t>(y1, setup.height - 1);
+    if (x0 > x1 || y0 > y1) return false;
+
+    RasterTri t;
+    for (int e = 0; e < 3; ++e) {
+        const Snapped& a = s[e];
+        const Snapped& b = s[(e + 1) % 3];
+        int32_t A = a.Y - b.Y, B = b.X - a.X;
+        int64_t C = -(int64_t(A) * a.X + int64_t(B) * a.Y);
+        // Top-left rule (y down, positive area): a left edge goes up (A > 0), a top edge goes right along a
+        // horizontal line. Other edges own no pixel centre lying exactly on them.
+        bool topLeft = A > 0 || (A == 0 && B > 0);
+        if (!topLeft) C -= 1;
+        t.A[e] = A;
+        t.B[e] = B;
+        t.C[e] = C;
+    }
+    t.x0 = int32_t(x0);
+    t.y0 = int32_t(y0);
+    t.x1 = int32_t(x1);
+    t.y1 = int32_t(y1);
+
+    double u[3], v[3], fz[3], f1[3], f2[3];
+    for (int i = 0; i < 3; ++i) {
+        u[i] = double(s[i].X) / kSub - (double(x0) + 0.5);
+        v[i] = double(s[i].Y) / kSub - (double(y0) + 0.5);
+        fz[i] = s[i].invW;
+        f1[i] = s[i].b1W;
+        f2[i] = s[i].b2W;
+    }
+    double det = double(area < 0 ? -area : area) / (double(kSub) * kSub);
+    t.invW = fitPlane(u, v, fz, det);
+    ShadeTri st;
+    st.b1W = fitPlane(u, v, f1, det);
+    st.b2W = fitPlane(u, v, f2, det);
+    st.x0 = t.x0;
+    st.y0 = t.y0;
+    st.source = source;
+    out.push_back(t);
+    shadeOut.push_back(st);
+    return true;
+}
+
+}  // namespace
+
+int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
+                  std::vector<ShadeTri>& shadeOut) {
+    if (setup.width <= 0 || setup.height <= 0 || setup.width > kMaxImageSide || setup.height > kMaxImageSide)
+        return 0;
+    for (int i = 0; i < 3; ++i)
+        if (!std::isfinite(tri[i].x) || !std::isfinite(tri[i].y) || !std::isfinite(tri[i].w)) return 0;
+    const float halfW = float(setup.width) * 0.5f, halfH = float(setup.height) * 0.5f;
+    const float gx = kGuardPixels / halfW, gy = kGuardPixels / halfH;
+    const float nearW = setup.nearW;
+
+    unsigned outAll = 0x1f, outAny = 0;
+    for (int i = 0; i < 3; ++i) {
+        unsigned code = 0;
+        for (int k = 0; k < 5; ++k)
+            if (planeDist(tri[i], k, nearW, gx, gy) < 0) code |= 1u << k;
+        outAll &= code;
+        outAny |= code;
+    }
+    if (outAll) return 0;
+
+    Poly p;
+    p.n = 3;
+    for (int i = 0; i < 3; ++i) p.v[i] = tri[i];
+    for (int k = 0; k < 5 && p.n >= 3; ++k)
+        if (outAny & (1u << k)) clipPoly(p, k, nearW, gx, gy);
+    if (p.n < 3) return 0;
+
+    // Project and snap. Guard-band clipping keeps |x/w| <= gx, so the clamp only absorbs rounding.
+    Snapped sv[8];
+    const float lim = kGuardPixels + 2.0f;
+    for (int i = 0; i < p.n; ++i) {
+        const ClipVertex& c = p.v[i];
+        float iw = 1.0f / c.w;
+        float sx = (c.x * iw * 0.5f + 0.5f) * float(setup.width) - setup.offsetX;
+        float sy = (0.5f - c.y * iw * 0.5f) * float(setup.height) - setup.offsetY;
+        sx = std::clamp(sx, halfW - lim, halfW + lim);
+        sy = std::clamp(sy, halfH - lim, halfH + lim);
+        sv[i].X = int32_t(std::lrint(double(sx) * kSub));
+        sv[i].Y = int32_t(std::lrint(double(sy) * kSub));
+        double dw = 1.0 / double(c.w);
+        sv[i].invW = dw;
+        sv[i].b1W = double(c.b1) * dw;
+        sv[i].b2W = double(c.b2) * dw;
+    }
+    int emitted = 0;
+    for (int i = 1; i + 1 < p.n; ++i)
+        emitted += emitTriangle(sv[0], sv[i], sv[i + 1], source, setup, out, shadeOut) ? 1 : 0;
+    return emitted;
+}
+
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height) {
+    Bins bins;
+    bins.tilesX = (width + kTileSize - 1) / kTileSize;
+    bins.tilesY = (height + kTileSize - 1) / kTileSize;
+    size_t numTiles = size_t(bins.tilesX) * size_t(bins.tilesY);
+    bins.offsets.assign(numTiles + 1, 0);
+    for (const RasterTri& t : tris)
+        for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
+            for (int tx = t.x0 / kTileSize; tx <= t.x1 / kTileSize; ++tx) ++bins.offsets[size_t(ty) * bins.tilesX + tx + 1];
+    for (size_t i = 0; i < numTiles; ++i) bins.offsets[i + 1] += bins.offsets[i];
+    bins.ids.resize(bins.offsets[numTiles]);
+    std::vector<uint32_t> cursor(bins.offsets.begin(), bins.offsets.end() - 1);
+    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
+        const RasterTri& t = tris[i];
+        for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
+            for (int tx = t.x0 / kTileSize; tx <= t.x1 / kTileSize; ++tx)
+                bins.ids[cursor[size_t(ty) * bins.tilesX + tx]++] = i;
+    }
+    return bins;
+}
+
+void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
+                float* depth, uint32_t* id, uint16_t* writeCount) {
+    for (size_t k = 0; k < count; ++k) {
+        const uint32_t triId = ids[k];
+        const RasterTri& t = tris[triId];
+        const int rx0 = std::max(t.x0, tileX), rx1 = std::min(t.x1, tileX + w - 1);
+        const int ry0 = std::max(t.y0, tileY), ry1 = std::min(t.y1, tileY + h - 1);
+        if (rx0 > rx1 || ry0 > ry1) continue;
+
+        // Evaluate each edge at the region's corner samples: all outside rejects the triangle here, all
+        // inside drops the edge. An edge that crosses the region varies by at most
+        // (|A|+|B|) * kSub * kTileSize < 2^29 inside it (|A|,|B| <= 2^19 by the guard band), so its values
+        // fit int32 from here on.
+        const int64_t px0 = int64_t(rx0) * kSub + kSub / 2, py0 = int64_t(ry0) * kSub + kSub / 2;
+        const int64_t spanX = int64_t(rx1 - rx0) * kSub, spanY = int64_t(ry1 - ry0) * kSub;
+        int32_t e[3], sx[3], sy[3];
+        bool rejected = false;
+        for (int i = 0; i < 3; ++i) {
+            int64_t e00 = int64_t(t.A[i]) * px0 + int64_t(t.B[i]) * py0 + t.C[i];
+            int64_t e10 = e00 + int64_t(t.A[i]) * spanX, e01 = e00 + int64_t(t.B[i]) * spanY;
+            int64_t e11 = e10 + int64_t(t.B[i]) * spanY;
+            if (e00 < 0 && e10 < 0 && e01 < 0 && e11 < 0) { rejected = true; break; }
+            if (e00 >= 0 && e10 >= 0 && e01 >= 0 && e11 >= 0) {
+                e[i] = 0, sx[i] = 0, sy[i] = 0;
+            } else {
+                e[i] = int32_t(e00);
+                sx[i] = t.A[i] * kSub;
+                sy[i] = t.B[i] * kSub;
+            }
+        }
+        if (rejected) continue;
+
+        const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
+        const int nx = rx1 - rx0 + 1;
+        const int dx0 = rx0 - t.x0;
+        for (int py = ry0; py <= ry1; ++py) {
+            const size_t rowOff = size_t(py - tileY) * size_t(w) + size_t(rx0 - tileX);
+            float* drow = depth + rowOff;
+            uint32_t* irow = id + rowOff;
+            const float zrowB = zb * float(py - t.y0);
+            int32_t w0 = e[0], w1 = e[1], w2 = e[2];
+            for (int i = 0; i < nx; ++i) {
+                if ((w0 | w1 | w2) >= 0) {
+                    // Same expression order as evalPlane, so shading can recompute depth bit-exactly.
+                    float z = (zc + za * float(dx0 + i)) + zrowB;
+                    if (z > drow[i]) {
+                        drow[i] = z;
+                        irow[i] = triId;
+                    }
+                    if (writeCount) ++writeCount[rowOff + size_t(i)];
+                }
+                w0 += sx[0];
+                w1 += sx[1];
+                w2 += sx[2];
+            }
+            e[0] += sy[0];
+            e[1] += sy[1];
+            e[2] += sy[2];
+        }
+    }
+}
+
+}  // namespace luxel::raster

@@ -1,0 +1,165 @@
+// End-to-end checks of the `luxel` command: exit codes, one-line errors, outputs that exist and parse.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "luxel/image/image.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+const char* kOpenArena = "/usr/share/games/openarena/baseoa";
+
+}  // namespace
+
+TEST_CASE("missing and non-map files give one error line and exit code 2", "[cli]") {
+    auto dir = tempDir("cli-bad");
+    auto r = runLuxel("info '" + dir + "/nothing.bsp'");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.find("nothing.bsp") != std::string::npos);
+
+    writeBytes(dir + "/text.bsp", "this is not a map at all, just text\n");
+    r = runLuxel("render '" + dir + "/text.bsp' -o '" + dir + "/x.png'");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.find("text.bsp") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/x.png"));
+
+    r = runLuxel("render --size 0x10 '" + dir + "/text.bsp' -o '" + dir + "/x.png'");
+    CHECK(r.exitCode == 2);
+}
+
+TEST_CASE("truncated and corrupted real maps fail cleanly with file, lump and offset", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto dir = tempDir("cli-trunc");
+    std::string original = readBytes(*sharedMaps() + "/q3/oa088_aggressor.bsp");
+    REQUIRE(original.size() > 100000);
+    // Cut points inside the header, the lump directory and deep inside lumps.
+    for (size_t cut : {size_t(3), size_t(8), size_t(50), size_t(143), size_t(5000), original.size() / 3,
+                       original.size() - 1}) {
+        std::string path = dir + "/cut" + std::to_string(cut) + ".bsp";
+        writeBytes(path, original.substr(0, cut));
+        auto r = runLuxel("info '" + path + "'");
+        INFO("cut at " << cut << ": " << r.err);
+        CHECK(r.exitCode == 2);
+        CHECK(lineCount(r.err) == 1);
+        CHECK(r.err.find(path) != std::string::npos);
+        CHECK(r.err.find("byte") != std::string::npos);
+    }
+    // A lump directory entry pointing far past the end of the file.
+    std::string corrupt = original;
+    corrupt[8 + 13 * 8 + 7] = char(0x7f);  // faces lump length, high byte
+    writeBytes(dir + "/corrupt.bsp", corrupt);
+    auto r = runLuxel("render '" + dir + "/corrupt.bsp' -o '" + dir + "/c.png'");
+    INFO(r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.find("lump") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/c.png"));
+}
+
+TEST_CASE("info --json describes a real map", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto r = runLuxel("info --json '" + *sharedMaps() + "/q3/oa088_am_thornish.bsp'");
+    REQUIRE(r.exitCode == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["format"] == "Quake 3 IBSP");
+    CHECK(j["version"] == 46);
+    CHECK(j["lumps"].size() == 17);
+    // Facts from ../shared/maps/README.md.
+    CHECK(j["surfaces"]["by_type"]["patch"] == 520);
+    CHECK(j["surfaces"]["by_type"]["mesh"] == 226);
+    CHECK(j["surfaces"]["by_type"]["billboard"] == 135);
+    CHECK(j["lightmaps"]["pages"] == 8);
+}
+
+TEST_CASE("render writes images by extension; bench prints its JSON figures", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto dir = tempDir("cli-render");
+    std::string map = *sharedMaps() + "/q3/bsptool_q3_mp_lobby.bsp";
+    for (const char* ext : {".png", ".jpg", ".exr", ".tif"}) {
+        std::string out = dir + "/lobby" + ext;
+        auto r = runLuxel("render '" + map + "' --size 160x90 -o '" + out + "'");
+        INFO(ext << ": " << r.err);
+        REQUIRE(r.exitCode == 0);
+        Image img = readImage(out);
+        CHECK(img.width == 160);
+        CHECK(img.height == 90);
+    }
+    auto r = runLuxel("bench '" + map + "' --size 160x90 --frames 3 --json --threads 2");
+    REQUIRE(r.exitCode == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["load_ms"].get<double>() > 0);
+    CHECK(j["frame_ms_median"].get<double>() > 0);
+    CHECK(j["threads"] == 2);
+
+    r = runLuxel("lightmaps '" + map + "' -o '" + dir + "/lm'");
+    REQUIRE(r.exitCode == 0);
+    CHECK(fs::exists(dir + "/lm/lm_0000.png"));
+    CHECK(fs::exists(dir + "/lm/lm_0001.png"));  // the README says this map has 2 lightmaps
+}
+
+TEST_CASE("maps open from pk3 archives and by name in a game directory", "[cli]") {
+    if (!fs::exists(std::string(kOpenArena) + "/pak6-patch088.pk3")) {
+        WARN("SKIPPED: openarena-data is not installed (tools/setup.sh installs it)");
+        return;
+    }
+    auto dir = tempDir("cli-pk3");
+    auto r = runLuxel(std::string("info --json ") + kOpenArena + "/pak6-patch088.pk3:maps/am_thornish.bsp");
+    REQUIRE(r.exitCode == 0);
+    auto fromArchive = nlohmann::json::parse(r.out);
+    r = runLuxel(std::string("info --json --game-dir ") + kOpenArena + " --map am_thornish");
+    REQUIRE(r.exitCode == 0);
+    auto fromGameDir = nlohmann::json::parse(r.out);
+    CHECK(fromArchive["surfaces"] == fromGameDir["surfaces"]);
+    if (auto maps = sharedMaps()) {  // the shared copy is the same file as the archive's
+        r = runLuxel("info --json '" + *maps + "/q3/oa088_am_thornish.bsp'");
+        REQUIRE(r.exitCode == 0);
+        CHECK(nlohmann::json::parse(r.out)["bytes"] == fromArchive["bytes"]);
+    }
+    r = runLuxel(std::string("info ") + kOpenArena + "/pak6-patch088.pk3:maps/no_such_map.bsp");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+}
+
+TEST_CASE("the same bytes come out with 1, 2 and 8 threads", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto dir = tempDir("cli-threads");
+    std::string map = *sharedMaps() + "/q3/oa088_am_thornish.bsp";
+    for (const char* mode : {"lightmap", "clusters"}) {
+        std::string reference;
+        for (int threads : {1, 2, 8}) {
+            std::string out = dir + "/t" + std::to_string(threads) + ".png";
+            auto r = runLuxel("render '" + map + "' --camera spawn --size 320x180 --spp 2 --mode " + mode +
+                              " --threads " + std::to_string(threads) + " -o '" + out + "'");
+            INFO(mode << " threads " << threads << ": " << r.err);
+            REQUIRE(r.exitCode == 0);
+            std::string bytes = readBytes(out);
+            REQUIRE(bytes.size() > 1000);
+            if (reference.empty())
+                reference = bytes;
+            else
+                CHECK(bytes == reference);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+// Every shared Quake 3 map opens and renders from spawn and overview: finite pixels, most of the frame
+// covered, and PVS culling changes nothing in the picture while drawing fewer triangles.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "luxel/bsp/decode.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/render/render.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+size_t nonFinite(const Image& img) {
+    size_t n = 0;
+    for (float v : img.pixels) n += !std::isfinite(v);
+    return n;
+}
+
+size_t differingPixels(const Image& a, const Image& b) {
+    size_t n = 0;
+    for (size_t i = 0; i < a.pixels.size(); i += size_t(a.channels))
+        for (int c = 0; c < a.channels; ++c)
+            if (a.pixels[i + size_t(c)] != b.pixels[i + size_t(c)]) {
+                ++n;
+                break;
+            }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("every shared Quake 3 map renders from spawn and overview, PVS-invariant", "[maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto files = sharedMapFiles("q3");
+    REQUIRE(files.size() >= 6);
+    for (const auto& file : files) {
+        World world = decodeMap(openMapPath(file));
+        Geometry geometry = tessellate(world);
+        for (const char* spec : {"spawn", "overview"}) {
+            Camera camera = cameraFromSpec(world, spec, 480, 270);
+            RenderOptions options;
+            FrameStats culled, all;
+            Image withPvs = renderFrame(world, geometry, camera, options, &culled);
+            options.usePvs = false;
+            Image withoutPvs = renderFrame(world, geometry, camera, options, &all);
+            double coverage = double(culled.pixelsCovered) / (480.0 * 270.0);
+            WARN(std::filesystem::path(file).filename().string()
+                 << " " << spec << ": cluster " << culled.cull.cameraCluster << ", triangles drawn with PVS "
+                 << culled.trianglesDrawn << " / without " << all.trianglesDrawn << " (of " << all.trianglesIn
+                 << " submitted), coverage " << coverage);
+            INFO(file << " " << spec);
+            CHECK(nonFinite(withPvs) == 0);
+            CHECK(coverage > (std::string(spec) == "spawn" ? 0.9 : 0.3));
+            CHECK(differingPixels(withPvs, withoutPvs) == 0);
+            if (std::string(spec) == "spawn" && !world.pvs.empty()) CHECK(culled.trianglesDrawn < all.trianglesDrawn);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+#include "support/test_paths.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace luxel::test {
+namespace fs = std::filesystem;
+
+std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::string& ext) {
+    std::vector<std::string> files;
+    auto root = sharedMaps();
+    if (!root) return files;
+    for (const auto& e : fs::directory_iterator(fs::path(*root) / subdir))
+        if (e.is_regular_file() && e.path().extension() == ext) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string tempDir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("luxel-test-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir.string();
+}
+
+static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+CommandResult runLuxel(const std::string& args) {
+    static int counter = 0;
+    fs::path dir = fs::temp_directory_path() / ("luxel-run-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(dir);
+    std::string cmd = std::string("'") + LUXEL_BINARY + "' " + args + " > '" + (dir / "out").string() + "' 2> '" +
+                      (dir / "err").string() + "' < /dev/null";
+    int status = std::system(cmd.c_str());
+    CommandResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    r.out = slurp(dir / "out");
+    r.err = slurp(dir / "err");
+    fs::remove_all(dir);
+    return r;
+}
+
+}  // namespace luxel::test

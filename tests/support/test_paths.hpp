@@ -1,0 +1,39 @@
+#pragma once
+// Where tests find the shared real maps and the luxel binary.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace luxel::test {
+
+// ../shared/maps beside the checkout, or nullopt (tests then SKIP with a message).
+inline std::optional<std::string> sharedMaps() {
+    std::error_code ec;
+    if (std::filesystem::is_directory(LUXEL_SHARED_MAPS, ec)) return std::string(LUXEL_SHARED_MAPS);
+    return std::nullopt;
+}
+
+// Every file with extension `ext` in sharedMaps()/subdir, sorted.
+std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::string& ext = ".bsp");
+
+// A fresh empty directory under the system temp dir, removed at process exit is not needed: callers
+// use unique names.
+std::string tempDir(const std::string& name);
+
+struct CommandResult {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+// Runs the luxel binary with the given argument string (shell-quoted by the caller).
+CommandResult runLuxel(const std::string& args);
+
+}  // namespace luxel::test
+
+#define LUXEL_REQUIRE_SHARED_MAPS()                                                          \
+    do {                                                                                     \
+        if (!::luxel::test::sharedMaps()) {                                                  \
+            WARN("SKIPPED: ../shared/maps not found beside the checkout (" LUXEL_SHARED_MAPS ")"); \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
