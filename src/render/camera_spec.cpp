@@ -19,6 +19,9 @@ constexpr float kViewHeight = 26.0f;
 
 constexpr std::string_view kValidSpecs = "spawn, spawn:N (N counted from 0), intermission, overview";
 
+// "file.bsp: " for messages, or nothing for a World built in memory.
+std::string where(const World& world) { return world.file.empty() ? std::string() : world.file + ": "; }
+
 Vec3 entityOrigin(const Entity& e) {
     Vec3 origin;
     if (const std::string* v = e.get("origin")) parseVec3(*v, origin);
@@ -71,10 +74,10 @@ std::vector<const Entity*> spawnPoints(const World& world) {
 Camera spawnCamera(const World& world, size_t index, const std::string& spec, int width, int height) {
     const auto points = spawnPoints(world);
     if (points.empty())
-        throw UsageError(fmt::format("{}: map has no spawn points (info_player_deathmatch or info_player_start)",
-                                     world.file));
+        throw UsageError(fmt::format("{}map has no spawn points (info_player_deathmatch or info_player_start)",
+                                     where(world)));
     if (index >= points.size())
-        throw UsageError(fmt::format("{}: map has {} spawn point{} (spawn:0 to spawn:{}); {} asked", world.file,
+        throw UsageError(fmt::format("{}map has {} spawn point{} (spawn:0 to spawn:{}); {} asked", where(world),
                                      points.size(), points.size() == 1 ? "" : "s", points.size() - 1, spec));
     const Entity& e = *points[index];
     Camera c = baseCamera(width, height);
@@ -85,7 +88,7 @@ Camera spawnCamera(const World& world, size_t index, const std::string& spec, in
 
 Camera intermissionCamera(const World& world, int width, int height) {
     const auto points = findEntities(world, "info_player_intermission");
-    if (points.empty()) throw UsageError(fmt::format("{}: map has no info_player_intermission", world.file));
+    if (points.empty()) throw UsageError(fmt::format("{}map has no info_player_intermission", where(world)));
     const Entity& e = *points[0];
     Camera c = baseCamera(width, height);
     // The game shows the intermission from the entity's origin itself, with no view height.
@@ -125,7 +128,7 @@ Bounds worldBounds(const World& world) {
 // inside the frame (with a small margin) for this aspect and field of view.
 Camera overviewCamera(const World& world, int width, int height) {
     const Bounds box = worldBounds(world);
-    if (box.empty()) throw UsageError(fmt::format("{}: map has no world bounds to frame an overview", world.file));
+    if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
     Camera c = baseCamera(width, height);
     constexpr float kPitch = 55.0f, kYaw = 45.0f;
     c.angles = {kPitch, kYaw, 0};
