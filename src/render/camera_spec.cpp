@@ -133,12 +133,8 @@ Camera overviewCamera(const World& world, int width, int height) {
     constexpr float kPitch = 55.0f, kYaw = 45.0f;
     c.angles = {kPitch, kYaw, 0};
 
-    // Quake's AngleVectors for roll 0.
-    const float sp = std::sin(degToRad(kPitch)), cp = std::cos(degToRad(kPitch));
-    const float sy = std::sin(degToRad(kYaw)), cy = std::cos(degToRad(kYaw));
-    const Vec3 forward{cp * cy, cp * sy, -sp};
-    const Vec3 right{sy, -cy, 0};
-    const Vec3 up{sp * cy, sp * sy, cp};
+    Vec3 forward, right, up;
+    angleVectors(c.angles, forward, right, up);
 
     const float margin = 0.95f;  // corners land within 95% of the half-frame
     const float tanX = std::tan(degToRad(c.fovX) * 0.5f) * margin;

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Performance figures for the targets in the issues (numbers only; nothing here passes or fails).
+# Usage: tools/bench.sh [luxel binary]   (default build/luxel; needs ../shared/maps)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+luxel=${1:-build/luxel}
+maps=../shared/maps
+[ -d "$maps" ] || { echo "bench.sh: $maps not found" >&2; exit 2; }
+
+run() { echo "== $*"; "$luxel" bench "$@"; }
+# Quake 3 target: <= 15 ms median per 1920x1080 lightmap frame from the first spawn, <= 150 ms load + tessellate.
+run "$maps/q3/oa085_ctf_compromise.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 30
+run "$maps/q3/oa085_ctf_compromise.bsp" --camera overview --size 1920x1080 --mode lightmap --frames 10
+run "$maps/q3/oa088_am_thornish.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 20
