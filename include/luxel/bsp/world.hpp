@@ -80,6 +80,9 @@ struct Surface {
     uint32_t firstIndex = 0, numIndices = 0;    // into World::indices; triangle lists relative to firstVertex
     int32_t patchWidth = 0, patchHeight = 0;    // Patch: control grid size (numVertices = w*h)
     Vec3 origin, color, normal;                 // Billboard: position, linear colour, facing; planar: normal
+    // Light style of each lightmap slot (Quake 2 / Source: up to 4; Quake 3: style 0 only); 255 = unused.
+    // Slot k's texels live in World::lightmaps (k = 0) or World::extraLightmapSlots[k-1], same page and uv.
+    std::array<uint8_t, 4> styles{0, 255, 255, 255};
 };
 
 // One lightmap page (Quake 3: a 128x128 block or an external image; others: an atlas page).
@@ -145,7 +148,9 @@ struct World {
     std::vector<Vertex> vertices;
     std::vector<uint32_t> indices;
     std::vector<Surface> surfaces;
-    std::vector<LightmapPage> lightmaps;
+    std::vector<LightmapPage> lightmaps;  // style slot 0
+    // Style slots 1..3: page i has the same size and layout as lightmaps[i] (empty when no surface uses the slot).
+    std::array<std::vector<LightmapPage>, 3> extraLightmapSlots;
     Pvs pvs;
     std::optional<LightGrid> grid;
     std::vector<Entity> entities;
