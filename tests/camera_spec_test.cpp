@@ -21,6 +21,8 @@ World spawnWorld() {
     w.file = "test.bsp";
     w.entities = {
         entity({{"classname", "worldspawn"}}),
+        entity({{"classname", "info_player_team1"}, {"origin", "7 7 7"}}),
+        entity({{"classname", "team_CTF_bluespawn"}, {"origin", "8 8 8"}}),
         entity({{"classname", "info_player_start"}, {"origin", "1 2 3"}, {"angle", "90"}}),
         entity({{"classname", "info_player_deathmatch"}, {"origin", "100 200 300"}, {"angle", "45"}}),
         entity({{"classname", "light"}, {"origin", "0 0 0"}}),
@@ -40,7 +42,7 @@ std::string usageMessage(const World& w, const std::string& spec) {
 
 }  // namespace
 
-TEST_CASE("spawn cameras: deathmatch points first, then player starts, eye 26 units up", "[cameraspec]") {
+TEST_CASE("spawn cameras: deathmatch points, player starts, team spawns; eye 26 units up", "[cameraspec]") {
     const World w = spawnWorld();
     Camera c = cameraFromSpec(w, "spawn", 640, 480);
     CHECK(c.position == Vec3{100, 200, 326});
@@ -48,6 +50,7 @@ TEST_CASE("spawn cameras: deathmatch points first, then player starts, eye 26 un
     CHECK(c.width == 640);
     CHECK(c.height == 480);
     CHECK(c.fovX == 90.0f);
+    CHECK(cameraFromSpec(w, "spawn", 640, 480, 70.0f).fovX == 70.0f);
 
     CHECK(cameraFromSpec(w, "spawn:0", 640, 480).position == c.position);
     c = cameraFromSpec(w, "spawn:1", 320, 200);
@@ -56,12 +59,15 @@ TEST_CASE("spawn cameras: deathmatch points first, then player starts, eye 26 un
     c = cameraFromSpec(w, "spawn:2", 320, 200);  // the info_player_start comes after both deathmatch points
     CHECK(c.position == Vec3{1, 2, 29});
     CHECK(c.angles == Vec3{0, 90, 0});
+    // Team spawns come last: Quake 3 CTF ones, then Nexuiz/Xonotic ones.
+    CHECK(cameraFromSpec(w, "spawn:3", 320, 200).position == Vec3{8, 8, 34});
+    CHECK(cameraFromSpec(w, "spawn:4", 320, 200).position == Vec3{7, 7, 33});
 }
 
 TEST_CASE("spawn camera errors name what is missing", "[cameraspec]") {
     const World w = spawnWorld();
     const std::string tooFar = usageMessage(w, "spawn:5");
-    CHECK_THAT(tooFar, Catch::Contains("3 spawn points") && Catch::Contains("spawn:5"));
+    CHECK_THAT(tooFar, Catch::Contains("5 spawn points") && Catch::Contains("spawn:5"));
     CHECK_THAT(usageMessage(w, "spawn:x"), Catch::Contains("spawn:"));
     CHECK_THAT(usageMessage(w, "spawn:-1"), Catch::Contains("spawn:"));
     CHECK_THAT(usageMessage(World{}, "spawn"), Catch::Contains("no spawn points"));
@@ -105,8 +111,15 @@ TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]
     Model m;
     m.mins = mins, m.maxs = maxs;
     w.models = {m};
-    for (auto [width, height] : {std::pair{1920, 1080}, std::pair{1000, 1000}, std::pair{400, 1200}}) {
-        const Camera c = cameraFromSpec(w, "overview", width, height);
+    struct Case {
+        int width, height;
+        float fov;
+    };
+    for (auto [width, height, fov] : {Case{1920, 1080, 90}, Case{1000, 1000, 90}, Case{400, 1200, 90},
+                                      Case{1920, 1080, 40}, Case{640, 480, 120}}) {
+        INFO(width << "x" << height << " fov " << fov);
+        const Camera c = cameraFromSpec(w, "overview", width, height, fov);
+        CHECK(c.fovX == fov);
         CHECK(c.position.z > maxs.z);  // above the map
         CHECK(c.angles.x > 30);        // looking down
         CHECK(c.angles.x < 80);
@@ -116,7 +129,7 @@ TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]
         const Vec3 r{std::sin(y), -std::cos(y), 0};
         const Vec3 u = cross(r, f);
         const float tanX = std::tan(c.fovX * kPi / 360), tanY = tanX * float(height) / float(width);
-        float widest = 0;
+        float loX = 1, hiX = -1, loY = 1, hiY = -1;
         for (int i = 0; i < 8; ++i) {
             const Vec3 corner{(i & 1) ? maxs.x : mins.x, (i & 2) ? maxs.y : mins.y, (i & 4) ? maxs.z : mins.z};
             const Vec3 d = corner - c.position;
@@ -125,11 +138,17 @@ TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]
             const float sx = dot(d, r) / (depth * tanX), sy = dot(d, u) / (depth * tanY);
             CHECK(std::abs(sx) <= 1.0f);
             CHECK(std::abs(sy) <= 1.0f);
-            widest = std::max({widest, std::abs(sx), std::abs(sy)});
+            loX = std::min(loX, sx), hiX = std::max(hiX, sx), loY = std::min(loY, sy), hiY = std::max(hiY, sy);
         }
-        CHECK(widest > 0.8f);  // framed, not a speck in the middle
+        // Framed, not a speck: the box spans most of the frame in at least one direction, centred in both.
+        CHECK(std::max(hiX - loX, hiY - loY) > 1.8f);
+        CHECK(hiX + loX == Approx(0).margin(0.01));
+        CHECK(hiY + loY == Approx(0).margin(0.01));
     }
     CHECK_THAT(usageMessage(World{}, "overview"), Catch::Contains("bounds"));
+    CHECK_THAT(usageMessage(w, "overview"), Catch::Contains("no UsageError"));
+    CHECK_THROWS_AS(cameraFromSpec(w, "overview", 0, 480), UsageError);
+    CHECK_THROWS_AS(cameraFromSpec(w, "overview", 640, 480, 180.0f), UsageError);
 }
 
 TEST_CASE("overview corners land in the frame through makeView", "[cameraspec]") {
@@ -137,14 +156,8 @@ TEST_CASE("overview corners land in the frame through makeView", "[cameraspec]")
     Model m;
     m.mins = {-500, -2000, 0}, m.maxs = {500, 100, 1000};
     w.models = {m};
-    const Camera c = cameraFromSpec(w, "overview", 1280, 720);
-    View v;
-    try {
-        v = makeView(c);
-    } catch (const std::logic_error&) {
-        WARN("makeView not implemented yet: skipped");
-        return;
-    }
+    const Camera c = cameraFromSpec(w, "overview", 1280, 720, 75.0f);
+    const View v = makeView(c);
     for (int i = 0; i < 8; ++i) {
         const Vec3 corner{(i & 1) ? m.maxs.x : m.mins.x, (i & 2) ? m.maxs.y : m.mins.y,
                           (i & 4) ? m.maxs.z : m.mins.z};

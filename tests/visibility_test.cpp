@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <stdexcept>
 #include <vector>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/entities.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/vis/visibility.hpp"
+#include "support/test_paths.hpp"
 
 using namespace luxel;
 
@@ -231,6 +232,11 @@ TEST_CASE("frustum culling removes leaves and surfaces behind the camera", "[vis
     CHECK(stats.leavesVisited == 3);
     CHECK(stats.leavesDrawn == 2);
 
+    // The renderer's own view for the same camera (yaw 0 looks along +X, square image) culls the same.
+    Camera camera;
+    camera.position = eye, camera.angles = {0, 0, 0}, camera.width = 100, camera.height = 100;
+    CHECK(visibleSurfaces(f.world, f.geometry, makeView(camera), eye, o) == Ids{1, 6});
+
     o.useFrustum = false;
     CHECK(visibleSurfaces(f.world, f.geometry, v, eye, o) == Ids{0, 1, 2, 3, 5, 6, 7});
 }
@@ -263,32 +269,21 @@ TEST_CASE("visibleSurfaces survives hostile leaf lists", "[vis]") {
 }
 
 TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][maps]") {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::path(LUXEL_SHARED_MAPS) / "q3";
-    if (!fs::is_directory(dir)) {
-        WARN("skipped: " << dir.string() << " not found");
-        return;
-    }
-    std::vector<fs::path> maps;
-    for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.path().extension() == ".bsp") maps.push_back(entry.path());
-    std::sort(maps.begin(), maps.end());
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::vector<std::string> maps = test::sharedMapFiles("q3");
     REQUIRE(!maps.empty());
-    for (const fs::path& path : maps) {
-        INFO(path.filename().string());
-        const World world = decodeMap(openMapPath(path.string()));
+    for (const std::string& path : maps) {
+        const std::string name = std::filesystem::path(path).filename().string();
+        INFO(name);
+        const World world = decodeMap(openMapPath(path));
         const Geometry geometry = tessellate(world);
         REQUIRE(geometry.surfaces.size() == world.surfaces.size());
         const Camera camera = cameraFromSpec(world, "spawn", 1920, 1080);
         const int32_t cluster = findCluster(world, camera.position);
         CHECK(cluster >= 0);  // a spawn point's eye is inside the playable space
-        View view;
-        try {
-            view = makeView(camera);
-        } catch (const std::logic_error&) {
-            WARN("makeView not implemented yet: culling counts skipped");
-            continue;
-        }
+        if (!findEntities(world, "info_player_intermission").empty())
+            CHECK(findCluster(world, cameraFromSpec(world, "intermission", 640, 480).position) >= 0);
+        const View view = makeView(camera);
         CullStats pvsStats, allStats;
         const auto start = std::chrono::steady_clock::now();
         const int runs = 20;
@@ -309,7 +304,7 @@ TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][
         CHECK(!culled.empty());
         if (!world.pvs.empty()) CHECK(pvsStats.leavesVisited < world.leaves.size());
         CHECK(ms < 5.0);  // the requirement is well under 1 ms; the bound leaves room for a loaded machine
-        WARN(path.filename().string() << ": cluster " << cluster << " of " << world.pvs.numClusters
+        WARN(name << ": cluster " << cluster << " of " << world.pvs.numClusters
                                       << ", surfaces drawn " << culled.size() << " (frustum only "
                                       << inFrustum.size() << ", all " << all.size() << ", of "
                                       << world.surfaces.size() << "), leaves " << pvsStats.leavesDrawn << "/"

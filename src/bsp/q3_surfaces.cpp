@@ -62,13 +62,18 @@ void decodeSurfaces(Context& c, World& w) {
 
     // First pass: validate and count indices, so World::indices is allocated once.
     size_t totalIndices = 0;
+    size_t badEffects = 0, firstBadEffect = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
         Surface& s = w.surfaces[i];
         const size_t at = r.position();
         int32_t texture = r.i32();
         checkIndex(r, at, texture, c.numTextures, "texture");
+        // Effect (fog) indices are not used by luxel, and real maps (OpenArena aggressor) reference fogs that do
+        // not exist, which the engine tolerates: note them instead of rejecting the map.
         int32_t effect = r.i32();
-        checkIndex(r, at + 4, effect, c.numEffects, "effect", true);
+        if (effect < -1 || (effect >= 0 && size_t(effect) >= c.numEffects)) {
+            if (badEffects++ == 0) firstBadEffect = i;
+        }
         int32_t type = r.i32();
         int32_t firstVertex = r.i32(), numVertices = r.i32();
         checkRange(r, at + 12, firstVertex, numVertices, c.numVertices, "vertex");
@@ -132,6 +137,11 @@ void decodeSurfaces(Context& c, World& w) {
             r.fail(at + 8, "unknown surface type " + std::to_string(type));
         }
     }
+
+    if (badEffects > 0)
+        w.problems.push_back(std::to_string(badEffects) + " faces (first: face " + std::to_string(firstBadEffect) +
+                             ") reference effects that do not exist (" + std::to_string(c.numEffects) +
+                             " effects): ignored");
 
     // Second pass: copy the (already validated) index lists.
     w.indices.resize(totalIndices);

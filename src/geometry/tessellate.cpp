@@ -100,7 +100,6 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
     const uint64_t vertexBudget = 2 * uint64_t(world.vertices.size()) + kPatchVertexBudget;
     const uint64_t indexBudget =
         2 * uint64_t(world.indices.size()) + 6 * uint64_t(world.vertices.size()) + 6 * kPatchVertexBudget;
-    std::vector<uint32_t> firstVertex(count, 0);
     uint64_t vertices = 0, indices = 0;
     for (size_t i = 0; i < count; ++i) {
         SurfaceWork& wk = work[i];
@@ -108,7 +107,8 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
             wk = SurfaceWork{};
             geo.surfaces[i].shading = SurfaceShading::Hidden;
         }
-        firstVertex[i] = uint32_t(vertices);
+        geo.surfaces[i].firstVertex = uint32_t(vertices);
+        geo.surfaces[i].numVertices = wk.vertexCount;
         geo.surfaces[i].firstIndex = uint32_t(indices);
         geo.surfaces[i].numIndices = wk.indexCount;
         vertices += wk.vertexCount;
@@ -122,9 +122,9 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
         DrawSurface& ds = geo.surfaces[i];
         SurfaceWork& wk = work[i];
         if (wk.vertexCount == 0) return;
-        DrawVertex* vout = geo.vertices.data() + firstVertex[i];
+        DrawVertex* vout = geo.vertices.data() + ds.firstVertex;
         uint32_t* iout = geo.indices.data() + ds.firstIndex;
-        const uint32_t base = firstVertex[i];
+        const uint32_t base = ds.firstVertex;
         if (s.kind == SurfaceKind::Patch) {
             std::copy(wk.grid.vertices.begin(), wk.grid.vertices.end(), vout);
             for (uint32_t k = 0; k < wk.indexCount; ++k) iout[k] = wk.indices[k] + base;
@@ -148,16 +148,9 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
                 }
             }
         }
-    });
-
-    // Bounds from the final vertices (a separate pass because patch buffers were released above).
-    std::vector<uint32_t> vertexEnd(count);
-    for (size_t i = 0; i < count; ++i) vertexEnd[i] = i + 1 < count ? firstVertex[i + 1] : uint32_t(vertices);
-    tbb::parallel_for(size_t(0), count, [&](size_t i) {
-        if (world.surfaces[i].kind == SurfaceKind::Billboard) return;
         Bounds b;
-        for (uint32_t k = firstVertex[i]; k < vertexEnd[i]; ++k) b.grow(geo.vertices[k].position);
-        geo.surfaces[i].bounds = b;
+        for (uint32_t k = 0; k < ds.numVertices; ++k) b.grow(vout[k].position);
+        ds.bounds = b;
     });
 
     for (size_t i = 0; i < count; ++i) {

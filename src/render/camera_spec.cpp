@@ -1,4 +1,6 @@
 // Cameras named by the map's own entities (spawn points, intermission) or framed on its bounds (overview).
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -54,43 +56,59 @@ Vec3 anglesFromDirection(Vec3 d) {
     return {pitch, yaw, 0};
 }
 
-Camera baseCamera(int width, int height) {
-    if (width <= 0 || height <= 0)
-        throw UsageError(fmt::format("image size must be positive, got {}x{}", width, height));
+struct Frame {
+    int width, height;
+    float fovX;
+};
+
+Camera baseCamera(const Frame& frame) {
+    if (frame.width <= 0 || frame.height <= 0)
+        throw UsageError(fmt::format("image size must be positive, got {}x{}", frame.width, frame.height));
+    if (!(frame.fovX >= 1.0f && frame.fovX <= 179.0f))
+        throw UsageError(fmt::format("field of view must be 1 to 179 degrees, got {}", frame.fovX));
     Camera c;
-    c.width = width;
-    c.height = height;
+    c.width = frame.width;
+    c.height = frame.height;
+    c.fovX = frame.fovX;
     return c;
 }
 
 // Spawn points in the order "spawn:N" counts them: every info_player_deathmatch in file order, then every
-// info_player_start (single-player start, used by maps made for one player) in file order.
+// info_player_start (single-player start) in file order, then team spawns so that team-only maps
+// (Quake 3 CTF, Nexuiz/Xonotic) have a camera too, class by class in the order listed, each in file order.
+constexpr std::string_view kSpawnClasses[] = {
+    "info_player_deathmatch", "info_player_start",  "team_CTF_redspawn", "team_CTF_bluespawn",
+    "team_CTF_redplayer",     "team_CTF_blueplayer", "info_player_team1", "info_player_team2",
+    "info_player_team3",      "info_player_team4",
+};
+
 std::vector<const Entity*> spawnPoints(const World& world) {
-    std::vector<const Entity*> points = findEntities(world, "info_player_deathmatch");
-    for (const Entity* e : findEntities(world, "info_player_start")) points.push_back(e);
+    std::vector<const Entity*> points;
+    for (std::string_view cls : kSpawnClasses)
+        for (const Entity* e : findEntities(world, cls)) points.push_back(e);
     return points;
 }
 
-Camera spawnCamera(const World& world, size_t index, const std::string& spec, int width, int height) {
+Camera spawnCamera(const World& world, size_t index, const std::string& spec, const Frame& frame) {
     const auto points = spawnPoints(world);
     if (points.empty())
-        throw UsageError(fmt::format("{}map has no spawn points (info_player_deathmatch or info_player_start)",
+        throw UsageError(fmt::format("{}map has no spawn points (info_player_deathmatch, info_player_start or a team spawn)",
                                      where(world)));
     if (index >= points.size())
         throw UsageError(fmt::format("{}map has {} spawn point{} (spawn:0 to spawn:{}); {} asked", where(world),
                                      points.size(), points.size() == 1 ? "" : "s", points.size() - 1, spec));
     const Entity& e = *points[index];
-    Camera c = baseCamera(width, height);
+    Camera c = baseCamera(frame);
     c.position = entityOrigin(e) + Vec3{0, 0, kViewHeight};
     c.angles = entityAngles(e);
     return c;
 }
 
-Camera intermissionCamera(const World& world, int width, int height) {
+Camera intermissionCamera(const World& world, const Frame& frame) {
     const auto points = findEntities(world, "info_player_intermission");
     if (points.empty()) throw UsageError(fmt::format("{}map has no info_player_intermission", where(world)));
     const Entity& e = *points[0];
-    Camera c = baseCamera(width, height);
+    Camera c = baseCamera(frame);
     // The game shows the intermission from the entity's origin itself, with no view height.
     c.position = entityOrigin(e);
     c.angles = entityAngles(e);
@@ -124,52 +142,94 @@ Bounds worldBounds(const World& world) {
     return b;
 }
 
-// Overview: the world box seen from above at an angle, the distance solved so all 8 corners project
-// inside the frame (with a small margin) for this aspect and field of view.
-Camera overviewCamera(const World& world, int width, int height) {
+// Overview: the world box seen from above at an angle. For the fixed view direction, the eye is placed so
+// all 8 corners project inside the frame (with a small margin) from as close as possible: the box touches
+// both edges of the frame in its tighter dimension and is centred in both.
+//
+// With eye = center - forward*D + right*a + up*b, a corner q (relative to center) lies at depth
+// dot(q,f) + D, horizontal offset dot(q,r) - a and vertical offset dot(q,u) - b. "Inside" means
+// |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
+// smallest D and the centring a, b have closed forms.
+Camera overviewCamera(const World& world, const Frame& frame) {
     const Bounds box = worldBounds(world);
     if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
-    Camera c = baseCamera(width, height);
+    Camera c = baseCamera(frame);
     constexpr float kPitch = 55.0f, kYaw = 45.0f;
     c.angles = {kPitch, kYaw, 0};
 
     Vec3 forward, right, up;
     angleVectors(c.angles, forward, right, up);
 
-    const float margin = 0.95f;  // corners land within 95% of the half-frame
-    const float tanX = std::tan(degToRad(c.fovX) * 0.5f) * margin;
-    const float tanY = tanX * float(height) / float(width);
+    const double margin = 0.95;  // corners land within 95% of the half-frame
+    const double tanX = std::tan(double(degToRad(c.fovX)) * 0.5) * margin;
+    const double tanY = tanX * double(frame.height) / double(frame.width);
     const Vec3 center = box.center();
-    // Eye = center - forward * distance. A corner q (relative to center) is at depth distance + dot(q, f)
-    // and must satisfy |dot(q, right)| <= tanX * depth, |dot(q, up)| <= tanY * depth, depth >= 2 * near.
-    float distance = 0;
+
+    struct Along {
+        double f, r, u;
+    };
+    std::array<Along, 8> corners;
     for (int i = 0; i < 8; ++i) {
         const Vec3 corner{(i & 1) ? box.maxs.x : box.mins.x, (i & 2) ? box.maxs.y : box.mins.y,
                           (i & 4) ? box.maxs.z : box.mins.z};
         const Vec3 q = corner - center;
-        const float along = dot(q, forward);
-        const float need = std::max({std::abs(dot(q, right)) / tanX, std::abs(dot(q, up)) / tanY,
-                                     2.0f * c.nearPlane}) - along;
-        distance = std::max(distance, need);
+        corners[size_t(i)] = {dot(q, forward), dot(q, right), dot(q, up)};
     }
-    c.position = center - forward * distance;
+    // For one screen axis (s = offset along it, t = tan of its half-angle): the smallest D for which some
+    // shift fits all corners, and that shift (the centre of the feasible interval).
+    auto minDistance = [&](double Along::*s, double t) {
+        double hi = -1e30, lo = 1e30;
+        for (const Along& k : corners) {
+            hi = std::max(hi, k.*s - t * k.f);
+            lo = std::min(lo, k.*s + t * k.f);
+        }
+        return (hi - lo) / (2 * t);
+    };
+    // Among the shifts that fit, the one that centres the corners on screen: the sum of the largest and
+    // smallest screen offsets falls as the shift grows, so bisect it to zero.
+    auto shift = [&](double Along::*s, double t, double d) {
+        double first = -1e30, last = 1e30;  // the shifts that keep every corner inside
+        for (const Along& k : corners) {
+            first = std::max(first, k.*s - t * (k.f + d));
+            last = std::min(last, k.*s + t * (k.f + d));
+        }
+        auto balance = [&](double shift) {
+            double hi = -1e30, lo = 1e30;
+            for (const Along& k : corners) {
+                const double offset = (k.*s - shift) / (k.f + d);
+                hi = std::max(hi, offset);
+                lo = std::min(lo, offset);
+            }
+            return hi + lo;
+        };
+        for (int i = 0; i < 64 && first < last; ++i) {
+            const double mid = (first + last) / 2;
+            (balance(mid) > 0 ? first : last) = mid;
+        }
+        return (first + last) / 2;
+    };
+    double distance = std::max(minDistance(&Along::r, tanX), minDistance(&Along::u, tanY));
+    for (const Along& k : corners) distance = std::max(distance, 2.0 * c.nearPlane - k.f);  // all past near
+    const double a = shift(&Along::r, tanX, distance), b = shift(&Along::u, tanY, distance);
+    c.position = center - forward * float(distance) + right * float(a) + up * float(b);
     return c;
 }
 
 }  // namespace
 
-Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height) {
-    if (spec == "spawn") return spawnCamera(world, 0, spec, width, height);
+Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX) {
+    const Frame frame{width, height, fovX};
+    if (spec == "spawn") return spawnCamera(world, 0, spec, frame);
     if (spec.rfind("spawn:", 0) == 0) {
         const std::string_view digits = std::string_view(spec).substr(6);
         size_t index = 0;
         const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
         if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
             throw UsageError(fmt::format("camera '{}': the spawn index must be a number from 0, as in spawn:2", spec));
-        return spawnCamera(world, index, spec, width, height);
+        return spawnCamera(world, index, spec, frame);
     }
-    if (spec == "intermission") return intermissionCamera(world, width, height);
-    if (spec == "overview") return overviewCamera(world, width, height);
+    if (spec == "intermission") return intermissionCamera(world, frame);
+    if (spec == "overview") return overviewCamera(world, frame);
     throw UsageError(fmt::format("unknown camera '{}'; valid cameras: {}", spec, kValidSpecs));
 }
 

@@ -1,10 +1,322 @@
-#include "luxel/render/render.hpp"
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
-#include <stdexcept>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "luxel/render/raster.hpp"
+#include "luxel/render/render.hpp"
+#include "luxel/render/render_surfaces.hpp"
+#include "luxel/render/shade.hpp"
+#include "luxel/util/error.hpp"
 
 namespace luxel {
 
-// STUB: replaced by the real implementation.
-RenderMode parseRenderMode(const std::string&) { return RenderMode::Lightmap; } const char* renderModeName(RenderMode) { return ""; } Image renderFrame(const World&, const Geometry&, const Camera&, const RenderOptions&, FrameStats*) { throw std::logic_error("not implemented"); }
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+using render::SourceKind;
+using render::SourceTri;
+
+// Quake 3 winds faces clockwise as seen from their front (q3map2's PlaneFromPoints takes the normal as
+// cross(c - a, b - a)), so a triangle faces the eye when its right-handed normal cross(b - a, c - a)
+// points away from the eye.
+inline bool facesEye(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 eye) { return dot(cross(p1 - p0, p2 - p0), eye - p0) < 0; }
+
+struct Candidate {
+    SourceTri src;
+    bool twoSided = false;
+};
+
+constexpr size_t kSetupChunk = 1024;
+
+struct ChunkOut {
+    std::vector<raster::RasterTri> raster;
+    std::vector<raster::ShadeTri> shade;
+    size_t drawn = 0;
+};
+
+bool pageUsable(const World& world, int32_t page) {
+    if (page < 0 || size_t(page) >= world.lightmaps.size()) return false;
+    const LightmapPage& p = world.lightmaps[size_t(page)];
+    return p.width > 0 && p.height > 0 && p.rgb.size() == size_t(p.width) * size_t(p.height) * 3;
+}
+
+}  // namespace
+
+Vec2 sampleOffset(int index) {
+    // R2 sequence (Roberts 2018): the plastic number gives well-spread points for any count.
+    const double g = 1.32471795724474602596;
+    double x = std::fmod(0.5 + double(index) / g, 1.0) - 0.5;
+    double y = std::fmod(0.5 + double(index) / (g * g), 1.0) - 0.5;
+    return {float(x), float(y)};
+}
+
+RenderMode parseRenderMode(const std::string& name) {
+    for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
+                         RenderMode::Clusters, RenderMode::Lit})
+        if (name == renderModeName(m)) return m;
+    throw UsageError("unknown render mode '" + name + "' (expected lightmap, vertex, normals, depth, clusters or lit)");
+}
+
+const char* renderModeName(RenderMode mode) {
+    switch (mode) {
+        case RenderMode::Lightmap: return "lightmap";
+        case RenderMode::Vertex: return "vertex";
+        case RenderMode::Normals: return "normals";
+        case RenderMode::Depth: return "depth";
+        case RenderMode::Clusters: return "clusters";
+        case RenderMode::Lit: return "lit";
+    }
+    return "?";
+}
+
+Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats) {
+    const int W = camera.width, H = camera.height;
+    if (W < 1 || H < 1 || W > raster::kMaxImageSide || H > raster::kMaxImageSide)
+        throw UsageError("image size " + std::to_string(W) + "x" + std::to_string(H) + " is out of range (1.." +
+                         std::to_string(raster::kMaxImageSide) + " per side)");
+    if (options.spp < 1 || options.spp > 256)
+        throw UsageError("samples per pixel must be 1..256, got " + std::to_string(options.spp));
+    if (!(camera.nearPlane > 0)) throw UsageError("camera near plane must be positive");
+
+    auto tSetup0 = Clock::now();
+    // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
+    std::vector<Candidate> cands;
+    std::vector<uint8_t> visible(geometry.surfaces.size(), 0);
+    const size_t numVerts = geometry.vertices.size();
+    for (uint32_t s : surfaces) {
+        if (s >= geometry.surfaces.size()) continue;
+        visible[s] = 1;
+        const DrawSurface& ds = geometry.surfaces[s];
+        SourceKind kind;
+        switch (ds.shading) {
+            case SurfaceShading::Hidden: continue;
+            case SurfaceShading::Sky: kind = SourceKind::Sky; break;
+            case SurfaceShading::Lightmap:
+                kind = pageUsable(world, ds.lightmapPage) ? SourceKind::Lightmap : SourceKind::Vertex;
+                break;
+            default: kind = SourceKind::Vertex; break;
+        }
+        if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
+        const uint32_t* idx = geometry.indices.data() + ds.firstIndex;
+        for (uint32_t i = 0; i + 3 <= ds.numIndices; i += 3) {
+            if (idx[i] >= numVerts || idx[i + 1] >= numVerts || idx[i + 2] >= numVerts) continue;
+            Candidate c;
+            c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind};
+            c.twoSided = ds.twoSided;
+            cands.push_back(c);
+        }
+    }
+    std::vector<DrawVertex> flareVerts;
+    if (options.drawFlares) {
+        for (const Billboard& b : geometry.billboards) {
+            if (b.surface >= visible.size() || !visible[b.surface] || !isFinite(b.origin)) continue;
+            uint32_t base = uint32_t(flareVerts.size());
+            const float r = b.radius;
+            const Vec3 corners[4] = {b.origin - view.right * r + view.up * r, b.origin + view.right * r + view.up * r,
+                                     b.origin + view.right * r - view.up * r, b.origin - view.right * r - view.up * r};
+            for (Vec3 p : corners) {
+                DrawVertex v;
+                v.position = p;
+                v.normal = b.normal;
+                v.color = {b.color.x, b.color.y, b.color.z, 1.0f};
+                flareVerts.push_back(v);
+            }
+            cands.push_back({{{base, base + 1, base + 2}, b.surface, SourceKind::Flare}, true});
+            cands.push_back({{{base, base + 2, base + 3}, b.surface, SourceKind::Flare}, true});
+        }
+    }
+    stats.trianglesIn = cands.size();
+
+    const Mat4& m = view.viewProjection;
+    const Vec3 eye = camera.position;
+    const size_t numChunks = (cands.size() + kSetupChunk - 1) / kSetupChunk;
+    const int numTiles = ((W + raster::kTileSize - 1) / raster::kTileSize) * ((H + raster::kTileSize - 1) / raster::kTileSize);
+
+    render::ShadeContext ctx;
+    ctx.world = &world;
+    ctx.geometry = &geometry;
+    ctx.flareVertices = flareVerts.data();
+    ctx.mode = options.mode;
+    ctx.look = options.look;
+    ctx.skyColor = options.skyColor;
+    ctx.background = options.background;
+    std::vector<SourceTri> sources(cands.size());
+    for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
+    ctx.sources = sources.data();
+
+    Image image(W, H, 3);
+    const bool depthMode = options.mode == RenderMode::Depth;
+    std::vector<float> frameDepth;
+    std::vector<uint32_t> frameId;
+    if (depthMode) {
+        frameDepth.resize(size_t(W) * size_t(H));
+        frameId.resize(size_t(W) * size_t(H));
+    }
+    const size_t tileCount = size_t(numTiles);
+    std::vector<float> tileRasterMs(tileCount), tileShadeMs(tileCount);
+    std::vector<uint32_t> tileCovered(tileCount);
+    double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
+
+    for (int pass = 0; pass < options.spp; ++pass) {
+        auto tPass = Clock::now();
+        raster::ScreenSetup setup;
+        setup.width = W;
+        setup.height = H;
+        setup.nearW = camera.nearPlane;
+        Vec2 off = sampleOffset(pass);
+        setup.offsetX = off.x;
+        setup.offsetY = off.y;
+
+        std::vector<ChunkOut> chunks(numChunks);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, numChunks, 1), [&](const tbb::blocked_range<size_t>& r) {
+            for (size_t c = r.begin(); c != r.end(); ++c) {
+                ChunkOut& out = chunks[c];
+                const size_t end = std::min(cands.size(), (c + 1) * kSetupChunk);
+                out.raster.reserve(end - c * kSetupChunk);
+                out.shade.reserve(end - c * kSetupChunk);
+                for (size_t i = c * kSetupChunk; i < end; ++i) {
+                    const Candidate& cand = cands[i];
+                    const DrawVertex* base =
+                        cand.src.kind == SourceKind::Flare ? flareVerts.data() : geometry.vertices.data();
+                    Vec3 p[3];
+                    raster::ClipVertex cv[3];
+                    unsigned outAll = 0x1f;
+                    for (int k = 0; k < 3; ++k) {
+                        p[k] = base[cand.src.v[k]].position;
+                        const Vec4 h = transform(m, p[k]);
+                        cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
+                        unsigned code = (h.x > h.w ? 1u : 0u) | (h.x < -h.w ? 2u : 0u) | (h.y > h.w ? 4u : 0u) |
+                                        (h.y < -h.w ? 8u : 0u) | (h.w < camera.nearPlane ? 16u : 0u);
+                        outAll &= code;
+                    }
+                    if (outAll) continue;  // wholly outside one frustum plane
+                    if (!cand.twoSided && !facesEye(p[0], p[1], p[2], eye)) continue;
+                    ++out.drawn;
+                    raster::setupTriangle(cv, uint32_t(i), setup, out.raster, out.shade);
+                }
+            }
+        });
+        std::vector<size_t> chunkBase(numChunks + 1, 0);
+        size_t drawn = 0;
+        for (size_t c = 0; c < numChunks; ++c) {
+            chunkBase[c + 1] = chunkBase[c] + chunks[c].raster.size();
+            drawn += chunks[c].drawn;
+        }
+        std::vector<raster::RasterTri> tris(chunkBase[numChunks]);
+        std::vector<raster::ShadeTri> shadeTris(chunkBase[numChunks]);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, numChunks, 1), [&](const tbb::blocked_range<size_t>& r) {
+            for (size_t c = r.begin(); c != r.end(); ++c) {
+                std::copy(chunks[c].raster.begin(), chunks[c].raster.end(), tris.begin() + std::ptrdiff_t(chunkBase[c]));
+                std::copy(chunks[c].shade.begin(), chunks[c].shade.end(), shadeTris.begin() + std::ptrdiff_t(chunkBase[c]));
+            }
+        });
+        chunks.clear();
+        raster::Bins bins = raster::binTriangles(tris, W, H);
+        ctx.tris = shadeTris.data();
+        auto tTiles = Clock::now();
+        setupMs += msBetween(tPass, tTiles);
+
+        const bool accumulate = pass > 0;
+        tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
+            float depth[raster::kTileSize * raster::kTileSize];
+            uint32_t id[raster::kTileSize * raster::kTileSize];
+            for (int t = r.begin(); t != r.end(); ++t) {
+                auto t0 = Clock::now();
+                const int tx = (t % bins.tilesX) * raster::kTileSize, ty = (t / bins.tilesX) * raster::kTileSize;
+                const int tw = std::min(raster::kTileSize, W - tx), th = std::min(raster::kTileSize, H - ty);
+                std::fill(depth, depth + tw * th, 0.0f);
+                std::fill(id, id + tw * th, raster::kNoTriangle);
+                const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
+                raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
+                uint32_t covered = 0;
+                for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
+                tileCovered[size_t(t)] = covered;
+                auto t1 = Clock::now();
+                if (depthMode) {
+                    for (int j = 0; j < th; ++j) {
+                        std::copy(depth + j * tw, depth + (j + 1) * tw, frameDepth.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
+                        std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
+                    }
+                } else {
+                    render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, image, accumulate);
+                }
+                auto t2 = Clock::now();
+                tileRasterMs[size_t(t)] = float(msBetween(t0, t1));
+                tileShadeMs[size_t(t)] = float(msBetween(t1, t2));
+            }
+        });
+        auto tTilesEnd = Clock::now();
+        // Tiles interleave raster and shade work across threads; split the wall time by their summed shares.
+        double rSum = 0, sSum = 0;
+        for (int t = 0; t < numTiles; ++t) {
+            rSum += tileRasterMs[size_t(t)];
+            sSum += tileShadeMs[size_t(t)];
+        }
+        double wall = msBetween(tTiles, tTilesEnd);
+        double rShare = rSum + sSum > 0 ? rSum / (rSum + sSum) : 1.0;
+        rasterMs += wall * rShare;
+        shadeMs += wall * (1.0 - rShare);
+
+        if (depthMode) {
+            auto tShade = Clock::now();
+            // The ramp spans the nearest and farthest covered pixels of this pass (min/max: order-free).
+            float maxInvW = 0, minInvW = std::numeric_limits<float>::max();
+            for (size_t i = 0; i < frameId.size(); ++i)
+                if (frameId[i] != raster::kNoTriangle) {
+                    maxInvW = std::max(maxInvW, frameDepth[i]);
+                    minInvW = std::min(minInvW, frameDepth[i]);
+                }
+            if (maxInvW > 0) {
+                ctx.depthNear = 1.0f / maxInvW;
+                ctx.depthFar = 1.0f / minInvW;
+            }
+            tbb::parallel_for(tbb::blocked_range<int>(0, H, 8), [&](const tbb::blocked_range<int>& r) {
+                render::shadeBlock(ctx, frameDepth.data() + size_t(r.begin()) * W, frameId.data() + size_t(r.begin()) * W,
+                                   W, 0, r.begin(), W, r.end() - r.begin(), image, accumulate);
+            });
+            shadeMs += msBetween(tShade, Clock::now());
+        }
+        if (pass == 0) {
+            stats.trianglesDrawn = drawn;
+            size_t covered = 0;
+            for (uint32_t c : tileCovered) covered += c;
+            stats.pixelsCovered = covered;
+        }
+    }
+    if (options.spp > 1) {
+        const float inv = 1.0f / float(options.spp);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, image.pixels.size(), 1 << 16),
+                          [&](const tbb::blocked_range<size_t>& r) {
+                              for (size_t i = r.begin(); i != r.end(); ++i) image.pixels[i] *= inv;
+                          });
+    }
+    stats.setupMs = setupMs;
+    stats.rasterMs = rasterMs;
+    stats.shadeMs = shadeMs;
+    return image;
+}
+
+Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                  FrameStats* stats) {
+    FrameStats local;
+    FrameStats& st = stats ? *stats : local;
+    st = FrameStats{};
+    const View view = makeView(camera);
+    auto t0 = Clock::now();
+    CullOptions cull;
+    cull.usePvs = options.usePvs;
+    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
+    st.cullMs = msBetween(t0, Clock::now());
+    return renderSurfaces(world, geometry, camera, view, options, surfaces, st);
+}
 
 }  // namespace luxel

@@ -36,6 +36,8 @@ enum class SurfaceShading : uint8_t {
 // One per World surface, at the same index, so leaf surface lists index these directly.
 struct DrawSurface {
     uint32_t firstIndex = 0, numIndices = 0;  // into Geometry::indices (absolute vertex indices)
+    // Its own vertices in Geometry::vertices (a patch's are its tessellated grid, row-major: see patch.hpp).
+    uint32_t firstVertex = 0, numVertices = 0;
     int32_t lightmapPage = -1;  // the surface's page when shading is Lightmap, else -1
     int32_t material = -1;
     SurfaceShading shading = SurfaceShading::Hidden;

@@ -32,6 +32,7 @@ void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
 
 // Resolves a camera spec: "spawn", "spawn:N", "intermission", "overview".
 // Throws UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5").
-Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height);
+// fovX is the horizontal field of view the camera will use: "overview" frames the map for it.
+Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX = 90.0f);
 
 }  // namespace luxel

@@ -1,0 +1,20 @@
+#pragma once
+// renderFrame after culling (internal to the render stage; exposed so tests can render hand-built
+// surface lists without a BSP tree).
+#include <cstdint>
+#include <vector>
+
+#include "luxel/render/render.hpp"
+
+namespace luxel {
+
+// Renders exactly the given surfaces (ascending indices into geometry.surfaces), plus the billboards of
+// those surfaces. Fills every FrameStats field except cull and cullMs.
+Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats);
+
+// Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
+// the centre, the rest follow the R2 low-discrepancy sequence.
+Vec2 sampleOffset(int index);
+
+}  // namespace luxel

@@ -1,0 +1,326 @@
+#include <catch2/catch.hpp>
+#include <tbb/task_arena.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "luxel/render/render.hpp"
+#include "luxel/render/render_surfaces.hpp"
+#include "luxel/util/error.hpp"
+#include "support/render_fixtures.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+RenderOptions linearOptions(RenderMode mode = RenderMode::Vertex) {
+    RenderOptions o;
+    o.mode = mode;
+    o.look = Look::Linear;
+    o.background = {0, 0, 0};
+    return o;
+}
+
+Vec3 px(const Image& img, int x, int y) {
+    const float* p = img.at(x, y);
+    return {p[0], p[1], p[2]};
+}
+
+// A wall facing the camera at the origin looking +X: square of half-size h at distance d.
+std::vector<Vec3> wall(float d, float h) { return {{d, -h, -h}, {d, h, -h}, {d, h, h}, {d, -h, h}}; }
+
+}  // namespace
+
+TEST_CASE("render: an endless floor under the camera covers exactly the rows below the horizon", "[render]") {
+    RenderScene s;
+    const float R = 1e5f;
+    addColoredPolygon(s, {{-R, -R, 0}, {R, -R, 0}, {R, R, 0}, {-R, R, 0}}, {0, 0, 1}, {1, 1, 1});
+    Camera cam = makeCamera({0, 0, 64}, {0, 30, 0}, 320, 240);
+    FrameStats st;
+    Image img = renderScene(s, cam, linearOptions(), &st);
+    // Pitch 0: the horizon is the image's middle line; pixel centres below it see the floor. The farthest
+    // hit (row 120) is 64 / (0.75/240) = 20480 units away, inside the floor.
+    for (int y = 0; y < 240; ++y)
+        for (int x = 0; x < 320; ++x) {
+            INFO("pixel " << x << "," << y);
+            REQUIRE(px(img, x, y).x == (y >= 120 ? 1.0f : 0.0f));
+        }
+    REQUIRE(st.pixelsCovered == 320u * 120u);
+    REQUIRE(st.trianglesIn == 2);
+    REQUIRE(st.trianglesDrawn == 2);
+}
+
+TEST_CASE("render: lightmap on a floor is interpolated perspective-correctly", "[render]") {
+    RenderScene s;
+    // 256x1 page with texel i = (i + 0.5)/256: the bilinear lookup returns u itself on [0.5/256, 255.5/256].
+    int32_t page = addLightmapPage(s, 256, 1, [](int x, int) {
+        float v = (float(x) + 0.5f) / 256.0f;
+        return Vec3{v, v, v};
+    });
+    const float x0 = 0, x1 = 2048, y0 = -1024, y1 = 1024;
+    auto fv = [&](float x, float y) { return FixtureVertex{{x, y, 0}, {1, 1, 1, 1}, {(x - x0) / (x1 - x0), 0.5f}}; };
+    addPolygon(s, {fv(x0, y0), fv(x1, y0), fv(x1, y1), fv(x0, y1)}, {0, 0, 1}, SurfaceShading::Lightmap, page);
+    Camera cam = makeCamera({-32, 10, 48}, {25, 10, 0}, 200, 150, 100);
+    Image img = renderScene(s, cam, linearOptions(RenderMode::Lightmap));
+    int checked = 0;
+    double worst = 0;
+    for (int y = 0; y < cam.height; ++y)
+        for (int x = 0; x < cam.width; ++x) {
+            Vec3 d = pixelRay(cam, x, y);
+            if (d.z >= 0) continue;
+            double t = -double(cam.position.z) / d.z;
+            double hx = cam.position.x + t * d.x, hy = cam.position.y + t * d.y;
+            if (hx < x0 + 8 || hx > x1 - 8 || hy < y0 + 8 || hy > y1 - 8) continue;
+            double u = (hx - x0) / (x1 - x0);
+            if (u < 0.5 / 256 || u > 255.5 / 256) continue;
+            double got = px(img, x, y).x;
+            worst = std::max(worst, std::fabs(got - u));
+            ++checked;
+        }
+    INFO("worst error " << worst << " over " << checked << " pixels");
+    REQUIRE(checked > 5000);
+    REQUIRE(worst < 2e-3);
+}
+
+TEST_CASE("render: the nearer surface wins regardless of submission order", "[render]") {
+    for (int order = 0; order < 2; ++order) {
+        RenderScene s;
+        if (order == 0) {
+            addColoredPolygon(s, wall(100, 20), {-1, 0, 0}, {1, 0, 0});
+            addColoredPolygon(s, wall(200, 80), {-1, 0, 0}, {0, 1, 0});
+        } else {
+            addColoredPolygon(s, wall(200, 80), {-1, 0, 0}, {0, 1, 0});
+            addColoredPolygon(s, wall(100, 20), {-1, 0, 0}, {1, 0, 0});
+        }
+        Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), linearOptions());
+        REQUIRE(px(img, 32, 32) == Vec3{1, 0, 0});
+        REQUIRE(px(img, 32, 8) == Vec3{0, 1, 0});  // above the small red wall, inside the green one
+    }
+}
+
+TEST_CASE("render: back faces are culled unless the surface is two-sided", "[render]") {
+    RenderScene s;
+    addColoredPolygon(s, wall(100, 50), {1, 0, 0}, {1, 1, 1});  // faces away from the camera
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 32, 32);
+    FrameStats st;
+    Image img = renderScene(s, cam, linearOptions(), &st);
+    REQUIRE(st.pixelsCovered == 0);
+    REQUIRE(st.trianglesIn == 2);
+    REQUIRE(st.trianglesDrawn == 0);
+    RenderScene s2;
+    addColoredPolygon(s2, wall(100, 50), {1, 0, 0}, {1, 1, 1}, true);
+    img = renderScene(s2, cam, linearOptions(), &st);
+    REQUIRE(st.pixelsCovered == 32u * 32u);
+    // And the front side of a one-sided wall is drawn.
+    RenderScene s3;
+    addColoredPolygon(s3, wall(100, 50), {-1, 0, 0}, {1, 1, 1});
+    renderScene(s3, cam, linearOptions(), &st);
+    REQUIRE(st.pixelsCovered == 32u * 32u);
+}
+
+TEST_CASE("render: a surface crossing the camera plane renders finite values within its colours", "[render]") {
+    RenderScene s;
+    std::vector<FixtureVertex> v = {{{-50, -40, -10}, {1, 0, 0, 1}, {}}, {{300, 0, -10}, {0, 1, 0, 1}, {}},
+                                    {{-50, 40, -10}, {0, 0, 1, 1}, {}}};
+    addPolygon(s, v, {0, 0, 1});
+    FrameStats st;
+    Image img = renderScene(s, makeCamera({0, 0, 0}, {10, 0, 0}, 160, 120), linearOptions(), &st);
+    REQUIRE(st.pixelsCovered > 1000);
+    for (int y = 0; y < 120; ++y)
+        for (int x = 0; x < 160; ++x) {
+            Vec3 c = px(img, x, y);
+            REQUIRE(isFinite(c));
+            REQUIRE(c.x >= -1e-4f);
+            REQUIRE(c.y >= -1e-4f);
+            REQUIRE(c.z >= -1e-4f);
+            REQUIRE(c.x + c.y + c.z <= 1.0f + 1e-3f);  // barycentric mix of pure red, green, blue
+        }
+}
+
+TEST_CASE("render: same bytes for 1, 2 and 8 threads", "[render]") {
+    RenderScene s;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> pos(-300, 300), col(0, 1);
+    for (int i = 0; i < 400; ++i) {
+        Vec3 c{pos(rng) + 400, pos(rng), pos(rng)};
+        std::vector<Vec3> tri = {c, c + Vec3{pos(rng) * 0.3f, pos(rng) * 0.3f, pos(rng) * 0.3f},
+                                 c + Vec3{pos(rng) * 0.3f, pos(rng) * 0.3f, pos(rng) * 0.3f}};
+        addColoredPolygon(s, tri, {-1, 0, 0}, {col(rng), col(rng), col(rng)}, i % 2 == 0);
+        if (i % 10 == 0) addColoredPolygon(s, tri, {-1, 0, 0}, {1, 0, 1}, true);  // exact depth ties
+    }
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 301, 203);
+    for (int spp : {1, 4}) {
+        RenderOptions o = linearOptions(RenderMode::Vertex);
+        o.spp = spp;
+        Image ref;
+        for (int threads : {1, 2, 8}) {
+            tbb::task_arena arena(threads);
+            Image img;
+            arena.execute([&] { img = renderScene(s, cam, o); });
+            if (threads == 1) {
+                ref = img;
+                continue;
+            }
+            REQUIRE(img.pixels.size() == ref.pixels.size());
+            REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
+        }
+    }
+}
+
+TEST_CASE("render: modes", "[render]") {
+    RenderScene s;
+    int32_t page = addLightmapPage(s, 4, 4, [](int, int) { return Vec3{0.25f, 0.5f, 0.75f}; });
+    std::vector<FixtureVertex> v;
+    for (Vec3 p : wall(100, 50)) v.push_back({p, {0.1f, 0.2f, 0.3f, 1}, {0.5f, 0.5f}});
+    s.world.materials.push_back({"m", 0, 0, 0, {0.5f, 1.0f, 2.0f}});
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Lightmap, page, false, 0);
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64, 120);  // wall covers the middle only
+    Vec3 centre;
+
+    centre = px(renderScene(s, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
+    REQUIRE(centre == Vec3{0.25f, 0.5f, 0.75f});
+    centre = px(renderScene(s, cam, linearOptions(RenderMode::Vertex)), 32, 32);
+    REQUIRE(centre.x == Approx(0.1f));
+    REQUIRE(centre.z == Approx(0.3f));
+    centre = px(renderScene(s, cam, linearOptions(RenderMode::Lit)), 32, 32);
+    REQUIRE(centre.x == Approx(0.125f));
+    REQUIRE(centre.y == Approx(0.5f));
+    REQUIRE(centre.z == Approx(1.5f));
+    centre = px(renderScene(s, cam, linearOptions(RenderMode::Normals)), 32, 32);
+    REQUIRE(centre.x == Approx(0.0f).margin(1e-6));  // normal (-1,0,0)
+    REQUIRE(centre.y == Approx(0.5f));
+    REQUIRE(centre.z == Approx(0.5f));
+    // No BSP tree in this world: every pixel is in cluster -1, drawn grey.
+    centre = px(renderScene(s, cam, linearOptions(RenderMode::Clusters)), 32, 32);
+    REQUIRE(centre == Vec3{0.5f, 0.5f, 0.5f});
+
+    RenderOptions bg = linearOptions(RenderMode::Lightmap);
+    bg.background = {0.2f, 0.3f, 0.4f};
+    REQUIRE(px(renderScene(s, cam, bg), 0, 0) == Vec3{0.2f, 0.3f, 0.4f});
+
+    // A lightmapped surface whose page is missing falls back to its vertex colour.
+    RenderScene s2 = s;
+    s2.geometry.surfaces[0].lightmapPage = 5;
+    centre = px(renderScene(s2, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
+    REQUIRE(centre.y == Approx(0.2f));
+
+    RenderScene sky = s;
+    sky.geometry.surfaces[0].shading = SurfaceShading::Sky;
+    RenderOptions so = linearOptions(RenderMode::Lightmap);
+    so.skyColor = {0.9f, 0.8f, 0.7f};
+    REQUIRE(px(renderScene(sky, cam, so), 32, 32) == Vec3{0.9f, 0.8f, 0.7f});
+}
+
+TEST_CASE("render: depth mode ramps from 1 at the nearest pixel to 0.1 at the farthest", "[render]") {
+    RenderScene s;
+    addColoredPolygon(s, wall(100, 10), {-1, 0, 0}, {1, 1, 1});
+    addColoredPolygon(s, wall(400, 1000), {-1, 0, 0}, {1, 1, 1});
+    Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), linearOptions(RenderMode::Depth));
+    // Both walls are perpendicular to forward: depth is exactly 100 and 400.
+    REQUIRE(px(img, 32, 32).x == Approx(1.0f));
+    REQUIRE(px(img, 2, 2).x == Approx(0.1f));
+}
+
+TEST_CASE("render: engine look clamps keeping hue, then applies gamma; linear keeps raw values", "[render]") {
+    RenderScene s;
+    int32_t page = addLightmapPage(s, 2, 2, [](int, int) { return Vec3{3.0f, 1.5f, 0.75f}; });
+    std::vector<FixtureVertex> v;
+    for (Vec3 p : wall(100, 500)) v.push_back({p, {1, 1, 1, 1}, {0.5f, 0.5f}});
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Lightmap, page);
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16);
+    RenderOptions o;
+    o.mode = RenderMode::Lightmap;
+    s.world.look.hueClampAt = 2;
+    s.world.look.gamma = 1;
+    o.look = Look::Engine;
+    Vec3 c = px(renderScene(s, cam, o), 8, 8);
+    // (3, 1.5, 0.75) * 2/3 = (2, 1, 0.5), then clamped to [0,1].
+    REQUIRE(c.x == Approx(1.0f));
+    REQUIRE(c.y == Approx(1.0f));
+    REQUIRE(c.z == Approx(0.5f));
+    s.world.look.gamma = 2;
+    c = px(renderScene(s, cam, o), 8, 8);
+    REQUIRE(c.z == Approx(std::sqrt(0.5f)));
+    o.look = Look::Linear;
+    c = px(renderScene(s, cam, o), 8, 8);
+    REQUIRE(c == Vec3{3.0f, 1.5f, 0.75f});
+}
+
+TEST_CASE("render: billboards face the camera in their colour unless flares are off", "[render]") {
+    RenderScene s;
+    addBillboard(s, {100, 0, 0}, {0.3f, 0.6f, 0.9f}, 10);
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64);
+    RenderOptions o = linearOptions(RenderMode::Lightmap);
+    FrameStats st;
+    Image img = renderScene(s, cam, o, &st);
+    REQUIRE(px(img, 32, 32) == Vec3{0.3f, 0.6f, 0.9f});
+    // Half-size 10 at distance 100 with fov 90 on 64 px: the quad spans 10/100*32 = 3.2 px each side
+    // of the centre, so pixel centres 29.5..34.5 are inside: 6x6 pixels.
+    REQUIRE(st.pixelsCovered == 36);
+    o.drawFlares = false;
+    img = renderScene(s, cam, o, &st);
+    REQUIRE(st.pixelsCovered == 0);
+    REQUIRE(px(img, 32, 32) == Vec3{0, 0, 0});
+}
+
+TEST_CASE("render: spp samples inside the pixel and averages them", "[render]") {
+    REQUIRE(sampleOffset(0).x == 0.0f);
+    REQUIRE(sampleOffset(0).y == 0.0f);
+    for (int i = 0; i < 64; ++i) {
+        REQUIRE(sampleOffset(i).x >= -0.5f);
+        REQUIRE(sampleOffset(i).x < 0.5f);
+        REQUIRE(sampleOffset(i).y >= -0.5f);
+        REQUIRE(sampleOffset(i).y < 0.5f);
+    }
+    RenderScene s;
+    // A wall edge at ndc x = 0.2 + a bit: at 100 units, right edge at y = -25.78125 (-> pixel x 40.25 of 64).
+    const float e = 100.0f * (40.25f / 32.0f - 1.0f);
+    addColoredPolygon(s, {{100, 100, -100}, {100, -e, -100}, {100, -e, 100}, {100, 100, 100}}, {-1, 0, 0}, {1, 1, 1});
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64);
+    RenderOptions o = linearOptions();
+    o.spp = 1;
+    Image one = renderScene(s, cam, o);
+    REQUIRE(px(one, 39, 10).x == 1.0f);
+    REQUIRE(px(one, 40, 10).x == 0.0f);  // centre 40.5 is right of the edge
+    o.spp = 16;
+    Image many = renderScene(s, cam, o);
+    REQUIRE(px(many, 39, 10).x == 1.0f);
+    REQUIRE(px(many, 41, 10).x == 0.0f);
+    // Pixel 40 is a quarter covered.
+    REQUIRE(px(many, 40, 10).x == Approx(0.25f).margin(0.1f));
+}
+
+TEST_CASE("render: mode names round-trip and bad input is a usage error", "[render]") {
+    for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
+                         RenderMode::Clusters, RenderMode::Lit})
+        REQUIRE(parseRenderMode(renderModeName(m)) == m);
+    REQUIRE(std::string(renderModeName(RenderMode::Lightmap)) == "lightmap");
+    REQUIRE_THROWS_AS(parseRenderMode("shiny"), UsageError);
+    RenderScene s;
+    RenderOptions o;
+    REQUIRE_THROWS_AS(renderScene(s, makeCamera({}, {}, 0, 10), o), UsageError);
+    REQUIRE_THROWS_AS(renderScene(s, makeCamera({}, {}, 100000, 10), o), UsageError);
+    o.spp = 0;
+    REQUIRE_THROWS_AS(renderScene(s, makeCamera({}, {}, 10, 10), o), UsageError);
+}
+
+TEST_CASE("render: hostile geometry (bad indices, NaN vertices) is skipped", "[render]") {
+    RenderScene s;
+    addColoredPolygon(s, wall(100, 50), {-1, 0, 0}, {1, 1, 1});
+    s.geometry.indices.push_back(99999);
+    s.geometry.indices.push_back(0);
+    s.geometry.indices.push_back(1);
+    s.geometry.surfaces[0].numIndices += 3;
+    DrawSurface bad;
+    bad.firstIndex = 1000000;
+    bad.numIndices = 3;
+    bad.shading = SurfaceShading::Vertex;
+    s.geometry.surfaces.push_back(bad);
+    s.geometry.vertices[1].position.x = std::nanf("");  // used by the first triangle only
+    FrameStats st;
+    Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 32, 32), linearOptions(), &st);
+    for (float f : img.pixels) REQUIRE(std::isfinite(f));
+    REQUIRE(st.pixelsCovered > 0);  // the triangle without the NaN vertex still draws
+}

@@ -1,0 +1,302 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "luxel/render/raster.hpp"
+
+using namespace luxel;
+using namespace luxel::raster;
+
+namespace {
+
+constexpr int kW = 128, kH = 96;  // two tiles across both ways, partial last row of tiles
+
+// Clip-space vertex that lands exactly on screen point (sx, sy) with depth w (power-of-two sizes keep
+// the round trip exact for 1/16-pixel positions).
+ClipVertex onScreen(double sx, double sy, float w = 1.0f) {
+    ClipVertex c;
+    c.x = float((sx / kW * 2.0 - 1.0) * w);
+    c.y = float((1.0 - sy / kH * 2.0) * w);
+    c.w = w;
+    return c;
+}
+
+struct Frame {
+    std::vector<float> depth;
+    std::vector<uint32_t> id;
+    std::vector<uint16_t> writes;
+};
+
+Frame rasterAll(const std::vector<RasterTri>& tris) {
+    Frame f;
+    f.depth.assign(size_t(kW) * kH, 0.0f);
+    f.id.assign(size_t(kW) * kH, kNoTriangle);
+    f.writes.assign(size_t(kW) * kH, 0);
+    Bins bins = binTriangles(tris, kW, kH);
+    for (int ty = 0; ty < bins.tilesY; ++ty)
+        for (int tx = 0; tx < bins.tilesX; ++tx) {
+            int x = tx * kTileSize, y = ty * kTileSize;
+            int w = std::min(kTileSize, kW - x), h = std::min(kTileSize, kH - y);
+            std::vector<float> d(size_t(w) * h, 0.0f);
+            std::vector<uint32_t> id(size_t(w) * h, kNoTriangle);
+            std::vector<uint16_t> wc(size_t(w) * h, 0);
+            size_t t = size_t(ty) * bins.tilesX + tx;
+            rasterTile(tris.data(), bins.ids.data() + bins.offsets[t], bins.offsets[t + 1] - bins.offsets[t], x, y, w, h,
+                       d.data(), id.data(), wc.data());
+            for (int j = 0; j < h; ++j)
+                for (int i = 0; i < w; ++i) {
+                    size_t o = size_t(y + j) * kW + size_t(x + i);
+                    f.depth[o] = d[size_t(j) * w + i];
+                    f.id[o] = id[size_t(j) * w + i];
+                    f.writes[o] = wc[size_t(j) * w + i];
+                }
+        }
+    return f;
+}
+
+ScreenSetup screen() {
+    ScreenSetup s;
+    s.width = kW;
+    s.height = kH;
+    s.nearW = 0.01f;
+    return s;
+}
+
+// Exact side test on the 1/16 grid: sign of the cross product (b - a) x (p - a) in 1/256 pixel^2 units.
+int64_t side(double ax, double ay, double bx, double by, double px, double py) {
+    auto q = [](double v) { return int64_t(std::llround(v * 16)); };
+    return (q(bx) - q(ax)) * (q(py) - q(ay)) - (q(by) - q(ay)) * (q(px) - q(ax));
+}
+
+// Random position on the 1/16 pixel grid inside [lo, hi).
+double gridRand(std::mt19937& rng, double lo, double hi) {
+    std::uniform_int_distribution<int> d(int(lo * 16), int(hi * 16) - 1);
+    return d(rng) / 16.0;
+}
+
+}  // namespace
+
+TEST_CASE("fill rule: an axis-aligned square through pixel centres covers exactly its top-left-owned pixels",
+          "[raster]") {
+    // Corners on pixel centres: the top and left edges own their centres, bottom and right do not, and the
+    // diagonal shared by the two triangles passes through centres (2.5,2.5)...(12.5,12.5).
+    std::vector<RasterTri> tris;
+    std::vector<ShadeTri> shade;
+    ClipVertex a = onScreen(2.5, 2.5), b = onScreen(12.5, 2.5), c = onScreen(12.5, 12.5), d = onScreen(2.5, 12.5);
+    ClipVertex t0[3] = {a, b, c}, t1[3] = {a, c, d};
+    REQUIRE(setupTriangle(t0, 0, screen(), tris, shade) == 1);
+    REQUIRE(setupTriangle(t1, 1, screen(), tris, shade) == 1);
+    Frame f = rasterAll(tris);
+    for (int y = 0; y < kH; ++y)
+        for (int x = 0; x < kW; ++x) {
+            int expected = (x >= 2 && x <= 11 && y >= 2 && y <= 11) ? 1 : 0;
+            INFO("pixel " << x << "," << y);
+            REQUIRE(int(f.writes[size_t(y) * kW + x]) == expected);
+        }
+}
+
+TEST_CASE("fill rule: random quads split in two cover each inside pixel exactly once", "[raster]") {
+    std::mt19937 rng(1234);
+    for (int iter = 0; iter < 200; ++iter) {
+        // A convex quad: four points at random angles around a centre, on the 1/16 grid.
+        double cx = gridRand(rng, 30, 90), cy = gridRand(rng, 30, 60);
+        double ang[4];
+        for (double& g : ang) g = std::uniform_real_distribution<double>(0, 2 * M_PI)(rng);
+        std::sort(ang, ang + 4);
+        double px[4], py[4];
+        for (int i = 0; i < 4; ++i) {
+            double r = std::uniform_real_distribution<double>(5, 28)(rng);
+            px[i] = std::round((cx + r * std::cos(ang[i])) * 16) / 16;
+            py[i] = std::round((cy + r * std::sin(ang[i])) * 16) / 16;
+        }
+        // Skip the rare non-convex / degenerate draw: the expectation below assumes a convex quad.
+        bool convex = true;
+        int64_t s0 = side(px[0], py[0], px[1], py[1], px[2], py[2]);
+        for (int i = 0; i < 4 && convex; ++i) {
+            int64_t s = side(px[i], py[i], px[(i + 1) % 4], py[(i + 1) % 4], px[(i + 2) % 4], py[(i + 2) % 4]);
+            convex = s != 0 && ((s > 0) == (s0 > 0));
+        }
+        if (!convex) continue;
+
+        std::vector<RasterTri> tris;
+        std::vector<ShadeTri> shade;
+        ClipVertex v[4];
+        for (int i = 0; i < 4; ++i) v[i] = onScreen(px[i], py[i]);
+        // Second triangle wound the other way on purpose: setup must accept either winding.
+        ClipVertex t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[3], v[2]};
+        setupTriangle(t0, 0, screen(), tris, shade);
+        setupTriangle(t1, 1, screen(), tris, shade);
+        Frame f = rasterAll(tris);
+        for (int y = 0; y < kH; ++y)
+            for (int x = 0; x < kW; ++x) {
+                double sx = x + 0.5, sy = y + 0.5;
+                bool in = true, out = false;
+                for (int i = 0; i < 4; ++i) {
+                    int64_t s = side(px[i], py[i], px[(i + 1) % 4], py[(i + 1) % 4], sx, sy);
+                    if (s0 > 0 ? s <= 0 : s >= 0) in = false;
+                    if (s0 > 0 ? s < 0 : s > 0) out = true;
+                }
+                int wc = f.writes[size_t(y) * kW + x];
+                INFO("iteration " << iter << " pixel " << x << "," << y);
+                REQUIRE(wc <= 1);  // never drawn twice, on the shared diagonal included
+                if (in) REQUIRE(wc == 1);
+                if (out) REQUIRE(wc == 0);
+            }
+    }
+}
+
+TEST_CASE("fill rule: a fan of many thin triangles around a sub-pixel point has no gaps or overlaps", "[raster]") {
+    std::mt19937 rng(99);
+    for (int iter = 0; iter < 20; ++iter) {
+        const int n = 40;
+        double cx = gridRand(rng, 50, 70), cy = gridRand(rng, 40, 50);
+        std::vector<double> px(n), py(n);
+        for (int i = 0; i < n; ++i) {
+            double a = 2 * M_PI * i / n, r = 35;
+            px[i] = std::round((cx + r * std::cos(a)) * 16) / 16;
+            py[i] = std::round((cy + r * std::sin(a)) * 16) / 16;
+        }
+        std::vector<RasterTri> tris;
+        std::vector<ShadeTri> shade;
+        for (int i = 0; i < n; ++i) {
+            ClipVertex t[3] = {onScreen(cx, cy), onScreen(px[i], py[i]), onScreen(px[(i + 1) % n], py[(i + 1) % n])};
+            setupTriangle(t, uint32_t(i), screen(), tris, shade);
+        }
+        Frame f = rasterAll(tris);
+        for (int y = 0; y < kH; ++y)
+            for (int x = 0; x < kW; ++x) {
+                double sx = x + 0.5, sy = y + 0.5;
+                bool in = true, out = false;
+                for (int i = 0; i < n; ++i) {
+                    // The outline runs counter-clockwise in y-down screen terms: inside is s > 0.
+                    int64_t s = side(px[i], py[i], px[(i + 1) % n], py[(i + 1) % n], sx, sy);
+                    if (s <= 0) in = false;
+                    if (s < 0) out = true;
+                }
+                int wc = f.writes[size_t(y) * kW + x];
+                INFO("iteration " << iter << " pixel " << x << "," << y);
+                REQUIRE(wc <= 1);
+                if (in) REQUIRE(wc == 1);
+                if (out) REQUIRE(wc == 0);
+            }
+    }
+}
+
+TEST_CASE("depth test: the nearer triangle wins in either submission order", "[raster]") {
+    for (int order = 0; order < 2; ++order) {
+        std::vector<RasterTri> tris;
+        std::vector<ShadeTri> shade;
+        ClipVertex nearT[3] = {onScreen(10, 10, 2), onScreen(60, 10, 2), onScreen(10, 60, 2)};
+        ClipVertex farT[3] = {onScreen(5, 5, 8), onScreen(70, 5, 8), onScreen(5, 70, 8)};
+        if (order == 0) {
+            setupTriangle(nearT, 7, screen(), tris, shade);
+            setupTriangle(farT, 9, screen(), tris, shade);
+        } else {
+            setupTriangle(farT, 9, screen(), tris, shade);
+            setupTriangle(nearT, 7, screen(), tris, shade);
+        }
+        Frame f = rasterAll(tris);
+        size_t nearId = order == 0 ? 0 : 1, farId = order == 0 ? 1 : 0;
+        REQUIRE(f.id[size_t(20) * kW + 20] == nearId);
+        REQUIRE(f.depth[size_t(20) * kW + 20] == Approx(0.5f).epsilon(1e-5));  // 1/w
+        REQUIRE(f.id[size_t(6) * kW + 6] == farId);                           // only the far one there
+        REQUIRE(shade[nearId].source == 7);
+    }
+}
+
+TEST_CASE("perspective-correct barycentric planes reproduce the original triangle's barycentrics", "[raster]") {
+    // Vertices at different depths; the barycentrics at a pixel must be those of the 3D point it sees.
+    ClipVertex t[3] = {onScreen(8, 8, 1), onScreen(100, 20, 4), onScreen(30, 90, 10)};
+    t[1].b1 = 1;
+    t[2].b2 = 1;
+    std::vector<RasterTri> tris;
+    std::vector<ShadeTri> shade;
+    REQUIRE(setupTriangle(t, 0, screen(), tris, shade) == 1);
+    Frame f = rasterAll(tris);
+    int checked = 0;
+    for (int y = 0; y < kH; ++y)
+        for (int x = 0; x < kW; ++x) {
+            size_t o = size_t(y) * kW + x;
+            if (f.id[o] == kNoTriangle) continue;
+            float invW = f.depth[o];
+            double b1 = evalPlane(shade[0].b1W, shade[0].x0, shade[0].y0, x, y) / invW;
+            double b2 = evalPlane(shade[0].b2W, shade[0].x0, shade[0].y0, x, y) / invW;
+            // Independent: solve for the view-space point on the triangle seen through the pixel centre.
+            // Screen -> clip: X = ndcX * w; a point with barycentrics (b0,b1,b2) has clip = sum b_i clip_i.
+            double ndcX = (x + 0.5) / kW * 2 - 1, ndcY = 1 - (y + 0.5) / kH * 2;
+            // Unknowns b1, b2: (sum b_i x_i) - ndcX (sum b_i w_i) = 0, same for y.
+            double a11 = (t[1].x - ndcX * t[1].w) - (t[0].x - ndcX * t[0].w);
+            double a12 = (t[2].x - ndcX * t[2].w) - (t[0].x - ndcX * t[0].w);
+            double r1 = -(t[0].x - ndcX * t[0].w);
+            double a21 = (t[1].y - ndcY * t[1].w) - (t[0].y - ndcY * t[0].w);
+            double a22 = (t[2].y - ndcY * t[2].w) - (t[0].y - ndcY * t[0].w);
+            double r2 = -(t[0].y - ndcY * t[0].w);
+            double det = a11 * a22 - a12 * a21;
+            double e1 = (r1 * a22 - a12 * r2) / det, e2 = (a11 * r2 - r1 * a21) / det;
+            REQUIRE(b1 == Approx(e1).margin(2e-3));
+            REQUIRE(b2 == Approx(e2).margin(2e-3));
+            double ew = t[0].w * (1 - e1 - e2) + t[1].w * e1 + t[2].w * e2;
+            REQUIRE(1.0 / invW == Approx(ew).epsilon(2e-3));
+            ++checked;
+        }
+    REQUIRE(checked > 1000);
+}
+
+TEST_CASE("near-plane clipping: a triangle through the camera plane stays finite and inside the picture",
+          "[raster]") {
+    // One vertex behind the eye (w < 0), two in front; w spans the near plane.
+    ClipVertex t[3];
+    t[0] = {-0.5f, -0.5f, 2.0f, 0, 0};
+    t[1] = {0.5f, -0.5f, 2.0f, 1, 0};
+    t[2] = {0.0f, 3.0f, -1.0f, 0, 1};
+    std::vector<RasterTri> tris;
+    std::vector<ShadeTri> shade;
+    REQUIRE(setupTriangle(t, 0, screen(), tris, shade) >= 1);
+    for (const RasterTri& r : tris) {
+        REQUIRE(r.x0 >= 0);
+        REQUIRE(r.x1 < kW);
+        REQUIRE(r.y0 >= 0);
+        REQUIRE(r.y1 < kH);
+        REQUIRE(std::isfinite(r.invW.a));
+        REQUIRE(std::isfinite(r.invW.c));
+    }
+    Frame f = rasterAll(tris);
+    size_t covered = 0;
+    for (size_t i = 0; i < f.id.size(); ++i)
+        if (f.id[i] != kNoTriangle) {
+            ++covered;
+            REQUIRE(std::isfinite(f.depth[i]));
+            REQUIRE(f.depth[i] > 0);
+            REQUIRE(f.depth[i] <= 1.0f / 0.01f * 1.001f);  // never nearer than the near plane
+        }
+    REQUIRE(covered > 0);
+    REQUIRE(f.writes[size_t(kW / 2)] == 1);  // the part near the eye reaches the top edge
+}
+
+TEST_CASE("setup rejects degenerate, off-screen and non-finite triangles", "[raster]") {
+    std::vector<RasterTri> tris;
+    std::vector<ShadeTri> shade;
+    ClipVertex line[3] = {onScreen(1, 1), onScreen(50, 50), onScreen(25, 25)};
+    REQUIRE(setupTriangle(line, 0, screen(), tris, shade) == 0);
+    ClipVertex behind[3] = {{0, 0, -1, 0, 0}, {1, 0, -2, 1, 0}, {0, 1, -3, 0, 1}};
+    REQUIRE(setupTriangle(behind, 0, screen(), tris, shade) == 0);
+    ClipVertex nan[3] = {onScreen(1, 1), onScreen(50, 1), onScreen(1, 50)};
+    nan[1].x = std::nanf("");
+    REQUIRE(setupTriangle(nan, 0, screen(), tris, shade) == 0);
+    // Smaller than a pixel and between pixel centres: covers nothing.
+    ClipVertex tiny[3] = {onScreen(10.6, 10.6), onScreen(10.9, 10.6), onScreen(10.6, 10.9)};
+    REQUIRE(setupTriangle(tiny, 0, screen(), tris, shade) == 0);
+    REQUIRE(tris.empty());
+}
+
+TEST_CASE("guard band: a huge triangle is clipped so edge values stay exact", "[raster]") {
+    // Covers the whole screen from far outside; every pixel must be covered exactly once.
+    ClipVertex t[3] = {{-1e6f, -1e6f, 1, 0, 0}, {1e6f, -1e6f, 1, 1, 0}, {0, 1e6f, 1, 0, 1}};
+    std::vector<RasterTri> tris;
+    std::vector<ShadeTri> shade;
+    REQUIRE(setupTriangle(t, 0, screen(), tris, shade) >= 1);
+    Frame f = rasterAll(tris);
+    for (size_t i = 0; i < f.writes.size(); ++i) REQUIRE(f.writes[i] == 1);
+}

@@ -1,0 +1,112 @@
+#include "support/render_fixtures.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "luxel/render/render_surfaces.hpp"
+
+namespace luxel::test {
+
+uint32_t addPolygon(RenderScene& scene, std::vector<FixtureVertex> vertices, Vec3 front, SurfaceShading shading,
+                    int32_t lightmapPage, bool twoSided, int32_t material) {
+    // Newell normal of the polygon as given; clockwise-from-front means it points against `front`.
+    Vec3 n{};
+    for (size_t i = 0; i < vertices.size(); ++i) n += cross(vertices[i].position, vertices[(i + 1) % vertices.size()].position);
+    if (dot(n, front) > 0) std::reverse(vertices.begin(), vertices.end());
+
+    Geometry& g = scene.geometry;
+    World& w = scene.world;
+    DrawSurface ds;
+    ds.firstIndex = uint32_t(g.indices.size());
+    ds.lightmapPage = lightmapPage;
+    ds.material = material;
+    ds.shading = shading;
+    ds.twoSided = twoSided;
+    uint32_t base = uint32_t(g.vertices.size());
+    for (const FixtureVertex& fv : vertices) {
+        DrawVertex v;
+        v.position = fv.position;
+        v.normal = normalize(front);
+        v.color = fv.color;
+        v.lightmapUV = fv.lightmapUV;
+        g.vertices.push_back(v);
+        ds.bounds.grow(fv.position);
+    }
+    for (uint32_t i = 1; i + 1 < vertices.size(); ++i) {
+        g.indices.push_back(base);
+        g.indices.push_back(base + i);
+        g.indices.push_back(base + i + 1);
+    }
+    ds.numIndices = uint32_t(g.indices.size()) - ds.firstIndex;
+    g.surfaces.push_back(ds);
+
+    Surface s;
+    s.kind = SurfaceKind::Polygon;
+    s.material = material;
+    s.lightmapPage = lightmapPage;
+    s.normal = normalize(front);
+    w.surfaces.push_back(s);
+    return uint32_t(g.surfaces.size() - 1);
+}
+
+uint32_t addColoredPolygon(RenderScene& scene, const std::vector<Vec3>& positions, Vec3 front, Vec3 color,
+                           bool twoSided) {
+    std::vector<FixtureVertex> vs;
+    for (Vec3 p : positions) vs.push_back({p, {color.x, color.y, color.z, 1}, {}});
+    return addPolygon(scene, vs, front, SurfaceShading::Vertex, -1, twoSided);
+}
+
+uint32_t addBillboard(RenderScene& scene, Vec3 origin, Vec3 color, float radius) {
+    DrawSurface ds;
+    ds.firstIndex = uint32_t(scene.geometry.indices.size());
+    ds.shading = SurfaceShading::Hidden;
+    scene.geometry.surfaces.push_back(ds);
+    Surface s;
+    s.kind = SurfaceKind::Billboard;
+    s.origin = origin;
+    s.color = color;
+    scene.world.surfaces.push_back(s);
+    uint32_t index = uint32_t(scene.geometry.surfaces.size() - 1);
+    Billboard b;
+    b.surface = index;
+    b.origin = origin;
+    b.color = color;
+    b.normal = {0, 0, 1};
+    b.radius = radius;
+    scene.geometry.billboards.push_back(b);
+    return index;
+}
+
+std::vector<uint32_t> allSurfaces(const RenderScene& scene) {
+    std::vector<uint32_t> s(scene.geometry.surfaces.size());
+    for (uint32_t i = 0; i < s.size(); ++i) s[i] = i;
+    return s;
+}
+
+Camera makeCamera(Vec3 position, Vec3 angles, int width, int height, float fovX) {
+    Camera c;
+    c.position = position;
+    c.angles = angles;
+    c.width = width;
+    c.height = height;
+    c.fovX = fovX;
+    return c;
+}
+
+Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOptions& options, FrameStats* stats) {
+    FrameStats local;
+    View view = makeView(camera);
+    return renderSurfaces(scene.world, scene.geometry, camera, view, options, allSurfaces(scene), stats ? *stats : local);
+}
+
+Vec3 pixelRay(const Camera& camera, double px, double py) {
+    Vec3 f, r, u;
+    angleVectors(camera.angles, f, r, u);
+    double tx = std::tan(double(camera.fovX) * 3.14159265358979323846 / 360.0);
+    double ty = tx * camera.height / camera.width;
+    double nx = (px + 0.5) / camera.width * 2.0 - 1.0;
+    double ny = 1.0 - (py + 0.5) / camera.height * 2.0;
+    return f + r * float(nx * tx) + u * float(ny * ty);
+}
+
+}  // namespace luxel::test

@@ -1,0 +1,69 @@
+#pragma once
+// Hand-built Worlds + Geometry for renderer tests: flat surfaces with chosen colours, lightmap pages and
+// windings, rendered without a BSP tree (all surfaces given to renderSurfaces directly).
+#include <cstdint>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/image/image.hpp"
+#include "luxel/render/camera.hpp"
+#include "luxel/render/render.hpp"
+
+namespace luxel::test {
+
+struct RenderScene {
+    World world;
+    Geometry geometry;
+};
+
+struct FixtureVertex {
+    Vec3 position;
+    Vec4 color{1, 1, 1, 1};
+    Vec2 lightmapUV;
+};
+
+// Adds a convex polygon (fan-triangulated) as one surface. Vertices are reordered if needed so the
+// polygon is wound clockwise seen from the side `front` points to (the Quake 3 convention); every vertex
+// gets `front` as its normal. Returns the surface index.
+uint32_t addPolygon(RenderScene& scene, std::vector<FixtureVertex> vertices, Vec3 front,
+                    SurfaceShading shading = SurfaceShading::Vertex, int32_t lightmapPage = -1,
+                    bool twoSided = false, int32_t material = -1);
+
+// Same, with every vertex of one colour.
+uint32_t addColoredPolygon(RenderScene& scene, const std::vector<Vec3>& positions, Vec3 front, Vec3 color,
+                           bool twoSided = false);
+
+// Adds a lightmap page whose texels come from f(x, y). Returns the page index.
+template <typename F>
+int32_t addLightmapPage(RenderScene& scene, int width, int height, F f) {
+    LightmapPage page;
+    page.width = width;
+    page.height = height;
+    page.rgb.resize(size_t(width) * size_t(height) * 3);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            Vec3 c = f(x, y);
+            float* t = page.rgb.data() + (size_t(y) * size_t(width) + size_t(x)) * 3;
+            t[0] = c.x, t[1] = c.y, t[2] = c.z;
+        }
+    scene.world.lightmaps.push_back(std::move(page));
+    return int32_t(scene.world.lightmaps.size() - 1);
+}
+
+// A billboard on a new (triangle-less) surface.
+uint32_t addBillboard(RenderScene& scene, Vec3 origin, Vec3 color, float radius);
+
+std::vector<uint32_t> allSurfaces(const RenderScene& scene);
+
+Camera makeCamera(Vec3 position, Vec3 angles, int width, int height, float fovX = 90.0f);
+
+// renderSurfaces over every surface of the scene.
+Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOptions& options,
+                  FrameStats* stats = nullptr);
+
+// Direction of the ray through the centre of pixel (px, py) (Quake conventions, not the renderer's code
+// path: built from angleVectors and the FOV only).
+Vec3 pixelRay(const Camera& camera, double px, double py);
+
+}  // namespace luxel::test

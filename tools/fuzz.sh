@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Fuzzes the map decoders with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
+# Builds build-fuzz with clang + ASan/UBSan, seeds a corpus from ../shared/maps/q3/*.bsp (real maps plus
+# truncated and cut copies) and runs for the given time. Exits non-zero when the fuzzer finds a crash,
+# a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
+# did it is left in build-fuzz/artifacts/.
+set -euo pipefail
+
+seconds="${1:-60}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build-fuzz"
+maps="$root/../shared/maps/q3"
+
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DLUXEL_FUZZ=ON -DLUXEL_TESTS=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" -j2 --target luxel_fuzz_decode
+
+corpus="$build/corpus"
+artifacts="$build/artifacts"
+mkdir -p "$corpus" "$artifacts"
+if [ -d "$maps" ]; then
+    for map in "$maps"/*.bsp; do
+        name="$(basename "$map" .bsp)"
+        size="$(stat -c %s "$map")"
+        # Small maps whole; every map also as cut copies (header only, first lumps, half).
+        if [ "$size" -le 1000000 ]; then cp "$map" "$corpus/$name.bsp"; fi
+        head -c 144 "$map" >"$corpus/$name.header"
+        head -c 4096 "$map" >"$corpus/$name.4k"
+        head -c 65536 "$map" >"$corpus/$name.64k"
+        head -c $((size / 2)) "$map" >"$corpus/$name.half"
+    done
+else
+    echo "fuzz.sh: $maps not found: starting from an empty corpus" >&2
+fi
+
+# -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
+exec "$build/luxel_fuzz_decode" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/" -print_final_stats=1
