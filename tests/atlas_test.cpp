@@ -56,7 +56,7 @@ TEST_CASE("atlas: shelves sorted by height, ties by index, border around each bl
     CHECK(l.placements[1].x == 1);
     CHECK(l.placements[2].x == 1 + 3 + 2);
     CHECK(l.placements[3].x == 6 + 2 + 2);
-    CHECK(l.placements[0].x == 12 + 6 + 2);
+    CHECK(l.placements[0].x == 10 + 6 + 2);
     for (const auto& p : l.placements) CHECK(p.y == 1);
     // Cropped to the used area: widths (3+2)+(2+2)+(6+2)+(4+2) = 23, tallest 5+2 = 7.
     CHECK(l.pageSizes[0] == std::array<int32_t, 2>{23, 7});

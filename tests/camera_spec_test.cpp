@@ -105,6 +105,53 @@ TEST_CASE("intermission camera aims at its target", "[cameraspec]") {
     }
 }
 
+namespace {
+
+struct ScreenSpan {
+    float loX = 1, hiX = -1, loY = 1, hiY = -1;
+};
+
+// Projects the 8 corners of (mins, maxs) with the camera's angles and FOV (own math, not makeView):
+// screen offsets are -1..1 across the frame.
+ScreenSpan projectCorners(const Camera& c, Vec3 mins, Vec3 maxs) {
+    // Quake's AngleVectors (roll 0), written out: positive pitch turns forward toward -Z.
+    const float p = c.angles.x * kPi / 180, y = c.angles.y * kPi / 180;
+    const Vec3 f{std::cos(p) * std::cos(y), std::cos(p) * std::sin(y), -std::sin(p)};
+    const Vec3 r{std::sin(y), -std::cos(y), 0};
+    const Vec3 u = cross(r, f);
+    const float tanX = std::tan(c.fovX * kPi / 360), tanY = tanX * float(c.height) / float(c.width);
+    ScreenSpan span;
+    for (int i = 0; i < 8; ++i) {
+        const Vec3 corner{(i & 1) ? maxs.x : mins.x, (i & 2) ? maxs.y : mins.y, (i & 4) ? maxs.z : mins.z};
+        const Vec3 d = corner - c.position;
+        const float depth = dot(d, f);
+        CHECK(depth > c.nearPlane);
+        const float sx = dot(d, r) / (depth * tanX), sy = dot(d, u) / (depth * tanY);
+        span.loX = std::min(span.loX, sx), span.hiX = std::max(span.hiX, sx);
+        span.loY = std::min(span.loY, sy), span.hiY = std::max(span.hiY, sy);
+    }
+    return span;
+}
+
+void checkFramed(const ScreenSpan& s) {
+    CHECK(s.loX >= -1.0f);
+    CHECK(s.hiX <= 1.0f);
+    CHECK(s.loY >= -1.0f);
+    CHECK(s.hiY <= 1.0f);
+    // Framed, not a speck: the box spans most of the frame in at least one direction, centred in both.
+    CHECK(std::max(s.hiX - s.loX, s.hiY - s.loY) > 1.8f);
+    CHECK(s.hiX + s.loX == Approx(0).margin(0.01));
+    CHECK(s.hiY + s.loY == Approx(0).margin(0.01));
+}
+
+Surface surfaceOver(uint32_t firstVertex, uint32_t numVertices, int32_t material) {
+    Surface s;
+    s.firstVertex = firstVertex, s.numVertices = numVertices, s.material = material;
+    return s;
+}
+
+}  // namespace
+
 TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]") {
     const Vec3 mins{-1000, -300, -50}, maxs{2000, 700, 400};
     World w;
@@ -120,35 +167,45 @@ TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]
         INFO(width << "x" << height << " fov " << fov);
         const Camera c = cameraFromSpec(w, "overview", width, height, fov);
         CHECK(c.fovX == fov);
+        CHECK(c.width == width);
         CHECK(c.position.z > maxs.z);  // above the map
         CHECK(c.angles.x > 30);        // looking down
         CHECK(c.angles.x < 80);
-        // Quake's AngleVectors (roll 0), written out: positive pitch turns forward toward -Z.
-        const float p = c.angles.x * kPi / 180, y = c.angles.y * kPi / 180;
-        const Vec3 f{std::cos(p) * std::cos(y), std::cos(p) * std::sin(y), -std::sin(p)};
-        const Vec3 r{std::sin(y), -std::cos(y), 0};
-        const Vec3 u = cross(r, f);
-        const float tanX = std::tan(c.fovX * kPi / 360), tanY = tanX * float(height) / float(width);
-        float loX = 1, hiX = -1, loY = 1, hiY = -1;
-        for (int i = 0; i < 8; ++i) {
-            const Vec3 corner{(i & 1) ? maxs.x : mins.x, (i & 2) ? maxs.y : mins.y, (i & 4) ? maxs.z : mins.z};
-            const Vec3 d = corner - c.position;
-            const float depth = dot(d, f);
-            REQUIRE(depth > c.nearPlane);
-            const float sx = dot(d, r) / (depth * tanX), sy = dot(d, u) / (depth * tanY);
-            CHECK(std::abs(sx) <= 1.0f);
-            CHECK(std::abs(sy) <= 1.0f);
-            loX = std::min(loX, sx), hiX = std::max(hiX, sx), loY = std::min(loY, sy), hiY = std::max(hiY, sy);
-        }
-        // Framed, not a speck: the box spans most of the frame in at least one direction, centred in both.
-        CHECK(std::max(hiX - loX, hiY - loY) > 1.8f);
-        CHECK(hiX + loX == Approx(0).margin(0.01));
-        CHECK(hiY + loY == Approx(0).margin(0.01));
+        checkFramed(projectCorners(c, mins, maxs));
     }
     CHECK_THAT(usageMessage(World{}, "overview"), Catch::Contains("bounds"));
     CHECK_THAT(usageMessage(w, "overview"), Catch::Contains("no UsageError"));
     CHECK_THROWS_AS(cameraFromSpec(w, "overview", 0, 480), UsageError);
     CHECK_THROWS_AS(cameraFromSpec(w, "overview", 640, 480, 180.0f), UsageError);
+}
+
+TEST_CASE("overview frames the world model's drawable geometry inside its bounds", "[cameraspec]") {
+    World w;
+    Model m0, m1;
+    m0.mins = {-5000, -5000, -5000}, m0.maxs = {5000, 5000, 5000};  // clip brushes reach far out
+    m0.numSurfaces = 3;
+    m1.firstSurface = 3, m1.numSurfaces = 1;
+    w.models = {m0, m1};
+    Material nodraw;
+    nodraw.flags = kMaterialNoDraw;
+    w.materials = {Material{}, nodraw};
+    // Drawn geometry spans (0,0,0)..(1000,500,200); the billboard at (-200,0,0) widens it to x = -200.
+    for (Vec3 p : {Vec3{0, 0, 0}, Vec3{1000, 500, 200}, Vec3{4000, 4000, 4000}, Vec3{-4000, 0, 0}}) {
+        Vertex v;
+        v.position = p;
+        w.vertices.push_back(v);
+    }
+    w.surfaces = {surfaceOver(0, 2, 0), surfaceOver(2, 1, 1), surfaceOver(0, 0, -1), surfaceOver(3, 1, 0)};
+    w.surfaces[2].kind = SurfaceKind::Billboard;
+    w.surfaces[2].origin = {-200, 0, 0};
+    // Surface 1 is nodraw, surface 3 belongs to a door (models[1]): neither is framed.
+    const Camera c = cameraFromSpec(w, "overview", 1600, 900);
+    checkFramed(projectCorners(c, {-200, 0, 0}, {1000, 500, 200}));
+
+    SECTION("geometry clipped to the model bounds") {
+        w.models[0].maxs.z = 100;
+        checkFramed(projectCorners(cameraFromSpec(w, "overview", 1600, 900), {-200, 0, 0}, {1000, 500, 100}));
+    }
 }
 
 TEST_CASE("overview corners land in the frame through makeView", "[cameraspec]") {

@@ -45,7 +45,7 @@ TEST_CASE("render: an endless floor under the camera covers exactly the rows bel
     for (int y = 0; y < 240; ++y)
         for (int x = 0; x < 320; ++x) {
             INFO("pixel " << x << "," << y);
-            REQUIRE(px(img, x, y).x == (y >= 120 ? 1.0f : 0.0f));
+            REQUIRE((px(img, x, y).x > 0.5f) == (y >= 120));
         }
     REQUIRE(st.pixelsCovered == 320u * 120u);
     REQUIRE(st.trianglesIn == 2);
@@ -66,22 +66,31 @@ TEST_CASE("render: lightmap on a floor is interpolated perspective-correctly", "
     Image img = renderScene(s, cam, linearOptions(RenderMode::Lightmap));
     int checked = 0;
     double worst = 0;
+    int wx = -1, wy = -1;
+    // u seen through pixel (x, y), or NaN when the ray misses the floor's interior.
+    auto analyticU = [&](double x, double y) {
+        Vec3 d = pixelRay(cam, x, y);
+        if (d.z >= 0) return std::nan("");
+        double t = -double(cam.position.z) / d.z;
+        double hx = cam.position.x + t * d.x, hy = cam.position.y + t * d.y;
+        if (hx < x0 + 8 || hx > x1 - 8 || hy < y0 + 8 || hy > y1 - 8) return std::nan("");
+        return (hx - x0) / (x1 - x0);
+    };
     for (int y = 0; y < cam.height; ++y)
         for (int x = 0; x < cam.width; ++x) {
-            Vec3 d = pixelRay(cam, x, y);
-            if (d.z >= 0) continue;
-            double t = -double(cam.position.z) / d.z;
-            double hx = cam.position.x + t * d.x, hy = cam.position.y + t * d.y;
-            if (hx < x0 + 8 || hx > x1 - 8 || hy < y0 + 8 || hy > y1 - 8) continue;
-            double u = (hx - x0) / (x1 - x0);
-            if (u < 0.5 / 256 || u > 255.5 / 256) continue;
+            double u = analyticU(x, y);
+            if (!(u >= 0.5 / 256 && u <= 255.5 / 256)) continue;
+            // Vertices snap to 1/16 pixel, so allow a tenth of the value's change over one pixel.
+            double ux = analyticU(x + 1, y), uy = analyticU(x, y + 1);
+            if (std::isnan(ux) || std::isnan(uy)) continue;
+            double tol = 1e-3 + 0.1 * std::max(std::fabs(ux - u), std::fabs(uy - u));
             double got = px(img, x, y).x;
-            worst = std::max(worst, std::fabs(got - u));
+            if (std::fabs(got - u) / tol > worst) worst = std::fabs(got - u) / tol, wx = x, wy = y;
             ++checked;
         }
-    INFO("worst error " << worst << " over " << checked << " pixels");
+    INFO("worst error " << worst << " at " << wx << "," << wy << " over " << checked << " pixels");
     REQUIRE(checked > 5000);
-    REQUIRE(worst < 2e-3);
+    REQUIRE(worst < 1.0);  // error / tolerance
 }
 
 TEST_CASE("render: the nearer surface wins regardless of submission order", "[render]") {
@@ -95,8 +104,10 @@ TEST_CASE("render: the nearer surface wins regardless of submission order", "[re
             addColoredPolygon(s, wall(100, 20), {-1, 0, 0}, {1, 0, 0});
         }
         Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), linearOptions());
-        REQUIRE(px(img, 32, 32) == Vec3{1, 0, 0});
-        REQUIRE(px(img, 32, 8) == Vec3{0, 1, 0});  // above the small red wall, inside the green one
+        REQUIRE(px(img, 32, 32).x == Approx(1.0f));
+        REQUIRE(px(img, 32, 32).y == 0.0f);
+        REQUIRE(px(img, 32, 22).y == Approx(1.0f));  // above the small red wall, inside the green one
+        REQUIRE(px(img, 32, 22).x == 0.0f);
     }
 }
 
@@ -110,12 +121,12 @@ TEST_CASE("render: back faces are culled unless the surface is two-sided", "[ren
     REQUIRE(st.trianglesIn == 2);
     REQUIRE(st.trianglesDrawn == 0);
     RenderScene s2;
-    addColoredPolygon(s2, wall(100, 50), {1, 0, 0}, {1, 1, 1}, true);
+    addColoredPolygon(s2, wall(100, 200), {1, 0, 0}, {1, 1, 1}, true);
     img = renderScene(s2, cam, linearOptions(), &st);
     REQUIRE(st.pixelsCovered == 32u * 32u);
     // And the front side of a one-sided wall is drawn.
     RenderScene s3;
-    addColoredPolygon(s3, wall(100, 50), {-1, 0, 0}, {1, 1, 1});
+    addColoredPolygon(s3, wall(100, 200), {-1, 0, 0}, {1, 1, 1});
     renderScene(s3, cam, linearOptions(), &st);
     REQUIRE(st.pixelsCovered == 32u * 32u);
 }

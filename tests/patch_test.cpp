@@ -128,6 +128,7 @@ TEST_CASE("patchErrors and patchLevel", "[geometry]") {
     CHECK(patchLevel(std::numeric_limits<float>::quiet_NaN(), 4, 16) == 1);
     CHECK(patchLevel(5, 0, 16) == 16);  // no tolerance: finest allowed
     CHECK(patchLevel(5, 4, 0) == 1);    // a silly ceiling still gives a valid count
+    CHECK(patchLevel(1e30f, 4, 1 << 30) == kMaxPatchLevelCeiling);
 }
 
 TEST_CASE("gridParams lays out pieces and steps", "[geometry]") {

@@ -489,8 +489,9 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         auto bad = file;
         uint32_t len = 0x10000000;
         std::memcpy(bad.data() + 8 + 13 * 8 + 4, &len, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError,
-                             Catch::Predicate<DecodeError>([](const DecodeError& e) { return e.lump() == "faces"; }));
+        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+                                 return e.lump() == "faces" && e.offset() == 8 + 13 * 8;
+                             }));
     }
     SECTION("negative offset") {
         auto bad = file;
@@ -505,7 +506,9 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         int32_t off = 0x7ffffff0, len = 0x7ffffff0;
         std::memcpy(bad.data() + 8 + 10 * 8, &off, 4);
         std::memcpy(bad.data() + 8 + 10 * 8 + 4, &len, 4);
-        CHECK_THROWS_AS(decodeMap(memorySource(bad)), DecodeError);
+        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+                                 return e.lump() == "vertexes" && e.offset() == 8 + 10 * 8;
+                             }));
     }
     SECTION("wrong version") {
         auto bad = file;

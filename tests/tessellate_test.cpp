@@ -288,10 +288,12 @@ TEST_CASE("hostile surfaces draw nothing and do not crash", "[geometry]") {
     const Geometry g = tessellate(w, options);
     REQUIRE(g.surfaces.size() == w.surfaces.size());
     for (uint32_t s : {evenWidth, countMismatch, tooLarge, outside, badRange}) CHECK(g.surfaces[s].numIndices == 0);
-    // Past the ceiling (clamped to 1024 segments), still bounded: at most 1025 x 1025 vertices.
-    CHECK(g.vertices.size() <= size_t(2 * 1025 * 1025));
-    (void)notFinite;
-    (void)huge;
+    // The silly ceiling is clamped: the two patches with infinite or huge error get at most
+    // (kMaxPatchLevelCeiling + 1)^2 vertices each.
+    const size_t most = size_t(kMaxPatchLevelCeiling + 1) * size_t(kMaxPatchLevelCeiling + 1);
+    CHECK(g.surfaces[huge].numVertices == most);
+    CHECK(g.surfaces[notFinite].numVertices <= most);
+    CHECK(g.vertices.size() <= 2 * most + 3);
 }
 
 TEST_CASE("the same geometry for 1 and 2 threads", "[geometry]") {

@@ -8,6 +8,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/render/render.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/vis/visibility.hpp"
 #include "support/test_paths.hpp"
@@ -74,7 +75,7 @@ struct Fixture {
         world.pvs.rowBytes = 1;
         world.pvs.rows = {0b101, 0b110, 0b111};
         Model m0, m1;
-        m0.firstSurface = 0, m0.numSurfaces = 7;
+        m0.firstSurface = 0, m0.numSurfaces = 7, m0.mins = {-100, -100, 0}, m0.maxs = {100, 100, 200};
         m1.firstSurface = 7, m1.numSurfaces = 1;
         world.models = {m0, m1};
         world.surfaces.resize(8);
@@ -187,6 +188,11 @@ TEST_CASE("without a usable PVS every leaf is drawn", "[vis]") {
         CHECK(stats.cameraCluster == -1);
         CHECK(stats.leavesVisited == 3);
     }
+    SECTION("camera beyond the map: the tree finds leaf A, but the eye is outside A's box") {
+        CHECK(findCluster(f.world, {-500, 0, 50}) == 0);
+        CHECK(visibleSurfaces(f.world, f.geometry, openView(), {-500, 0, 50}, {}, &stats) == all);
+        CHECK(stats.cameraCluster == -1);
+    }
     SECTION("usePvs off") {
         CullOptions o;
         o.usePvs = false;
@@ -239,6 +245,18 @@ TEST_CASE("frustum culling removes leaves and surfaces behind the camera", "[vis
 
     o.useFrustum = false;
     CHECK(visibleSurfaces(f.world, f.geometry, v, eye, o) == Ids{0, 1, 2, 3, 5, 6, 7});
+}
+
+TEST_CASE("a camera that sees the whole world box from afar draws everything", "[vis]") {
+    Fixture f;
+    const Vec3 eye{-1000, 0, 50};  // the tree puts it in leaf A, but it is far outside A's box
+    CullStats stats;
+    CHECK(visibleSurfaces(f.world, f.geometry, lookPlusX(eye), eye, {}, &stats) == Ids{0, 1, 2, 3, 5, 6, 7});
+    CHECK(stats.cameraCluster == -1);
+    CHECK(stats.leavesDrawn == 3);
+    // Looking away (+X from beyond the far side): nothing.
+    const Vec3 beyond{1000, 0, 50};
+    CHECK(visibleSurfaces(f.world, f.geometry, lookPlusX(beyond), beyond, {}).empty());
 }
 
 TEST_CASE("billboards are culled by their quad, not their Hidden shading", "[vis]") {
@@ -298,12 +316,27 @@ TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][
         frustumOnly.usePvs = false;
         const Ids inFrustum = visibleSurfaces(world, geometry, view, camera.position, frustumOnly);
         // Culling only ever removes: PVS+frustum within frustum-only within everything.
+        CHECK(pvsStats.cameraCluster == cluster);  // the spawn eye lies inside its leaf's box
         CHECK(sortedUnique(culled));
         CHECK(std::includes(inFrustum.begin(), inFrustum.end(), culled.begin(), culled.end()));
         CHECK(std::includes(all.begin(), all.end(), inFrustum.begin(), inFrustum.end()));
         CHECK(!culled.empty());
         if (!world.pvs.empty()) CHECK(pvsStats.leavesVisited < world.leaves.size());
         CHECK(ms < 5.0);  // the requirement is well under 1 ms; the bound leaves room for a loaded machine
+        // The identity culling must keep: from inside the map, the picture with the PVS is the picture
+        // without it (the PVS only removes what walls hide).
+        Camera small = camera;
+        small.width = 320, small.height = 180;
+        RenderOptions withPvs, withoutPvs;
+        withPvs.look = withoutPvs.look = Look::Linear;
+        withoutPvs.usePvs = false;
+        const Image a = renderFrame(world, geometry, small, withPvs);
+        const Image b = renderFrame(world, geometry, small, withoutPvs);
+        REQUIRE(a.pixels.size() == b.pixels.size());
+        size_t differing = 0;
+        for (size_t i = 0; i < a.pixels.size(); ++i) differing += a.pixels[i] != b.pixels[i];
+        CHECK(differing == 0);
+
         WARN(name << ": cluster " << cluster << " of " << world.pvs.numClusters
                                       << ", surfaces drawn " << culled.size() << " (frustum only "
                                       << inFrustum.size() << ", all " << all.size() << ", of "

@@ -38,7 +38,7 @@ inline constexpr uint8_t kNoStyle = 255;
 // The engine's PVS limit (MAX_MAP_LEAFS, every cluster has a leaf).
 inline constexpr int64_t kMaxClusters = 65536;
 // Uncompressed PVS larger than this is refused rather than allocated.
-inline constexpr uint64_t kMaxPvsBytes = uint64_t(256) << 20;
+inline constexpr uint64_t kMaxPvsBytes = uint64_t(64) << 20;
 // A lit face wider or taller than this many luxels is malformed (the GL renderer's whole lightmap page is
 // 128 luxels; compilers split faces long before).
 inline constexpr int32_t kMaxLuxelSide = 512;

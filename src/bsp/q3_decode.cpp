@@ -29,11 +29,11 @@ World decodeQuake3(const MapSource& source) {
         size_t at = file.position();
         int32_t offset = file.i32();
         int32_t length = file.i32();
-        if (offset < 0 || length < 0)
+        if (offset < 0 || length < 0 || uint64_t(offset) + uint64_t(length) > source.bytes.size())
             throw DecodeError(source.displayName, kLumpNames[size_t(i)], at,
-                              "negative lump offset or length in the directory (" + std::to_string(offset) + ", " +
-                                  std::to_string(length) + ")");
-        // sub() throws naming the lump at its own offset when the window leaves the file.
+                              "lump directory entry (offset " + std::to_string(offset) + ", length " +
+                                  std::to_string(length) + ") lies outside the " +
+                                  std::to_string(source.bytes.size()) + "-byte file");
         c.lumps.push_back(file.sub(uint64_t(offset), uint64_t(length), kLumpNames[size_t(i)]));
         w.lumps.push_back({kLumpNames[size_t(i)], uint64_t(offset), uint64_t(length), 0, false});
     }

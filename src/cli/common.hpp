@@ -41,7 +41,6 @@ struct ViewArgs {
     std::vector<float> skyColor;
     int spp = 1;
     bool noPvs = false, noFlares = false;
-    CLI::Option* fovOption = nullptr;
 
     void addTo(CLI::App& app);
     Camera camera_(const World& world) const;

@@ -38,7 +38,7 @@ PatchErrors patchErrors(const Vertex* ctrl, int32_t width, int32_t height) {
 }
 
 int32_t patchLevel(float error, float tolerance, int32_t maxLevel) {
-    maxLevel = std::clamp(maxLevel, 1, 1024);
+    maxLevel = std::clamp(maxLevel, 1, kMaxPatchLevelCeiling);
     if (!(error > 0)) return 1;
     if (!(tolerance > 0)) return maxLevel;
     const double n = std::ceil(std::sqrt(double(error) / double(tolerance)));
@@ -77,7 +77,8 @@ std::vector<PatchLevels> stitchedPatchLevels(const World& world, const Tessellat
     std::vector<PatchErrors> errors(count);
     tbb::parallel_for(size_t(0), count, [&](size_t s) {
         const Surface& surf = world.surfaces[s];
-        if (!validPatch(world, surf)) return;
+        // Hidden patches draw nothing, so they neither need levels nor constrain their neighbours'.
+        if (!validPatch(world, surf) || resolveShading(world, surf) == SurfaceShading::Hidden) return;
         errors[s] = patchErrors(&world.vertices[surf.firstVertex], surf.patchWidth, surf.patchHeight);
     });
 
@@ -136,7 +137,7 @@ std::vector<PatchLevels> stitchedPatchLevels(const World& world, const Tessellat
 
     // Lower the ceiling until the whole map's patch grids fit the budget; every patch sees the same
     // ceiling, so joined edges still agree.
-    int32_t maxLevel = std::clamp(options.maxPatchLevel, 1, 1024);
+    int32_t maxLevel = std::clamp(options.maxPatchLevel, 1, kMaxPatchLevelCeiling);
     std::vector<int32_t> level(vars);
     for (;;) {
         for (uint32_t v = 0; v < vars; ++v) level[v] = patchLevel(groupError[root[v]], options.patchTolerance, maxLevel);

@@ -125,24 +125,55 @@ Camera intermissionCamera(const World& world, const Frame& frame) {
     return c;
 }
 
-Bounds worldBounds(const World& world) {
-    Bounds b;
-    if (!world.models.empty()) {
-        const Model& m = world.models[0];
-        if (isFinite(m.mins) && isFinite(m.maxs) && m.mins.x <= m.maxs.x && m.mins.y <= m.maxs.y &&
-            m.mins.z <= m.maxs.z) {
-            b.grow(m.mins);
-            b.grow(m.maxs);
-            return b;
-        }
-    }
-    // No usable world model bounds (hostile or synthetic map): fall back to the vertices.
-    for (const Vertex& v : world.vertices)
-        if (isFinite(v.position)) b.grow(v.position);
-    return b;
+bool validBox(Vec3 mins, Vec3 maxs) {
+    return isFinite(mins) && isFinite(maxs) && mins.x <= maxs.x && mins.y <= maxs.y && mins.z <= maxs.z;
 }
 
-// Overview: the world box seen from above at an angle. For the fixed view direction, the eye is placed so
+// What the overview frames: the world model's drawable geometry (vertices of its surfaces that are not
+// nodraw, billboard origins), clipped to models[0]'s bounds. The model bounds alone also hold clip and
+// caulk brushes that can reach far past anything drawn (am_thornish: 3392 units wide for 2048 of
+// geometry); they are the fallback when no such vertex exists.
+Bounds worldBounds(const World& world) {
+    Bounds model;
+    if (!world.models.empty() && validBox(world.models[0].mins, world.models[0].maxs)) {
+        model.grow(world.models[0].mins);
+        model.grow(world.models[0].maxs);
+    }
+    const size_t count = world.surfaces.size();
+    size_t first = 0, last = count;
+    if (!world.models.empty()) {
+        first = std::min<size_t>(world.models[0].firstSurface, count);
+        last = size_t(std::min<uint64_t>(uint64_t(world.models[0].firstSurface) + world.models[0].numSurfaces, count));
+    }
+    Bounds drawn;
+    auto grow = [&](Vec3 p) {
+        if (isFinite(p)) drawn.grow(p);
+    };
+    for (size_t s = first; s < last; ++s) {
+        const Surface& surface = world.surfaces[s];
+        if (surface.material >= 0 && size_t(surface.material) < world.materials.size() &&
+            (world.materials[size_t(surface.material)].flags & kMaterialNoDraw))
+            continue;
+        if (surface.kind == SurfaceKind::Billboard) grow(surface.origin);
+        const size_t v0 = std::min<size_t>(surface.firstVertex, world.vertices.size());
+        const size_t v1 =
+            size_t(std::min<uint64_t>(uint64_t(surface.firstVertex) + surface.numVertices, world.vertices.size()));
+        for (size_t v = v0; v < v1; ++v) grow(world.vertices[v].position);
+    }
+    if (!model.empty() && !drawn.empty()) {
+        Bounds clipped;
+        clipped.mins = vmax(drawn.mins, model.mins);
+        clipped.maxs = vmin(drawn.maxs, model.maxs);
+        if (validBox(clipped.mins, clipped.maxs)) return clipped;
+    }
+    if (!model.empty()) return model;
+    if (!drawn.empty()) return drawn;
+    // Last resort for maps without models or surfaces: every vertex.
+    for (const Vertex& v : world.vertices) grow(v.position);
+    return drawn;
+}
+
+// Overview: the world's box (worldBounds) seen from above at an angle. For the fixed view direction, the eye is placed so
 // all 8 corners project inside the frame (with a small margin) from as close as possible: the box touches
 // both edges of the frame in its tighter dimension and is centred in both.
 //

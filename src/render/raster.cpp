@@ -115,6 +115,7 @@ bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, u
     double det = double(area < 0 ? -area : area) / (double(kSub) * kSub);
     t.invW = fitPlane(u, v, fz, det);
     ShadeTri st;
+    st.invW = t.invW;
     st.b1W = fitPlane(u, v, f1, det);
     st.b2W = fitPlane(u, v, f2, det);
     st.x0 = t.x0;
@@ -198,6 +199,54 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height) {
     return bins;
 }
 
+namespace {
+
+constexpr int kBlock = 8;
+
+// One block of a triangle: e0..e2 are the edge values at its top-left pixel centre, dx the block's first
+// column relative to the triangle's plane origin, py its first row. `full`: every pixel is inside.
+inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2, const int32_t sx[3],
+                        const int32_t sy[3], int dx, int py, int bw, int bh, bool full, float* depth, uint32_t* id,
+                        uint16_t* writeCount, int stride) {
+    const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
+    for (int j = 0; j < bh; ++j) {
+        float* drow = depth + size_t(j) * size_t(stride);
+        uint32_t* irow = id + size_t(j) * size_t(stride);
+        // Same expression order as evalPlane, so shading can recompute depth bit-exactly.
+        const float zrowB = zb * float(py + j - t.y0);
+        if (full) {
+            for (int i = 0; i < bw; ++i) {
+                const float z = (zc + za * float(dx + i)) + zrowB;
+                if (z > drow[i]) {
+                    drow[i] = z;
+                    irow[i] = triId;
+                }
+                if (writeCount) ++writeCount[size_t(j) * size_t(stride) + size_t(i)];
+            }
+        } else {
+            int32_t w0 = e0, w1 = e1, w2 = e2;
+            for (int i = 0; i < bw; ++i) {
+                if ((w0 | w1 | w2) >= 0) {
+                    const float z = (zc + za * float(dx + i)) + zrowB;
+                    if (z > drow[i]) {
+                        drow[i] = z;
+                        irow[i] = triId;
+                    }
+                    if (writeCount) ++writeCount[size_t(j) * size_t(stride) + size_t(i)];
+                }
+                w0 += sx[0];
+                w1 += sx[1];
+                w2 += sx[2];
+            }
+        }
+        e0 += sy[0];
+        e1 += sy[1];
+        e2 += sy[2];
+    }
+}
+
+}  // namespace
+
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
                 float* depth, uint32_t* id, uint16_t* writeCount) {
     for (size_t k = 0; k < count; ++k) {
@@ -230,32 +279,38 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
         }
         if (rejected) continue;
 
-        const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
-        const int nx = rx1 - rx0 + 1;
+        const int nx = rx1 - rx0 + 1, ny = ry1 - ry0 + 1;
         const int dx0 = rx0 - t.x0;
-        for (int py = ry0; py <= ry1; ++py) {
-            const size_t rowOff = size_t(py - tileY) * size_t(w) + size_t(rx0 - tileX);
-            float* drow = depth + rowOff;
-            uint32_t* irow = id + rowOff;
-            const float zrowB = zb * float(py - t.y0);
-            int32_t w0 = e[0], w1 = e[1], w2 = e[2];
-            for (int i = 0; i < nx; ++i) {
-                if ((w0 | w1 | w2) >= 0) {
-                    // Same expression order as evalPlane, so shading can recompute depth bit-exactly.
-                    float z = (zc + za * float(dx0 + i)) + zrowB;
-                    if (z > drow[i]) {
-                        drow[i] = z;
-                        irow[i] = triId;
-                    }
-                    if (writeCount) ++writeCount[rowOff + size_t(i)];
+        auto pixels = [&](int bx, int by, int bw, int bh, bool full) {
+            const int32_t o0 = sx[0] * (bx - rx0) + sy[0] * (by - ry0);
+            const int32_t o1 = sx[1] * (bx - rx0) + sy[1] * (by - ry0);
+            const int32_t o2 = sx[2] * (bx - rx0) + sy[2] * (by - ry0);
+            rasterBlock(t, triId, e[0] + o0, e[1] + o1, e[2] + o2, sx, sy, dx0 + (bx - rx0), by, bw, bh, full,
+                        depth + size_t(by - tileY) * size_t(w) + size_t(bx - tileX),
+                        id + size_t(by - tileY) * size_t(w) + size_t(bx - tileX),
+                        writeCount ? writeCount + size_t(by - tileY) * size_t(w) + size_t(bx - tileX) : nullptr, w);
+        };
+        if (nx * ny <= kBlock * kBlock) {
+            pixels(rx0, ry0, nx, ny, false);
+            continue;
+        }
+        // Larger regions go in 8x8 blocks: blocks outside an edge are skipped, blocks inside all three need
+        // no edge tests.
+        for (int by = ry0; by <= ry1; by += kBlock) {
+            const int bh = std::min(kBlock, ry1 - by + 1);
+            for (int bx = rx0; bx <= rx1; bx += kBlock) {
+                const int bw = std::min(kBlock, rx1 - bx + 1);
+                bool full = true, out = false;
+                for (int i = 0; i < 3; ++i) {
+                    const int32_t eb = e[i] + sx[i] * (bx - rx0) + sy[i] * (by - ry0);
+                    const int32_t ex = sx[i] * (bw - 1), ey = sy[i] * (bh - 1);
+                    const int32_t lo = eb + std::min(ex, 0) + std::min(ey, 0);
+                    const int32_t hi = eb + std::max(ex, 0) + std::max(ey, 0);
+                    if (hi < 0) out = true;
+                    if (lo < 0) full = false;
                 }
-                w0 += sx[0];
-                w1 += sx[1];
-                w2 += sx[2];
+                if (!out) pixels(bx, by, bw, bh, full);
             }
-            e[0] += sy[0];
-            e[1] += sy[1];
-            e[2] += sy[2];
         }
     }
 }

@@ -2,29 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/vis/visibility.hpp"
 
 namespace luxel::render {
-
-Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
-    if (look == Look::Linear) return light * albedo;
-    if (engine.hueClampAt > 0) {
-        float m = std::max({light.x, light.y, light.z});
-        if (m > engine.hueClampAt) light *= engine.hueClampAt / m;
-    }
-    Vec3 c = light * albedo;
-    c = {std::clamp(c.x, 0.0f, 1.0f), std::clamp(c.y, 0.0f, 1.0f), std::clamp(c.z, 0.0f, 1.0f)};
-    if (!(c.x == c.x)) c.x = 0;  // NaN from hostile data must not reach the picture
-    if (!(c.y == c.y)) c.y = 0;
-    if (!(c.z == c.z)) c.z = 0;
-    if (engine.gamma > 0 && engine.gamma != 1.0f) {
-        float inv = 1.0f / engine.gamma;  // Quake's r_gamma: display = value^(1/gamma)
-        c = {std::pow(c.x, inv), std::pow(c.y, inv), std::pow(c.z, inv)};
-    }
-    return c;
-}
 
 Vec3 clusterColor(int32_t cluster) {
     if (cluster < 0) return {0.5f, 0.5f, 0.5f};
@@ -85,24 +68,6 @@ inline Pixel resolve(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
     return {&s, base + s.v[0], base + s.v[1], base + s.v[2], {1.0f - b1 - b2, b1, b2}};
 }
 
-// Light arriving at the pixel for the light-bearing modes.
-template <RenderMode M>
-inline Vec3 lightAt(const ShadeContext& ctx, const Pixel& p) {
-    switch (p.src->kind) {
-        case SourceKind::Sky: return ctx.skyColor;
-        case SourceKind::Flare: return rgb(p.v0->color);
-        case SourceKind::Lightmap:
-            if constexpr (M != RenderMode::Vertex) {
-                const DrawSurface& ds = ctx.geometry->surfaces[p.src->surface];
-                Vec2 uv = interp3(p.v0->lightmapUV, p.v1->lightmapUV, p.v2->lightmapUV, p.bary);
-                return sampleLightmap(ctx.world->lightmaps[size_t(ds.lightmapPage)], uv);
-            }
-            [[fallthrough]];
-        case SourceKind::Vertex: break;
-    }
-    return interp3(rgb(p.v0->color), rgb(p.v1->color), rgb(p.v2->color), p.bary);
-}
-
 template <RenderMode M>
 inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, float invW) {
     if constexpr (M == RenderMode::Depth) {
@@ -116,21 +81,111 @@ inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
         if constexpr (M == RenderMode::Normals) {
             Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
             return n * 0.5f + Vec3{0.5f, 0.5f, 0.5f};
-        } else if constexpr (M == RenderMode::Clusters) {
+        } else {
+            static_assert(M == RenderMode::Clusters, "light-bearing modes are shaded by shadeLightRun");
             Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
             Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
             // Step off the surface along its normal: the surface itself lies on a leaf boundary.
             return clusterColor(findCluster(*ctx.world, pos + n));
-        } else {
-            Vec3 light = lightAt<M>(ctx, p);
-            Vec3 albedo{1, 1, 1};
-            if constexpr (M == RenderMode::Lit) {
-                if (p.src->kind == SourceKind::Lightmap || p.src->kind == SourceKind::Vertex) {
-                    int32_t m = ctx.geometry->surfaces[p.src->surface].material;
-                    if (m >= 0 && size_t(m) < ctx.world->materials.size()) albedo = ctx.world->materials[size_t(m)].reflectivity;
-                }
-            }
-            return applyLook(light, albedo, ctx.look, ctx.world->look);
+        }
+    }
+}
+
+// The look with its branches resolved once per block.
+struct LookParams {
+    bool linear = false;
+    float hueClampAt = 0;
+    bool gamma = false;
+    float invGamma = 1;
+};
+
+LookParams lookParams(Look look, const EngineLook& engine) {
+    LookParams lp;
+    lp.linear = look == Look::Linear;
+    lp.hueClampAt = engine.hueClampAt;
+    lp.gamma = engine.gamma > 0 && engine.gamma != 1.0f;
+    lp.invGamma = lp.gamma ? 1.0f / engine.gamma : 1.0f;
+    return lp;
+}
+
+inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }  // NaN -> 0
+
+inline Vec3 lookOf(Vec3 light, Vec3 albedo, const LookParams& lp) {
+    if (lp.linear) return light * albedo;
+    if (lp.hueClampAt > 0) {
+        float m = std::max(light.x, std::max(light.y, light.z));
+        if (m > lp.hueClampAt) light *= lp.hueClampAt / m;
+    }
+    Vec3 c{clamp01(light.x * albedo.x), clamp01(light.y * albedo.y), clamp01(light.z * albedo.z)};
+    if (lp.gamma) c = {std::pow(c.x, lp.invGamma), std::pow(c.y, lp.invGamma), std::pow(c.z, lp.invGamma)};
+    return c;
+}
+
+inline void put(float* out, Vec3 c, bool accumulate) {
+    if (accumulate) {
+        out[0] += c.x;
+        out[1] += c.y;
+        out[2] += c.z;
+    } else {
+        out[0] = c.x;
+        out[1] = c.y;
+        out[2] = c.z;
+    }
+}
+
+// attribute/w plane of a value with vertex values f0, f1, f2: f = f0 + b1 (f1 - f0) + b2 (f2 - f0), so
+// f/w = f0 (1/w) + (f1 - f0) (b1/w) + (f2 - f0) (b2/w), coefficient by coefficient.
+inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, float f2) {
+    const float d1 = f1 - f0, d2 = f2 - f0;
+    return {f0 * t.invW.a + d1 * t.b1W.a + d2 * t.b2W.a, f0 * t.invW.b + d1 * t.b1W.b + d2 * t.b2W.b,
+            f0 * t.invW.c + d1 * t.b1W.c + d2 * t.b2W.c};
+}
+
+// A run of n pixels of one triangle on row py, light-bearing modes: per-triangle work is done once and
+// the per-pixel loop is plane evaluations, one divide and the lookup.
+template <RenderMode M>
+[[gnu::flatten]] void shadeLightRun(const ShadeContext& ctx, const LookParams& lp, uint32_t triId, int px0, int py,
+                                    const float* depth, int n, float* out, bool accumulate) {
+    const raster::ShadeTri& t = ctx.tris[triId];
+    const SourceTri& s = ctx.sources[t.source];
+    Vec3 albedo{1, 1, 1};
+    if (M == RenderMode::Lit && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
+        int32_t m = ctx.geometry->surfaces[s.surface].material;
+        if (m >= 0 && size_t(m) < ctx.world->materials.size()) albedo = ctx.world->materials[size_t(m)].reflectivity;
+    }
+    if (s.kind == SourceKind::Sky || s.kind == SourceKind::Flare) {
+        Vec3 c = lookOf(s.kind == SourceKind::Sky ? ctx.skyColor : rgb(ctx.flareVertices[s.v[0]].color), albedo, lp);
+        for (int k = 0; k < n; ++k) put(out + 3 * k, c, accumulate);
+        return;
+    }
+    const DrawVertex* vb = ctx.geometry->vertices.data();
+    const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
+    const float fy = float(py - t.y0);
+    const int dx = px0 - t.x0;
+    if (M != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
+        const LightmapPage& page = ctx.world->lightmaps[size_t(ctx.geometry->surfaces[s.surface].lightmapPage)];
+        const raster::AttrPlane pu = combine(t, v0.lightmapUV.x, v1.lightmapUV.x, v2.lightmapUV.x);
+        const raster::AttrPlane pv = combine(t, v0.lightmapUV.y, v1.lightmapUV.y, v2.lightmapUV.y);
+        const float uRow = pu.b * fy, vRow = pv.b * fy;
+        for (int k = 0; k < n; ++k) {
+            const float fx = float(dx + k), iw = 1.0f / depth[k];
+            Vec2 uv{((pu.c + pu.a * fx) + uRow) * iw, ((pv.c + pv.a * fx) + vRow) * iw};
+            static const int exp = getenv("LUXEL_EXP") ? atoi(getenv("LUXEL_EXP")) : 0;
+            if (exp == 1) { put(out + 3 * k, Vec3{uv.x, uv.y, 0}, accumulate); continue; }
+            if (exp == 2) { continue; }
+            if (exp == 3) { put(out + 3 * k, sampleLightmap(page, uv), accumulate); continue; }
+            if (exp == 4) { put(out + 3 * k, sampleLightmap(ctx.world->lightmaps[0], Vec2{uv.x*0.05f, uv.y*0.05f}), accumulate); continue; }
+            put(out + 3 * k, lookOf(sampleLightmap(page, uv), albedo, lp), accumulate);
+        }
+    } else {
+        const raster::AttrPlane pr = combine(t, v0.color.x, v1.color.x, v2.color.x);
+        const raster::AttrPlane pg = combine(t, v0.color.y, v1.color.y, v2.color.y);
+        const raster::AttrPlane pb = combine(t, v0.color.z, v1.color.z, v2.color.z);
+        for (int k = 0; k < n; ++k) {
+            const float fx = float(dx + k), iw = 1.0f / depth[k];
+            Vec3 light{((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
+                       ((pb.c + pb.a * fx) + pb.b * fy) * iw};
+            put(out + 3 * k, lookOf(light, albedo, lp), accumulate);
         }
     }
 }
@@ -139,26 +194,36 @@ template <RenderMode M>
 void shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
                  int h, Image& image, bool accumulate) {
     const Vec3 bg = ctx.background;
+    const LookParams lp = lookParams(ctx.look, ctx.world->look);
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
         const uint32_t* irow = id + size_t(j) * size_t(stride);
         float* out = image.at(x, y + j);
-        for (int i = 0; i < w; ++i, out += 3) {
-            Vec3 c = irow[i] == raster::kNoTriangle ? bg : shadeOne<M>(ctx, irow[i], x + i, y + j, drow[i]);
-            if (accumulate) {
-                out[0] += c.x;
-                out[1] += c.y;
-                out[2] += c.z;
-            } else {
-                out[0] = c.x;
-                out[1] = c.y;
-                out[2] = c.z;
+        int i = 0;
+        while (i < w) {
+            const uint32_t tri = irow[i];
+            if (tri == raster::kNoTriangle) {
+                put(out + 3 * i, bg, accumulate);
+                ++i;
+                continue;
             }
+            int end = i + 1;
+            while (end < w && irow[end] == tri) ++end;
+            if constexpr (M == RenderMode::Lightmap || M == RenderMode::Vertex || M == RenderMode::Lit) {
+                shadeLightRun<M>(ctx, lp, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
+            } else {
+                for (int k = i; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
+            }
+            i = end;
         }
     }
 }
 
 }  // namespace
+
+Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
+    return lookOf(light, albedo, lookParams(look, engine));
+}
 
 void shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
                 int h, Image& image, bool accumulate) {

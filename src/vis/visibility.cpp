@@ -1,6 +1,7 @@
 #include "luxel/vis/visibility.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace luxel {
 
@@ -28,15 +29,34 @@ int32_t findCluster(const World& world, Vec3 p) {
     return leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
 }
 
-bool boxInFrustum(const View& view, Vec3 mins, Vec3 maxs) {
-    if (mins.x > maxs.x || mins.y > maxs.y || mins.z > maxs.z) return false;
-    for (const Plane& plane : view.frustum) {
-        // The box corner furthest along the plane normal: if even it is outside, the whole box is.
-        const Vec3 p{plane.normal.x >= 0 ? maxs.x : mins.x, plane.normal.y >= 0 ? maxs.y : mins.y,
-                     plane.normal.z >= 0 ? maxs.z : mins.z};
-        if (dot(plane.normal, p) - plane.dist < 0) return false;
+namespace {
+
+constexpr unsigned kAllPlanes = (1u << std::tuple_size_v<decltype(View::frustum)>) - 1;
+
+// Conservative box test against the planes in `mask`. Returns -1 when the box is outside one of them,
+// else the planes the box still straddles (those it is wholly inside of need no test for anything the box
+// contains).
+int cullBox(const View& view, Vec3 mins, Vec3 maxs, unsigned mask) {
+    for (size_t i = 0; i < view.frustum.size(); ++i) {
+        if (!(mask & (1u << i))) continue;
+        const Plane& plane = view.frustum[i];
+        const Vec3 n = plane.normal;
+        // The corner furthest along the normal: if even it is outside, the whole box is; the nearest
+        // corner inside means the whole box is.
+        const Vec3 far{n.x >= 0 ? maxs.x : mins.x, n.y >= 0 ? maxs.y : mins.y, n.z >= 0 ? maxs.z : mins.z};
+        if (dot(n, far) - plane.dist < 0) return -1;
+        const Vec3 near{n.x >= 0 ? mins.x : maxs.x, n.y >= 0 ? mins.y : maxs.y, n.z >= 0 ? mins.z : maxs.z};
+        if (dot(n, near) - plane.dist >= 0) mask &= ~(1u << i);
     }
-    return true;
+    return int(mask);
+}
+
+bool validBox(Vec3 mins, Vec3 maxs) { return mins.x <= maxs.x && mins.y <= maxs.y && mins.z <= maxs.z; }
+
+}  // namespace
+
+bool boxInFrustum(const View& view, Vec3 mins, Vec3 maxs) {
+    return validBox(mins, maxs) && cullBox(view, mins, maxs, kAllPlanes) >= 0;
 }
 
 namespace {
@@ -67,6 +87,8 @@ bool pvsUsable(const Pvs& pvs) {
 //   with or without the PVS, so switching the PVS off never adds them to the picture.
 // * Surfaces outside models[0]'s range (doors, platforms) are culled by their bounds only.
 // * Every drawn surface is also tested by its own bounds, which only removes surfaces with no pixel in view.
+// * The camera is outside the map (all leaves drawn) when its leaf has no cluster or the eye lies
+//   outside that leaf's box; CullStats::cameraCluster is then -1.
 // Stats: leavesVisited counts clustered leaves that passed the PVS, leavesDrawn those also in the frustum.
 std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geometry, const View& view,
                                       Vec3 eye, const CullOptions& options, CullStats* stats) {
@@ -89,8 +111,17 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         worldEnd = size_t(std::min<uint64_t>(uint64_t(m.firstSurface) + m.numSurfaces, count));
     }
 
+    // Planes the whole world model's box lies inside of need no test for world leaves and surfaces (an
+    // overview camera sees the whole map: then nothing is tested one by one).
+    const unsigned frustumMask = options.useFrustum ? kAllPlanes : 0;
+    unsigned worldMask = frustumMask;
+    if (worldMask && !world.models.empty() && validBox(world.models[0].mins, world.models[0].maxs)) {
+        const int m = cullBox(view, world.models[0].mins, world.models[0].maxs, kAllPlanes);
+        worldMask = m < 0 ? kAllPlanes : unsigned(m);  // outside: leave the verdict to the parts
+    }
+
     // Tests a surface once; marks it visible when it has something to draw inside the frustum.
-    auto consider = [&](uint32_t s) {
+    auto consider = [&](uint32_t s, unsigned mask) {
         uint8_t& st = state[s];
         if (st & kTested) return;
         st |= kTested;
@@ -100,11 +131,22 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         }
         const DrawSurface& ds = surfaces[s];
         if (ds.shading == SurfaceShading::Hidden || ds.numIndices == 0 || ds.bounds.empty()) return;
-        if (options.useFrustum && !boxInFrustum(view, ds.bounds.mins, ds.bounds.maxs)) return;
+        if (mask && cullBox(view, ds.bounds.mins, ds.bounds.maxs, mask) < 0) return;
         st |= kVisible;
     };
 
-    const int32_t cameraCluster = findCluster(world, eye);
+    // The node tree places every point in some leaf, also points far outside the map (an overview camera
+    // above it) whose leaf cell the tree never bounded there. A PVS row is only trusted when the eye is
+    // inside the box of the leaf the walk found; otherwise the eye counts as outside the map.
+    int32_t cameraCluster = -1;
+    if (const int32_t leafIndex = findLeaf(world, eye); leafIndex >= 0) {
+        const Leaf& leaf = world.leaves[size_t(leafIndex)];
+        constexpr float kSlack = 1.0f;  // leaf boxes are whole units in Quake formats
+        const bool inside = eye.x >= leaf.mins.x - kSlack && eye.x <= leaf.maxs.x + kSlack &&
+                            eye.y >= leaf.mins.y - kSlack && eye.y <= leaf.maxs.y + kSlack &&
+                            eye.z >= leaf.mins.z - kSlack && eye.z <= leaf.maxs.z + kSlack;
+        if (inside) cameraCluster = leaf.cluster;
+    }
     const Pvs& pvs = world.pvs;
     const uint8_t* row = nullptr;
     if (options.usePvs && pvsUsable(pvs) && cameraCluster >= 0 && cameraCluster < pvs.numClusters)
@@ -126,13 +168,12 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
             continue;
         ++leavesVisited;
         // An inverted (garbage) leaf box says nothing about where its surfaces are: their bounds decide.
-        const bool boxValid =
-            leaf.mins.x <= leaf.maxs.x && leaf.mins.y <= leaf.maxs.y && leaf.mins.z <= leaf.maxs.z;
-        if (options.useFrustum && boxValid && !boxInFrustum(view, leaf.mins, leaf.maxs)) continue;
+        if (worldMask && validBox(leaf.mins, leaf.maxs) && cullBox(view, leaf.mins, leaf.maxs, worldMask) < 0)
+            continue;
         ++leavesDrawn;
         for (size_t i = first; i < last; ++i) {
             const uint32_t s = leafSurfaces[i];
-            if (s >= worldBegin && s < worldEnd) consider(s);
+            if (s >= worldBegin && s < worldEnd) consider(s, worldMask);
         }
     }
 
@@ -140,7 +181,7 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
     std::vector<uint32_t> result;
     for (size_t s = 0; s < count; ++s) {
         const bool inWorld = s >= worldBegin && s < worldEnd;
-        if (!inWorld || !(state[s] & kListed)) consider(uint32_t(s));
+        if (!inWorld || !(state[s] & kListed)) consider(uint32_t(s), inWorld ? worldMask : frustumMask);
         if (state[s] & kVisible) result.push_back(uint32_t(s));
     }
 

@@ -8,8 +8,9 @@
 // surface normal), so a camera at `eye` sees the triangle's back when dot(cross(b - a, c - a), eye - a) > 0;
 // cull those unless DrawSurface::twoSided. Checked on real maps: in oa088_am_thornish every polygon
 // (15,092) and mesh (2,024) triangle agrees, and in oa085_ctf_compromise 20,585 of 20,587 polygon
-// triangles agree with the face normal. Patch triangles are emitted with the same convention (their
-// control grids have normals along du x dv, u along columns, v along rows).
+// triangles agree with the face normal. Patch control grids carry normals along du x dv (u along
+// columns, v along rows), and their triangles are emitted with the same convention as ioquake3's
+// RB_SurfaceGrid: on thornish 9,215 of 9,215 tessellated patch triangles agree, on oa_ctf2 1,568 of 1,568.
 #include <cstdint>
 #include <vector>
 

@@ -18,6 +18,8 @@ constexpr int32_t kMaxPatchSide = 129;
 // Total patch grid vertices per map; past it every patch's subdivision is lowered until it fits, so a
 // hostile map cannot make tessellation allocate without bound.
 constexpr uint64_t kPatchVertexBudget = uint64_t(1) << 23;
+// Hard ceiling on TessellationOptions::maxPatchLevel (segments per piece side).
+constexpr int32_t kMaxPatchLevelCeiling = 64;
 
 // True when the surface is a patch whose control grid is well formed and inside world.vertices.
 bool validPatch(const World& world, const Surface& surface);
@@ -30,7 +32,8 @@ struct PatchErrors {
 };
 PatchErrors patchErrors(const Vertex* ctrl, int32_t width, int32_t height);
 
-// Segments for one piece side: ceil(sqrt(error / tolerance)) within [1, maxPatchLevel].
+// Segments for one piece side: ceil(sqrt(error / tolerance)) within [1, maxLevel], maxLevel itself
+// clamped to [1, kMaxPatchLevelCeiling]; NaN error gives 1, infinite error or tolerance <= 0 the maximum.
 int32_t patchLevel(float error, float tolerance, int32_t maxLevel);
 
 // Segments per piece column (along u) and per piece row (along v).
@@ -38,7 +41,7 @@ struct PatchLevels {
     std::vector<int32_t> columns, rows;
 };
 
-// Levels for every surface (empty for anything that is not a valid patch), with the levels of piece
+// Levels for every surface (empty for anything that is not a valid, drawn patch), with the levels of piece
 // sides that coincide with another patch's boundary piece edge (same three control points, either
 // direction) joined so both take the larger one. Deterministic; within kPatchVertexBudget.
 std::vector<PatchLevels> stitchedPatchLevels(const World& world, const TessellationOptions& options);

@@ -31,6 +31,10 @@ View makeView(const Camera& camera);
 void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
 
 // Resolves a camera spec: "spawn", "spawn:N", "intermission", "overview".
+// spawn:N counts from 0 over info_player_deathmatch, then info_player_start, then team spawns
+// (team_CTF_*spawn/*player, info_player_team1..4), each class in file order; the eye is 26 units above.
+// intermission: info_player_intermission, aimed at its target's origin when it has one.
+// overview: the world model's drawn geometry seen from above at an angle, every box corner in frame.
 // Throws UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5").
 // fovX is the horizontal field of view the camera will use: "overview" frames the map for it.
 Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX = 90.0f);

@@ -39,6 +39,7 @@ struct RasterTri {
 
 // What shading needs for the same triangle (same index).
 struct ShadeTri {
+    AttrPlane invW;      // copy of RasterTri::invW, so attribute/w planes can be combined from these three
     AttrPlane b1W, b2W;  // b1/w, b2/w of the original triangle
     int32_t x0, y0;
     uint32_t source = 0;  // caller's id for the original triangle
