@@ -15,7 +15,7 @@ World decodeMap(const MapSource& source) {
     if (magic == "IBSP" && version == 38) return decodeQuake2(source);
     if (magic == "IBSP")
         header.fail(4, "unsupported IBSP version " + std::to_string(version) + " (supported: 38 Quake 2, 46 Quake 3)");
-    if (magic == "VBSP") header.fail(4, "Source maps (VBSP) are not supported yet");
+    if (magic == "VBSP") return decodeSource(source);
     header.fail(0, "not a BSP file (magic bytes are not IBSP or VBSP)");
 }
 

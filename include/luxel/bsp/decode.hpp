@@ -11,5 +11,6 @@ World decodeMap(const MapSource& source);
 // Per-format decoders (src/bsp/q3_decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source);
+World decodeSource(const MapSource& source);
 
 }  // namespace luxel

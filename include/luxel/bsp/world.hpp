@@ -114,6 +114,17 @@ struct LightGrid {
     std::vector<GridSample> samples;
 };
 
+// Source ambient cube sample: light arriving from each axis direction at a point inside a leaf.
+struct AmbientSample {
+    Vec3 position;
+    std::array<Vec3, 6> sides;  // linear light from +X, -X, +Y, -Y, +Z, -Z
+};
+
+struct StaticProp {
+    std::string model;
+    Vec3 origin, angles;  // angles: pitch yaw roll
+};
+
 struct Entity {
     std::vector<std::pair<std::string, std::string>> keys;
     // Value of the first pair with this key, or nullptr.
@@ -153,9 +164,17 @@ struct World {
     std::array<std::vector<LightmapPage>, 3> extraLightmapSlots;
     Pvs pvs;
     std::optional<LightGrid> grid;
+    std::vector<AmbientSample> ambientSamples;
+    std::vector<std::pair<uint32_t, uint32_t>> leafAmbient;  // per leaf: (first, count) into ambientSamples
+    std::vector<StaticProp> staticProps;
     std::vector<Entity> entities;
     std::string entityText;
     EngineLook look;
+    // The aspect ratio at which the game's horizontal FOV is defined (Source: 4/3, widened for wider
+    // frames); 0 means the FOV is horizontal at any aspect (Quake).
+    float fovReferenceAspect = 0;
+    int32_t mapRevision = 0;
+    std::string layoutName;  // header/lump-directory layout when a format has several
 
     // Counts of records the decoder saw that luxel does not use further (brushes, effects, ...), for `info`.
     std::vector<std::pair<std::string, uint64_t>> otherCounts;
