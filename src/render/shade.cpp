@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/vis/visibility.hpp"
@@ -141,6 +144,60 @@ inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, 
             f0 * t.invW.c + d1 * t.b1W.c + d2 * t.b2W.c};
 }
 
+// sampleLightmap with the page's constants hoisted and the lerps done on (r,g,b,0) vectors. Every lane
+// sees the same IEEE single operations in the same order as sampleLightmap, so results are bit-identical
+// (checked by a test); it exists because this lookup is most of a frame's shading time.
+struct PageView {
+    const float* p;
+    int w, h;
+    float fw, fh, wMax, hMax;
+};
+
+inline PageView pageView(const LightmapPage& page) {
+    return {page.rgb.data(), page.width, page.height, float(page.width), float(page.height),
+            float(page.width - 1), float(page.height - 1)};
+}
+
+#if defined(__SSE2__)
+using Rgb = __m128;
+inline Rgb loadTexel(const float* t) {
+    __m128 rg = _mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(t));
+    return _mm_movelh_ps(rg, _mm_load_ss(t + 2));
+}
+inline Rgb lerpRgb(Rgb a, Rgb b, Rgb t) { return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t)); }
+inline Vec3 toVec3(Rgb c) {
+    alignas(16) float f[4];
+    _mm_store_ps(f, c);
+    return {f[0], f[1], f[2]};
+}
+#endif
+
+inline Vec3 sampleView(const PageView& pg, float u, float v) {
+    float fx = u * pg.fw - 0.5f, fy = v * pg.fh - 0.5f;
+    if (!(fx >= 0)) fx = 0;
+    if (!(fy >= 0)) fy = 0;
+    fx = std::min(fx, pg.wMax);
+    fy = std::min(fy, pg.hMax);
+    const int x0 = int(fx), y0 = int(fy);
+    const int x1 = std::min(x0 + 1, pg.w - 1), y1 = std::min(y0 + 1, pg.h - 1);
+    const float ax = fx - float(x0), ay = fy - float(y0);
+    const size_t r0 = size_t(y0) * size_t(pg.w), r1 = size_t(y1) * size_t(pg.w);
+    const float* t00 = pg.p + (r0 + size_t(x0)) * 3;
+    const float* t10 = pg.p + (r0 + size_t(x1)) * 3;
+    const float* t01 = pg.p + (r1 + size_t(x0)) * 3;
+    const float* t11 = pg.p + (r1 + size_t(x1)) * 3;
+#if defined(__SSE2__)
+    const Rgb vax = _mm_set1_ps(ax), vay = _mm_set1_ps(ay);
+    Rgb top = lerpRgb(loadTexel(t00), loadTexel(t10), vax);
+    Rgb bottom = lerpRgb(loadTexel(t01), loadTexel(t11), vax);
+    return toVec3(lerpRgb(top, bottom, vay));
+#else
+    Vec3 top = lerp(Vec3{t00[0], t00[1], t00[2]}, Vec3{t10[0], t10[1], t10[2]}, ax);
+    Vec3 bottom = lerp(Vec3{t01[0], t01[1], t01[2]}, Vec3{t11[0], t11[1], t11[2]}, ax);
+    return lerp(top, bottom, ay);
+#endif
+}
+
 // A run of n pixels of one triangle on row py, light-bearing modes: per-triangle work is done once and
 // the per-pixel loop is plane evaluations, one divide and the lookup.
 template <RenderMode M>
@@ -163,19 +220,14 @@ template <RenderMode M>
     const float fy = float(py - t.y0);
     const int dx = px0 - t.x0;
     if (M != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
-        const LightmapPage& page = ctx.world->lightmaps[size_t(ctx.geometry->surfaces[s.surface].lightmapPage)];
+        const PageView page = pageView(ctx.world->lightmaps[size_t(ctx.geometry->surfaces[s.surface].lightmapPage)]);
         const raster::AttrPlane pu = combine(t, v0.lightmapUV.x, v1.lightmapUV.x, v2.lightmapUV.x);
         const raster::AttrPlane pv = combine(t, v0.lightmapUV.y, v1.lightmapUV.y, v2.lightmapUV.y);
         const float uRow = pu.b * fy, vRow = pv.b * fy;
         for (int k = 0; k < n; ++k) {
             const float fx = float(dx + k), iw = 1.0f / depth[k];
-            Vec2 uv{((pu.c + pu.a * fx) + uRow) * iw, ((pv.c + pv.a * fx) + vRow) * iw};
-            static const int exp = getenv("LUXEL_EXP") ? atoi(getenv("LUXEL_EXP")) : 0;
-            if (exp == 1) { put(out + 3 * k, Vec3{uv.x, uv.y, 0}, accumulate); continue; }
-            if (exp == 2) { continue; }
-            if (exp == 3) { put(out + 3 * k, sampleLightmap(page, uv), accumulate); continue; }
-            if (exp == 4) { put(out + 3 * k, sampleLightmap(ctx.world->lightmaps[0], Vec2{uv.x*0.05f, uv.y*0.05f}), accumulate); continue; }
-            put(out + 3 * k, lookOf(sampleLightmap(page, uv), albedo, lp), accumulate);
+            const float u = ((pu.c + pu.a * fx) + uRow) * iw, v = ((pv.c + pv.a * fx) + vRow) * iw;
+            put(out + 3 * k, lookOf(sampleView(page, u, v), albedo, lp), accumulate);
         }
     } else {
         const raster::AttrPlane pr = combine(t, v0.color.x, v1.color.x, v2.color.x);
@@ -224,6 +276,8 @@ void shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
     return lookOf(light, albedo, lookParams(look, engine));
 }
+
+Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv) { return sampleView(pageView(page), uv.x, uv.y); }
 
 void shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
                 int h, Image& image, bool accumulate) {

@@ -40,6 +40,9 @@ void shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id,
 // The display transform of light-bearing values (lightmap, vertex, lit, sky, flares).
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine);
 
+// The renderer's lightmap lookup: bit-identical to sampleLightmap (lightmap_sample.hpp), faster.
+Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv);
+
 // Distinct, stable colour per visibility cluster; grey for -1.
 Vec3 clusterColor(int32_t cluster);
 
