@@ -14,7 +14,7 @@ for arg in "$@"; do
 done
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev
 )
@@ -33,6 +33,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ "$build" = 1 ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   cmake --build build
 fi
