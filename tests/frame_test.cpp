@@ -1,14 +1,18 @@
 #include <catch2/catch.hpp>
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 #include <cmath>
 #include <cstring>
 #include <random>
 
+#include "luxel/bsp/decode.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/util/error.hpp"
 #include "support/render_fixtures.hpp"
+#include "support/test_paths.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
@@ -162,6 +166,8 @@ TEST_CASE("render: same bytes for 1, 2 and 8 threads", "[render]") {
         if (i % 10 == 0) addColoredPolygon(s, tri, {-1, 0, 0}, {1, 0, 1}, true);  // exact depth ties
     }
     Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 301, 203);
+    // Lift TBB's default cap (the core count) so the 8-thread arena really gets 8 threads.
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
     for (int spp : {1, 4}) {
         RenderOptions o = linearOptions(RenderMode::Vertex);
         o.spp = spp;
@@ -334,4 +340,22 @@ TEST_CASE("render: hostile geometry (bad indices, NaN vertices) is skipped", "[r
     Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 32, 32), linearOptions(), &st);
     for (float f : img.pixels) REQUIRE(std::isfinite(f));
     REQUIRE(st.pixelsCovered > 0);  // the triangle without the NaN vertex still draws
+}
+
+TEST_CASE("render: real Quake 3 geometry is wound clockwise seen from the front, as back-face culling assumes",
+          "[render][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    for (const char* name : {"q3/oa088_aggressor.bsp", "q3/oa088_am_thornish.bsp"}) {
+        World world = decodeMap(openMapPath(*sharedMaps() + "/" + name));
+        Geometry g = tessellate(world);
+        size_t along = 0, against = 0;
+        for (size_t i = 0; i + 2 < g.indices.size(); i += 3) {
+            const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]], &c = g.vertices[g.indices[i + 2]];
+            float d = dot(cross(b.position - a.position, c.position - a.position), a.normal + b.normal + c.normal);
+            (d < 0 ? against : along) += d != 0 ? 1 : 0;
+        }
+        INFO(name << ": right-handed normal along the vertex normal " << along << ", against " << against);
+        REQUIRE(against > 0);
+        REQUIRE(double(along) < 0.02 * double(against));
+    }
 }

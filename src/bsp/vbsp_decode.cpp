@@ -1,10 +1,72 @@
-#include <stdexcept>
+// Source VBSP 19-21: header and lump directory, then every part in dependency order (the parts live in
+// vbsp_*.cpp beside this file).
+//
+// Display transform (World::look). The engine keeps lightmaps linear (ColorRGBExp32 -> c * 2^e / 255,
+// ColorSpace::TexLightToLinear). For LDR output it converts each luxel to screen gamma with
+// g_LinearToVertex = (linear)^(1 / 2.2) * 0.5 (mat_monitorgamma 2.2, overbright 2), clamps the result with
+// ColorClamp (all three channels scaled together when one passes 1: hue kept) and the shaders multiply the
+// lightmap by 2 (the overbright factor) and by the gamma-space texture. Net: a white texture shows
+// linear^(1/2.2), with a hue-keeping clamp where linear^(1/2.2) reaches 2, i.e. linear 2^2.2 ~ 4.595; the
+// framebuffer then clamps each channel at 1. That is EngineLook{hueClampAt = 2^2.2, gamma = 2.2} exactly
+// (luxel's look multiplies linear light by linear albedo, clamps, then applies the gamma).
+// HDR data is in the same linear units, so the same look applies to it.
+//
+// Unlit faces (no lighting lump, or lightofs -1: sky, tools, unlit materials, maps compiled without vrad)
+// are drawn full bright by the engine; they get vertex colour 1.0 and no lightmap page.
+#include <cmath>
+#include <cstring>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/entities.hpp"
+#include "vbsp_format.hpp"
 
 namespace luxel {
 
-// STUB: replaced by the real implementation.
-World decodeSource(const MapSource&) { throw std::logic_error("decodeSource not implemented"); }
+World decodeSource(const MapSource& source) { return decodeSource(source, false); }
+
+World decodeSource(const MapSource& source, bool preferLdr) {
+    using namespace vbsp;
+    World w;
+    w.format = MapFormat::Source;
+    w.formatName = "Source VBSP";
+    w.file = source.displayName;
+    w.look.hueClampAt = std::pow(2.0f, 2.2f);
+    w.look.gamma = 2.2f;
+    w.fovReferenceAspect = 4.0f / 3.0f;
+
+    Context c(source);
+    decodeHeader(c, w);
+
+    // HDR (lumps 53 + 58) unless asked for LDR and the map has it; a map with only one set uses that.
+    const bool hdrLight = c.lump(kLightingHdr).size() > 0, ldrLight = c.lump(kLighting).size() > 0;
+    c.useHdr = hdrLight && !(preferLdr && ldrLight);
+    c.lightingLump = c.useHdr ? kLightingHdr : kLighting;
+    c.facesLump = c.useHdr && c.lump(kFacesHdr).size() > 0 ? kFacesHdr : kFaces;
+    if (c.facesLump == kFaces && c.lump(kFaces).size() == 0 && c.lump(kFacesHdr).size() > 0) c.facesLump = kFacesHdr;
+    c.leafVersion = w.lumps[kLeafs].version;
+
+    {
+        auto text = c.lump(kEntities).data();
+        const char* p = reinterpret_cast<const char*>(text.data());
+        const size_t len = text.empty() ? 0 : strnlen(p, text.size());
+        w.entityText.assign(p, len);
+        w.entities = parseEntities(w.entityText, source.displayName, c.lump(kEntities).absolute(0));
+    }
+
+    decodePlanes(c, w);
+    decodeMaterials(c, w);
+    decodeFaces(c, w);
+    decodeDisplacements(c, w);
+    decodeLighting(c, w);
+    c.numLeaves = c.lump(kLeafs).recordCount(c.leafVersion == 0 ? kLeafBytesV0 : kLeafBytesV1);
+    decodeVisibility(c, w);
+    decodeLeaves(c, w);
+    decodeNodes(c, w);
+    decodeModels(c, w);
+    decodeAmbient(c, w);
+    decodeGameLumps(c, w);
+    countOtherLumps(c, w);
+    return w;
+}
 
 }  // namespace luxel

@@ -106,6 +106,7 @@ bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, u
     }
     t.x0 = int32_t(x0);
     t.y0 = int32_t(y0);
+    t.zNear = float(std::max({s[0].invW, s[1].invW, s[2].invW}));
     t.x1 = int32_t(x1);
     t.y1 = int32_t(y1);
 
@@ -195,7 +196,15 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height) {
     for (size_t i = 0; i < numTiles; ++i) bins.offsets[i + 1] += bins.offsets[i];
     bins.ids.resize(bins.offsets[numTiles]);
     std::vector<uint32_t> cursor(bins.offsets.begin(), bins.offsets.end() - 1);
-    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
+    // Bins list triangles nearest first so hierarchical depth rejects more; the depth test's tie-break on
+    // the id makes the picture independent of this order.
+    std::vector<uint32_t> order(tris.size());
+    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (tris[a].zNear != tris[b].zNear) return tris[a].zNear > tris[b].zNear;
+        return a < b;
+    });
+    for (uint32_t i : order) {
         const RasterTri& t = tris[i];
         for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
             for (int tx = t.x0 / kTileSize; tx <= t.x1 / kTileSize; ++tx)
@@ -237,7 +246,10 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
             const __m128 fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(dx + i), lane));
             const __m128 z = _mm_add_ps(_mm_add_ps(vzc, _mm_mul_ps(vza, fx)), vrow);
             const __m128 d = _mm_loadu_ps(drow + i);
-            __m128 m = _mm_cmpgt_ps(z, d);
+            const __m128i old = _mm_loadu_si128(reinterpret_cast<const __m128i*>(irow + i));
+            // Nearer wins; equal depth goes to the lower triangle id (ids < 2^31, empty pixels have d = 0).
+            __m128 m = _mm_or_ps(_mm_cmpgt_ps(z, d),
+                                 _mm_and_ps(_mm_cmpeq_ps(z, d), _mm_castsi128_ps(_mm_cmplt_epi32(vid, old))));
             __m128i cover = minusOne;
             if (!full) {
                 const __m128i w0 = _mm_add_epi32(_mm_set1_epi32(e0 + sx[0] * i), step0);
@@ -248,7 +260,6 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
             }
             _mm_storeu_ps(drow + i, _mm_or_ps(_mm_and_ps(m, z), _mm_andnot_ps(m, d)));
             const __m128i mi = _mm_castps_si128(m);
-            const __m128i old = _mm_loadu_si128(reinterpret_cast<const __m128i*>(irow + i));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(irow + i),
                              _mm_or_si128(_mm_and_si128(mi, vid), _mm_andnot_si128(mi, old)));
             if (wrow) {
@@ -261,7 +272,7 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
         for (; i < bw; ++i) {
             if (full || (w0 | w1 | w2) >= 0) {
                 const float z = (zc + za * float(dx + i)) + zrowB;
-                if (z > drow[i]) {
+                if (z > drow[i] || (z == drow[i] && triId < irow[i])) {
                     drow[i] = z;
                     irow[i] = triId;
                 }
@@ -279,29 +290,18 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
 
 constexpr int kBlocksPerSide = kTileSize / kBlock;
 
-// Farthest (smallest) 1/w per 8x8 block of a tile, recomputed lazily after a block is drawn into.
+// Per 8x8 block of a tile, a lower bound of its pixels' 1/w (depths only grow, and a block fully covered
+// by a triangle is at least as near as that triangle's farthest point in it).
 struct HiZ {
     float farthest[kBlocksPerSide * kBlocksPerSide];
-    uint8_t dirty[kBlocksPerSide * kBlocksPerSide];
-    void refresh(int blk, int x, int y, int w, int h, const float* depth) {
-        float m = std::numeric_limits<float>::max();
-        const int x1 = std::min(x + kBlock, w), y1 = std::min(y + kBlock, h);
-        for (int j = y; j < y1; ++j)
-            for (int i = x; i < x1; ++i) m = std::min(m, depth[size_t(j) * size_t(w) + size_t(i)]);
-        farthest[blk] = m;
-        dirty[blk] = 0;
-    }
 };
 
 }  // namespace
 
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
                 float* depth, uint32_t* id, uint16_t* writeCount) {
-    HiZ hiz;
-    for (int i = 0; i < kBlocksPerSide * kBlocksPerSide; ++i) {
-        hiz.farthest[i] = 0;
-        hiz.dirty[i] = 1;  // the caller's buffer may hold earlier content
-    }
+    HiZ hiz;  // the caller's buffer starts at depth 0 (nothing drawn)
+    for (float& f : hiz.farthest) f = 0;
     for (size_t k = 0; k < count; ++k) {
         const uint32_t triId = ids[k];
         const RasterTri& t = tris[triId];
@@ -353,6 +353,7 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
             const int by = std::max(byA, ry0), bh = std::min(byA + kBlock - 1, ry1) - by + 1;
             const float fy0 = float(by - t.y0), fy1 = float(by + bh - 1 - t.y0);
             const float zyMax = std::max(t.invW.b * fy0, t.invW.b * fy1);
+            const float zyMin = std::min(t.invW.b * fy0, t.invW.b * fy1);
             const float zyAbs = std::max(std::fabs(t.invW.b * fy0), std::fabs(t.invW.b * fy1));
             for (int bxA = bx0; bxA <= rx1; bxA += kBlock) {
                 const int bx = std::max(bxA, rx0), bw = std::min(bxA + kBlock - 1, rx1) - bx + 1;
@@ -367,17 +368,18 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
                 }
                 if (out) continue;
                 const int blk = ((byA - tileY) / kBlock) * kBlocksPerSide + (bxA - tileX) / kBlock;
-                if (hiz.dirty[blk]) hiz.refresh(blk, bxA - tileX, byA - tileY, w, h, depth);
-                if (hiz.farthest[blk] > 0) {
-                    const float fx0 = float(bx - t.x0), fx1 = float(bx + bw - 1 - t.x0);
-                    const float zxMax = std::max(t.invW.a * fx0, t.invW.a * fx1);
-                    const float zxAbs = std::max(std::fabs(t.invW.a * fx0), std::fabs(t.invW.a * fx1));
-                    // Bound of the per-pixel (zc + za*fx) + zb*fy, widened for its rounding.
-                    const float bound = t.invW.c + zxMax + zyMax + 1e-5f * (std::fabs(t.invW.c) + zxAbs + zyAbs);
-                    if (bound < hiz.farthest[blk]) continue;
-                }
+                const float fx0 = float(bx - t.x0), fx1 = float(bx + bw - 1 - t.x0);
+                // Bounds of the per-pixel (zc + za*fx) + zb*fy over the block, widened for its rounding.
+                const float zxAbs = std::max(std::fabs(t.invW.a * fx0), std::fabs(t.invW.a * fx1));
+                const float slack = 1e-5f * (std::fabs(t.invW.c) + zxAbs + zyAbs);
+                const float zMax = t.invW.c + std::max(t.invW.a * fx0, t.invW.a * fx1) + zyMax + slack;
+                if (zMax < hiz.farthest[blk]) continue;
                 pixels(bx, by, bw, bh, full);
-                hiz.dirty[blk] = 1;
+                // Only a block covered whole (all 64 pixels) raises its bound.
+                if (full && bw == kBlock && bh == kBlock) {
+                    const float zMin = t.invW.c + std::min(t.invW.a * fx0, t.invW.a * fx1) + zyMin - slack;
+                    hiz.farthest[blk] = std::max(hiz.farthest[blk], zMin);
+                }
             }
         }
     }

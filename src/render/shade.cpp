@@ -198,6 +198,74 @@ inline Vec3 sampleView(const PageView& pg, float u, float v) {
 #endif
 }
 
+#if defined(__SSE2__)
+// lookOf on an (r,g,b,0) vector; same per-lane operations, so the same values (gamma is left to lookOf).
+inline Rgb lookRgb(Rgb light, Rgb albedo, const LookParams& lp) {
+    if (lp.linear) return _mm_mul_ps(light, albedo);
+    if (lp.hueClampAt > 0) {
+        const Rgb g = _mm_shuffle_ps(light, light, _MM_SHUFFLE(1, 1, 1, 1));
+        const Rgb b = _mm_shuffle_ps(light, light, _MM_SHUFFLE(2, 2, 2, 2));
+        const float m = _mm_cvtss_f32(_mm_max_ps(light, _mm_max_ps(g, b)));
+        if (m > lp.hueClampAt) light = _mm_mul_ps(light, _mm_set1_ps(lp.hueClampAt / m));
+    }
+    const Rgb c = _mm_mul_ps(light, albedo);
+    return _mm_min_ps(_mm_max_ps(c, _mm_setzero_ps()), _mm_set1_ps(1.0f));  // NaN -> 0 like clamp01
+}
+
+inline void putRgb(float* out, Rgb c, bool accumulate) {
+    if (accumulate) {
+        Rgb o = _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(out)), _mm_load_ss(out + 2));
+        c = _mm_add_ps(o, c);
+    }
+    _mm_storel_pi(reinterpret_cast<__m64*>(out), c);
+    _mm_store_ss(out + 2, _mm_movehl_ps(c, c));
+}
+
+// Four pixels at a time: uv and the texel coordinates in lanes, then the texel lerps per pixel. Returns
+// how many pixels it shaded (a multiple of 4). Lane for lane the same operations as the scalar path.
+int shadeLightmapQuads(const PageView& pg, const raster::AttrPlane& pu, const raster::AttrPlane& pv, float uRow,
+                       float vRow, int dx, const float* depth, int n, Vec3 albedo, const LookParams& lp, float* out,
+                       bool accumulate) {
+    const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+    const __m128 pua = _mm_set1_ps(pu.a), puc = _mm_set1_ps(pu.c), pva = _mm_set1_ps(pv.a), pvc = _mm_set1_ps(pv.c);
+    const __m128 ur = _mm_set1_ps(uRow), vr = _mm_set1_ps(vRow), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
+    const __m128 fw = _mm_set1_ps(pg.fw), fh = _mm_set1_ps(pg.fh), wMax = _mm_set1_ps(pg.wMax), hMax = _mm_set1_ps(pg.hMax);
+    const __m128i wLast = _mm_set1_epi32(pg.w - 1), hLast = _mm_set1_epi32(pg.h - 1);
+    const Rgb alb = _mm_setr_ps(albedo.x, albedo.y, albedo.z, 0.0f);
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const __m128 fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(dx + k), lane));
+        const __m128 iw = _mm_div_ps(one, _mm_loadu_ps(depth + k));
+        const __m128 u = _mm_mul_ps(_mm_add_ps(_mm_add_ps(puc, _mm_mul_ps(pua, fx)), ur), iw);
+        const __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(pvc, _mm_mul_ps(pva, fx)), vr), iw);
+        __m128 tx = _mm_sub_ps(_mm_mul_ps(u, fw), half), ty = _mm_sub_ps(_mm_mul_ps(v, fh), half);
+        tx = _mm_and_ps(_mm_cmpge_ps(tx, _mm_setzero_ps()), tx);  // !(t >= 0) -> 0, NaN included
+        ty = _mm_and_ps(_mm_cmpge_ps(ty, _mm_setzero_ps()), ty);
+        tx = _mm_min_ps(tx, wMax);
+        ty = _mm_min_ps(ty, hMax);
+        const __m128i x0 = _mm_cvttps_epi32(tx), y0 = _mm_cvttps_epi32(ty);
+        const __m128i x1 = _mm_sub_epi32(x0, _mm_cmplt_epi32(x0, wLast));  // min(x0 + 1, w - 1)
+        const __m128i y1 = _mm_sub_epi32(y0, _mm_cmplt_epi32(y0, hLast));
+        alignas(16) float ax[4], ay[4];
+        alignas(16) int32_t ix0[4], ix1[4], iy0[4], iy1[4];
+        _mm_store_ps(ax, _mm_sub_ps(tx, _mm_cvtepi32_ps(x0)));
+        _mm_store_ps(ay, _mm_sub_ps(ty, _mm_cvtepi32_ps(y0)));
+        _mm_store_si128(reinterpret_cast<__m128i*>(ix0), x0);
+        _mm_store_si128(reinterpret_cast<__m128i*>(ix1), x1);
+        _mm_store_si128(reinterpret_cast<__m128i*>(iy0), y0);
+        _mm_store_si128(reinterpret_cast<__m128i*>(iy1), y1);
+        for (int l = 0; l < 4; ++l) {
+            const size_t r0 = size_t(iy0[l]) * size_t(pg.w), r1 = size_t(iy1[l]) * size_t(pg.w);
+            const Rgb vax = _mm_set1_ps(ax[l]);
+            const Rgb top = lerpRgb(loadTexel(pg.p + (r0 + size_t(ix0[l])) * 3), loadTexel(pg.p + (r0 + size_t(ix1[l])) * 3), vax);
+            const Rgb bottom = lerpRgb(loadTexel(pg.p + (r1 + size_t(ix0[l])) * 3), loadTexel(pg.p + (r1 + size_t(ix1[l])) * 3), vax);
+            putRgb(out + 3 * (k + l), lookRgb(lerpRgb(top, bottom, _mm_set1_ps(ay[l])), alb, lp), accumulate);
+        }
+    }
+    return k;
+}
+#endif
+
 // A run of n pixels of one triangle on row py, light-bearing modes: per-triangle work is done once and
 // the per-pixel loop is plane evaluations, one divide and the lookup.
 template <RenderMode M>
@@ -224,7 +292,11 @@ template <RenderMode M>
         const raster::AttrPlane pu = combine(t, v0.lightmapUV.x, v1.lightmapUV.x, v2.lightmapUV.x);
         const raster::AttrPlane pv = combine(t, v0.lightmapUV.y, v1.lightmapUV.y, v2.lightmapUV.y);
         const float uRow = pu.b * fy, vRow = pv.b * fy;
-        for (int k = 0; k < n; ++k) {
+        int k = 0;
+#if defined(__SSE2__)
+        if (!lp.gamma) k = shadeLightmapQuads(page, pu, pv, uRow, vRow, dx, depth, n, albedo, lp, out, accumulate);
+#endif
+        for (; k < n; ++k) {
             const float fx = float(dx + k), iw = 1.0f / depth[k];
             const float u = ((pu.c + pu.a * fx) + uRow) * iw, v = ((pv.c + pv.a * fx) + vRow) * iw;
             put(out + 3 * k, lookOf(sampleView(page, u, v), albedo, lp), accumulate);

@@ -12,5 +12,8 @@ World decodeMap(const MapSource& source);
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source);
 World decodeSource(const MapSource& source);
+// Source maps may carry LDR and HDR lighting; decodeSource(source) prefers HDR, preferLdr picks the LDR
+// set when the map has one.
+World decodeSource(const MapSource& source, bool preferLdr);
 
 }  // namespace luxel

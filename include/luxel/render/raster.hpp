@@ -35,6 +35,7 @@ struct RasterTri {
     int64_t C[3];        // with the fill-rule bias folded in
     int32_t x0, y0, x1, y1;  // inclusive pixel range whose centres may be covered
     AttrPlane invW;          // 1/w: depth, larger is nearer
+    float zNear = 0;         // largest 1/w of the vertices (binning order)
 };
 
 // What shading needs for the same triangle (same index).
@@ -61,7 +62,7 @@ struct ScreenSetup {
 int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
                   std::vector<ShadeTri>& shadeOut);
 
-// Triangle ids per tile, in submission order (so depth ties resolve the same way on any thread count).
+// Triangle ids per tile, nearest first (the order only affects speed: see rasterTile).
 struct Bins {
     int tilesX = 0, tilesY = 0;
     std::vector<uint32_t> offsets;  // tilesX*tilesY + 1
@@ -71,8 +72,10 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height);
 
 // Rasterizes the listed triangles into a tile-local visibility buffer of w x h pixels whose top-left pixel
 // is (tileX, tileY); depth/id are row-major with stride w and must be initialised by the caller (depth 0,
-// id kNoTriangle). Depth test: strictly nearer wins, so the earlier triangle keeps ties. writeCount, when
-// given, counts the pixels each triangle's coverage test accepts (ignoring depth): a test hook.
+// id kNoTriangle). Depth test: nearer wins and equal depth goes to the lower id, so the result does not
+// depend on the order triangles are listed in (ids must be < 2^31). writeCount, when
+// given, counts the pixels each triangle's coverage test accepts (ignoring the per-pixel depth test; blocks
+// skipped by the hierarchical depth test are not visited): a test hook.
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
                 float* depth, uint32_t* id, uint16_t* writeCount = nullptr);
 
