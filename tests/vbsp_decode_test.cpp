@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -241,7 +242,10 @@ TEST_CASE("vbsp: polygons keep the World winding (cross product against the face
                 const Vertex* v = &w.vertices[s.firstVertex];
                 const uint32_t* ix = &w.indices[s.firstIndex + t];
                 const Vec3 n = cross(v[ix[1]].position - v[ix[0]].position, v[ix[2]].position - v[ix[0]].position);
-                if (length(n) < 1e-3f) continue;
+                // Slivers between colinear T-junction vertices have no usable direction: skip triangles
+                // under 1 unit^2 or tilted off the face plane by rounding.
+                if (length(n) < 2.0f || (s.kind == SurfaceKind::Polygon && std::fabs(dot(normalize(n), s.normal)) < 0.9f))
+                    continue;
                 // World convention: cross(b - a, c - a) points away from the front.
                 const bool ok = dot(n, s.normal) < 0;
                 if (s.kind == SurfaceKind::Displacement) {
@@ -325,12 +329,19 @@ void checkLighting(const VbspFile& m, const World& w, int facesLump, int lightin
         ranges.push_back({begin, end});
 
         const Surface& s = w.surfaces[i];
-        if (s.lightmapPage < 0 || s.kind != SurfaceKind::Polygon) continue;
+        if (s.lightmapPage < 0) continue;
         // Placement of the block: vertex uv * page size - 0.5 - its luxel coordinate (computed here).
         const auto& page = w.lightmaps[size_t(s.lightmapPage)];
         const size_t ti = size_t(f.texinfo) * 72 + 32;
         double px = 0, py = 0;
-        for (uint32_t k = 0; k < s.numVertices; ++k) {
+        if (s.kind == SurfaceKind::Displacement) {
+            // Grid vertex 0 sits on luxel (0, 0), the last one on luxel (w, h) (the engine's corner coordinates).
+            const Vec2 a = w.vertices[s.firstVertex].lightmapUV, b = w.vertices[s.firstVertex + s.numVertices - 1].lightmapUV;
+            px = double(a.x) * page.width - 0.5, py = double(a.y) * page.height - 0.5;
+            CHECK(double(b.x) * page.width - 0.5 - f.size[0] == Approx(px).margin(0.01));
+            CHECK(double(b.y) * page.height - 0.5 - f.size[1] == Approx(py).margin(0.01));
+        }
+        for (uint32_t k = 0; k < s.numVertices && s.kind == SurfaceKind::Polygon; ++k) {
             const Vertex& v = w.vertices[s.firstVertex + k];
             const double lu = double(v.position.x) * f32(m.lumps[6], ti) + double(v.position.y) * f32(m.lumps[6], ti + 4) +
                               double(v.position.z) * f32(m.lumps[6], ti + 8) + f32(m.lumps[6], ti + 12) - f.mins[0];
@@ -504,4 +515,43 @@ TEST_CASE("vbsp: sdk_vehicles v20 decodes in well under 50 ms", "[vbsp][maps]") 
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
     CHECK(best < 50.0);
 #endif
+}
+
+TEST_CASE("vbsp: tool and sky materials get neutral flags; real maps report no problems", "[vbsp][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    for (const auto& name : kMaps) {
+        INFO(name);
+        const World w = decodeMap(openMapPath(sourceMap(name)));
+        CHECK(w.problems.empty());
+        for (const Material& m : w.materials) {
+            INFO(m.name);
+            std::string upper = m.name;
+            for (char& ch : upper) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+            const uint32_t f = m.nativeSurfaceFlags;
+            if (upper == "TOOLS/TOOLSNODRAW" || upper == "TOOLS/TOOLSTRIGGER" || upper == "TOOLS/TOOLSSKIP" ||
+                upper == "TOOLS/TOOLSHINT" || upper == "TOOLS/TOOLSCLIP" || (f & (0x80 | 0x200 | 0x100 | 0x40)))
+                CHECK((m.flags & kMaterialNoDraw));
+            if (upper == "TOOLS/TOOLSSKYBOX" || (f & (0x4 | 0x2))) CHECK((m.flags & kMaterialSky));
+            if (upper.rfind("TOOLS/", 0) != 0 && !(f & (0x80 | 0x200 | 0x100 | 0x40))) CHECK_FALSE((m.flags & kMaterialNoDraw));
+        }
+    }
+}
+
+TEST_CASE("vbsp: HDR is preferred, LDR on request, each with its own faces and lighting lumps", "[vbsp][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const Bytes bytes = readFile(sourceMap("bsptool_tf2_mp_lobby.bsp"));
+    const VbspFile m = readVbsp(bytes);
+    REQUIRE_FALSE(m.lumps[53].empty());
+    REQUIRE_FALSE(m.lumps[8].empty());
+    const World hdr = decodeMap(sourceOf(bytes)), ldr = decodeSource(sourceOf(bytes), true);
+    // The lighting tests above tie each World to its lump; here: the two sets really differ in this map.
+    REQUIRE(hdr.lightmaps.size() == ldr.lightmaps.size());
+    bool differ = false;
+    for (size_t i = 0; i < hdr.lightmaps.size(); ++i) differ |= hdr.lightmaps[i].rgb != ldr.lightmaps[i].rgb;
+    CHECK(differ == (m.lumps[53] != m.lumps[8]));
+    // A map with only LDR lighting gives the same World either way.
+    const Bytes gmod = readFile(sourceMap("bsputils_gmod_map_v20.bsp"));
+    const World a = decodeSource(sourceOf(gmod)), b = decodeSource(sourceOf(gmod), true);
+    REQUIRE(a.lightmaps.size() == b.lightmaps.size());
+    for (size_t i = 0; i < a.lightmaps.size(); ++i) CHECK(a.lightmaps[i].rgb == b.lightmaps[i].rgb);
 }

@@ -63,6 +63,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit, 
         }
         Surface& s = w.surfaces[f.surface];
         s.lightmapPage = p.page;
+        s.lightmapRect = {p.x, p.y, f.size[0], f.size[1]};
         // Luxel (i, j) sits at texture coordinate (mins + i) * 16, so a vertex is at luxel s/16 - mins.
         for (uint32_t k = 0; k < s.numVertices; ++k) {
             const auto& tc = st[s.firstVertex + k];

@@ -66,13 +66,20 @@ void decodeAmbient(Context& c, World& w) {
         }
         w.leafAmbient[i] = {first, count};
     }
-    // Fractions of the owning leaf's bounds -> world positions (samples no leaf owns stay fractions).
+    // Fractions of the owning leaf's bounds -> world positions. vrad gives every sample to one leaf; a
+    // sample no leaf lists is unreachable (left at its fraction, reported).
+    size_t orphans = 0;
     for (size_t k = 0; k < numSamples; ++k) {
-        if (owner[k] < 0) continue;
+        if (owner[k] < 0) {
+            ++orphans;
+            continue;
+        }
         const Leaf& leaf = w.leaves[size_t(owner[k])];
         const Vec3 f = w.ambientSamples[k].position;
         w.ambientSamples[k].position = leaf.mins + (leaf.maxs - leaf.mins) * f;
     }
+    if (orphans > 0)
+        w.problems.push_back(std::to_string(orphans) + " ambient samples belong to no leaf");
 }
 
 }  // namespace luxel::vbsp

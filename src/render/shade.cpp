@@ -136,6 +136,53 @@ inline void put(float* out, Vec3 c, bool accumulate) {
     }
 }
 
+// Clusters of a run. On a flat triangle the stepped-off points of a run lie on one 3D segment, and BSP
+// leaves are convex: when both ends of a piece are in the same leaf, all of it is. Split until they are.
+void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* depth, int n, float* out,
+                     bool accumulate) {
+    const raster::ShadeTri& st = ctx.tris[tri];
+    const SourceTri& src = ctx.sources[st.source];
+    const DrawVertex* vb = src.kind == SourceKind::Flare ? ctx.flareVertices : ctx.geometry->vertices.data();
+    const DrawVertex &a = vb[src.v[0]], &b = vb[src.v[1]], &c = vb[src.v[2]];
+    if (!(a.normal == b.normal && a.normal == c.normal)) {
+        for (int k = 0; k < n; ++k)
+            put(out + 3 * k, shadeOne<RenderMode::Clusters>(ctx, tri, px0 + k, py, depth[k]), accumulate);
+        return;
+    }
+    const Vec3 nrm = normalize(a.normal);
+    auto leafAt = [&](int k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        return findLeaf(*ctx.world, interp3(p.v0->position, p.v1->position, p.v2->position, p.bary) + nrm);
+    };
+    auto colorOf = [&](int32_t leaf) {
+        return leaf < 0 ? clusterColor(-1) : clusterColor(ctx.world->leaves[size_t(leaf)].cluster);
+    };
+    // Explicit stack of [k0, k1] pieces with their end leaves known.
+    struct Piece {
+        int k0, k1;
+        int32_t l0, l1;
+    };
+    Piece stack[64];
+    int top = 0;
+    stack[top++] = {0, n - 1, leafAt(0), n > 1 ? leafAt(n - 1) : -2};
+    if (n == 1) stack[0].l1 = stack[0].l0;
+    while (top > 0) {
+        const Piece pc = stack[--top];
+        if (pc.l0 == pc.l1) {
+            const Vec3 col = colorOf(pc.l0);
+            for (int k = pc.k0; k <= pc.k1; ++k) put(out + 3 * k, col, accumulate);
+        } else if (pc.k1 - pc.k0 <= 1) {
+            put(out + 3 * pc.k0, colorOf(pc.l0), accumulate);
+            put(out + 3 * pc.k1, colorOf(pc.l1), accumulate);
+        } else {
+            const int mid = (pc.k0 + pc.k1) / 2;
+            const int32_t lm = leafAt(mid);
+            stack[top++] = {mid, pc.k1, lm, pc.l1};
+            stack[top++] = {pc.k0, mid, pc.l0, lm};
+        }
+    }
+}
+
 // attribute/w plane of a value with vertex values f0, f1, f2: f = f0 + b1 (f1 - f0) + b2 (f2 - f0), so
 // f/w = f0 (1/w) + (f1 - f0) (b1/w) + (f2 - f0) (b2/w), coefficient by coefficient.
 inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, float f2) {
@@ -336,7 +383,12 @@ void shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id
             if constexpr (M == RenderMode::Lightmap || M == RenderMode::Vertex || M == RenderMode::Lit) {
                 shadeLightRun<M>(ctx, lp, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
             } else {
-                for (int k = i; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
+                int k = i;
+                if constexpr (M == RenderMode::Clusters) {
+                    shadeClusterRun(ctx, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
+                    k = end;
+                }
+                for (; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
             }
             i = end;
         }

@@ -83,6 +83,9 @@ struct Surface {
     // Light style of each lightmap slot (Quake 2 / Source: up to 4; Quake 3: style 0 only); 255 = unused.
     // Slot k's texels live in World::lightmaps (k = 0) or World::extraLightmapSlots[k-1], same page and uv.
     std::array<uint8_t, 4> styles{0, 255, 255, 255};
+    // Where the surface's luxel block sits in its page (x, y, width, height; texels, border excluded), for
+    // formats whose decoder packs blocks into atlas pages; all zero when unknown (Quake 3 pages).
+    std::array<int32_t, 4> lightmapRect{};
 };
 
 // One lightmap page (Quake 3: a 128x128 block or an external image; others: an atlas page).
