@@ -91,6 +91,9 @@ void decodeFaces(Context& c, World& w) {
         Surface& s = w.surfaces[i];
         const Plane& plane = w.planes[f.plane];
         s.material = f.texinfo;
+        // planenum is the face's own plane (vbsp emits the exact plane, not the even one of the pair);
+        // `side` only says the face lies against its node's split plane. Checked on every shared map:
+        // flipping by `side` turns about half of the faces inside out.
         s.normal = plane.normal;
         const Material& m = w.materials[size_t(f.texinfo)];
         const Texinfo& t = c.texinfo[size_t(f.texinfo)];
