@@ -136,6 +136,7 @@ TEST_CASE("vbsp: every Source map opens; version 25 is rejected clearly", "[vbsp
         CHECK(w.lumps[0].name == "entities");
         CHECK(w.lumps[58].name == "faces_hdr");
         CHECK(w.fovReferenceAspect == Approx(4.0 / 3.0));
+        CHECK(w.eyeHeight == 64.0f);
         CHECK(w.look.gamma == Approx(2.2));
         CHECK(w.look.hueClampAt == Approx(std::pow(2.0, 2.2)));
         CHECK_FALSE(w.entities.empty());
@@ -355,6 +356,7 @@ void checkLighting(const VbspFile& m, const World& w, int facesLump, int lightin
         const int bx = int(std::lround(px)), by = int(std::lround(py));
         REQUIRE(bx >= 0);
         REQUIRE(by >= 0);
+        CHECK(s.lightmapRect == std::array<int32_t, 4>{bx, by, f.size[0] + 1, f.size[1] + 1});
         REQUIRE(bx + f.size[0] < page.width);
         REQUIRE(by + f.size[1] < page.height);
         for (int j = 0; j <= f.size[1]; ++j)

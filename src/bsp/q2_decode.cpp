@@ -14,6 +14,7 @@ World decodeQuake2(const MapSource& source) {
     World w;
     w.format = MapFormat::Quake2;
     w.formatName = "Quake 2 IBSP";
+    w.eyeHeight = 22.0f;  // Quake 2 player viewheight
     w.file = source.displayName;
     // Linear 1.0 = lightmap byte 255; the engine clamps lightmaps at that, keeping hue, and yquake2 shows
     // the frame through a 1.2 gamma ramp (see q2_lighting.cpp).

@@ -33,6 +33,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     w.look.hueClampAt = std::pow(2.0f, 2.2f);
     w.look.gamma = 2.2f;
     w.fovReferenceAspect = 4.0f / 3.0f;
+    w.eyeHeight = 64.0f;  // Source player eye height (VEC_VIEW, hl2/shareddefs)
 
     Context c(source);
     decodeHeader(c, w);

@@ -62,6 +62,7 @@ void decodeLighting(Context& c, World& w) {
         }
         Surface& s = w.surfaces[f.surface];
         s.lightmapPage = p.page;
+        s.lightmapRect = {p.x, p.y, width, height};
         for (uint32_t k = 0; k < s.numVertices; ++k) {
             const auto& lc = c.luxels[s.firstVertex + k];
             w.vertices[s.firstVertex + k].lightmapUV = atlasUV(layout, p, lc[0], lc[1]);

@@ -16,8 +16,6 @@ namespace luxel {
 
 namespace {
 
-// Quake 3's DEFAULT_VIEWHEIGHT: the eye sits this far above a spawn point's origin.
-constexpr float kViewHeight = 26.0f;
 
 constexpr std::string_view kValidSpecs = "spawn, spawn:N (N counted from 0), intermission, overview";
 
@@ -99,7 +97,7 @@ Camera spawnCamera(const World& world, size_t index, const std::string& spec, co
                                      points.size(), points.size() == 1 ? "" : "s", points.size() - 1, spec));
     const Entity& e = *points[index];
     Camera c = baseCamera(frame);
-    c.position = entityOrigin(e) + Vec3{0, 0, kViewHeight};
+    c.position = entityOrigin(e) + Vec3{0, 0, world.eyeHeight};
     c.angles = entityAngles(e);
     return c;
 }
@@ -182,14 +180,11 @@ std::vector<Vec3> framingPoints(const World& world) {
 // dot(q,f) + D, horizontal offset dot(q,r) - a and vertical offset dot(q,u) - b. "Inside" means
 // |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
 // smallest D and the centring a, b have closed forms.
-Camera overviewCamera(const World& world, const Frame& frame) {
-    const std::vector<Vec3> points = framingPoints(world);
-    Bounds box;
-    for (Vec3 p : points) box.grow(p);
-    if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
+Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const Frame& frame, float yaw,
+                     double& distanceOut) {
     Camera c = baseCamera(frame);
-    constexpr float kPitch = 55.0f, kYaw = 45.0f;
-    c.angles = {kPitch, kYaw, 0};
+    constexpr float kPitch = 55.0f;
+    c.angles = {kPitch, yaw, 0};
 
     Vec3 forward, right, up;
     angleVectors(c.angles, forward, right, up);
@@ -245,7 +240,28 @@ Camera overviewCamera(const World& world, const Frame& frame) {
     for (const Along& k : corners) distance = std::max(distance, 2.0 * c.nearPlane - k.f);  // all past near
     const double a = shift(&Along::r, tanX, distance), b = shift(&Along::u, tanY, distance);
     c.position = center - forward * float(distance) + right * float(a) + up * float(b);
+    distanceOut = distance;
     return c;
+}
+
+// Of the four diagonal views, the one from which the map appears largest (the eye closest): a long map
+// lies across the frame instead of along its height. Ties keep the first (yaw 45).
+Camera overviewCamera(const World& world, const Frame& frame) {
+    const std::vector<Vec3> points = framingPoints(world);
+    Bounds box;
+    for (Vec3 p : points) box.grow(p);
+    if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
+    Camera best;
+    double bestDistance = 0;
+    for (float yaw : {45.0f, 135.0f, 225.0f, 315.0f}) {
+        double distance = 0;
+        Camera c = overviewAtYaw(points, box, frame, yaw, distance);
+        if (yaw == 45.0f || distance < bestDistance * (1 - 1e-6)) {
+            best = c;
+            bestDistance = distance;
+        }
+    }
+    return best;
 }
 
 }  // namespace

@@ -176,6 +176,9 @@ struct World {
     // The aspect ratio at which the game's horizontal FOV is defined (Source: 4/3, widened for wider
     // frames); 0 means the FOV is horizontal at any aspect (Quake).
     float fovReferenceAspect = 0;
+    // How far above a spawn point's origin the game puts the eye (Quake 3 DEFAULT_VIEWHEIGHT 26, Quake 2 22,
+    // Source 64).
+    float eyeHeight = 26.0f;
     int32_t mapRevision = 0;
     std::string layoutName;  // header/lump-directory layout when a format has several
 
