@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the map decoders with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
-# Builds build-fuzz with clang + ASan/UBSan, seeds a corpus from ../shared/maps/q3/*.bsp (real maps plus
+# Builds build-fuzz with clang + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
 # truncated and cut copies) and runs for the given time. Exits non-zero when the fuzzer finds a crash,
 # a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
 # did it is left in build-fuzz/artifacts/.
@@ -9,7 +9,7 @@ set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
-maps="$root/../shared/maps/q3"
+maps="$root/../shared/maps"
 
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
@@ -21,7 +21,7 @@ corpus="$build/corpus"
 artifacts="$build/artifacts"
 mkdir -p "$corpus" "$artifacts"
 if [ -d "$maps" ]; then
-    for map in "$maps"/*.bsp; do
+    for map in "$maps"/q3/*.bsp "$maps"/q2/*.bsp "$maps"/source/*.bsp; do
         name="$(basename "$map" .bsp)"
         size="$(stat -c %s "$map")"
         # Small maps whole; every map also as cut copies (header only, first lumps, half).

@@ -1,4 +1,4 @@
-// libFuzzer entry point for the map decoders (built with -DLUXEL_FUZZ=ON, run by tools/fuzz.sh).
+// libFuzzer entry point for the map decoders and the tessellator (built with -DLUXEL_FUZZ=ON, run by tools/fuzz.sh).
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report,
 // hang or huge allocation is a finding.
 #include <cstddef>
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/geometry/geometry.hpp"
 #include "luxel/util/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -16,8 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     source.bytes.assign(data, data + size);
     source.openRelated = [](const std::string&) { return std::optional<luxel::Bytes>(); };
     try {
+        // What decodes must also tessellate (hostile patch sizes, displacement and index data).
         luxel::World world = luxel::decodeMap(source);
-        (void)world;
+        luxel::Geometry geometry = luxel::tessellate(world);
+        (void)geometry;
     } catch (const luxel::DecodeError&) {
     }
     return 0;
