@@ -233,3 +233,22 @@ TEST_CASE("overview corners land in the frame through makeView", "[cameraspec]")
         for (const Plane& p : v.frustum) CHECK(dot(p.normal, corner) - p.dist >= 0);
     }
 }
+
+TEST_CASE("Source's FOV is defined at 4:3 and widened for wider frames", "[cameraspec]") {
+    World quake;
+    CHECK(horizontalFov(quake, 90, 1920, 1080) == 90.0f);
+    World source;
+    source.fovReferenceAspect = 4.0f / 3.0f;
+    // tan(half) scales with the aspect ratio: 16:9 -> atan(16/9 * 3/4) = atan(4/3), 53.13 degrees a side.
+    CHECK(horizontalFov(source, 90, 1920, 1080) == Approx(106.2602).epsilon(1e-5));
+    CHECK(horizontalFov(source, 90, 1024, 768) == Approx(90.0).epsilon(1e-6));
+    CHECK(horizontalFov(source, 90, 600, 600) == Approx(73.7398).epsilon(1e-5));
+    Entity start;
+    start.keys = {{"classname", "info_player_terrorist"}, {"origin", "10 20 30"}, {"angles", "0 180 0"}};
+    source.entities = {start};
+    source.eyeHeight = 64;
+    const Camera c = cameraFromSpec(source, "spawn", 1920, 1080);
+    CHECK(c.position == Vec3{10, 20, 94});
+    CHECK(c.angles == Vec3{0, 180, 0});
+    CHECK(c.fovX == Approx(106.2602).epsilon(1e-5));
+}

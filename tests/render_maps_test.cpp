@@ -45,6 +45,10 @@ void renderEveryMap(const std::string& subdir, size_t expectedMaps) {
     auto files = sharedMapFiles(subdir);
     REQUIRE(files.size() >= expectedMaps);
     for (const auto& file : files) {
+        if (file.find("_v25_") != std::string::npos) {  // a Source version luxel does not read: a clear error
+            CHECK_THROWS_WITH(decodeMap(openMapPath(file)), Catch::Contains("VBSP version 25 is not supported"));
+            continue;
+        }
         World world = decodeMap(openMapPath(file));
         Geometry geometry = tessellate(world);
         for (const char* spec : {"spawn", "overview"}) {
@@ -83,4 +87,9 @@ TEST_CASE("every shared Quake 3 map renders from spawn and overview, PVS-invaria
 TEST_CASE("every shared Quake 2 map renders from spawn and overview, PVS-invariant", "[maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     renderEveryMap("q2", 5);
+}
+
+TEST_CASE("every shared Source map renders from spawn and overview, PVS-invariant", "[maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    renderEveryMap("source", 9);
 }

@@ -46,7 +46,7 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--camera", camera, "spawn[:N] | intermission | overview")->capture_default_str();
     app.add_option("--pos", pos, "camera position X Y Z (overrides --camera)")->expected(3);
     app.add_option("--angles", angles, "camera angles PITCH YAW ROLL in degrees (with --pos)")->expected(3);
-    app.add_option("--fov", fov, "horizontal field of view in degrees")->capture_default_str()->check(CLI::Range(1.0, 179.0));
+    app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit")->capture_default_str();
     app.add_option("--look", look, "engine (game's overbright and clamping) | linear (raw light); default: engine "
@@ -67,11 +67,11 @@ Camera ViewArgs::camera_(const World& world) const {
         if (!angles.empty()) cam.angles = {angles[0], angles[1], angles[2]};
         cam.width = width;
         cam.height = height;
+        cam.fovX = horizontalFov(world, fov, width, height);
     } else {
         if (!angles.empty()) throw UsageError("--angles needs --pos");
         cam = cameraFromSpec(world, camera, width, height, fov);
     }
-    cam.fovX = fov;
     return cam;
 }
 

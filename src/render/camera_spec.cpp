@@ -78,6 +78,9 @@ constexpr std::string_view kSpawnClasses[] = {
     "info_player_deathmatch", "info_player_start",  "team_CTF_redspawn", "team_CTF_bluespawn",
     "team_CTF_redplayer",     "team_CTF_blueplayer", "info_player_team1", "info_player_team2",
     "info_player_team3",      "info_player_team4",
+    // Source: Counter-Strike, Team Fortress 2, Half-Life 2: Deathmatch.
+    "info_player_terrorist", "info_player_counterterrorist", "info_player_teamspawn", "info_player_combine",
+    "info_player_rebel",
 };
 
 std::vector<const Entity*> spawnPoints(const World& world) {
@@ -102,9 +105,14 @@ Camera spawnCamera(const World& world, size_t index, const std::string& spec, co
     return c;
 }
 
+// Quake's info_player_intermission, else Source's info_intermission or a point_viewcontrol camera.
 Camera intermissionCamera(const World& world, const Frame& frame) {
-    const auto points = findEntities(world, "info_player_intermission");
-    if (points.empty()) throw UsageError(fmt::format("{}map has no info_player_intermission", where(world)));
+    std::vector<const Entity*> points;
+    for (std::string_view cls : {"info_player_intermission", "info_intermission", "point_viewcontrol"})
+        if (points.empty()) points = findEntities(world, cls);
+    if (points.empty())
+        throw UsageError(fmt::format("{}map has no info_player_intermission (nor info_intermission or point_viewcontrol)",
+                                     where(world)));
     const Entity& e = *points[0];
     Camera c = baseCamera(frame);
     // The game shows the intermission from the entity's origin itself, with no view height.
@@ -266,8 +274,17 @@ Camera overviewCamera(const World& world, const Frame& frame) {
 
 }  // namespace
 
+float horizontalFov(const World& world, float fov, int width, int height) {
+    if (world.fovReferenceAspect <= 0 || width <= 0 || height <= 0) return fov;
+    // The game's FOV spans the width of a frame of the reference aspect; a wider frame sees more to the sides
+    // with the same vertical extent (Source's "Hor+" scaling).
+    const double aspect = double(width) / double(height);
+    const double half = std::atan(std::tan(double(degToRad(fov)) * 0.5) * aspect / double(world.fovReferenceAspect));
+    return float(2.0 * half * 180.0 / double(kPi));
+}
+
 Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX) {
-    const Frame frame{width, height, fovX};
+    const Frame frame{width, height, horizontalFov(world, fovX, width, height)};
     if (spec == "spawn") return spawnCamera(world, 0, spec, frame);
     if (spec.rfind("spawn:", 0) == 0) {
         const std::string_view digits = std::string_view(spec).substr(6);

@@ -1,14 +1,35 @@
 #include "luxel/render/raster.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define LUXEL_RASTER_AVX2 1
+#define LUXEL_AVX2 __attribute__((target("avx2")))
+#endif
 
 namespace luxel::raster {
+
+namespace {
+std::atomic<bool> gAvx2Allowed{true};
+}  // namespace
+
+bool useAvx2() {
+#if defined(LUXEL_RASTER_AVX2)
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has && gAvx2Allowed.load(std::memory_order_relaxed);
+#else
+    return false;
+#endif
+}
+
+void allowAvx2(bool allowed) { gAvx2Allowed.store(allowed, std::memory_order_relaxed); }
 
 namespace {
 
@@ -229,6 +250,9 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
     const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
     const __m128 vza = _mm_set1_ps(za), vzc = _mm_set1_ps(zc);
     const __m128i vid = _mm_set1_epi32(int32_t(triId)), minusOne = _mm_set1_epi32(-1);
+    // Ids compare unsigned, as in the scalar loop (the empty id is 0xffffffff): flip the sign bits.
+    const __m128i signBit = _mm_set1_epi32(std::numeric_limits<int32_t>::min());
+    const __m128i vidFlipped = _mm_xor_si128(vid, signBit);
     const __m128i step0 = _mm_setr_epi32(0, sx[0], 2 * sx[0], 3 * sx[0]);
     const __m128i step1 = _mm_setr_epi32(0, sx[1], 2 * sx[1], 3 * sx[1]);
     const __m128i step2 = _mm_setr_epi32(0, sx[2], 2 * sx[2], 3 * sx[2]);
@@ -247,9 +271,9 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
             const __m128 z = _mm_add_ps(_mm_add_ps(vzc, _mm_mul_ps(vza, fx)), vrow);
             const __m128 d = _mm_loadu_ps(drow + i);
             const __m128i old = _mm_loadu_si128(reinterpret_cast<const __m128i*>(irow + i));
-            // Nearer wins; equal depth goes to the lower triangle id (ids < 2^31, empty pixels have d = 0).
-            __m128 m = _mm_or_ps(_mm_cmpgt_ps(z, d),
-                                 _mm_and_ps(_mm_cmpeq_ps(z, d), _mm_castsi128_ps(_mm_cmplt_epi32(vid, old))));
+            // Nearer wins; equal depth goes to the lower triangle id.
+            __m128 m = _mm_or_ps(_mm_cmpgt_ps(z, d), _mm_and_ps(_mm_cmpeq_ps(z, d), _mm_castsi128_ps(_mm_cmplt_epi32(
+                                                                     vidFlipped, _mm_xor_si128(old, signBit)))));
             __m128i cover = minusOne;
             if (!full) {
                 const __m128i w0 = _mm_add_epi32(_mm_set1_epi32(e0 + sx[0] * i), step0);

@@ -1,10 +1,16 @@
 #include "luxel/render/shade.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define LUXEL_SHADE_AVX2 1
+// AVX2 loops are compiled for that target only and picked at run time (raster::useAvx2), so the library
+// still runs on plain x86-64.
+#define LUXEL_AVX2 __attribute__((target("avx2")))
 #endif
 
 #include "luxel/light/lightmap_sample.hpp"
@@ -31,6 +37,32 @@ float depthGrey(float w, float wNear, float wFar) {
     float t = std::log(w / wNear) / std::log(wFar / wNear);
     t = std::clamp(t, 0.0f, 1.0f);
     return 1.0f - 0.9f * t;
+}
+
+GammaTable makeGammaTable(float gamma) {
+    GammaTable t;
+    if (!(gamma > 0) || !std::isfinite(gamma)) return t;
+    const double p = 1.0 / double(gamma);
+    if (!(p >= 0.25 && p <= 4.0)) return t;
+    for (int e = -126; e <= 0; ++e) t.power[e + 126] = float(std::exp2(double(e) * p));
+    t.power[127] = 1.0f;
+    for (int i = 0; i < 1024; ++i) {
+        const double a = std::pow(1.0 + double(i) / 1024.0, p), b = std::pow(1.0 + double(i + 1) / 1024.0, p);
+        t.value[i] = float(a);
+        t.slope[i] = float(b - a);
+    }
+    t.valid = true;
+    return t;
+}
+
+float applyGamma(float v, const GammaTable& t) {
+    const int32_t bits = std::bit_cast<int32_t>(v);
+    // Zero (and denormals, whose power is below 2^-31 for 1/gamma <= 4).
+    if (bits < 0x00800000) return 0.0f;
+    const int e = std::min((bits >> 23) - 1, 127);
+    const int i = (bits >> 13) & 1023;
+    const float frac = float(bits & 0x1fff) * (1.0f / 8192.0f);
+    return t.power[e] * (t.value[i] + t.slope[i] * frac);
 }
 
 namespace {
@@ -85,7 +117,7 @@ inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
             Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
             return n * 0.5f + Vec3{0.5f, 0.5f, 0.5f};
         } else {
-            static_assert(M == RenderMode::Clusters, "light-bearing modes are shaded by shadeLightRun");
+            static_assert(M == RenderMode::Clusters, "light-bearing modes are shaded by shadeLightBlock");
             Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
             Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
             // Step off the surface along its normal: the surface itself lies on a leaf boundary.
@@ -100,16 +132,20 @@ struct LookParams {
     float hueClampAt = 0;
     bool gamma = false;
     float invGamma = 1;
+    const GammaTable* table = nullptr;  // gamma through the table; nullptr: pow
 };
 
-LookParams lookParams(Look look, const EngineLook& engine) {
+LookParams lookParams(Look look, const EngineLook& engine, const GammaTable* table) {
     LookParams lp;
     lp.linear = look == Look::Linear;
     lp.hueClampAt = engine.hueClampAt;
     lp.gamma = engine.gamma > 0 && engine.gamma != 1.0f;
     lp.invGamma = lp.gamma ? 1.0f / engine.gamma : 1.0f;
+    lp.table = lp.gamma && table && table->valid ? table : nullptr;
     return lp;
 }
+
+LookParams lookParams(const ShadeContext& ctx) { return lookParams(ctx.look, ctx.world->look, ctx.gamma); }
 
 inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }  // NaN -> 0
 
@@ -120,7 +156,12 @@ inline Vec3 lookOf(Vec3 light, Vec3 albedo, const LookParams& lp) {
         if (m > lp.hueClampAt) light *= lp.hueClampAt / m;
     }
     Vec3 c{clamp01(light.x * albedo.x), clamp01(light.y * albedo.y), clamp01(light.z * albedo.z)};
-    if (lp.gamma) c = {std::pow(c.x, lp.invGamma), std::pow(c.y, lp.invGamma), std::pow(c.z, lp.invGamma)};
+    if (lp.gamma) {
+        if (lp.table)
+            c = {applyGamma(c.x, *lp.table), applyGamma(c.y, *lp.table), applyGamma(c.z, *lp.table)};
+        else
+            c = {std::pow(c.x, lp.invGamma), std::pow(c.y, lp.invGamma), std::pow(c.z, lp.invGamma)};
+    }
     return c;
 }
 
@@ -193,16 +234,15 @@ inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, 
 
 // sampleLightmap with the page's constants hoisted and the lerps done on (r,g,b,0) vectors. Every lane
 // sees the same IEEE single operations in the same order as sampleLightmap, so results are bit-identical
-// (checked by a test); it exists because this lookup is most of a frame's shading time.
+// (checked by a test).
 struct PageView {
     const float* p;
     int w, h;
     float fw, fh, wMax, hMax;
 };
 
-inline PageView pageView(const LightmapPage& page) {
-    return {page.rgb.data(), page.width, page.height, float(page.width), float(page.height),
-            float(page.width - 1), float(page.height - 1)};
+inline PageView pageView(const float* rgb, int width, int height) {
+    return {rgb, width, height, float(width), float(height), float(width - 1), float(height - 1)};
 }
 
 #if defined(__SSE2__)
@@ -245,127 +285,249 @@ inline Vec3 sampleView(const PageView& pg, float u, float v) {
 #endif
 }
 
-#if defined(__SSE2__)
-// lookOf on an (r,g,b,0) vector; same per-lane operations, so the same values (gamma is left to lookOf).
-inline Rgb lookRgb(Rgb light, Rgb albedo, const LookParams& lp) {
-    if (lp.linear) return _mm_mul_ps(light, albedo);
-    if (lp.hueClampAt > 0) {
-        const Rgb g = _mm_shuffle_ps(light, light, _MM_SHUFFLE(1, 1, 1, 1));
-        const Rgb b = _mm_shuffle_ps(light, light, _MM_SHUFFLE(2, 2, 2, 2));
-        const float m = _mm_cvtss_f32(_mm_max_ps(light, _mm_max_ps(g, b)));
-        if (m > lp.hueClampAt) light = _mm_mul_ps(light, _mm_set1_ps(lp.hueClampAt / m));
-    }
-    const Rgb c = _mm_mul_ps(light, albedo);
-    return _mm_min_ps(_mm_max_ps(c, _mm_setzero_ps()), _mm_set1_ps(1.0f));  // NaN -> 0 like clamp01
-}
+// Pixel loops of the light-bearing modes. A run is n pixels of one triangle on one row; dx is its first
+// column relative to the triangle's plane origin, fy its row. The scalar loop is the reference; the AVX2
+// loop does the same IEEE operations per lane and may write up to 7 pixels past the run (callers give
+// it room and overwrite them).
 
-inline void putRgb(float* out, Rgb c, bool accumulate) {
-    if (accumulate) {
-        Rgb o = _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(out)), _mm_load_ss(out + 2));
-        c = _mm_add_ps(o, c);
-    }
-    _mm_storel_pi(reinterpret_cast<__m64*>(out), c);
-    _mm_store_ss(out + 2, _mm_movehl_ps(c, c));
-}
-
-// Four pixels at a time: uv and the texel coordinates in lanes, then the texel lerps per pixel. Returns
-// how many pixels it shaded (a multiple of 4). Lane for lane the same operations as the scalar path.
-int shadeLightmapQuads(const PageView& pg, const raster::AttrPlane& pu, const raster::AttrPlane& pv, float uRow,
-                       float vRow, int dx, const float* depth, int n, Vec3 albedo, const LookParams& lp, float* out,
-                       bool accumulate) {
-    const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
-    const __m128 pua = _mm_set1_ps(pu.a), puc = _mm_set1_ps(pu.c), pva = _mm_set1_ps(pv.a), pvc = _mm_set1_ps(pv.c);
-    const __m128 ur = _mm_set1_ps(uRow), vr = _mm_set1_ps(vRow), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
-    const __m128 fw = _mm_set1_ps(pg.fw), fh = _mm_set1_ps(pg.fh), wMax = _mm_set1_ps(pg.wMax), hMax = _mm_set1_ps(pg.hMax);
-    const __m128i wLast = _mm_set1_epi32(pg.w - 1), hLast = _mm_set1_epi32(pg.h - 1);
-    const Rgb alb = _mm_setr_ps(albedo.x, albedo.y, albedo.z, 0.0f);
-    int k = 0;
-    for (; k + 4 <= n; k += 4) {
-        const __m128 fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(dx + k), lane));
-        const __m128 iw = _mm_div_ps(one, _mm_loadu_ps(depth + k));
-        const __m128 u = _mm_mul_ps(_mm_add_ps(_mm_add_ps(puc, _mm_mul_ps(pua, fx)), ur), iw);
-        const __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(pvc, _mm_mul_ps(pva, fx)), vr), iw);
-        __m128 tx = _mm_sub_ps(_mm_mul_ps(u, fw), half), ty = _mm_sub_ps(_mm_mul_ps(v, fh), half);
-        tx = _mm_and_ps(_mm_cmpge_ps(tx, _mm_setzero_ps()), tx);  // !(t >= 0) -> 0, NaN included
-        ty = _mm_and_ps(_mm_cmpge_ps(ty, _mm_setzero_ps()), ty);
-        tx = _mm_min_ps(tx, wMax);
-        ty = _mm_min_ps(ty, hMax);
-        const __m128i x0 = _mm_cvttps_epi32(tx), y0 = _mm_cvttps_epi32(ty);
-        const __m128i x1 = _mm_sub_epi32(x0, _mm_cmplt_epi32(x0, wLast));  // min(x0 + 1, w - 1)
-        const __m128i y1 = _mm_sub_epi32(y0, _mm_cmplt_epi32(y0, hLast));
-        alignas(16) float ax[4], ay[4];
-        alignas(16) int32_t ix0[4], ix1[4], iy0[4], iy1[4];
-        _mm_store_ps(ax, _mm_sub_ps(tx, _mm_cvtepi32_ps(x0)));
-        _mm_store_ps(ay, _mm_sub_ps(ty, _mm_cvtepi32_ps(y0)));
-        _mm_store_si128(reinterpret_cast<__m128i*>(ix0), x0);
-        _mm_store_si128(reinterpret_cast<__m128i*>(ix1), x1);
-        _mm_store_si128(reinterpret_cast<__m128i*>(iy0), y0);
-        _mm_store_si128(reinterpret_cast<__m128i*>(iy1), y1);
-        for (int l = 0; l < 4; ++l) {
-            const size_t r0 = size_t(iy0[l]) * size_t(pg.w), r1 = size_t(iy1[l]) * size_t(pg.w);
-            const Rgb vax = _mm_set1_ps(ax[l]);
-            const Rgb top = lerpRgb(loadTexel(pg.p + (r0 + size_t(ix0[l])) * 3), loadTexel(pg.p + (r0 + size_t(ix1[l])) * 3), vax);
-            const Rgb bottom = lerpRgb(loadTexel(pg.p + (r1 + size_t(ix0[l])) * 3), loadTexel(pg.p + (r1 + size_t(ix1[l])) * 3), vax);
-            putRgb(out + 3 * (k + l), lookRgb(lerpRgb(top, bottom, _mm_set1_ps(ay[l])), alb, lp), accumulate);
+void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n, float* out) {
+    switch (t.path) {
+        case ShadePath::Constant:
+            for (int k = 0; k < n; ++k) put(out + 3 * k, t.color, false);
+            return;
+        case ShadePath::Lightmap: {
+            const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+            const float uRow = pu.b * fy, vRow = pv.b * fy;
+            PageView pages[kMaxLightmapSlots];
+            for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
+            for (int k = 0; k < n; ++k) {
+                const float fx = float(dx + k), iw = 1.0f / depth[k];
+                const float u = ((pu.c + pu.a * fx) + uRow) * iw, v = ((pv.c + pv.a * fx) + vRow) * iw;
+                Vec3 light = sampleView(pages[0], u, v);
+                if (!t.unitWeight) light = light * t.weight[0];
+                for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
+                put(out + 3 * k, lookOf(light, t.albedo, lp), false);
+            }
+            return;
+        }
+        case ShadePath::Vertex: {
+            const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
+            for (int k = 0; k < n; ++k) {
+                const float fx = float(dx + k), iw = 1.0f / depth[k];
+                Vec3 light{((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
+                           ((pb.c + pb.a * fx) + pb.b * fy) * iw};
+                put(out + 3 * k, lookOf(light, t.albedo, lp), false);
+            }
+            return;
         }
     }
-    return k;
 }
-#endif
 
-// A run of n pixels of one triangle on row py, light-bearing modes: per-triangle work is done once and
-// the per-pixel loop is plane evaluations, one divide and the lookup.
-template <RenderMode M>
-[[gnu::flatten]] void shadeLightRun(const ShadeContext& ctx, const LookParams& lp, uint32_t triId, int px0, int py,
-                                    const float* depth, int n, float* out, bool accumulate) {
-    const raster::ShadeTri& t = ctx.tris[triId];
-    const SourceTri& s = ctx.sources[t.source];
-    Vec3 albedo{1, 1, 1};
-    if (M == RenderMode::Lit && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
-        int32_t m = ctx.geometry->surfaces[s.surface].material;
-        if (m >= 0 && size_t(m) < ctx.world->materials.size()) albedo = ctx.world->materials[size_t(m)].reflectivity;
-    }
-    if (s.kind == SourceKind::Sky || s.kind == SourceKind::Flare) {
-        Vec3 c = lookOf(s.kind == SourceKind::Sky ? ctx.skyColor : rgb(ctx.flareVertices[s.v[0]].color), albedo, lp);
-        for (int k = 0; k < n; ++k) put(out + 3 * k, c, accumulate);
+#if defined(LUXEL_SHADE_AVX2)
+
+LUXEL_AVX2 inline __m256 gather(const float* base, __m256i index) { return _mm256_i32gather_ps(base, index, 4); }
+
+// a + (b - a) * t, as lerp() and lerpRgb.
+LUXEL_AVX2 inline __m256 lerp8(__m256 a, __m256 b, __m256 t) { return _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), t)); }
+
+// applyGamma on 8 values in [0,1].
+LUXEL_AVX2 inline __m256 gamma8(__m256 v, const GammaTable& t) {
+    const __m256i bits = _mm256_castps_si256(v);
+    const __m256i small = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x00800000), bits);
+    __m256i e = _mm256_sub_epi32(_mm256_srai_epi32(bits, 23), _mm256_set1_epi32(1));
+    e = _mm256_max_epi32(_mm256_min_epi32(e, _mm256_set1_epi32(127)), _mm256_setzero_si256());  // small lanes
+    const __m256i i = _mm256_and_si256(_mm256_srli_epi32(bits, 13), _mm256_set1_epi32(1023));
+    const __m256 frac =
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(bits, _mm256_set1_epi32(0x1fff))), _mm256_set1_ps(1.0f / 8192.0f));
+    const __m256 g = _mm256_add_ps(gather(t.value, i), _mm256_mul_ps(gather(t.slope, i), frac));
+    return _mm256_andnot_ps(_mm256_castsi256_ps(small), _mm256_mul_ps(gather(t.power, e), g));
+}
+
+// lookOf on 8 pixels. std::max(a, b) is (a < b ? b : a), which is _mm256_max_ps(b, a); clamp01 is
+// min(max(v, 0), 1) in that operand order, NaN -> 0 included.
+LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t, const LookParams& lp) {
+    const __m256 ar = _mm256_set1_ps(t.albedo.x), ag = _mm256_set1_ps(t.albedo.y), ab = _mm256_set1_ps(t.albedo.z);
+    if (lp.linear) {
+        if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
         return;
     }
-    const DrawVertex* vb = ctx.geometry->vertices.data();
-    const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
-    const float fy = float(py - t.y0);
-    const int dx = px0 - t.x0;
-    if (M != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
-        const PageView page = pageView(ctx.world->lightmaps[size_t(ctx.geometry->surfaces[s.surface].lightmapPage)]);
-        const raster::AttrPlane pu = combine(t, v0.lightmapUV.x, v1.lightmapUV.x, v2.lightmapUV.x);
-        const raster::AttrPlane pv = combine(t, v0.lightmapUV.y, v1.lightmapUV.y, v2.lightmapUV.y);
-        const float uRow = pu.b * fy, vRow = pv.b * fy;
-        int k = 0;
-#if defined(__SSE2__)
-        if (!lp.gamma) k = shadeLightmapQuads(page, pu, pv, uRow, vRow, dx, depth, n, albedo, lp, out, accumulate);
-#endif
-        for (; k < n; ++k) {
-            const float fx = float(dx + k), iw = 1.0f / depth[k];
-            const float u = ((pu.c + pu.a * fx) + uRow) * iw, v = ((pv.c + pv.a * fx) + vRow) * iw;
-            put(out + 3 * k, lookOf(sampleView(page, u, v), albedo, lp), accumulate);
+    if (lp.hueClampAt > 0) {
+        const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
+        const __m256 m = _mm256_max_ps(_mm256_max_ps(b, g), r);
+        const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+        if (_mm256_movemask_ps(over)) {
+            const __m256 s = _mm256_div_ps(clampAt, m);
+            r = _mm256_blendv_ps(r, _mm256_mul_ps(r, s), over);
+            g = _mm256_blendv_ps(g, _mm256_mul_ps(g, s), over);
+            b = _mm256_blendv_ps(b, _mm256_mul_ps(b, s), over);
         }
-    } else {
-        const raster::AttrPlane pr = combine(t, v0.color.x, v1.color.x, v2.color.x);
-        const raster::AttrPlane pg = combine(t, v0.color.y, v1.color.y, v2.color.y);
-        const raster::AttrPlane pb = combine(t, v0.color.z, v1.color.z, v2.color.z);
-        for (int k = 0; k < n; ++k) {
-            const float fx = float(dx + k), iw = 1.0f / depth[k];
-            Vec3 light{((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
-                       ((pb.c + pb.a * fx) + pb.b * fy) * iw};
-            put(out + 3 * k, lookOf(light, albedo, lp), accumulate);
-        }
+    }
+    if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    r = _mm256_min_ps(_mm256_max_ps(r, zero), one);
+    g = _mm256_min_ps(_mm256_max_ps(g, zero), one);
+    b = _mm256_min_ps(_mm256_max_ps(b, zero), one);
+    if (lp.gamma) {  // callers only take this loop with a table
+        r = gamma8(r, *lp.table);
+        g = gamma8(g, *lp.table);
+        b = gamma8(b, *lp.table);
     }
 }
 
-template <RenderMode M>
-void shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                 int h, Image& image, bool accumulate) {
+// 8 pixels' r, g, b vectors to 24 interleaved floats: output float k is channel k % 3 of pixel k / 3.
+LUXEL_AVX2 inline void storeRgb8(float* out, __m256 r, __m256 g, __m256 b) {
+    const __m256i i0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
+    const __m256i i1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
+    const __m256i i2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+    auto part = [&](__m256i idx, int gMask, int bMask) {
+        return _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(r, idx), _mm256_permutevar8x32_ps(g, idx), gMask),
+                               _mm256_permutevar8x32_ps(b, idx), bMask);
+    };
+    _mm256_storeu_ps(out, part(i0, 0x92, 0x24));
+    _mm256_storeu_ps(out + 8, part(i1, 0x24, 0x49));
+    _mm256_storeu_ps(out + 16, part(i2, 0x49, 0x92));
+}
+
+// Texel indices and weights of a bilinear lookup, shared by every style slot of a surface.
+struct Taps8 {
+    __m256i i00, i10, i01, i11;
+    __m256 ax, ay;
+};
+
+LUXEL_AVX2 inline void sampleSlot8(const float* p, const Taps8& q, __m256& r, __m256& g, __m256& b) {
+    __m256* out[3] = {&r, &g, &b};
+    for (int c = 0; c < 3; ++c) {
+        const __m256 top = lerp8(gather(p + c, q.i00), gather(p + c, q.i10), q.ax);
+        const __m256 bottom = lerp8(gather(p + c, q.i01), gather(p + c, q.i11), q.ax);
+        *out[c] = lerp8(top, bottom, q.ay);
+    }
+}
+
+LUXEL_AVX2 void lightRunAvx2(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n,
+                             float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const raster::AttrPlane &p0 = t.plane[0], &p1 = t.plane[1], &p2 = t.plane[2];
+    const __m256 a0 = _mm256_set1_ps(p0.a), c0 = _mm256_set1_ps(p0.c), row0 = _mm256_set1_ps(p0.b * fy);
+    const __m256 a1 = _mm256_set1_ps(p1.a), c1 = _mm256_set1_ps(p1.c), row1 = _mm256_set1_ps(p1.b * fy);
+    const __m256 a2 = _mm256_set1_ps(p2.a), c2 = _mm256_set1_ps(p2.c), row2 = _mm256_set1_ps(p2.b * fy);
+    const bool lightmap = t.path == ShadePath::Lightmap;
+    const __m256 fw = _mm256_set1_ps(float(t.pageWidth)), fh = _mm256_set1_ps(float(t.pageHeight));
+    const __m256 wMax = _mm256_set1_ps(float(t.pageWidth - 1)), hMax = _mm256_set1_ps(float(t.pageHeight - 1));
+    const __m256i wLast = _mm256_set1_epi32(t.pageWidth - 1), hLast = _mm256_set1_epi32(t.pageHeight - 1);
+    const __m256i rowFloats = _mm256_set1_epi32(t.pageWidth * 3);
+    const __m256 half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+    for (int k = 0; k < n; k += 8) {
+        // Lanes past the run read depth 0 (masked load: no access past the row); their values are dropped.
+        const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k)
+                                    : _mm256_maskload_ps(depth + k, _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane));
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 v0 = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c0, _mm256_mul_ps(a0, fx)), row0), iw);
+        const __m256 v1 = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c1, _mm256_mul_ps(a1, fx)), row1), iw);
+        __m256 r, g, b;
+        if (lightmap) {
+            // sampleView per lane: clamp to the page (NaN -> 0, so every index is inside the page).
+            __m256 tx = _mm256_sub_ps(_mm256_mul_ps(v0, fw), half), ty = _mm256_sub_ps(_mm256_mul_ps(v1, fh), half);
+            tx = _mm256_and_ps(_mm256_cmp_ps(tx, zero, _CMP_GE_OQ), tx);
+            ty = _mm256_and_ps(_mm256_cmp_ps(ty, zero, _CMP_GE_OQ), ty);
+            tx = _mm256_min_ps(wMax, tx);
+            ty = _mm256_min_ps(hMax, ty);
+            const __m256i x0 = _mm256_cvttps_epi32(tx), y0 = _mm256_cvttps_epi32(ty);
+            const __m256i x1 = _mm256_sub_epi32(x0, _mm256_cmpgt_epi32(wLast, x0));  // min(x0 + 1, w - 1)
+            const __m256i y1 = _mm256_sub_epi32(y0, _mm256_cmpgt_epi32(hLast, y0));
+            Taps8 q;
+            q.ax = _mm256_sub_ps(tx, _mm256_cvtepi32_ps(x0));
+            q.ay = _mm256_sub_ps(ty, _mm256_cvtepi32_ps(y0));
+            const __m256i r0 = _mm256_mullo_epi32(y0, rowFloats), r1 = _mm256_mullo_epi32(y1, rowFloats);
+            const __m256i col0 = _mm256_add_epi32(x0, _mm256_add_epi32(x0, x0)), col1 = _mm256_add_epi32(x1, _mm256_add_epi32(x1, x1));
+            q.i00 = _mm256_add_epi32(r0, col0);
+            q.i10 = _mm256_add_epi32(r0, col1);
+            q.i01 = _mm256_add_epi32(r1, col0);
+            q.i11 = _mm256_add_epi32(r1, col1);
+            sampleSlot8(t.page[0], q, r, g, b);
+            if (!t.unitWeight) {
+                const __m256 w = _mm256_set1_ps(t.weight[0]);
+                r = _mm256_mul_ps(r, w), g = _mm256_mul_ps(g, w), b = _mm256_mul_ps(b, w);
+            }
+            for (int s = 1; s < t.slots; ++s) {
+                __m256 sr, sg, sb;
+                sampleSlot8(t.page[s], q, sr, sg, sb);
+                const __m256 w = _mm256_set1_ps(t.weight[s]);
+                r = _mm256_add_ps(r, _mm256_mul_ps(sr, w));
+                g = _mm256_add_ps(g, _mm256_mul_ps(sg, w));
+                b = _mm256_add_ps(b, _mm256_mul_ps(sb, w));
+            }
+        } else {
+            r = v0;
+            g = v1;
+            b = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c2, _mm256_mul_ps(a2, fx)), row2), iw);
+        }
+        look8(r, g, b, t, lp);
+        storeRgb8(out + 3 * k, r, g, b);
+    }
+}
+
+#endif
+
+// Light-bearing modes: runs of one triangle per row are shaded into a row buffer (the vector loop
+// overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
+// the image in one pass.
+uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
+                         int w, int h, Image& image, bool accumulate) {
     const Vec3 bg = ctx.background;
-    const LookParams lp = lookParams(ctx.look, ctx.world->look);
+    const LookParams lp = lookParams(ctx);
+#if defined(LUXEL_SHADE_AVX2)
+    const bool vec = raster::useAvx2() && (!lp.gamma || lp.table);
+#endif
+    constexpr int kSegment = 64;
+    alignas(32) float buf[(kSegment + 8) * 3];
+    uint32_t covered = 0;
+    for (int j = 0; j < h; ++j) {
+        const float* drow = depth + size_t(j) * size_t(stride);
+        const uint32_t* irow = id + size_t(j) * size_t(stride);
+        float* out = image.at(x, y + j);
+        for (int s0 = 0; s0 < w; s0 += kSegment) {
+            const int s1 = std::min(w, s0 + kSegment);
+            int i = s0;
+            while (i < s1) {
+                const uint32_t tri = irow[i];
+                int end = i + 1;
+                while (end < s1 && irow[end] == tri) ++end;
+                float* o = buf + 3 * (i - s0);
+                if (tri == raster::kNoTriangle) {
+                    for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
+                } else {
+                    covered += uint32_t(end - i);
+                    const TriShade& t = ctx.triShade[tri];
+                    const float fy = float(y + j - t.y0);
+                    const int dx = x + i - t.x0;
+#if defined(LUXEL_SHADE_AVX2)
+                    if (vec && t.path != ShadePath::Constant && t.narrowIndices)
+                        lightRunAvx2(t, lp, dx, fy, drow + i, end - i, o);
+                    else
+#endif
+                        lightRunScalar(t, lp, dx, fy, drow + i, end - i, o);
+                }
+                i = end;
+            }
+            float* dst = out + 3 * s0;
+            const int nf = 3 * (s1 - s0);
+            if (accumulate) {
+                for (int f = 0; f < nf; ++f) dst[f] += buf[f];
+            } else {
+                std::memcpy(dst, buf, size_t(nf) * sizeof(float));
+            }
+        }
+    }
+    return covered;
+}
+
+template <RenderMode M>
+uint32_t shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
+                     int h, Image& image, bool accumulate) {
+    const Vec3 bg = ctx.background;
+    uint32_t covered = 0;
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
         const uint32_t* irow = id + size_t(j) * size_t(stride);
@@ -380,39 +542,109 @@ void shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id
             }
             int end = i + 1;
             while (end < w && irow[end] == tri) ++end;
-            if constexpr (M == RenderMode::Lightmap || M == RenderMode::Vertex || M == RenderMode::Lit) {
-                shadeLightRun<M>(ctx, lp, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
-            } else {
-                int k = i;
-                if constexpr (M == RenderMode::Clusters) {
-                    shadeClusterRun(ctx, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
-                    k = end;
-                }
-                for (; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
+            covered += uint32_t(end - i);
+            int k = i;
+            if constexpr (M == RenderMode::Clusters) {
+                shadeClusterRun(ctx, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
+                k = end;
             }
+            for (; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
             i = end;
         }
     }
+    return covered;
 }
 
 }  // namespace
 
-Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
-    return lookOf(light, albedo, lookParams(look, engine));
+TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
+    TriShade t;
+    t.x0 = tri.x0;
+    t.y0 = tri.y0;
+    const SourceTri& s = ctx.sources[tri.source];
+    const LookParams lp = lookParams(ctx);
+    const World& world = *ctx.world;
+    if (ctx.mode == RenderMode::Lit && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
+        const int32_t m = ctx.geometry->surfaces[s.surface].material;
+        if (m >= 0 && size_t(m) < world.materials.size()) t.albedo = world.materials[size_t(m)].reflectivity;
+    }
+    // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
+    t.hasAlbedo = !(t.albedo == Vec3{1, 1, 1});
+    if (s.kind == SourceKind::Sky || s.kind == SourceKind::Flare) {
+        t.color = lookOf(s.kind == SourceKind::Sky ? ctx.skyColor : rgb(ctx.flareVertices[s.v[0]].color), t.albedo, lp);
+        return t;
+    }
+    const DrawVertex* vb = ctx.geometry->vertices.data();
+    const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
+    if (ctx.mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
+        const int32_t pageIndex = ctx.geometry->surfaces[s.surface].lightmapPage;
+        const LightmapPage& page0 = world.lightmaps[size_t(pageIndex)];
+        const std::array<uint8_t, 4> styles = s.surface < world.surfaces.size()
+                                                  ? world.surfaces[s.surface].styles
+                                                  : std::array<uint8_t, 4>{0, 255, 255, 255};
+        // Light = sum over the surface's style slots of weight(style) * sample(slot page). A slot with
+        // weight 0 adds nothing (and is skipped); a slot whose page is missing or shaped unlike slot 0's
+        // is left out.
+        int n = 0;
+        for (int k = 0; k < kMaxLightmapSlots; ++k) {
+            const uint8_t style = styles[size_t(k)];
+            if (style == 255) continue;
+            const float weight = ctx.styleWeights ? (*ctx.styleWeights)[style] : (style == 0 ? 1.0f : 0.0f);
+            if (weight == 0.0f) continue;
+            const LightmapPage* page = &page0;
+            if (k > 0) {
+                const std::vector<LightmapPage>& slot = world.extraLightmapSlots[size_t(k - 1)];
+                page = size_t(pageIndex) < slot.size() ? &slot[size_t(pageIndex)] : nullptr;
+                if (!page || page->width != page0.width || page->height != page0.height ||
+                    page->rgb.size() != page0.rgb.size())
+                    continue;
+            }
+            t.page[n] = page->rgb.data();
+            t.weight[n] = weight;
+            ++n;
+        }
+        if (n == 0) {
+            t.color = lookOf({0, 0, 0}, t.albedo, lp);
+            return t;
+        }
+        t.path = ShadePath::Lightmap;
+        t.slots = uint8_t(n);
+        t.unitWeight = n == 1 && t.weight[0] == 1.0f;
+        t.pageWidth = page0.width;
+        t.pageHeight = page0.height;
+        t.plane[0] = combine(tri, v0.lightmapUV.x, v1.lightmapUV.x, v2.lightmapUV.x);
+        t.plane[1] = combine(tri, v0.lightmapUV.y, v1.lightmapUV.y, v2.lightmapUV.y);
+        // Texel indices are 32-bit in the vector loop; a page that large (2^31 floats) takes the scalar one.
+        t.narrowIndices = size_t(page0.width) * size_t(page0.height) * 3 < (size_t(1) << 31);
+    } else {
+        t.path = ShadePath::Vertex;
+        t.plane[0] = combine(tri, v0.color.x, v1.color.x, v2.color.x);
+        t.plane[1] = combine(tri, v0.color.y, v1.color.y, v2.color.y);
+        t.plane[2] = combine(tri, v0.color.z, v1.color.z, v2.color.z);
+    }
+    return t;
 }
 
-Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv) { return sampleView(pageView(page), uv.x, uv.y); }
+Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
+    const GammaTable table = makeGammaTable(engine.gamma);
+    return lookOf(light, albedo, lookParams(look, engine, &table));
+}
 
-void shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                int h, Image& image, bool accumulate) {
+Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv) {
+    return sampleView(pageView(page.rgb.data(), page.width, page.height), uv.x, uv.y);
+}
+
+uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
+                    int h, Image& image, bool accumulate) {
     switch (ctx.mode) {
-        case RenderMode::Lightmap: return shadeBlockT<RenderMode::Lightmap>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
-        case RenderMode::Vertex: return shadeBlockT<RenderMode::Vertex>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
+        case RenderMode::Lightmap:
+        case RenderMode::Vertex:
+        case RenderMode::Lit: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Clusters: return shadeBlockT<RenderMode::Clusters>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
-        case RenderMode::Lit: return shadeBlockT<RenderMode::Lit>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
     }
+    return 0;
 }
 
 }  // namespace luxel::render

@@ -37,6 +37,11 @@ void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
 // overview: the world model's drawn geometry seen from above at an angle, every box corner in frame.
 // Throws UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5").
 // fovX is the horizontal field of view the camera will use: "overview" frames the map for it.
+// The horizontal FOV of a width x height frame for the game's FOV setting: unchanged where the FOV is
+// horizontal at any aspect (world.fovReferenceAspect 0, Quake), widened for frames wider than the
+// reference aspect (Source: 90 at 4:3 is 106.26 at 16:9).
+float horizontalFov(const World& world, float fov, int width, int height);
+
 Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX = 90.0f);
 
 }  // namespace luxel

@@ -47,6 +47,7 @@ struct TriShade {
     uint8_t slots = 0;        // Lightmap: style slots summed (page[0..slots-1] with weight[...])
     bool unitWeight = false;  // Lightmap: one slot at weight exactly 1 (Quake 3): light is the sample itself
     bool hasAlbedo = false;   // Lit: material reflectivity multiplies the light
+    bool narrowIndices = true;  // texel indices fit int32 (the vector loop's gathers)
     int32_t pageWidth = 0, pageHeight = 0;  // all slots of a surface share the page layout
     const float* page[kMaxLightmapSlots] = {};
     float weight[kMaxLightmapSlots] = {};
