@@ -9,6 +9,7 @@ set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 maps="$root/../shared/maps"
 
 launcher=()

@@ -3,6 +3,8 @@
 # Usage: tools/setup.sh [--no-build] [--no-data]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: hits across clones (paths are rewritten relative to the checkout).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 build=1; data=1
 for arg in "$@"; do

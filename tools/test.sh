@@ -4,6 +4,8 @@
 #   tools/test.sh --sanitize   ASan+UBSan build in build-asan/, all tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: hits across clones (paths are rewritten relative to the checkout).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 dir=build; flags=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${1:-}" = "--sanitize" ]; then

@@ -35,6 +35,8 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
     j["bytes"] = source.bytes.size();
     j["format"] = world.formatName;
     j["version"] = world.version;
+    if (!world.layoutName.empty()) j["layout"] = world.layoutName;
+    if (world.format == MapFormat::Source) j["map_revision"] = world.mapRevision;
     auto& lumps = j["lumps"] = nlohmann::ordered_json::array();
     for (const auto& l : world.lumps)
         lumps.push_back({{"name", l.name}, {"offset", l.offset}, {"length", l.length}, {"version", l.version},
@@ -72,6 +74,28 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
     } else {
         j["light_grid"] = nullptr;
     }
+    size_t leavesWithAmbient = 0;
+    for (const auto& [first, count] : world.leafAmbient) leavesWithAmbient += count > 0;
+    if (!world.ambientSamples.empty() || !world.leafAmbient.empty())
+        j["ambient_cubes"] = {{"samples", world.ambientSamples.size()}, {"leaves_with_samples", leavesWithAmbient}};
+    std::vector<std::string> styles;
+    {
+        std::map<int, uint64_t> perStyle;
+        for (const auto& s : world.surfaces)
+            if (s.lightmapPage >= 0)
+                for (uint8_t st : s.styles)
+                    if (st != 255) perStyle[st]++;
+        nlohmann::ordered_json js = nlohmann::ordered_json::object();
+        for (const auto& [style, count] : perStyle) js[std::to_string(style)] = count;
+        j["light_styles"] = js;  // style -> lightmapped surfaces using it
+    }
+    if (!world.staticProps.empty()) {
+        auto& props = j["static_props"] = nlohmann::ordered_json::array();
+        for (const auto& p : world.staticProps)
+            props.push_back({{"model", p.model},
+                             {"origin", {p.origin.x, p.origin.y, p.origin.z}},
+                             {"angles", {p.angles.x, p.angles.y, p.angles.z}}});
+    }
     j["clusters"] = world.pvs.numClusters;
     j["vis"] = !world.pvs.empty();
 
@@ -87,8 +111,11 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
 }
 
 void printText(const nlohmann::ordered_json& j) {
-    std::cout << fmt::format("{}\n  {} version {}, {} bytes\n", j["file"].get<std::string>(),
+    std::cout << fmt::format("{}\n  {} version {}, {} bytes", j["file"].get<std::string>(),
                              j["format"].get<std::string>(), j["version"].get<int>(), j["bytes"].get<uint64_t>());
+    if (j.contains("layout")) std::cout << fmt::format(", {} lump directory", j["layout"].get<std::string>());
+    if (j.contains("map_revision")) std::cout << fmt::format(", map revision {}", j["map_revision"].get<int>());
+    std::cout << "\n";
     std::cout << "lumps:\n";
     for (const auto& l : j["lumps"])
         std::cout << fmt::format("  {:<14} offset {:>10}  length {:>10}{}\n", l["name"].get<std::string>(),
@@ -110,6 +137,21 @@ void printText(const nlohmann::ordered_json& j) {
                                  g["dims"][1].get<int>(), g["dims"][2].get<int>(), g["samples"].get<uint64_t>(),
                                  g["cell_size"][0].get<float>(), g["cell_size"][1].get<float>(),
                                  g["cell_size"][2].get<float>());
+    }
+    if (!j["light_styles"].empty()) {
+        std::cout << "light styles (style: lightmapped surfaces):";
+        for (const auto& [k, v] : j["light_styles"].items()) std::cout << fmt::format("  {}: {}", k, v.get<uint64_t>());
+        std::cout << "\n";
+    }
+    if (j.contains("ambient_cubes"))
+        std::cout << fmt::format("ambient cubes: {} samples in {} leaves\n", j["ambient_cubes"]["samples"].get<uint64_t>(),
+                                 j["ambient_cubes"]["leaves_with_samples"].get<uint64_t>());
+    if (j.contains("static_props")) {
+        std::cout << fmt::format("static props: {}\n", j["static_props"].size());
+        for (const auto& p : j["static_props"])
+            std::cout << fmt::format("  {} at ({} {} {}) angles ({} {} {})\n", p["model"].get<std::string>(),
+                                     p["origin"][0].get<float>(), p["origin"][1].get<float>(), p["origin"][2].get<float>(),
+                                     p["angles"][0].get<float>(), p["angles"][1].get<float>(), p["angles"][2].get<float>());
     }
     std::cout << fmt::format("visibility: {} clusters{}; {} leaves, {} nodes, {} planes\n", j["clusters"].get<int>(),
                              j["vis"].get<bool>() ? "" : " (no vis data: everything is drawn)",
