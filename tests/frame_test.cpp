@@ -2,15 +2,22 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <numbers>
 #include <random>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/light/lightmap_sample.hpp"
+#include "luxel/light/styles.hpp"
 #include "luxel/render/render.hpp"
+#include "luxel/render/raster.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/util/error.hpp"
+#include "support/q2_writer.hpp"
 #include "support/render_fixtures.hpp"
 #include "support/test_paths.hpp"
 
@@ -357,5 +364,312 @@ TEST_CASE("render: real Quake 3 geometry is wound clockwise seen from the front,
         INFO(name << ": right-handed normal along the vertex normal " << along << ", against " << against);
         REQUIRE(against > 0);
         REQUIRE(double(along) < 0.02 * double(against));
+    }
+}
+
+namespace {
+
+// Two floor faces side by side at z = 0, seen from above: face 0 (x 0..64) has light styles 0 and 5,
+// face 1 (x 64..128) style 0 only. Slot 1 of face 0 is one constant colour, so its bilinear samples are
+// that colour exactly.
+World styledQ2Floors() {
+    Q2MapBuilder b;
+    b.entities = "{\n\"classname\" \"worldspawn\"\n}\n";
+    const int32_t floor = b.addPlane({0, 0, 1}, 0);
+    const int32_t tex = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0});
+    std::vector<std::array<uint8_t, 3>> ramp, flat, other;
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 5; ++i) {
+            ramp.push_back({uint8_t(10 * i), uint8_t(10 * j), 7});
+            flat.push_back({200, 100, 50});
+            other.push_back({uint8_t(5 * i), 20, uint8_t(10 * j)});
+        }
+    const int32_t lightA = b.addLighting({ramp, flat});
+    const int32_t lightB = b.addLighting({other});
+    // Clockwise seen from above (+z).
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, floor, false, tex, {0, 5, 255, 255}, lightA);
+    b.addFace({{64, 0, 0}, {64, 32, 0}, {128, 32, 0}, {128, 0, 0}}, floor, false, tex, {0, 255, 255, 255}, lightB);
+    b.addLeaf(-1, {}, 0, kQ2ContentsSolid);
+    b.addLeaf(0, {0, 1}, 1);
+    b.addNode(floor, -2, -1);
+    b.models.push_back({{0, 0, 0}, {128, 32, 0}, {}, 0, 0, 2});
+    b.brushSides.push_back({uint16_t(floor), int16_t(tex)});
+    b.brushes.push_back({0, 1, kQ2ContentsSolid});
+    b.leafBrushes.push_back(0);
+    b.leaves[0].numLeafBrushes = 1;
+    b.areas = {{0, 0}, {1, 0}};
+    b.areaPortals = {{0, 0}};
+    b.pvs = std::vector<std::vector<uint8_t>>{{0x01}};
+    MapSource src;
+    src.displayName = "styled.bsp";
+    src.mapName = "styled";
+    src.bytes = b.build();
+    return decodeMap(src);
+}
+
+StyleWeights weightsOf(std::initializer_list<std::pair<int, float>> list) {
+    StyleWeights w{};
+    for (auto [s, v] : list) w[size_t(s)] = v;
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("render: a light style's weight adds exactly weight * its slot's light on its faces only", "[render]") {
+    const World world = styledQ2Floors();
+    REQUIRE(world.surfaces.size() == 2);
+    REQUIRE(world.surfaces[0].styles == std::array<uint8_t, 4>{0, 5, 255, 255});
+    REQUIRE(world.extraLightmapSlots[0].size() == world.lightmaps.size());
+    const Geometry geometry = tessellate(world);
+    // Slot 1 of face 0 samples to one colour c everywhere on the face (checked at its corners and centre).
+    const LightmapPage& slot1 = world.extraLightmapSlots[0][size_t(world.surfaces[0].lightmapPage)];
+    const Vertex* fv = &world.vertices[world.surfaces[0].firstVertex];
+    const Vec3 c = sampleLightmap(slot1, fv[0].lightmapUV);
+    REQUIRE(c.x > 0.1f);
+    for (uint32_t k = 0; k < world.surfaces[0].numVertices; ++k) REQUIRE(sampleLightmap(slot1, fv[k].lightmapUV) == c);
+    REQUIRE(sampleLightmap(slot1, (fv[0].lightmapUV + fv[2].lightmapUV) * 0.5f) == c);
+
+    // Looking straight down from 64 units above the floors' middle; screen up is +x, screen right -y.
+    Camera cam = makeCamera({64, 16, 64}, {90, 0, 0}, 128, 256);
+    RenderOptions o = linearOptions(RenderMode::Lightmap);
+    o.usePvs = true;
+    o.styleWeights = weightsOf({{0, 1.0f}, {5, 0.0f}});
+    const Image off = renderFrame(world, geometry, cam, o);
+    for (float w : {0.5f, 0.3f, 2.0f}) {
+        o.styleWeights = weightsOf({{0, 1.0f}, {5, w}});
+        const Image on = renderFrame(world, geometry, cam, o);
+        int onA = 0, onB = 0;
+        for (int y = 0; y < cam.height; ++y)
+            for (int x = 0; x < cam.width; ++x) {
+                // Which face the pixel centre sees, from the camera's own ray (one unit of margin at edges).
+                const Vec3 d = pixelRay(cam, x, y);
+                const double t = -64.0 / d.z, hx = 64 + t * d.x, hy = 16 + t * d.y;
+                const bool insideA = hx > 1 && hx < 63 && hy > 1 && hy < 31;
+                const bool nearA = hx > -1 && hx < 65 && hy > -1 && hy < 33;
+                const Vec3 a = px(off, x, y), b = px(on, x, y);
+                INFO("weight " << w << " pixel " << x << "," << y << " hit " << hx << "," << hy);
+                if (insideA) {
+                    REQUIRE(b.x == a.x + c.x * w);
+                    REQUIRE(b.y == a.y + c.y * w);
+                    REQUIRE(b.z == a.z + c.z * w);
+                    ++onA;
+                } else if (!nearA) {
+                    REQUIRE(b == a);  // face 1 or background: style 5 does not reach it
+                    onB += hx > 65 && hx < 127 && hy > 1 && hy < 31 && a.x > 0 ? 1 : 0;
+                }
+            }
+        REQUIRE(onA > 1500);  // about 32 x 64 pixels
+        REQUIRE(onB > 1500);
+    }
+    // Without explicit weights the frame uses "rest": style 5 ("jklm...") starts at 9/12.
+    o.styleWeights.reset();
+    const Image rest = renderFrame(world, geometry, cam, o);
+    o.styleWeights = weightsOf({{0, 1.0f}, {5, 0.75f}});
+    const Image explicitRest = renderFrame(world, geometry, cam, o);
+    REQUIRE(std::memcmp(rest.pixels.data(), explicitRest.pixels.data(), rest.pixels.size() * sizeof(float)) == 0);
+    o.styleWeights.reset();
+    o.styleSpec = "0=1,5=0";
+    const Image bySpec = renderFrame(world, geometry, cam, o);
+    REQUIRE(std::memcmp(bySpec.pixels.data(), off.pixels.data(), off.pixels.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("render: style 0 at weight w scales a Quake 3 lightmap by exactly w; no style at all is black", "[render]") {
+    RenderScene s;
+    int32_t page = addLightmapPage(s, 4, 4, [](int x, int y) { return Vec3{0.25f * float(x), 0.5f, 0.125f * float(y)}; });
+    std::vector<FixtureVertex> v;
+    const std::vector<Vec3> corners = wall(100, 50);
+    const Vec2 uvs[4] = {{0.1f, 0.2f}, {0.9f, 0.2f}, {0.9f, 0.8f}, {0.1f, 0.8f}};
+    for (int k = 0; k < 4; ++k) v.push_back({corners[size_t(k)], {1, 1, 1, 1}, uvs[k]});
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Lightmap, page);
+    Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64);
+    RenderOptions o = linearOptions(RenderMode::Lightmap);
+    const Image one = renderScene(s, cam, o);
+    o.styleWeights = weightsOf({{0, 0.375f}});
+    const Image scaled = renderScene(s, cam, o);
+    size_t lit = 0;
+    for (size_t i = 0; i < one.pixels.size(); ++i) {
+        REQUIRE(scaled.pixels[i] == one.pixels[i] * 0.375f);
+        lit += one.pixels[i] > 0 ? 1 : 0;
+    }
+    REQUIRE(lit > 1000);
+    s.world.surfaces[0].styles = {255, 255, 255, 255};
+    o.styleWeights.reset();
+    const Image none = renderScene(s, cam, o);
+    FrameStats st;
+    renderScene(s, cam, o, &st);
+    REQUIRE(st.pixelsCovered > 1000);
+    for (float f : none.pixels) REQUIRE(f == 0.0f);
+}
+
+TEST_CASE("render: quakeless-ii_test1 style 5 changes exactly the pixels of its style-5 faces", "[render][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const World world = decodeMap(openMapPath(*sharedMaps() + "/q2/quakeless-ii_test1.bsp"));
+    const Geometry geometry = tessellate(world);
+    // The frame's own mask of style-5 faces: vertex colour 1 on their vertices, 0 elsewhere, vertex mode.
+    Geometry mask = geometry;
+    for (size_t s = 0; s < world.surfaces.size(); ++s) {
+        const auto& st = world.surfaces[s].styles;
+        const bool styled = std::find(st.begin(), st.end(), uint8_t(5)) != st.end();
+        const DrawSurface& ds = mask.surfaces[s];
+        for (uint32_t k = 0; k < ds.numVertices; ++k) mask.vertices[ds.firstVertex + k].color = styled ? Vec4{1, 1, 1, 1} : Vec4{0, 0, 0, 1};
+    }
+    RenderOptions o = linearOptions(RenderMode::Lightmap);
+    o.skyColor = {0, 0, 0};
+    RenderOptions maskOptions = linearOptions(RenderMode::Vertex);
+    maskOptions.skyColor = {0, 0, 0};
+    // A camera 48 units in front of a style-5 face, looking at it: the first one whose frame shows it.
+    int tried = 0, checked = 0;
+    for (size_t s = 0; s < world.surfaces.size() && checked == 0 && tried < 40; ++s) {
+        const Surface& surf = world.surfaces[s];
+        if (surf.styles[1] != 5 || surf.numVertices < 3 || geometry.surfaces[s].shading != SurfaceShading::Lightmap) continue;
+        Vec3 centre{};
+        for (uint32_t k = 0; k < surf.numVertices; ++k) centre += world.vertices[surf.firstVertex + k].position;
+        centre = centre * (1.0f / float(surf.numVertices));
+        const Vec3 n = normalize(surf.normal);
+        const Vec3 eye = centre + n * 48.0f;
+        if (findCluster(world, eye) < 0) continue;
+        ++tried;
+        const Vec3 d = n * -1.0f;
+        const float pitch = float(std::asin(std::clamp(-d.z, -1.0f, 1.0f)) * 180.0 / std::numbers::pi);
+        const float yaw = float(std::atan2(d.y, d.x) * 180.0 / std::numbers::pi);
+        Camera cam = makeCamera(eye, {pitch, yaw, 0}, 320, 200);
+        o.styleSpec = "0=1,5=0";
+        const Image off = renderFrame(world, geometry, cam, o);
+        o.styleSpec = "0=1,5=1";
+        const Image on = renderFrame(world, geometry, cam, o);
+        const Image m = renderFrame(world, mask, cam, maskOptions);
+        size_t differ = 0;
+        for (int y = 0; y < cam.height; ++y)
+            for (int x = 0; x < cam.width; ++x) {
+                const bool styled = px(m, x, y).x > 0.5f;
+                const Vec3 a = px(off, x, y), b = px(on, x, y);
+                if (a == b) continue;
+                ++differ;
+                INFO("surface " << s << " pixel " << x << "," << y);
+                REQUIRE(styled);
+                REQUIRE(b.x >= a.x);  // style 5 only adds light
+                REQUIRE(b.y >= a.y);
+                REQUIRE(b.z >= a.z);
+            }
+        // (Style 5's light reaches only part of its faces, so not every masked pixel changes.)
+        if (differ > 1000) ++checked;
+    }
+    REQUIRE(checked == 1);
+}
+
+TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, look and style mix", "[render]") {
+    // Random walls with lightmap pages of several shapes (1 texel wide included), uv beyond the page (edge
+    // clamping, the last column), light above the hue clamp, a few NaN and infinite texels, style slots 1..3,
+    // vertex-lit surfaces, a sky surface and a flare.
+    RenderScene s;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> texel(0.0f, 3.0f), unit(0.0f, 1.0f), pos(-300, 300);
+    const std::pair<int, int> shapes[] = {{16, 16}, {1, 9}, {7, 1}, {128, 128}, {2, 2}};
+    for (auto [w, h] : shapes) {
+        auto fill = [&](int x, int y) {
+            if ((x * 7 + y * 3) % 97 == 5) return Vec3{std::nanf(""), 1.0f, std::numeric_limits<float>::infinity()};
+            return Vec3{texel(rng), texel(rng), texel(rng)};
+        };
+        addLightmapPage(s, w, h, fill);
+        for (auto& slot : s.world.extraLightmapSlots) {
+            LightmapPage p;
+            p.width = w;
+            p.height = h;
+            for (int i = 0; i < w * h * 3; ++i) p.rgb.push_back(texel(rng));
+            slot.push_back(p);
+        }
+    }
+    s.world.materials.push_back({"m", 0, 0, 0, {0.5f, 0.8f, 1.0f}});
+    for (int i = 0; i < 150; ++i) {
+        const Vec3 c{pos(rng) * 0.5f + 400, pos(rng), pos(rng) * 0.6f};
+        std::vector<FixtureVertex> v;
+        for (int k = 0; k < 3; ++k)
+            v.push_back({c + Vec3{pos(rng) * 0.1f, pos(rng) * 0.4f, pos(rng) * 0.4f},
+                         {unit(rng) * 2, unit(rng) * 2, unit(rng) * 2, 1},
+                         {unit(rng) * 1.6f - 0.3f, unit(rng) * 1.6f - 0.3f}});
+        const bool lit = i % 4 != 3;
+        const uint32_t surf = addPolygon(s, v, {-1, 0, 0}, lit ? SurfaceShading::Lightmap : SurfaceShading::Vertex,
+                                         lit ? int32_t(i % std::size(shapes)) : -1, true, i % 3 == 0 ? 0 : -1);
+        if (i % 5 == 1) s.world.surfaces[surf].styles = {0, 3, 255, 255};
+        if (i % 5 == 2) s.world.surfaces[surf].styles = {7, 3, 9, 255};
+        if (i % 7 == 0) s.world.surfaces[surf].styles = {0, 3, 7, 9};
+    }
+    const uint32_t sky = addColoredPolygon(s, {{900, -2000, 400}, {900, 2000, 400}, {900, 2000, 900}, {900, -2000, 900}},
+                                           {-1, 0, 0}, {1, 1, 1}, true);
+    s.geometry.surfaces[sky].shading = SurfaceShading::Sky;
+    addBillboard(s, {300, 20, 10}, {0.9f, 3.0f, 0.2f}, 40);
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 203, 117, 100);
+    StyleWeights weights{};
+    weights[0] = 1.0f, weights[3] = 0.5f, weights[7] = 1.25f, weights[9] = 0.0f;
+
+    struct LookCase {
+        Look look;
+        float hueClampAt, gamma;
+    };
+    const LookCase looks[] = {{Look::Engine, 2, 1}, {Look::Engine, 0, 2.2f}, {Look::Engine, 2, 1.2f}, {Look::Linear, 0, 1}};
+    const bool hadAvx2 = raster::useAvx2();
+    INFO("AVX2 available: " << hadAvx2);
+    size_t compared = 0;
+    for (RenderMode mode : {RenderMode::Lightmap, RenderMode::Lit, RenderMode::Vertex})
+        for (const LookCase& lc : looks)
+            for (int spp : {1, 2}) {
+                s.world.look.hueClampAt = lc.hueClampAt;
+                s.world.look.gamma = lc.gamma;
+                RenderOptions o;
+                o.mode = mode;
+                o.look = lc.look;
+                o.spp = spp;
+                o.styleWeights = weights;
+                raster::allowAvx2(false);
+                const Image portable = renderScene(s, cam, o);
+                raster::allowAvx2(true);
+                FrameStats st;
+                const Image fast = renderScene(s, cam, o, &st);
+                INFO("mode " << renderModeName(mode) << " look " << int(lc.look) << " gamma " << lc.gamma << " spp " << spp);
+                REQUIRE(st.pixelsCovered > size_t(cam.width) * cam.height / 2);
+                size_t finite = 0;
+                for (float f : fast.pixels) finite += std::isfinite(f);
+                REQUIRE(finite > fast.pixels.size() / 2);
+                for (size_t i = 0; i < fast.pixels.size(); ++i) {
+                    const float a = portable.pixels[i], b = fast.pixels[i];
+                    if (std::isnan(a) && std::isnan(b)) continue;  // NaN light in the linear look
+                    if (std::memcmp(&a, &b, sizeof(float)) != 0) {
+                        INFO("float " << i << " (pixel " << (i / 3) % size_t(cam.width) << "," << (i / 3) / size_t(cam.width)
+                                      << "): " << a << " vs " << b);
+                        REQUIRE(false);
+                    }
+                }
+                ++compared;
+            }
+    REQUIRE(compared == 24);
+}
+
+TEST_CASE("render: lightmap frames are the same bytes for 1, 2 and 8 threads", "[render]") {
+    RenderScene s;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> texel(0.0f, 3.0f), unit(0.0f, 1.0f), pos(-300, 300);
+    for (int p = 0; p < 3; ++p) addLightmapPage(s, 32, 32, [&](int, int) { return Vec3{texel(rng), texel(rng), texel(rng)}; });
+    for (int i = 0; i < 300; ++i) {
+        const Vec3 c{pos(rng) + 400, pos(rng), pos(rng)};
+        std::vector<FixtureVertex> v;
+        for (int k = 0; k < 3; ++k)
+            v.push_back({c + Vec3{pos(rng) * 0.3f, pos(rng) * 0.3f, pos(rng) * 0.3f}, {1, 1, 1, 1}, {unit(rng), unit(rng)}});
+        addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Lightmap, i % 3, true);
+    }
+    s.world.look.hueClampAt = 2;
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 333, 190);
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+    RenderOptions o;
+    o.mode = RenderMode::Lightmap;
+    Image ref;
+    for (int threads : {1, 2, 8}) {
+        tbb::task_arena arena(threads);
+        Image img;
+        arena.execute([&] { img = renderScene(s, cam, o); });
+        if (threads == 1) {
+            ref = img;
+            continue;
+        }
+        REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
     }
 }

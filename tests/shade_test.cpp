@@ -74,3 +74,29 @@ TEST_CASE("shade: depth ramp is 1 at the nearest, 0.1 at the farthest, monotone 
     REQUIRE(depthGrey(100, 10, 1000) == Approx(0.55f));  // log scale: halfway
     REQUIRE(depthGrey(50, 50, 50) == 1.0f);             // a flat frame
 }
+
+TEST_CASE("shade: the gamma table follows pow within 3e-7 relative, 0 -> 0 and 1 -> 1 exactly", "[render]") {
+    for (float gamma : {1.2f, 2.2f, 2.0f, 0.5f, 0.8f}) {
+        const GammaTable t = makeGammaTable(gamma);
+        REQUIRE(t.valid);
+        REQUIRE(applyGamma(0.0f, t) == 0.0f);
+        REQUIRE(applyGamma(1.0f, t) == 1.0f);
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f), logv(-30.0f, 0.0f);
+        double worst = 0;
+        for (int i = 0; i < 200000; ++i) {
+            const float v = i % 2 ? unit(rng) : std::exp2(logv(rng));  // uniform and across exponents
+            const double want = std::pow(double(v), 1.0 / double(gamma));
+            worst = std::max(worst, std::fabs(double(applyGamma(v, t)) - want) / want);
+        }
+        INFO("gamma " << gamma);
+        REQUIRE(worst < 3e-7);
+    }
+    REQUIRE_FALSE(makeGammaTable(0.1f).valid);  // 1/gamma = 10: outside the table's range, pow is used
+    REQUIRE_FALSE(makeGammaTable(0.0f).valid);
+    REQUIRE_FALSE(makeGammaTable(std::nanf("")).valid);
+    // The engine look through applyLook uses the table: sqrt(0.5) for gamma 2 to within the table's error.
+    EngineLook g;
+    g.gamma = 2;
+    REQUIRE(applyLook({0.5f, 0.5f, 0.5f}, {1, 1, 1}, Look::Engine, g).x == Approx(std::sqrt(0.5f)).epsilon(1e-6));
+}

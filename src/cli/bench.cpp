@@ -1,7 +1,7 @@
 // `luxel bench MAP`: load/tessellate time and per-frame times, for the performance targets.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <tbb/info.h>
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -63,7 +63,9 @@ int runBench(const BenchArgs& args) {
 
     nlohmann::ordered_json j;
     j["map"] = source.displayName;
-    j["threads"] = tbb::this_task_arena::max_concurrency();
+    // --threads limits TBB globally; the arena alone would report every core.
+    j["threads"] = std::min<size_t>(size_t(tbb::this_task_arena::max_concurrency()),
+                                    tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
     j["width"] = camera.width;
     j["height"] = camera.height;
     j["mode"] = renderModeName(options.mode);

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "luxel/light/styles.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::cli {
@@ -56,6 +57,9 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--spp", spp, "samples per pixel (supersampling)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--no-pvs", noPvs, "draw every leaf (no PVS culling)");
     app.add_flag("--no-flares", noFlares, "hide billboards / flares");
+    app.add_option("--styles", styles,
+                   "light style weights: rest (default: the map at time 0) | time=SECONDS | STYLE=WEIGHT,... "
+                   "(e.g. 0=1,5=0.3; styles not listed are off)");
 }
 
 Camera ViewArgs::camera_(const World& world) const {
@@ -83,6 +87,10 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     o.usePvs = !noPvs;
     o.drawFlares = !noFlares;
     if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]};
+    if (!styles.empty()) {
+        parseStyleSpec(styles, World{});  // a malformed spec fails here, before the map is read
+        o.styleSpec = styles;
+    }
     return o;
 }
 

@@ -41,6 +41,7 @@ struct ViewArgs {
     std::vector<float> skyColor;
     int spp = 1;
     bool noPvs = false, noFlares = false;
+    std::string styles;  // --styles: light style weights (Quake 2 / Source), resolved per map
 
     void addTo(CLI::App& app);
     Camera camera_(const World& world) const;

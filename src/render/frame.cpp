@@ -1,5 +1,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +42,16 @@ struct ChunkOut {
     std::vector<raster::ShadeTri> shade;
     size_t drawn = 0;
 };
+
+// Tile grid shift that starts every tile row on a 64-byte line of the image, so shading can write whole
+// lines with streaming stores (rows must be a whole number of lines apart: width a multiple of 16).
+int tileShiftFor(const Image& image) {
+    if (image.width % 16 != 0) return 0;
+    const uintptr_t base = reinterpret_cast<uintptr_t>(image.pixels.data()) % 64;
+    for (int px = 0; px < 16; ++px)
+        if ((base + uintptr_t(px) * 12) % 64 == 0) return px == 0 ? 0 : raster::kTileSize - px;
+    return 0;
+}
 
 bool pageUsable(const World& world, int32_t page) {
     if (page < 0 || size_t(page) >= world.lightmaps.size()) return false;
@@ -88,6 +99,14 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     if (!(camera.nearPlane > 0)) throw UsageError("camera near plane must be positive");
 
     auto tSetup0 = Clock::now();
+    const StyleWeights styleWeights =
+        options.styleWeights ? *options.styleWeights
+                             : parseStyleSpec(options.styleSpec.empty() ? "rest" : options.styleSpec, world);
+    // Zero-filling the 24 MB of a full HD frame is serial; it runs while the triangles are set up.
+    Image image;
+    tbb::task_group allocation;
+    allocation.run([&image, W, H] { image = Image(W, H, 3); });
+
     // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
     std::vector<Candidate> cands;
     std::vector<uint8_t> visible(geometry.surfaces.size(), 0);
@@ -139,7 +158,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     const Mat4& m = view.viewProjection;
     const Vec3 eye = camera.position;
     const size_t numChunks = (cands.size() + kSetupChunk - 1) / kSetupChunk;
-    const int numTiles = ((W + raster::kTileSize - 1) / raster::kTileSize) * ((H + raster::kTileSize - 1) / raster::kTileSize);
+    int tileShift = 0;  // set once the image exists
 
     render::ShadeContext ctx;
     ctx.world = &world;
@@ -152,8 +171,12 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     std::vector<SourceTri> sources(cands.size());
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
     ctx.sources = sources.data();
+    ctx.styleWeights = &styleWeights;
+    const render::GammaTable gammaTable = render::makeGammaTable(world.look.gamma);
+    ctx.gamma = &gammaTable;
+    const bool lightMode = options.mode == RenderMode::Lightmap || options.mode == RenderMode::Vertex ||
+                           options.mode == RenderMode::Lit;
 
-    Image image(W, H, 3);
     const bool depthMode = options.mode == RenderMode::Depth;
     std::vector<float> frameDepth;
     std::vector<uint32_t> frameId;
@@ -161,9 +184,8 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
         frameDepth.resize(size_t(W) * size_t(H));
         frameId.resize(size_t(W) * size_t(H));
     }
-    const size_t tileCount = size_t(numTiles);
-    std::vector<float> tileRasterMs(tileCount), tileShadeMs(tileCount);
-    std::vector<uint32_t> tileCovered(tileCount);
+    std::vector<float> tileRasterMs, tileShadeMs;
+    std::vector<uint32_t> tileCovered;
     double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
 
     for (int pass = 0; pass < options.spp; ++pass) {
@@ -213,15 +235,28 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
         }
         std::vector<raster::RasterTri> tris(chunkBase[numChunks]);
         std::vector<raster::ShadeTri> shadeTris(chunkBase[numChunks]);
+        std::vector<render::TriShade> triShade(lightMode ? chunkBase[numChunks] : 0);
         tbb::parallel_for(tbb::blocked_range<size_t>(0, numChunks, 1), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t c = r.begin(); c != r.end(); ++c) {
                 std::copy(chunks[c].raster.begin(), chunks[c].raster.end(), tris.begin() + std::ptrdiff_t(chunkBase[c]));
                 std::copy(chunks[c].shade.begin(), chunks[c].shade.end(), shadeTris.begin() + std::ptrdiff_t(chunkBase[c]));
+                if (lightMode)
+                    for (size_t i = 0; i < chunks[c].shade.size(); ++i)
+                        triShade[chunkBase[c] + i] = render::prepareTriangle(ctx, chunks[c].shade[i]);
             }
         });
         chunks.clear();
-        raster::Bins bins = raster::binTriangles(tris, W, H);
+        if (pass == 0) {
+            allocation.wait();
+            tileShift = tileShiftFor(image);
+        }
+        raster::Bins bins = raster::binTriangles(tris, W, H, tileShift);
+        const int numTiles = bins.tilesX * bins.tilesY;
+        tileRasterMs.assign(size_t(numTiles), 0.0f);
+        tileShadeMs.assign(size_t(numTiles), 0.0f);
+        tileCovered.assign(size_t(numTiles), 0);
         ctx.tris = shadeTris.data();
+        ctx.triShade = triShade.data();
         auto tTiles = Clock::now();
         setupMs += msBetween(tPass, tTiles);
 
@@ -231,23 +266,23 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
             uint32_t id[raster::kTileSize * raster::kTileSize];
             for (int t = r.begin(); t != r.end(); ++t) {
                 auto t0 = Clock::now();
-                const int tx = (t % bins.tilesX) * raster::kTileSize, ty = (t / bins.tilesX) * raster::kTileSize;
-                const int tw = std::min(raster::kTileSize, W - tx), th = std::min(raster::kTileSize, H - ty);
+                const raster::TileRect rect = raster::tileRect(bins, size_t(t), W, H);
+                const int tx = rect.x, ty = rect.y, tw = rect.w, th = rect.h;
                 std::fill(depth, depth + tw * th, 0.0f);
                 std::fill(id, id + tw * th, raster::kNoTriangle);
                 const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
                 raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
-                uint32_t covered = 0;
-                for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
-                tileCovered[size_t(t)] = covered;
                 auto t1 = Clock::now();
                 if (depthMode) {
+                    uint32_t covered = 0;
+                    for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
+                    tileCovered[size_t(t)] = covered;
                     for (int j = 0; j < th; ++j) {
                         std::copy(depth + j * tw, depth + (j + 1) * tw, frameDepth.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
                 } else {
-                    render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, image, accumulate);
+                    tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, image, accumulate);
                 }
                 auto t2 = Clock::now();
                 tileRasterMs[size_t(t)] = float(msBetween(t0, t1));

@@ -205,15 +205,18 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     return emitted;
 }
 
-Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height) {
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX) {
     Bins bins;
-    bins.tilesX = (width + kTileSize - 1) / kTileSize;
+    bins.shiftX = std::clamp(shiftX, 0, kTileSize - 1);
+    const int sx = bins.shiftX;
+    bins.tilesX = (width + sx + kTileSize - 1) / kTileSize;
     bins.tilesY = (height + kTileSize - 1) / kTileSize;
     size_t numTiles = size_t(bins.tilesX) * size_t(bins.tilesY);
     bins.offsets.assign(numTiles + 1, 0);
     for (const RasterTri& t : tris)
         for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
-            for (int tx = t.x0 / kTileSize; tx <= t.x1 / kTileSize; ++tx) ++bins.offsets[size_t(ty) * bins.tilesX + tx + 1];
+            for (int tx = (t.x0 + sx) / kTileSize; tx <= (t.x1 + sx) / kTileSize; ++tx)
+                ++bins.offsets[size_t(ty) * bins.tilesX + tx + 1];
     for (size_t i = 0; i < numTiles; ++i) bins.offsets[i + 1] += bins.offsets[i];
     bins.ids.resize(bins.offsets[numTiles]);
     std::vector<uint32_t> cursor(bins.offsets.begin(), bins.offsets.end() - 1);
@@ -228,10 +231,20 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height) {
     for (uint32_t i : order) {
         const RasterTri& t = tris[i];
         for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
-            for (int tx = t.x0 / kTileSize; tx <= t.x1 / kTileSize; ++tx)
+            for (int tx = (t.x0 + sx) / kTileSize; tx <= (t.x1 + sx) / kTileSize; ++tx)
                 bins.ids[cursor[size_t(ty) * bins.tilesX + tx]++] = i;
     }
     return bins;
+}
+
+TileRect tileRect(const Bins& bins, size_t tile, int width, int height) {
+    const int c = int(tile % size_t(bins.tilesX)), r = int(tile / size_t(bins.tilesX));
+    TileRect t;
+    t.x = std::max(0, c * kTileSize - bins.shiftX);
+    t.w = std::min(width, (c + 1) * kTileSize - bins.shiftX) - t.x;
+    t.y = r * kTileSize;
+    t.h = std::min(height, t.y + kTileSize) - t.y;
+    return t;
 }
 
 namespace {
@@ -314,8 +327,61 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
 
 constexpr int kBlocksPerSide = kTileSize / kBlock;
 
-// Per 8x8 block of a tile, a lower bound of its pixels' 1/w (depths only grow, and a block fully covered
-// by a triangle is at least as near as that triangle's farthest point in it).
+#if defined(LUXEL_RASTER_AVX2)
+// rasterBlock for a block 8 pixels wide, one row per step; each lane does the scalar loop's operations.
+// Returns the smallest depth left in the block's rows (0 while any pixel is empty).
+LUXEL_AVX2 float rasterBlock8(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2,
+                              const int32_t sx[3], const int32_t sy[3], int dx, int py, int bh, bool full, float* depth,
+                              uint32_t* id, uint16_t* writeCount, int stride) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 zx = _mm256_add_ps(_mm256_set1_ps(t.invW.c), _mm256_mul_ps(_mm256_set1_ps(t.invW.a),
+                                                                            _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx), lane))));
+    const __m256i vid = _mm256_set1_epi32(int32_t(triId));
+    const __m256i signBit = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
+    const __m256i vidFlipped = _mm256_xor_si256(vid, signBit), minusOne = _mm256_set1_epi32(-1);
+    __m256i w0 = _mm256_add_epi32(_mm256_set1_epi32(e0), _mm256_mullo_epi32(_mm256_set1_epi32(sx[0]), lane));
+    __m256i w1 = _mm256_add_epi32(_mm256_set1_epi32(e1), _mm256_mullo_epi32(_mm256_set1_epi32(sx[1]), lane));
+    __m256i w2 = _mm256_add_epi32(_mm256_set1_epi32(e2), _mm256_mullo_epi32(_mm256_set1_epi32(sx[2]), lane));
+    const __m256i sy0 = _mm256_set1_epi32(sy[0]), sy1 = _mm256_set1_epi32(sy[1]), sy2 = _mm256_set1_epi32(sy[2]);
+    __m256 nearest = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    for (int j = 0; j < bh; ++j) {
+        float* drow = depth + size_t(j) * size_t(stride);
+        uint32_t* irow = id + size_t(j) * size_t(stride);
+        // Same expression order as evalPlane and the scalar loop.
+        const __m256 z = _mm256_add_ps(zx, _mm256_set1_ps(t.invW.b * float(py + j - t.y0)));
+        const __m256 d = _mm256_loadu_ps(drow);
+        const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(irow));
+        // Nearer wins; equal depth goes to the lower triangle id (unsigned, as in the scalar loop).
+        __m256 m = _mm256_or_ps(_mm256_cmp_ps(z, d, _CMP_GT_OQ),
+                                _mm256_and_ps(_mm256_cmp_ps(z, d, _CMP_EQ_OQ),
+                                              _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(old, signBit), vidFlipped))));
+        __m256i cover = minusOne;
+        if (!full) {
+            cover = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(w0, w1), w2), minusOne);
+            m = _mm256_and_ps(m, _mm256_castsi256_ps(cover));
+            w0 = _mm256_add_epi32(w0, sy0);
+            w1 = _mm256_add_epi32(w1, sy1);
+            w2 = _mm256_add_epi32(w2, sy2);
+        }
+        const __m256 nd = _mm256_blendv_ps(d, z, m);
+        _mm256_storeu_ps(drow, nd);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(irow),
+                            _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(old), _mm256_castsi256_ps(vid), m)));
+        nearest = _mm256_min_ps(nearest, nd);
+        if (writeCount) {
+            uint16_t* wrow = writeCount + size_t(j) * size_t(stride);
+            const int bits = _mm256_movemask_ps(_mm256_castsi256_ps(cover));
+            for (int k = 0; k < 8; ++k) wrow[k] = uint16_t(wrow[k] + ((bits >> k) & 1));
+        }
+    }
+    __m128 m4 = _mm_min_ps(_mm256_castps256_ps128(nearest), _mm256_extractf128_ps(nearest, 1));
+    m4 = _mm_min_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_min_ss(m4, _mm_shuffle_ps(m4, m4, 1));
+    return _mm_cvtss_f32(m4);
+}
+#endif
+
+// Per 8x8 block of a tile, a lower bound of its pixels' 1/w (depths only grow).
 struct HiZ {
     float farthest[kBlocksPerSide * kBlocksPerSide];
 };
@@ -326,19 +392,27 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
                 float* depth, uint32_t* id, uint16_t* writeCount) {
     HiZ hiz;  // the caller's buffer starts at depth 0 (nothing drawn)
     for (float& f : hiz.farthest) f = 0;
+#if defined(LUXEL_RASTER_AVX2)
+    const bool vec = useAvx2();
+#endif
     for (size_t k = 0; k < count; ++k) {
         const uint32_t triId = ids[k];
         const RasterTri& t = tris[triId];
         const int rx0 = std::max(t.x0, tileX), rx1 = std::min(t.x1, tileX + w - 1);
         const int ry0 = std::max(t.y0, tileY), ry1 = std::min(t.y1, tileY + h - 1);
         if (rx0 > rx1 || ry0 > ry1) continue;
+        // The region grown to the tile's 8x8 block grid: whole blocks are stepped through, and pixels
+        // outside the triangle's bounds are outside one of its edges, so edges alone decide coverage.
+        const int ex0 = tileX + ((rx0 - tileX) & ~(kBlock - 1)), ey0 = tileY + ((ry0 - tileY) & ~(kBlock - 1));
+        const int ex1 = std::min(tileX + ((rx1 - tileX) | (kBlock - 1)), tileX + w - 1);
+        const int ey1 = std::min(tileY + ((ry1 - tileY) | (kBlock - 1)), tileY + h - 1);
 
         // Evaluate each edge at the region's corner samples: all outside rejects the triangle here, all
         // inside drops the edge. An edge that crosses the region varies by at most
         // (|A|+|B|) * kSub * kTileSize < 2^29 inside it (|A|,|B| <= 2^19 by the guard band), so its values
         // fit int32 from here on.
-        const int64_t px0 = int64_t(rx0) * kSub + kSub / 2, py0 = int64_t(ry0) * kSub + kSub / 2;
-        const int64_t spanX = int64_t(rx1 - rx0) * kSub, spanY = int64_t(ry1 - ry0) * kSub;
+        const int64_t px0 = int64_t(ex0) * kSub + kSub / 2, py0 = int64_t(ey0) * kSub + kSub / 2;
+        const int64_t spanX = int64_t(ex1 - ex0) * kSub, spanY = int64_t(ey1 - ey0) * kSub;
         int32_t e[3], sx[3], sy[3];
         bool rejected = false;
         for (int i = 0; i < 3; ++i) {
@@ -356,54 +430,73 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
         }
         if (rejected) continue;
 
-        const int nx = rx1 - rx0 + 1, ny = ry1 - ry0 + 1;
-        const int dx0 = rx0 - t.x0;
-        auto pixels = [&](int bx, int by, int bw, int bh, bool full) {
-            const int32_t o0 = sx[0] * (bx - rx0) + sy[0] * (by - ry0);
-            const int32_t o1 = sx[1] * (bx - rx0) + sy[1] * (by - ry0);
-            const int32_t o2 = sx[2] * (bx - rx0) + sy[2] * (by - ry0);
-            rasterBlock(t, triId, e[0] + o0, e[1] + o1, e[2] + o2, sx, sy, dx0 + (bx - rx0), by, bw, bh, full,
-                        depth + size_t(by - tileY) * size_t(w) + size_t(bx - tileX),
-                        id + size_t(by - tileY) * size_t(w) + size_t(bx - tileX),
-                        writeCount ? writeCount + size_t(by - tileY) * size_t(w) + size_t(bx - tileX) : nullptr, w);
-        };
-        (void)nx;
-        (void)ny;
-        // Tile-aligned 8x8 blocks intersected with the region: blocks outside an edge are skipped, blocks
-        // inside all three need no edge tests, and blocks whose stored depths are all nearer than the
-        // triangle can get there are skipped (hierarchical depth).
-        const int bx0 = tileX + ((rx0 - tileX) & ~(kBlock - 1)), by0 = tileY + ((ry0 - tileY) & ~(kBlock - 1));
-        for (int byA = by0; byA <= ry1; byA += kBlock) {
-            const int by = std::max(byA, ry0), bh = std::min(byA + kBlock - 1, ry1) - by + 1;
-            const float fy0 = float(by - t.y0), fy1 = float(by + bh - 1 - t.y0);
-            const float zyMax = std::max(t.invW.b * fy0, t.invW.b * fy1);
-            const float zyMin = std::min(t.invW.b * fy0, t.invW.b * fy1);
-            const float zyAbs = std::max(std::fabs(t.invW.b * fy0), std::fabs(t.invW.b * fy1));
-            for (int bxA = bx0; bxA <= rx1; bxA += kBlock) {
-                const int bx = std::max(bxA, rx0), bw = std::min(bxA + kBlock - 1, rx1) - bx + 1;
-                bool full = true, out = false;
-                for (int i = 0; i < 3; ++i) {
-                    const int32_t eb = e[i] + sx[i] * (bx - rx0) + sy[i] * (by - ry0);
-                    const int32_t ex = sx[i] * (bw - 1), ey = sy[i] * (bh - 1);
-                    const int32_t lo = eb + std::min(ex, 0) + std::min(ey, 0);
-                    const int32_t hi = eb + std::max(ex, 0) + std::max(ey, 0);
-                    if (hi < 0) out = true;
-                    if (lo < 0) full = false;
-                }
-                if (out) continue;
-                const int blk = ((byA - tileY) / kBlock) * kBlocksPerSide + (bxA - tileX) / kBlock;
-                const float fx0 = float(bx - t.x0), fx1 = float(bx + bw - 1 - t.x0);
-                // Bounds of the per-pixel (zc + za*fx) + zb*fy over the block, widened for its rounding.
-                const float zxAbs = std::max(std::fabs(t.invW.a * fx0), std::fabs(t.invW.a * fx1));
-                const float slack = 1e-5f * (std::fabs(t.invW.c) + zxAbs + zyAbs);
-                const float zMax = t.invW.c + std::max(t.invW.a * fx0, t.invW.a * fx1) + zyMax + slack;
+        const int dx0 = ex0 - t.x0;
+        // Block tests on the three edges at once (lane 3 is an edge that is always inside). Every block is
+        // tested with a whole 8x8 block's corners: for a tile-edge block with fewer pixels that only makes
+        // "outside" and "full" rarer, never wrong.
+        const __m128i e4 = _mm_setr_epi32(e[0], e[1], e[2], 0);
+        const __m128i sx8 = _mm_setr_epi32(sx[0] * kBlock, sx[1] * kBlock, sx[2] * kBlock, 0);
+        const __m128i sy8 = _mm_setr_epi32(sy[0] * kBlock, sy[1] * kBlock, sy[2] * kBlock, 0);
+        int32_t lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 3; ++i) {
+            const int32_t ex = sx[i] * (kBlock - 1), ey = sy[i] * (kBlock - 1);
+            lo[i] = std::min(ex, 0) + std::min(ey, 0);
+            hi[i] = std::max(ex, 0) + std::max(ey, 0);
+        }
+        const __m128i lo4 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lo));
+        const __m128i hi4 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(hi));
+        const __m128i zero4 = _mm_setzero_si128();
+        // Depth bounds per block column and row over the pixels the triangle's bounds reach there, and one
+        // rounding allowance for the per-pixel (zc + za*fx) + zb*fy over the whole region.
+        const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
+        float colMax[kBlocksPerSide], colMin[kBlocksPerSide], rowMax[kBlocksPerSide], rowMin[kBlocksPerSide];
+        const int nbx = (ex1 - ex0) / kBlock + 1, nby = (ey1 - ey0) / kBlock + 1;
+        for (int c = 0; c < nbx; ++c) {
+            const int bx = ex0 + c * kBlock;
+            const float f0 = za * float(std::max(bx, rx0) - t.x0), f1 = za * float(std::min(bx + kBlock - 1, rx1) - t.x0);
+            colMax[c] = std::max(f0, f1);
+            colMin[c] = std::min(f0, f1);
+        }
+        for (int r = 0; r < nby; ++r) {
+            const int by = ey0 + r * kBlock;
+            const float f0 = zb * float(std::max(by, ry0) - t.y0), f1 = zb * float(std::min(by + kBlock - 1, ry1) - t.y0);
+            rowMax[r] = std::max(f0, f1);
+            rowMin[r] = std::min(f0, f1);
+        }
+        const float slack = 1e-5f * (std::fabs(zc) + std::max(std::fabs(za * float(rx0 - t.x0)), std::fabs(za * float(rx1 - t.x0))) +
+                                     std::max(std::fabs(zb * float(ry0 - t.y0)), std::fabs(zb * float(ry1 - t.y0))));
+        // Blocks outside an edge are skipped, blocks inside all three need no edge tests, and blocks whose
+        // stored depths are all nearer than the triangle can get there are skipped (hierarchical depth).
+        __m128i eRow = e4;
+        for (int r = 0; r < nby; ++r, eRow = _mm_add_epi32(eRow, sy8)) {
+            const int by = ey0 + r * kBlock;
+            const int bh = std::min(by + kBlock - 1, ey1) - by + 1;
+            __m128i eb = eRow;
+            for (int c = 0; c < nbx; ++c, eb = _mm_add_epi32(eb, sx8)) {
+                if (_mm_movemask_epi8(_mm_cmpgt_epi32(zero4, _mm_add_epi32(eb, hi4)))) continue;  // outside an edge
+                const int bx = ex0 + c * kBlock;
+                const int blk = ((by - tileY) / kBlock) * kBlocksPerSide + (bx - tileX) / kBlock;
+                const float zMax = ((zc + colMax[c]) + rowMax[r]) + slack;
                 if (zMax < hiz.farthest[blk]) continue;
-                pixels(bx, by, bw, bh, full);
-                // Only a block covered whole (all 64 pixels) raises its bound.
-                if (full && bw == kBlock && bh == kBlock) {
-                    const float zMin = t.invW.c + std::min(t.invW.a * fx0, t.invW.a * fx1) + zyMin - slack;
-                    hiz.farthest[blk] = std::max(hiz.farthest[blk], zMin);
+                const bool full = _mm_movemask_epi8(_mm_cmpgt_epi32(zero4, _mm_add_epi32(eb, lo4))) == 0;
+                alignas(16) int32_t eAt[4];
+                _mm_store_si128(reinterpret_cast<__m128i*>(eAt), eb);
+                const int bw = std::min(bx + kBlock - 1, ex1) - bx + 1;
+                const size_t at = size_t(by - tileY) * size_t(w) + size_t(bx - tileX);
+                uint16_t* wc = writeCount ? writeCount + at : nullptr;
+#if defined(LUXEL_RASTER_AVX2)
+                if (vec && bw == kBlock) {
+                    // The block is all the tile has there (bh rows), so the smallest depth left in it bounds it.
+                    const float nearestLeft = rasterBlock8(t, triId, eAt[0], eAt[1], eAt[2], sx, sy, dx0 + (bx - ex0),
+                                                           by, bh, full, depth + at, id + at, wc, w);
+                    hiz.farthest[blk] = std::max(hiz.farthest[blk], nearestLeft);
+                    continue;
                 }
+#endif
+                rasterBlock(t, triId, eAt[0], eAt[1], eAt[2], sx, sy, dx0 + (bx - ex0), by, bw, bh, full, depth + at,
+                            id + at, wc, w);
+                // A block covered whole by the triangle is at least as near as the triangle's farthest point in it.
+                if (full) hiz.farthest[blk] = std::max(hiz.farthest[blk], ((zc + colMin[c]) + rowMin[r]) - slack);
             }
         }
     }

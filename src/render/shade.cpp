@@ -287,8 +287,8 @@ inline Vec3 sampleView(const PageView& pg, float u, float v) {
 
 // Pixel loops of the light-bearing modes. A run is n pixels of one triangle on one row; dx is its first
 // column relative to the triangle's plane origin, fy its row. The scalar loop is the reference; the AVX2
-// loop does the same IEEE operations per lane and may write up to 7 pixels past the run (callers give
-// it room and overwrite them).
+// loops do the same IEEE operations per lane and may write up to 8 pixels past the run (callers give
+// them room and overwrite them).
 
 void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n, float* out) {
     switch (t.path) {
@@ -374,98 +374,295 @@ LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t,
     }
 }
 
-// 8 pixels' r, g, b vectors to 24 interleaved floats: output float k is channel k % 3 of pixel k / 3.
-LUXEL_AVX2 inline void storeRgb8(float* out, __m256 r, __m256 g, __m256 b) {
-    const __m256i i0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
-    const __m256i i1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
-    const __m256i i2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
-    auto part = [&](__m256i idx, int gMask, int bMask) {
-        return _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(r, idx), _mm256_permutevar8x32_ps(g, idx), gMask),
-                               _mm256_permutevar8x32_ps(b, idx), bMask);
-    };
-    _mm256_storeu_ps(out, part(i0, 0x92, 0x24));
-    _mm256_storeu_ps(out + 8, part(i1, 0x24, 0x49));
-    _mm256_storeu_ps(out + 16, part(i2, 0x49, 0x92));
+// One output vector of storeRgb8: lanes from r, g (lanes set in G) and b (lanes set in B) at index idx.
+template <int G, int B>
+LUXEL_AVX2 inline __m256 interleave8(__m256 r, __m256 g, __m256 b, __m256i idx) {
+    return _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(r, idx), _mm256_permutevar8x32_ps(g, idx), G),
+                           _mm256_permutevar8x32_ps(b, idx), B);
 }
 
-// Texel indices and weights of a bilinear lookup, shared by every style slot of a surface.
-struct Taps8 {
-    __m256i i00, i10, i01, i11;
-    __m256 ax, ay;
-};
+// 8 pixels' r, g, b vectors to 24 interleaved floats: output float k is channel k % 3 of pixel k / 3.
+LUXEL_AVX2 inline void storeRgb8(float* out, __m256 r, __m256 g, __m256 b) {
+    _mm256_storeu_ps(out, interleave8<0x92, 0x24>(r, g, b, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)));
+    _mm256_storeu_ps(out + 8, interleave8<0x24, 0x49>(r, g, b, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)));
+    _mm256_storeu_ps(out + 16, interleave8<0x49, 0x92>(r, g, b, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)));
+}
 
-LUXEL_AVX2 inline void sampleSlot8(const float* p, const Taps8& q, __m256& r, __m256& g, __m256& b) {
-    __m256* out[3] = {&r, &g, &b};
-    for (int c = 0; c < 3; ++c) {
-        const __m256 top = lerp8(gather(p + c, q.i00), gather(p + c, q.i10), q.ax);
-        const __m256 bottom = lerp8(gather(p + c, q.i01), gather(p + c, q.i11), q.ax);
-        *out[c] = lerp8(top, bottom, q.ay);
+// Which look a run needs, resolved once per run so the pixel loop has no look branches.
+enum class LookKind { Identity, HueClamp, General };
+
+// lookOf on two pixels held as (r, g, b, junk) in each 128-bit half; the junk lane never mixes into the others.
+// std::max(x, std::max(y, z)) is max_ps(max_ps(z, y), x) (see look8).
+template <LookKind K>
+LUXEL_AVX2 inline __m256 lookPair(__m256 c, __m256 albedo, __m256 clampAt, const TriShade& t, const LookParams& lp) {
+    if constexpr (K == LookKind::Identity) {
+        (void)albedo, (void)clampAt, (void)t, (void)lp;
+        return c;
+    } else {
+        if (K == LookKind::General && lp.linear) return t.hasAlbedo ? _mm256_mul_ps(c, albedo) : c;
+        if (K == LookKind::HueClamp || lp.hueClampAt > 0) {
+            const __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_permute_ps(c, 0xaa), _mm256_permute_ps(c, 0x55)),
+                                           _mm256_permute_ps(c, 0x00));
+            const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(over)) c = _mm256_blendv_ps(c, _mm256_mul_ps(c, _mm256_div_ps(clampAt, m)), over);
+        }
+        if (K == LookKind::General && t.hasAlbedo) c = _mm256_mul_ps(c, albedo);
+        c = _mm256_min_ps(_mm256_max_ps(c, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
+        if (K == LookKind::General && lp.gamma) c = gamma8(c, *lp.table);
+        return c;
     }
 }
 
-LUXEL_AVX2 void lightRunAvx2(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n,
-                             float* out) {
+// Two 128-bit loads into one register (pixel a low, pixel b high).
+LUXEL_AVX2 inline __m256 load2(const float* a, const float* b) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1);
+}
+
+// Texel (r, g, b, 0) read without touching the floats after it.
+LUXEL_AVX2 inline __m128 texel3(const float* t) {
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(t)), _mm_load_ss(t + 2));
+}
+
+// Bilinear sample of one style slot for pixels a and b (sampleView's lerps per lane), reading texels one
+// by one: for groups with a pixel in the page's last column, where the right texel is the left one.
+[[gnu::always_inline]] LUXEL_AVX2 inline __m256 samplePair(const float* pg, const int32_t* i00, const int32_t* i01,
+                                                           const int32_t* step, int a, __m256 pax, __m256 pay) {
+    const int b = a + 1;
+    const __m256 t00 = _mm256_set_m128(texel3(pg + i00[b]), texel3(pg + i00[a]));
+    const __m256 t10 = _mm256_set_m128(texel3(pg + i00[b] + step[b]), texel3(pg + i00[a] + step[a]));
+    const __m256 t01 = _mm256_set_m128(texel3(pg + i01[b]), texel3(pg + i01[a]));
+    const __m256 t11 = _mm256_set_m128(texel3(pg + i01[b] + step[b]), texel3(pg + i01[a] + step[a]));
+    return lerp8(lerp8(t00, t10, pax), lerp8(t01, t11, pax), pay);
+}
+
+// The texels and look of `count` pixels of an 8-pixel group, two at a time (the last-column case); each
+// pixel is stored as 16 bytes whose fourth float lands on the next pixel, which is stored after it.
+template <bool Single, LookKind K>
+LUXEL_AVX2 void lightmapPairs(const TriShade& t, const LookParams& lp, const int32_t* i00, const int32_t* i01,
+                              const int32_t* step, __m256 ax, __m256 ay, int count, float* out) {
+    const __m256 albedo = _mm256_setr_ps(t.albedo.x, t.albedo.y, t.albedo.z, 1, t.albedo.x, t.albedo.y, t.albedo.z, 1);
+    const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
+    const __m256i pairLanes = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    for (int a = 0; a < count; a += 2) {
+        const __m256i pairIdx = _mm256_add_epi32(_mm256_set1_epi32(a), pairLanes);
+        const __m256 pax = _mm256_permutevar8x32_ps(ax, pairIdx), pay = _mm256_permutevar8x32_ps(ay, pairIdx);
+        __m256 light = samplePair(t.page[0], i00, i01, step, a, pax, pay);
+        if constexpr (!Single) {
+            if (!t.unitWeight) light = _mm256_mul_ps(light, _mm256_set1_ps(t.weight[0]));
+            for (int s = 1; s < t.slots; ++s)
+                light = _mm256_add_ps(light, _mm256_mul_ps(samplePair(t.page[s], i00, i01, step, a, pax, pay),
+                                                           _mm256_set1_ps(t.weight[s])));
+        }
+        light = lookPair<K>(light, albedo, clampAt, t, lp);
+        _mm_storeu_ps(out + 3 * a, _mm256_castps256_ps128(light));
+        _mm_storeu_ps(out + 3 * (a + 1), _mm256_extractf128_ps(light, 1));
+    }
+}
+
+// Three channel vectors over 8 pixels (named, not an array, so they stay in registers).
+struct Rgb8 {
+    __m256 r, g, b;
+};
+
+// Rows First..First + 2 of the in-lane 4x4 transposes of a0..a3 (ymm k: pixel k low, pixel k + 4 high):
+// three channel vectors over pixels 0..7 in order.
+template <int First>
+[[gnu::always_inline]] LUXEL_AVX2 inline Rgb8 transpose3(__m256 a0, __m256 a1, __m256 a2, __m256 a3) {
+    const __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
+    const __m256 t2 = _mm256_unpacklo_ps(a2, a3), t3 = _mm256_unpackhi_ps(a2, a3);
+    if constexpr (First == 0)
+        return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xee), _mm256_shuffle_ps(t1, t3, 0x44)};
+    else
+        return {_mm256_shuffle_ps(t0, t2, 0xee), _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xee)};
+}
+
+// One texel row of 8 pixels: the left texels (at float index idx[k]) and the right ones. Each is read per
+// pixel as a 16-byte load, one at the left texel (r0 g0 b0 r1) and one two floats on (b0 r1 g1 b1),
+// both inside the two texels, so nothing past the page is read; needs x1 = x0 + 1 in every lane.
+[[gnu::always_inline]] LUXEL_AVX2 inline void texelRow8(const float* pg, const int32_t* idx, Rgb8& left, Rgb8& right) {
+    left = transpose3<0>(load2(pg + idx[0], pg + idx[4]), load2(pg + idx[1], pg + idx[5]),
+                         load2(pg + idx[2], pg + idx[6]), load2(pg + idx[3], pg + idx[7]));
+    right = transpose3<1>(load2(pg + idx[0] + 2, pg + idx[4] + 2), load2(pg + idx[1] + 2, pg + idx[5] + 2),
+                          load2(pg + idx[2] + 2, pg + idx[6] + 2), load2(pg + idx[3] + 2, pg + idx[7] + 2));
+}
+
+// The same for a group whose pixels all lie in one texel cell (magnified lightmaps: about half the
+// groups): six broadcasts per texel row.
+[[gnu::always_inline]] LUXEL_AVX2 inline void texelRowUniform(const float* t, Rgb8& left, Rgb8& right) {
+    left = {_mm256_broadcast_ss(t), _mm256_broadcast_ss(t + 1), _mm256_broadcast_ss(t + 2)};
+    right = {_mm256_broadcast_ss(t + 3), _mm256_broadcast_ss(t + 4), _mm256_broadcast_ss(t + 5)};
+}
+
+// One slot's bilinear samples of 8 pixels (sampleView's lerps per lane).
+[[gnu::always_inline]] LUXEL_AVX2 inline Rgb8 sampleGroup(const float* pg, const int32_t* i00, const int32_t* i01,
+                                                          bool oneCell, __m256 ax, __m256 ay) {
+    Rgb8 l0, r0, l1, r1;
+    if (oneCell) {
+        texelRowUniform(pg + i00[0], l0, r0);
+        texelRowUniform(pg + i01[0], l1, r1);
+    } else {
+        texelRow8(pg, i00, l0, r0);
+        texelRow8(pg, i01, l1, r1);
+    }
+    return {lerp8(lerp8(l0.r, r0.r, ax), lerp8(l1.r, r1.r, ax), ay), lerp8(lerp8(l0.g, r0.g, ax), lerp8(l1.g, r1.g, ax), ay),
+            lerp8(lerp8(l0.b, r0.b, ax), lerp8(l1.b, r1.b, ax), ay)};
+}
+
+// lookOf on 8 pixels for the run's look kind (see look8).
+template <LookKind K>
+[[gnu::always_inline]] LUXEL_AVX2 inline void lookGroup(Rgb8& c, const TriShade& t, const LookParams& lp) {
+    if constexpr (K == LookKind::General) {
+        look8(c.r, c.g, c.b, t, lp);
+    } else if constexpr (K == LookKind::HueClamp) {
+        const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
+        const __m256 m = _mm256_max_ps(_mm256_max_ps(c.b, c.g), c.r);
+        const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+        // No branch: which pixels pass the clamp is too irregular to predict.
+        const __m256 s = _mm256_div_ps(clampAt, m), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+        c.r = _mm256_min_ps(_mm256_max_ps(_mm256_blendv_ps(c.r, _mm256_mul_ps(c.r, s), over), zero), one);
+        c.g = _mm256_min_ps(_mm256_max_ps(_mm256_blendv_ps(c.g, _mm256_mul_ps(c.g, s), over), zero), one);
+        c.b = _mm256_min_ps(_mm256_max_ps(_mm256_blendv_ps(c.b, _mm256_mul_ps(c.b, s), over), zero), one);
+    } else {
+        (void)c, (void)t, (void)lp;
+    }
+}
+
+// The texels and look of a whole 8-pixel group whose lanes all have x1 = x0 + 1.
+template <bool Single, LookKind K>
+[[gnu::always_inline]] LUXEL_AVX2 inline void lightmapGroup(const TriShade& t, const LookParams& lp, const int32_t* i00,
+                                                            const int32_t* i01, bool oneCell, __m256 ax, __m256 ay,
+                                                            float* out) {
+    Rgb8 c = sampleGroup(t.page[0], i00, i01, oneCell, ax, ay);
+    if constexpr (!Single) {
+        if (!t.unitWeight) {
+            const __m256 w = _mm256_set1_ps(t.weight[0]);
+            c = {_mm256_mul_ps(c.r, w), _mm256_mul_ps(c.g, w), _mm256_mul_ps(c.b, w)};
+        }
+        for (int s = 1; s < t.slots; ++s) {
+            const Rgb8 more = sampleGroup(t.page[s], i00, i01, oneCell, ax, ay);
+            const __m256 w = _mm256_set1_ps(t.weight[s]);
+            c = {_mm256_add_ps(c.r, _mm256_mul_ps(more.r, w)), _mm256_add_ps(c.g, _mm256_mul_ps(more.g, w)),
+                 _mm256_add_ps(c.b, _mm256_mul_ps(more.b, w))};
+        }
+    }
+    lookGroup<K>(c, t, lp);
+    storeRgb8(out, c.r, c.g, c.b);
+}
+
+// Lightmap runs: plane evaluation, the divide, clamping and texel coordinates 8 pixels at a time, then
+// texels per pixel pair (gathers would be simpler but cost ~11 cycles each on the machines we run on).
+template <bool Single, LookKind K>
+LUXEL_AVX2 void lightmapRunAvx2(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n,
+                                float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+    const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+    const __m256 ua = _mm256_set1_ps(pu.a), uc = _mm256_set1_ps(pu.c), uRow = _mm256_set1_ps(pu.b * fy);
+    const __m256 va = _mm256_set1_ps(pv.a), vc = _mm256_set1_ps(pv.c), vRow = _mm256_set1_ps(pv.b * fy);
+    const __m256 fw = _mm256_set1_ps(float(t.pageWidth)), fh = _mm256_set1_ps(float(t.pageHeight));
+    const __m256 wMax = _mm256_set1_ps(float(t.pageWidth - 1)), hMax = _mm256_set1_ps(float(t.pageHeight - 1));
+    const __m256i wLast = _mm256_set1_epi32(t.pageWidth - 1), hLast = _mm256_set1_epi32(t.pageHeight - 1);
+    const __m256i rowFloats = _mm256_set1_epi32(t.pageWidth * 3);
+    const bool narrowPage = t.pageWidth < 2;  // every texel is in the last column
+    alignas(32) int32_t i00[8], i01[8], step[8];
+    for (int k = 0; k < n; k += 8) {
+        const int left = std::min(8, n - k);
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+        // Lanes past the run read depth 0 (masked load: no access past the row) and texel (0, 0); their
+        // values are dropped.
+        const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(uc, _mm256_mul_ps(ua, fx)), uRow), iw);
+        const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(vc, _mm256_mul_ps(va, fx)), vRow), iw);
+        // sampleView per lane: clamp to the page (NaN -> 0).
+        __m256 tx = _mm256_sub_ps(_mm256_mul_ps(u, fw), half), ty = _mm256_sub_ps(_mm256_mul_ps(v, fh), half);
+        tx = _mm256_and_ps(_mm256_cmp_ps(tx, zero, _CMP_GE_OQ), tx);
+        ty = _mm256_and_ps(_mm256_cmp_ps(ty, zero, _CMP_GE_OQ), ty);
+        tx = _mm256_min_ps(wMax, tx);
+        ty = _mm256_min_ps(hMax, ty);
+        const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(tx), valid);
+        const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(ty), valid);
+        const __m256i xStep = _mm256_cmpgt_epi32(wLast, x0);  // -1 where x1 = x0 + 1
+        const __m256i y1 = _mm256_sub_epi32(y0, _mm256_cmpgt_epi32(hLast, y0));
+        const __m256 ax = _mm256_sub_ps(tx, _mm256_cvtepi32_ps(x0)), ay = _mm256_sub_ps(ty, _mm256_cvtepi32_ps(y0));
+        const __m256i col = _mm256_add_epi32(x0, _mm256_add_epi32(x0, x0));
+        const __m256i v00 = _mm256_add_epi32(_mm256_mullo_epi32(y0, rowFloats), col);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(i00), v00);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(i01), _mm256_add_epi32(_mm256_mullo_epi32(y1, rowFloats), col));
+        if (!narrowPage && _mm256_movemask_ps(_mm256_castsi256_ps(xStep)) == 0xff) {
+            // One cell: every run pixel has lane 0's top-left texel (then its bottom row matches too).
+            const __m256i same = _mm256_cmpeq_epi32(v00, _mm256_permutevar8x32_epi32(v00, _mm256_setzero_si256()));
+            const bool oneCell = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(same, _mm256_xor_si256(
+                                                                                                 valid, _mm256_set1_epi32(-1))))) == 0xff;
+            lightmapGroup<Single, K>(t, lp, i00, i01, oneCell, ax, ay, out + 3 * k);
+        } else {
+            _mm256_store_si256(reinterpret_cast<__m256i*>(step), _mm256_and_si256(xStep, _mm256_set1_epi32(3)));
+            lightmapPairs<Single, K>(t, lp, i00, i01, step, ax, ay, left, out + 3 * k);
+        }
+    }
+}
+
+using RunFn = void (*)(const TriShade&, const LookParams&, int, float, const float*, int, float*);
+
+// The lightmap loop for a triangle: single unit-weight slot (Quake 3) and the common looks get their own.
+RunFn lightmapRunFor(const TriShade& t, const LookParams& lp) {
+    const bool single = t.slots == 1 && t.unitWeight;
+    if (!t.hasAlbedo && lp.linear)
+        return single ? lightmapRunAvx2<true, LookKind::Identity> : lightmapRunAvx2<false, LookKind::Identity>;
+    if (!t.hasAlbedo && !lp.linear && !lp.gamma && lp.hueClampAt > 0)
+        return single ? lightmapRunAvx2<true, LookKind::HueClamp> : lightmapRunAvx2<false, LookKind::HueClamp>;
+    return single ? lightmapRunAvx2<true, LookKind::General> : lightmapRunAvx2<false, LookKind::General>;
+}
+
+// Vertex-colour runs: three planes and the divide, 8 pixels at a time.
+LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n,
+                              float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f);
     const raster::AttrPlane &p0 = t.plane[0], &p1 = t.plane[1], &p2 = t.plane[2];
     const __m256 a0 = _mm256_set1_ps(p0.a), c0 = _mm256_set1_ps(p0.c), row0 = _mm256_set1_ps(p0.b * fy);
     const __m256 a1 = _mm256_set1_ps(p1.a), c1 = _mm256_set1_ps(p1.c), row1 = _mm256_set1_ps(p1.b * fy);
     const __m256 a2 = _mm256_set1_ps(p2.a), c2 = _mm256_set1_ps(p2.c), row2 = _mm256_set1_ps(p2.b * fy);
-    const bool lightmap = t.path == ShadePath::Lightmap;
-    const __m256 fw = _mm256_set1_ps(float(t.pageWidth)), fh = _mm256_set1_ps(float(t.pageHeight));
-    const __m256 wMax = _mm256_set1_ps(float(t.pageWidth - 1)), hMax = _mm256_set1_ps(float(t.pageHeight - 1));
-    const __m256i wLast = _mm256_set1_epi32(t.pageWidth - 1), hLast = _mm256_set1_epi32(t.pageHeight - 1);
-    const __m256i rowFloats = _mm256_set1_epi32(t.pageWidth * 3);
-    const __m256 half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
     for (int k = 0; k < n; k += 8) {
         // Lanes past the run read depth 0 (masked load: no access past the row); their values are dropped.
         const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k)
                                     : _mm256_maskload_ps(depth + k, _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane));
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
         const __m256 iw = _mm256_div_ps(one, d);
-        const __m256 v0 = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c0, _mm256_mul_ps(a0, fx)), row0), iw);
-        const __m256 v1 = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c1, _mm256_mul_ps(a1, fx)), row1), iw);
-        __m256 r, g, b;
-        if (lightmap) {
-            // sampleView per lane: clamp to the page (NaN -> 0, so every index is inside the page).
-            __m256 tx = _mm256_sub_ps(_mm256_mul_ps(v0, fw), half), ty = _mm256_sub_ps(_mm256_mul_ps(v1, fh), half);
-            tx = _mm256_and_ps(_mm256_cmp_ps(tx, zero, _CMP_GE_OQ), tx);
-            ty = _mm256_and_ps(_mm256_cmp_ps(ty, zero, _CMP_GE_OQ), ty);
-            tx = _mm256_min_ps(wMax, tx);
-            ty = _mm256_min_ps(hMax, ty);
-            const __m256i x0 = _mm256_cvttps_epi32(tx), y0 = _mm256_cvttps_epi32(ty);
-            const __m256i x1 = _mm256_sub_epi32(x0, _mm256_cmpgt_epi32(wLast, x0));  // min(x0 + 1, w - 1)
-            const __m256i y1 = _mm256_sub_epi32(y0, _mm256_cmpgt_epi32(hLast, y0));
-            Taps8 q;
-            q.ax = _mm256_sub_ps(tx, _mm256_cvtepi32_ps(x0));
-            q.ay = _mm256_sub_ps(ty, _mm256_cvtepi32_ps(y0));
-            const __m256i r0 = _mm256_mullo_epi32(y0, rowFloats), r1 = _mm256_mullo_epi32(y1, rowFloats);
-            const __m256i col0 = _mm256_add_epi32(x0, _mm256_add_epi32(x0, x0)), col1 = _mm256_add_epi32(x1, _mm256_add_epi32(x1, x1));
-            q.i00 = _mm256_add_epi32(r0, col0);
-            q.i10 = _mm256_add_epi32(r0, col1);
-            q.i01 = _mm256_add_epi32(r1, col0);
-            q.i11 = _mm256_add_epi32(r1, col1);
-            sampleSlot8(t.page[0], q, r, g, b);
-            if (!t.unitWeight) {
-                const __m256 w = _mm256_set1_ps(t.weight[0]);
-                r = _mm256_mul_ps(r, w), g = _mm256_mul_ps(g, w), b = _mm256_mul_ps(b, w);
-            }
-            for (int s = 1; s < t.slots; ++s) {
-                __m256 sr, sg, sb;
-                sampleSlot8(t.page[s], q, sr, sg, sb);
-                const __m256 w = _mm256_set1_ps(t.weight[s]);
-                r = _mm256_add_ps(r, _mm256_mul_ps(sr, w));
-                g = _mm256_add_ps(g, _mm256_mul_ps(sg, w));
-                b = _mm256_add_ps(b, _mm256_mul_ps(sb, w));
-            }
-        } else {
-            r = v0;
-            g = v1;
-            b = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c2, _mm256_mul_ps(a2, fx)), row2), iw);
-        }
+        __m256 r = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c0, _mm256_mul_ps(a0, fx)), row0), iw);
+        __m256 g = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c1, _mm256_mul_ps(a1, fx)), row1), iw);
+        __m256 b = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c2, _mm256_mul_ps(a2, fx)), row2), iw);
         look8(r, g, b, t, lp);
         storeRgb8(out + 3 * k, r, g, b);
     }
+}
+
+// A finished row segment to the image with streaming stores: the frame is written once and not read
+// again here, so its cache lines need not be fetched first. Returns false when dst is not 32-byte aligned.
+LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf) {
+    if (reinterpret_cast<uintptr_t>(dst) % 32 != 0) return false;
+    int f = 0;
+    for (; f + 8 <= nf; f += 8) _mm256_stream_ps(dst + f, _mm256_load_ps(src + f));
+    for (; f < nf; ++f) dst[f] = src[f];
+    return true;
+}
+
+LUXEL_AVX2 void streamFence() { _mm_sfence(); }
+
+// Bit k set where a run starts: k = 0, or id[k] != id[k - 1] (n <= 64).
+LUXEL_AVX2 uint64_t runStartsAvx2(const uint32_t* id, int n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    uint64_t starts = 1;
+    for (int k = 0; k < n; k += 8) {
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+        const __m256i cur = _mm256_maskload_epi32(reinterpret_cast<const int*>(id + k), valid);
+        const __m256i prev = k == 0 ? _mm256_permutevar8x32_epi32(cur, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6))
+                                    : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(id + k - 1));
+        const uint32_t same = uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(cur, prev))));
+        starts |= uint64_t(~same & 0xffu) << k;
+    }
+    return n == 64 ? starts : starts & ((uint64_t(1) << n) - 1);
 }
 
 #endif
@@ -481,19 +678,31 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
     const bool vec = raster::useAvx2() && (!lp.gamma || lp.table);
 #endif
     constexpr int kSegment = 64;
-    alignas(32) float buf[(kSegment + 8) * 3];
+    alignas(32) float buf[(kSegment + 9) * 3];
     uint32_t covered = 0;
+    bool streamed = false;
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
         const uint32_t* irow = id + size_t(j) * size_t(stride);
         float* out = image.at(x, y + j);
         for (int s0 = 0; s0 < w; s0 += kSegment) {
             const int s1 = std::min(w, s0 + kSegment);
+            uint64_t starts;
+#if defined(LUXEL_SHADE_AVX2)
+            if (vec)
+                starts = runStartsAvx2(irow + s0, s1 - s0);
+            else
+#endif
+            {
+                starts = 1;
+                for (int k = s0 + 1; k < s1; ++k) starts |= uint64_t(irow[k] != irow[k - 1]) << (k - s0);
+            }
+            starts &= starts - 1;  // the first run's start is i = s0
             int i = s0;
             while (i < s1) {
                 const uint32_t tri = irow[i];
-                int end = i + 1;
-                while (end < s1 && irow[end] == tri) ++end;
+                const int end = starts ? s0 + std::countr_zero(starts) : s1;
+                starts &= starts - 1;
                 float* o = buf + 3 * (i - s0);
                 if (tri == raster::kNoTriangle) {
                     for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
@@ -503,8 +712,10 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     const float fy = float(y + j - t.y0);
                     const int dx = x + i - t.x0;
 #if defined(LUXEL_SHADE_AVX2)
-                    if (vec && t.path != ShadePath::Constant && t.narrowIndices)
-                        lightRunAvx2(t, lp, dx, fy, drow + i, end - i, o);
+                    if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
+                        lightmapRunFor(t, lp)(t, lp, dx, fy, drow + i, end - i, o);
+                    else if (vec && t.path == ShadePath::Vertex)
+                        vertexRunAvx2(t, lp, dx, fy, drow + i, end - i, o);
                     else
 #endif
                         lightRunScalar(t, lp, dx, fy, drow + i, end - i, o);
@@ -515,11 +726,20 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
             const int nf = 3 * (s1 - s0);
             if (accumulate) {
                 for (int f = 0; f < nf; ++f) dst[f] += buf[f];
-            } else {
-                std::memcpy(dst, buf, size_t(nf) * sizeof(float));
+                continue;
             }
+#if defined(LUXEL_SHADE_AVX2)
+            if (vec && streamRow(dst, buf, nf)) {
+                streamed = true;
+                continue;
+            }
+#endif
+            std::memcpy(dst, buf, size_t(nf) * sizeof(float));
         }
     }
+#if defined(LUXEL_SHADE_AVX2)
+    if (streamed) streamFence();  // streaming stores are weakly ordered: finish them before others read
+#endif
     return covered;
 }
 

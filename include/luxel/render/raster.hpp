@@ -62,13 +62,23 @@ struct ScreenSetup {
 int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
                   std::vector<ShadeTri>& shadeOut);
 
-// Triangle ids per tile, nearest first (the order only affects speed: see rasterTile).
+// Triangle ids per tile, nearest first (the order only affects speed: see rasterTile). Tiles are
+// kTileSize squares on a grid moved left by shiftX pixels (0 <= shiftX < kTileSize): tile column c covers
+// x in [c*kTileSize - shiftX, (c+1)*kTileSize - shiftX) within the image, so column 0 may be narrower.
+// (The renderer picks shiftX so tile rows start on cache lines of its image.)
 struct Bins {
     int tilesX = 0, tilesY = 0;
+    int shiftX = 0;
     std::vector<uint32_t> offsets;  // tilesX*tilesY + 1
     std::vector<uint32_t> ids;
 };
-Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height);
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX = 0);
+
+// Pixel rectangle of tile `tile` (row-major over tilesX x tilesY) of an image width x height.
+struct TileRect {
+    int x = 0, y = 0, w = 0, h = 0;
+};
+TileRect tileRect(const Bins& bins, size_t tile, int width, int height);
 
 // Rasterizes the listed triangles into a tile-local visibility buffer of w x h pixels whose top-left pixel
 // is (tileX, tileY); depth/id are row-major with stride w and must be initialised by the caller (depth 0,

@@ -3,11 +3,13 @@
 // per tile (TBB over tiles) -> shade each visible pixel once. Output is linear float RGB, or display
 // values when the engine look is chosen.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/light/styles.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/vis/visibility.hpp"
 
@@ -24,6 +26,11 @@ struct RenderOptions {
     bool drawFlares = true;
     Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces
     Vec3 background{0.0f, 0.0f, 0.0f};      // where nothing is drawn
+    // Brightness of each light style: a lightmapped pixel's light is the sum over its surface's style
+    // slots of weight[style] * that slot's lightmap. Empty: parseStyleSpec(styleSpec, world), where an
+    // empty styleSpec means "rest" (the map as it looks at time 0; Quake 3 maps: style 0 at 1).
+    std::optional<StyleWeights> styleWeights;
+    std::string styleSpec;
 };
 
 struct FrameStats {
