@@ -12,6 +12,7 @@
 #include "luxel/io/map_source.hpp"
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/q2_writer.hpp"
 #include "support/test_paths.hpp"
 
@@ -19,16 +20,6 @@ using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-MapSource sourceOf(std::vector<uint8_t> bytes) {
-    MapSource s;
-    s.displayName = "test.bsp";
-    s.mapName = "test";
-    s.bytes = std::move(bytes);
-    return s;
-}
-
-World decodeBytes(std::vector<uint8_t> bytes) { return decodeMap(sourceOf(std::move(bytes))); }
 
 // Decoding must fail with a DecodeError naming `lump`.
 void expectError(const std::vector<uint8_t>& bytes, const std::string& lump) {
@@ -44,10 +35,6 @@ void expectError(const std::vector<uint8_t>& bytes, const std::string& lump) {
 void expectError(const Q2MapBuilder& b, const std::string& lump) { expectError(b.build(), lump); }
 
 Vec3 rgb(int r, int g, int b) { return {float(r) / 255.0f, float(g) / 255.0f, float(b) / 255.0f}; }
-
-bool near(Vec3 a, Vec3 b, float eps = 1e-5f) {
-    return std::fabs(a.x - b.x) <= eps && std::fabs(a.y - b.y) <= eps && std::fabs(a.z - b.z) <= eps;
-}
 
 std::vector<std::array<uint8_t, 3>> gridOf(int w, int h, std::array<uint8_t, 3> (*f)(int, int)) {
     std::vector<std::array<uint8_t, 3>> g;
@@ -259,25 +246,22 @@ TEST_CASE("q2: faces without a lightmap are full bright", "[q2decode]") {
         b.faces[0].lightOffset = 0;  // as vgio_q2_test writes it
         check(decodeBytes(b.build()), 1);
     }
-    SECTION("warping surface") {
+    auto withFlags = [](int32_t flags) {
         Q2MapBuilder b = makeQ2FloorMap();
-        b.texinfos[0].flags = kQ2SurfWarp;
-        World w = decodeBytes(b.build());
+        b.texinfos[0].flags = flags;
+        return decodeBytes(b.build());
+    };
+    SECTION("warping surface") {
+        World w = withFlags(kQ2SurfWarp);
         check(w, 1);
         CHECK(w.materials[0].flags & kMaterialNoLightmap);
     }
     SECTION("sky") {
-        Q2MapBuilder b = makeQ2FloorMap();
-        b.texinfos[0].flags = kQ2SurfSky;
-        World w = decodeBytes(b.build());
+        World w = withFlags(kQ2SurfSky);
         check(w, 1);
         CHECK(w.materials[0].flags & kMaterialSky);
     }
-    SECTION("translucent 33") {
-        Q2MapBuilder b = makeQ2FloorMap();
-        b.texinfos[0].flags = kQ2SurfTrans33;
-        check(decodeBytes(b.build()), 0.33f);
-    }
+    SECTION("translucent 33") { check(withFlags(kQ2SurfTrans33), 0.33f); }
     SECTION("lit but without styles: the engine sums no maps, so black") {
         Q2MapBuilder b = makeQ2FloorMap();
         b.faces[0].styles = {255, 255, 255, 255};
@@ -469,7 +453,7 @@ TEST_CASE("q2: every validation rule throws a DecodeError naming its lump", "[q2
     auto bytes = base.build();
     bytes[4] = 37;
     try {
-        decodeQuake2(sourceOf(bytes));
+        decodeQuake2(memorySource(bytes));
         FAIL("version 37 accepted");
     } catch (const DecodeError& e) {
         CHECK(e.lump() == "header");

@@ -16,6 +16,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
 
 using namespace luxel;
@@ -24,22 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-MapSource memorySource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related = {},
-                       std::vector<std::string>* opened = nullptr) {
-    MapSource s;
-    s.displayName = "mem.bsp";
-    s.mapName = "mem";
-    s.bytes = std::move(bytes);
-    s.openRelated = [related, opened](const std::string& rel) -> std::optional<Bytes> {
-        if (opened) opened->push_back(rel);
-        auto it = related.find(rel);
-        if (it == related.end()) return std::nullopt;
-        return it->second;
-    };
-    return s;
+// In-memory maps are "mem.bsp" here (errors name it; external lightmaps are looked up under "mem/").
+MapSource memSource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related = {},
+                    std::vector<std::string>* opened = nullptr) {
+    return memorySource(std::move(bytes), "mem.bsp", std::move(related), opened);
 }
 
-World decode(const Q3MapBuilder& b) { return decodeMap(memorySource(b.build())); }
+World decode(const Q3MapBuilder& b) { return decodeMap(memSource(b.build())); }
 
 float ob(int byte) { return 4.0f * float(byte) / 255.0f; }
 
@@ -462,7 +454,7 @@ TEST_CASE("each validation rule throws DecodeError naming the lump and byte offs
         m.apply(b);
         auto file = b.build();
         try {
-            decodeMap(memorySource(file));
+            decodeMap(memSource(file));
             FAIL("no DecodeError");
         } catch (const DecodeError& e) {
             INFO(e.what());
@@ -489,7 +481,7 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         auto bad = file;
         uint32_t len = 0x10000000;
         std::memcpy(bad.data() + 8 + 13 * 8 + 4, &len, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "faces" && e.offset() == 8 + 13 * 8;
                              }));
     }
@@ -497,7 +489,7 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         auto bad = file;
         int32_t off = -8;
         std::memcpy(bad.data() + 8 + 2 * 8, &off, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "planes" && e.offset() == 8 + 2 * 8;
                              }));
     }
@@ -506,14 +498,14 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         int32_t off = 0x7ffffff0, len = 0x7ffffff0;
         std::memcpy(bad.data() + 8 + 10 * 8, &off, 4);
         std::memcpy(bad.data() + 8 + 10 * 8 + 4, &len, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "vertexes" && e.offset() == 8 + 10 * 8;
                              }));
     }
     SECTION("wrong version") {
         auto bad = file;
         bad[4] = 47;
-        CHECK_THROWS_AS(decodeQuake3(memorySource(bad)), DecodeError);
+        CHECK_THROWS_AS(decodeQuake3(memSource(bad)), DecodeError);
     }
 }
 
@@ -531,7 +523,7 @@ TEST_CASE("truncated files throw DecodeError at every cut point", "[q3decode]") 
         if (c >= file.size()) continue;
         INFO("cut at " << c << " of " << file.size());
         std::vector<uint8_t> part(file.begin(), file.begin() + long(c));
-        if (c < lastLumpEnd) CHECK_THROWS_AS(decodeMap(memorySource(part)), DecodeError);
+        if (c < lastLumpEnd) CHECK_THROWS_AS(decodeMap(memSource(part)), DecodeError);
     }
 }
 
@@ -548,7 +540,7 @@ TEST_CASE("random byte corruption gives a World or a DecodeError, nothing else",
             bad[at] = uint8_t(rng());
         }
         try {
-            decodeMap(memorySource(bad));
+            decodeMap(memSource(bad));
             ++decoded;
         } catch (const DecodeError&) {
             ++rejected;
@@ -567,7 +559,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files only", "[q3d
                                           {"mem/lm_0002.tga", makeTga(8, 8, {0, 102, 0})},
                                           {"mem/lm_0004.tga", makeTga(2, 2, {17, 34, 68})}};
     std::vector<std::string> opened;
-    World w = decodeMap(memorySource(b.build(), files, &opened));
+    World w = decodeMap(memSource(b.build(), files, &opened));
     std::set<std::string> openedSet(opened.begin(), opened.end());
     CHECK(openedSet == std::set<std::string>{"mem/lm_0000.tga", "mem/lm_0002.tga", "mem/lm_0004.tga"});
     REQUIRE(w.lightmaps.size() == 5);
@@ -586,7 +578,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files only", "[q3d
 
     SECTION("a missing file is a DecodeError naming it") {
         files.erase("mem/lm_0002.tga");
-        auto src = memorySource(b.build(), files);
+        auto src = memSource(b.build(), files);
         try {
             decodeMap(src);
             FAIL("no error");
@@ -596,7 +588,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files only", "[q3d
         }
     }
     SECTION("no openRelated at all") {
-        auto src = memorySource(b.build());
+        auto src = memSource(b.build());
         src.openRelated = nullptr;
         CHECK_THROWS_AS(decodeMap(src), DecodeError);
     }

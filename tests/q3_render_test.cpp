@@ -8,21 +8,13 @@
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/vis/visibility.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-World decodeBytes(std::vector<uint8_t> bytes) {
-    MapSource source;
-    source.displayName = "synthetic.bsp";
-    source.mapName = "synthetic";
-    source.bytes = std::move(bytes);
-    source.openRelated = [](const std::string&) { return std::optional<Bytes>(); };
-    return decodeMap(source);
-}
 
 // Quake 3 stores light scaled down by the overbright shift: linear = 4 * byte / 255 (notes/decoding.md).
 float linearOf(uint8_t byte) { return 4.0f * float(byte) / 255.0f; }

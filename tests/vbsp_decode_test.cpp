@@ -13,6 +13,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/test_paths.hpp"
 #include "support/vbsp_writer.hpp"
 
@@ -23,38 +24,26 @@ namespace {
 
 std::string sourceMap(const std::string& name) { return *sharedMaps() + "/source/" + name; }
 
-MapSource sourceOf(Bytes bytes, const std::string& name = "test.bsp") {
-    MapSource s;
-    s.displayName = name;
-    s.mapName = "test";
-    s.bytes = std::move(bytes);
-    return s;
+struct SharedMap {
+    Bytes bytes;
+    VbspFile m;  // read in the map's own directory layout
+};
+SharedMap loadSharedMap(const std::string& name) {
+    Bytes bytes = readFile(sourceMap(name));
+    VbspFile m = readVbsp(bytes, name.find("l4d2") != std::string::npos);
+    return {std::move(bytes), std::move(m)};
 }
 
 // Little-endian field readers for the independent parsing below.
-int32_t i32(const Bytes& b, size_t at) {
-    return int32_t(uint32_t(b.at(at)) | (uint32_t(b.at(at + 1)) << 8) | (uint32_t(b.at(at + 2)) << 16) |
-                   (uint32_t(b.at(at + 3)) << 24));
-}
-int16_t i16(const Bytes& b, size_t at) { return int16_t(uint16_t(b.at(at) | (b.at(at + 1) << 8))); }
-uint16_t u16(const Bytes& b, size_t at) { return uint16_t(b.at(at) | (b.at(at + 1) << 8)); }
-float f32(const Bytes& b, size_t at) {
-    uint32_t v = uint32_t(i32(b, at));
-    float f;
-    std::memcpy(&f, &v, 4);
-    return f;
-}
-Vec3 vec3(const Bytes& b, size_t at) { return {f32(b, at), f32(b, at + 4), f32(b, at + 8)}; }
+int32_t i32(const Bytes& b, size_t at) { return int32_t(le32(b, at)); }
+int16_t i16(const Bytes& b, size_t at) { return int16_t(le16(b, at)); }
+Vec3 vec3(const Bytes& b, size_t at) { return {leF32(b, at), leF32(b, at + 4), leF32(b, at + 8)}; }
 
 // c * 2^e / 255, written out by hand from the spec.
 Vec3 rgbe(const Bytes& b, size_t at) {
     const int e = int8_t(b.at(at + 3));
     const double s = std::pow(2.0, e) / 255.0;
     return {float(b[at] * s), float(b[at + 1] * s), float(b[at + 2] * s)};
-}
-
-bool near(Vec3 a, Vec3 b, float eps) {
-    return std::fabs(a.x - b.x) <= eps && std::fabs(a.y - b.y) <= eps && std::fabs(a.z - b.z) <= eps;
 }
 
 struct Face {
@@ -72,7 +61,7 @@ std::vector<Face> readFaces(const Bytes& lump) {
     for (size_t i = 0; i < faces.size(); ++i) {
         const size_t a = i * 56;
         Face& f = faces[i];
-        f.plane = u16(lump, a);
+        f.plane = le16(lump, a);
         f.side = lump[a + 2];
         f.firstEdge = i32(lump, a + 4);
         f.numEdges = i16(lump, a + 8);
@@ -89,7 +78,7 @@ std::vector<Face> readFaces(const Bytes& lump) {
 Vec3 corner(const VbspFile& m, const Face& f, int k) {
     const int32_t se = i32(m.lumps[13], size_t(f.firstEdge + k) * 4);
     const size_t edge = size_t(se < 0 ? -se : se);
-    const uint16_t v = u16(m.lumps[12], edge * 4 + (se < 0 ? 2 : 0));
+    const uint16_t v = le16(m.lumps[12], edge * 4 + (se < 0 ? 2 : 0));
     return vec3(m.lumps[3], size_t(v) * 12);
 }
 
@@ -191,7 +180,7 @@ TEST_CASE("vbsp: header facts from the README", "[vbsp][maps]") {
 TEST_CASE("vbsp: Left 4 Dead 2 directory layout is detected", "[vbsp][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     const Bytes l4d2Bytes = readFile(sourceMap("bspsrc_l4d2_tooltextures_v21.bsp"));
-    const World l4d2 = decodeMap(sourceOf(l4d2Bytes));
+    const World l4d2 = decodeMap(memorySource(l4d2Bytes));
     CHECK(l4d2.layoutName == "left4dead2");
     // Lump 7 of this file: version 1, offset 30536, length 4032 (entry read as version, offset, length).
     CHECK(l4d2.lumps[7].version == i32(l4d2Bytes, 8 + 16 * 7));
@@ -218,14 +207,14 @@ TEST_CASE("vbsp: Left 4 Dead 2 directory layout is detected", "[vbsp][maps]") {
 
     // The same map rewritten in the standard layout decodes to the same surfaces; a standard map rewritten
     // in the L4D2 layout is detected as such.
-    const World back = decodeMap(sourceOf(writeVbsp(readVbsp(l4d2Bytes, true))));
+    const World back = decodeMap(memorySource(writeVbsp(readVbsp(l4d2Bytes, true))));
     CHECK(back.layoutName == "standard");
     CHECK(back.surfaces.size() == l4d2.surfaces.size());
     CHECK(back.vertices.size() == l4d2.vertices.size());
     VbspWriteOptions o;
     o.l4d2Layout = true;
     const Bytes lobby = readFile(sourceMap("bsptool_tf2_mp_lobby.bsp"));
-    const World a = decodeMap(sourceOf(lobby)), b = decodeMap(sourceOf(writeVbsp(readVbsp(lobby), o)));
+    const World a = decodeMap(memorySource(lobby)), b = decodeMap(memorySource(writeVbsp(readVbsp(lobby), o)));
     CHECK(a.layoutName == "standard");
     CHECK(b.layoutName == "left4dead2");
     CHECK(a.vertices.size() == b.vertices.size());
@@ -269,7 +258,7 @@ TEST_CASE("vbsp: displacement corners land on the base face corners plus vec*dis
         INFO(name);
         const Bytes bytes = readFile(sourceMap(name));
         const VbspFile m = readVbsp(bytes);
-        const World w = decodeMap(sourceOf(bytes));
+        const World w = decodeMap(memorySource(bytes));
         const auto faces = readFaces(m.lumps[7]);
         REQUIRE(faces.size() == w.surfaces.size());
         size_t checked = 0;
@@ -296,9 +285,9 @@ TEST_CASE("vbsp: displacement corners land on the base face corners plus vec*dis
             for (int k = 0; k < 4; ++k) {
                 const int g = gridIndex[size_t(k)];
                 const size_t dv = (size_t(vertStart) + size_t(g)) * 20;
-                const Vec3 expected = c[size_t((first + k) % 4)] + vec3(m.lumps[33], dv) * f32(m.lumps[33], dv + 12);
+                const Vec3 expected = c[size_t((first + k) % 4)] + vec3(m.lumps[33], dv) * leF32(m.lumps[33], dv + 12);
                 CHECK(near(w.vertices[s.firstVertex + uint32_t(g)].position, expected, 1e-2f));
-                const float alpha = std::clamp(f32(m.lumps[33], dv + 16) / 255.0f, 0.0f, 1.0f);
+                const float alpha = std::clamp(leF32(m.lumps[33], dv + 16) / 255.0f, 0.0f, 1.0f);
                 CHECK(w.vertices[s.firstVertex + uint32_t(g)].color.w == Approx(alpha).margin(1e-6));
             }
             ++checked;
@@ -344,10 +333,10 @@ void checkLighting(const VbspFile& m, const World& w, int facesLump, int lightin
         }
         for (uint32_t k = 0; k < s.numVertices && s.kind == SurfaceKind::Polygon; ++k) {
             const Vertex& v = w.vertices[s.firstVertex + k];
-            const double lu = double(v.position.x) * f32(m.lumps[6], ti) + double(v.position.y) * f32(m.lumps[6], ti + 4) +
-                              double(v.position.z) * f32(m.lumps[6], ti + 8) + f32(m.lumps[6], ti + 12) - f.mins[0];
-            const double lv = double(v.position.x) * f32(m.lumps[6], ti + 16) + double(v.position.y) * f32(m.lumps[6], ti + 20) +
-                              double(v.position.z) * f32(m.lumps[6], ti + 24) + f32(m.lumps[6], ti + 28) - f.mins[1];
+            const double lu = double(v.position.x) * leF32(m.lumps[6], ti) + double(v.position.y) * leF32(m.lumps[6], ti + 4) +
+                              double(v.position.z) * leF32(m.lumps[6], ti + 8) + leF32(m.lumps[6], ti + 12) - f.mins[0];
+            const double lv = double(v.position.x) * leF32(m.lumps[6], ti + 16) + double(v.position.y) * leF32(m.lumps[6], ti + 20) +
+                              double(v.position.z) * leF32(m.lumps[6], ti + 24) + leF32(m.lumps[6], ti + 28) - f.mins[1];
             const double x = double(v.lightmapUV.x) * page.width - 0.5 - lu, y = double(v.lightmapUV.y) * page.height - 0.5 - lv;
             if (k == 0) px = x, py = y;
             CHECK(x == Approx(px).margin(0.01));
@@ -378,16 +367,15 @@ TEST_CASE("vbsp: lighting lump accounting and decoded luxels", "[vbsp][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     for (const auto& name : kMaps) {
         INFO(name);
-        const Bytes bytes = readFile(sourceMap(name));
-        const VbspFile m = readVbsp(bytes, name.find("l4d2") != std::string::npos);
+        const auto [bytes, m] = loadSharedMap(name);
         if (m.lumps[8].empty() && m.lumps[53].empty()) continue;  // unlit
         if (!m.lumps[53].empty()) {
             INFO("HDR");
-            checkLighting(m, decodeSource(sourceOf(bytes)), m.lumps[58].empty() ? 7 : 58, 53);
+            checkLighting(m, decodeSource(memorySource(bytes)), m.lumps[58].empty() ? 7 : 58, 53);
         }
         if (!m.lumps[8].empty()) {
             INFO("LDR");
-            checkLighting(m, decodeSource(sourceOf(bytes), true), 7, 8);
+            checkLighting(m, decodeSource(memorySource(bytes), true), 7, 8);
         }
     }
 }
@@ -396,9 +384,8 @@ TEST_CASE("vbsp: ambient cubes from both layouts", "[vbsp][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     for (const auto& name : kMaps) {
         INFO(name);
-        const Bytes bytes = readFile(sourceMap(name));
-        const VbspFile m = readVbsp(bytes, name.find("l4d2") != std::string::npos);
-        const World w = decodeMap(sourceOf(bytes));
+        const auto [bytes, m] = loadSharedMap(name);
+        const World w = decodeMap(memorySource(bytes));
         REQUIRE(w.leafAmbient.size() == w.leaves.size());
         if (m.lumpVersions[10] == 0) {
             // 56-byte leaves, one embedded cube each, at the leaf's centre.
@@ -419,7 +406,7 @@ TEST_CASE("vbsp: ambient cubes from both layouts", "[vbsp][maps]") {
             REQUIRE(index.size() / 4 == w.leaves.size());
             size_t withSamples = 0;
             for (size_t i = 0; i < w.leaves.size(); ++i) {
-                const uint16_t count = u16(index, i * 4), first = u16(index, i * 4 + 2);
+                const uint16_t count = le16(index, i * 4), first = le16(index, i * 4 + 2);
                 if (count == 0) {
                     CHECK(w.leafAmbient[i].second == 0);
                     continue;
@@ -452,7 +439,7 @@ TEST_CASE("vbsp: unsupported versions and broken headers are refused clearly", "
         Bytes b = bytes;
         std::memcpy(&b[4], &v, 4);
         try {
-            decodeMap(sourceOf(b));
+            decodeMap(memorySource(b));
             FAIL("decoded version " << v);
         } catch (const DecodeError& e) {
             CHECK(e.detail() == "VBSP version " + std::to_string(v) + " is not supported (19-21)");
@@ -463,7 +450,7 @@ TEST_CASE("vbsp: unsupported versions and broken headers are refused clearly", "
     const int32_t huge = int32_t(b.size());
     std::memcpy(&b[8 + 16 * 1], &huge, 4);  // planes offset
     try {
-        decodeMap(sourceOf(b));
+        decodeMap(memorySource(b));
         FAIL("decoded");
     } catch (const DecodeError& e) {
         CHECK(e.lump() == "planes");
@@ -484,7 +471,7 @@ TEST_CASE("vbsp: truncated and corrupted maps fail cleanly", "[vbsp][maps]") {
         for (size_t cut = 0; cut < file->size(); cut += 1 + file->size() / 300) {
             Bytes b(file->begin(), file->begin() + long(cut));
             try {
-                decodeMap(sourceOf(b));
+                decodeMap(memorySource(b));
             } catch (const DecodeError&) {
             }
         }
@@ -493,13 +480,13 @@ TEST_CASE("vbsp: truncated and corrupted maps fail cleanly", "[vbsp][maps]") {
             Bytes b = *file;
             for (int k = 0; k < 8; ++k) b[rng() % b.size()] = uint8_t(rng());
             try {
-                decodeMap(sourceOf(b));
+                decodeMap(memorySource(b));
             } catch (const DecodeError&) {
             }
         }
     }
     // A cut that removes the end of a needed lump throws (never returns a half map).
-    CHECK_THROWS_AS(decodeMap(sourceOf(Bytes(bytes.begin(), bytes.begin() + long(bytes.size() / 2)))), DecodeError);
+    CHECK_THROWS_AS(decodeMap(memorySource(Bytes(bytes.begin(), bytes.begin() + long(bytes.size() / 2)))), DecodeError);
 }
 
 TEST_CASE("vbsp: sdk_vehicles v20 decodes in well under 50 ms", "[vbsp][maps]") {
@@ -545,7 +532,7 @@ TEST_CASE("vbsp: HDR is preferred, LDR on request, each with its own faces and l
     const VbspFile m = readVbsp(bytes);
     REQUIRE_FALSE(m.lumps[53].empty());
     REQUIRE_FALSE(m.lumps[8].empty());
-    const World hdr = decodeMap(sourceOf(bytes)), ldr = decodeSource(sourceOf(bytes), true);
+    const World hdr = decodeMap(memorySource(bytes)), ldr = decodeSource(memorySource(bytes), true);
     // The lighting tests above tie each World to its lump; here: the two sets really differ in this map.
     REQUIRE(hdr.lightmaps.size() == ldr.lightmaps.size());
     bool differ = false;
@@ -553,7 +540,7 @@ TEST_CASE("vbsp: HDR is preferred, LDR on request, each with its own faces and l
     CHECK(differ == (m.lumps[53] != m.lumps[8]));
     // A map with only LDR lighting gives the same World either way.
     const Bytes gmod = readFile(sourceMap("bsputils_gmod_map_v20.bsp"));
-    const World a = decodeSource(sourceOf(gmod)), b = decodeSource(sourceOf(gmod), true);
+    const World a = decodeSource(memorySource(gmod)), b = decodeSource(memorySource(gmod), true);
     REQUIRE(a.lightmaps.size() == b.lightmaps.size());
     for (size_t i = 0; i < a.lightmaps.size(); ++i) CHECK(a.lightmaps[i].rgb == b.lightmaps[i].rgb);
 }

@@ -8,6 +8,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/test_paths.hpp"
 #include "support/vbsp_writer.hpp"
 
@@ -16,17 +17,6 @@ using namespace luxel::test;
 
 namespace {
 
-uint32_t le32(const Bytes& b, size_t at) {
-    return uint32_t(b[at]) | (uint32_t(b[at + 1]) << 8) | (uint32_t(b[at + 2]) << 16) | (uint32_t(b[at + 3]) << 24);
-}
-
-MapSource sourceOf(Bytes bytes) {
-    MapSource s;
-    s.displayName = "repacked.bsp";
-    s.mapName = "repacked";
-    s.bytes = std::move(bytes);
-    return s;
-}
 
 void requireSameWorld(const World& a, const World& b) {
     REQUIRE(a.surfaces.size() == b.surfaces.size());
@@ -113,7 +103,7 @@ TEST_CASE("vbsp lzma: maps re-packed with compressed lumps decode identically", 
             if (i != 35 && i != 40) o.lzmaLumps.insert(i);
         o.lzmaGameLumps = true;
         const Bytes packed = writeVbsp(m, o);
-        const World a = decodeMap(sourceOf(original)), b = decodeMap(sourceOf(packed));
+        const World a = decodeMap(memorySource(original)), b = decodeMap(memorySource(packed));
         requireSameWorld(a, b);
         CHECK(b.lumps[1].compressed);
         CHECK_FALSE(a.lumps[1].compressed);

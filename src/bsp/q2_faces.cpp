@@ -33,49 +33,7 @@ void decodeMaterials(Context& c, World& w) {
 
 namespace {
 
-struct Edges {
-    std::vector<Vec3> positions;
-    std::vector<std::array<uint16_t, 2>> edges;
-    std::vector<int32_t> surfEdges;
-};
-
-Edges readEdges(Context& c) {
-    Edges e;
-    ByteReader& vr = c.lump(kVertexes);
-    c.numVertices = vr.recordCount(kVertexBytes);
-    e.positions.resize(c.numVertices);
-    for (auto& p : e.positions) p = readVec3(vr);
-
-    ByteReader& er = c.lump(kEdges);
-    c.numEdges = er.recordCount(kEdgeBytes);
-    e.edges.resize(c.numEdges);
-    for (auto& edge : e.edges) {
-        const size_t at = er.position();
-        for (uint16_t& v : edge) {
-            v = er.u16();
-            checkIndex(er, at, v, c.numVertices, "vertex");
-        }
-    }
-
-    ByteReader& sr = c.lump(kSurfEdges);
-    c.numSurfEdges = sr.recordCount(kSurfEdgeBytes);
-    e.surfEdges.resize(c.numSurfEdges);
-    for (auto& s : e.surfEdges) {
-        const size_t at = sr.position();
-        s = sr.i32();
-        // Negative: the edge walked backwards. Edge 0 cannot be negated, so compilers leave it unused.
-        int64_t index = s < 0 ? -int64_t(s) : int64_t(s);
-        checkIndex(sr, at, index, c.numEdges, "edge");
-    }
-    return e;
-}
-
-struct FaceRecord {
-    uint16_t plane = 0;
-    int16_t side = 0;
-    int32_t firstEdge = 0;
-    uint16_t numEdges = 0;
-    int16_t texinfo = 0;
+struct FaceRecord : bsp::FaceHead {
     std::array<uint8_t, 4> styles{};
     int32_t lightOffset = -1;
 };
@@ -83,7 +41,10 @@ struct FaceRecord {
 }  // namespace
 
 void decodeFaces(Context& c, World& w) {
-    const Edges e = readEdges(c);
+    const bsp::EdgeMesh e = bsp::readEdgeMesh(c.lump(kVertexes), c.lump(kEdges), c.lump(kSurfEdges));
+    c.numVertices = e.positions.size();
+    c.numEdges = e.edges.size();
+    c.numSurfEdges = e.surfEdges.size();
     ByteReader& r = c.lump(kFaces);
     c.numFaces = r.recordCount(kFaceBytes);
 
@@ -93,27 +54,15 @@ void decodeFaces(Context& c, World& w) {
     for (size_t i = 0; i < c.numFaces; ++i) {
         FaceRecord& f = faces[i];
         const size_t at = r.position();
-        f.plane = r.u16();
-        checkIndex(r, at, f.plane, c.numPlanes, "plane");
-        f.side = r.i16();
-        f.firstEdge = r.i32();
-        f.numEdges = r.u16();
-        checkRange(r, at + 4, f.firstEdge, f.numEdges, c.numSurfEdges, "surfedge");
-        if (f.numEdges < 3)
-            r.fail(at + 8, "face " + std::to_string(i) + " has " + std::to_string(f.numEdges) +
-                               " edges (a polygon needs 3)");
-        f.texinfo = r.i16();
-        checkIndex(r, at + 10, f.texinfo, c.numTexinfo, "texinfo");
+        static_cast<bsp::FaceHead&>(f) =
+            bsp::readFaceHead(r, i, bsp::EdgeCount::Unsigned, c.numPlanes, c.numSurfEdges, c.numTexinfo);
         for (uint8_t& s : f.styles) s = r.u8();
         f.lightOffset = r.i32();
         if (f.lightOffset < -1)
             r.fail(at + 16, "negative lighting offset " + std::to_string(f.lightOffset));
-        totalVertices += f.numEdges;
+        totalVertices += uint64_t(f.numEdges);
     }
-    if (totalVertices > kMaxSharing * c.numSurfEdges)
-        r.fail(0, "faces use " + std::to_string(totalVertices) + " surfedges, more than " +
-                      std::to_string(kMaxSharing) + " times the " + std::to_string(c.numSurfEdges) +
-                      " in the surfedge lump");
+    bsp::checkSurfEdgeSharing(r, totalVertices, c.numSurfEdges);
 
     w.surfaces.resize(c.numFaces);
     w.vertices.resize(size_t(totalVertices));
@@ -131,18 +80,15 @@ void decodeFaces(Context& c, World& w) {
         s.kind = SurfaceKind::Polygon;
         s.material = f.texinfo;
         s.normal = f.side ? -plane.normal : plane.normal;
+        const uint32_t corners = uint32_t(f.numEdges);
         s.firstVertex = nextVertex;
-        s.numVertices = f.numEdges;
+        s.numVertices = corners;
         s.firstIndex = nextIndex;
-        s.numIndices = uint32_t(f.numEdges - 2) * 3;
+        s.numIndices = (corners - 2) * 3;
 
-        // Vertex k starts surfedge k. Quake 2 winds faces clockwise seen from the front, as Quake 3 does,
-        // so the fan (0, k, k+1) keeps the World convention (cross(v1-v0, v2-v0) against the normal).
-        for (uint32_t k = 0; k < f.numEdges; ++k) {
-            const int32_t se = e.surfEdges[size_t(f.firstEdge) + k];
-            const uint16_t vi = se >= 0 ? e.edges[size_t(se)][0] : e.edges[size_t(-int64_t(se))][1];
+        for (uint32_t k = 0; k < corners; ++k) {
             Vertex& v = w.vertices[nextVertex + k];
-            v.position = e.positions[vi];
+            v.position = e.corner(f.firstEdge, k);
             v.normal = s.normal;
             auto& tc = st[nextVertex + k];
             // The same expression (doubles, left to right) the engine rounds to float for the extents.
@@ -155,29 +101,25 @@ void decodeFaces(Context& c, World& w) {
             v.texUV = {float(tc[0]), float(tc[1])};
             v.color = {1, 1, 1, 1};
         }
-        for (uint32_t k = 1; k + 1 < f.numEdges; ++k) {
-            w.indices[nextIndex++] = 0;
-            w.indices[nextIndex++] = k;
-            w.indices[nextIndex++] = k + 1;
-        }
+        bsp::writeFan(w.indices.data() + nextIndex, corners);
+        nextIndex += s.numIndices;
 
         // Lighting: faces the engine draws with a lightmap get one; the others are full bright
         // (R_BuildLightMap: no light data -> 255), translucent ones keep their alpha in the vertex colour.
         const uint32_t flags = m.nativeSurfaceFlags;
         const float alpha = (flags & kSurfTrans33) ? 0.33f : (flags & kSurfTrans66) ? 0.66f : 1.0f;
-        int numStyles = 0;
-        while (numStyles < kMaxStyles && f.styles[size_t(numStyles)] != kNoStyle) ++numStyles;
+        const int numStyles = bsp::styleCount(f.styles);
         const bool lightmapped = !(m.flags & kMaterialNoLightmap) && haveLighting && f.lightOffset >= 0;
         if (lightmapped && numStyles == 0) {
             // Light data but no style: the engine adds no maps to a zeroed block, so the face is black.
-            for (uint32_t k = 0; k < f.numEdges; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, alpha};
+            for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, alpha};
         } else if (lightmapped) {
             FaceLightmap fl;
             fl.surface = uint32_t(i);
             fl.lightOffset = f.lightOffset;
             fl.numStyles = numStyles;
             std::array<int32_t, 4> ext;
-            if (!lightmapExtents(&st[nextVertex], f.numEdges, ext))
+            if (!lightmapExtents(&st[nextVertex], corners, ext))
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " has unusable lightmap extents");
             fl.mins = {ext[0], ext[1]};
             fl.size = {ext[2], ext[3]};
@@ -185,12 +127,12 @@ void decodeFaces(Context& c, World& w) {
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " lightmap is " + std::to_string(fl.size[0]) +
                                            "x" + std::to_string(fl.size[1]) + " luxels (at most " +
                                            std::to_string(kMaxLuxelSide) + " a side)");
-            for (int k = 0; k < kMaxStyles; ++k) s.styles[size_t(k)] = k < numStyles ? f.styles[size_t(k)] : kNoStyle;
+            bsp::setStyles(s, f.styles, numStyles);
             lit.push_back(fl);
         } else {
-            for (uint32_t k = 0; k < f.numEdges; ++k) w.vertices[nextVertex + k].color.w = alpha;
+            for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color.w = alpha;
         }
-        nextVertex += f.numEdges;
+        nextVertex += corners;
     }
     decodeLighting(c, w, lit, st);
 }

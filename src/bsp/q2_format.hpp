@@ -7,11 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "decode_common.hpp"
+#include "edge_faces.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
 
 namespace luxel::q2 {
+
+using bsp::checkIndex;
+using bsp::checkRange;
+using bsp::kMaxSharing;
+using bsp::kMaxStyles;
+using bsp::kNoStyle;
 
 enum Lump : int {
     kEntities = 0, kPlanes, kVertexes, kVisibility, kNodes, kTexinfo, kFaces, kLighting, kLeafs, kLeafFaces,
@@ -24,27 +32,17 @@ inline constexpr std::array<const char*, kLumpCount> kLumpNames = {
     "lighting", "leafs",   "leaffaces",   "leafbrushes", "edges",  "surfedges",  "models",
     "brushes",  "brushsides", "pop",      "areas",      "areaportals"};
 
-inline constexpr size_t kPlaneBytes = 20, kVertexBytes = 12, kNodeBytes = 28, kTexinfoBytes = 76, kFaceBytes = 20,
-                        kLeafBytes = 28, kLeafFaceBytes = 2, kLeafBrushBytes = 2, kEdgeBytes = 4, kSurfEdgeBytes = 4,
-                        kModelBytes = 48, kBrushBytes = 12, kBrushSideBytes = 4, kAreaBytes = 8,
-                        kAreaPortalBytes = 8;
+inline constexpr size_t kPlaneBytes = 20, kNodeBytes = 28, kTexinfoBytes = 76, kFaceBytes = 20, kLeafBytes = 28,
+                        kLeafFaceBytes = 2, kLeafBrushBytes = 2, kBrushBytes = 12, kBrushSideBytes = 4,
+                        kAreaBytes = 8, kAreaPortalBytes = 8;
 
 // Texinfo surface flags (q_shared.h).
 inline constexpr uint32_t kSurfLight = 0x1, kSurfSky = 0x4, kSurfWarp = 0x8, kSurfTrans33 = 0x10,
                           kSurfTrans66 = 0x20, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200;
 
-inline constexpr int kMaxStyles = 4;
-inline constexpr uint8_t kNoStyle = 255;
-// The engine's PVS limit (MAX_MAP_LEAFS, every cluster has a leaf).
-inline constexpr int64_t kMaxClusters = 65536;
-// Uncompressed PVS larger than this is refused rather than allocated.
-inline constexpr uint64_t kMaxPvsBytes = uint64_t(64) << 20;
 // A lit face wider or taller than this many luxels is malformed (the GL renderer's whole lightmap page is
 // 128 luxels; compilers split faces long before).
 inline constexpr int32_t kMaxLuxelSide = 512;
-// Faces may share surfedges or lighting bytes only so much: together they may use at most this many
-// times the lump, which bounds what a hostile file can make us allocate.
-inline constexpr uint64_t kMaxSharing = 4;
 
 // Lump windows of one file, the record counts later parts validate against, and decoder-side facts the
 // neutral World has no field for.
@@ -62,44 +60,10 @@ struct Context {
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
 };
 
-// Throws unless 0 <= first, 0 <= count and first + count <= total (in 64-bit, no overflow).
-inline void checkRange(const ByteReader& r, size_t fieldAt, int64_t first, int64_t count, size_t total,
-                       const char* what) {
-    if (first < 0 || count < 0 || uint64_t(first + count) > total)
-        r.fail(fieldAt, std::string(what) + " range [" + std::to_string(first) + ", +" + std::to_string(count) +
-                            ") outside 0.." + std::to_string(total));
-}
-// Throws unless 0 <= index < total (or index == -1 when allowNone).
-inline void checkIndex(const ByteReader& r, size_t fieldAt, int64_t index, size_t total, const char* what,
-                       bool allowNone = false) {
-    if (allowNone && index == -1) return;
-    if (index < 0 || uint64_t(index) >= total)
-        r.fail(fieldAt, std::string(what) + " index " + std::to_string(index) + " outside 0.." +
-                            std::to_string(total == 0 ? 0 : total - 1) + (total == 0 ? " (none exist)" : ""));
-}
-
-inline Vec3 readVec3(ByteReader& r) {
-    Vec3 v;
-    v.x = r.f32();
-    v.y = r.f32();
-    v.z = r.f32();
-    return v;
-}
-inline Vec3 readShortVec3(ByteReader& r) {
-    Vec3 v;
-    v.x = float(r.i16());
-    v.y = float(r.i16());
-    v.z = float(r.i16());
-    return v;
-}
-
 void decodeMaterials(Context& c, World& w);   // texinfo
-void decodePlanes(Context& c, World& w);
-void decodeVisibility(Context& c, World& w);  // needs the leaf count
 void decodeBrushes(Context& c, World& w);     // brushes, brush sides, areas, area portals: validated, counted
-void decodeLeaves(Context& c, World& w);      // and leaf faces, leaf brushes; needs faces, brushes, areas
-void decodeNodes(Context& c, World& w);
-void decodeModels(Context& c, World& w);
+// Visibility, leaf faces, leaf brushes, leaves, nodes and models; needs faces, brushes and areas.
+void decodeTree(Context& c, World& w);
 void decodeFaces(Context& c, World& w);       // vertices, edges, surfedges, faces -> surfaces + lighting
 
 }  // namespace luxel::q2

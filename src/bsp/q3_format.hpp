@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "decode_common.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
 
 namespace luxel::q3 {
+
+using bsp::checkIndex;
+using bsp::checkRange;
+using bsp::readVec3;
 
 enum Lump : int {
     kEntities = 0, kTextures, kPlanes, kNodes, kLeafs, kLeafFaces, kLeafBrushes, kModels, kBrushes,
@@ -45,26 +50,8 @@ struct Context {
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
 };
 
-// Throws unless 0 <= first, 0 <= count and first + count <= total (in 64-bit, no overflow).
-inline void checkRange(const ByteReader& r, size_t fieldAt, int32_t first, int32_t count, size_t total,
-                       const char* what) {
-    if (first < 0 || count < 0 || uint64_t(int64_t(first) + int64_t(count)) > total)
-        r.fail(fieldAt, std::string(what) + " range [" + std::to_string(first) + ", +" + std::to_string(count) +
-                            ") outside 0.." + std::to_string(total));
-}
-// Throws unless 0 <= index < total (or index == -1 when allowNone).
-inline void checkIndex(const ByteReader& r, size_t fieldAt, int32_t index, size_t total, const char* what,
-                       bool allowNone = false) {
-    if (allowNone && index == -1) return;
-    if (index < 0 || uint64_t(index) >= total)
-        r.fail(fieldAt, std::string(what) + " index " + std::to_string(index) + " outside 0.." +
-                            std::to_string(total == 0 ? 0 : total - 1) + (total == 0 ? " (none exist)" : ""));
-}
-
 void decodeMaterials(Context& c, World& w);
-void decodePlanes(Context& c, World& w);
 void decodeVisData(Context& c, World& w);
-void decodeNodes(Context& c, World& w);
 void decodeLeaves(Context& c, World& w);  // and leaf faces, leaf brushes
 void decodeModels(Context& c, World& w);
 void decodeBrushes(Context& c, World& w);  // brushes, brush sides, effects: validated and counted

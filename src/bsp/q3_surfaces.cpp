@@ -6,14 +6,6 @@ namespace luxel::q3 {
 namespace {
 constexpr uint32_t kSurfSky = 0x4, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200,
                    kSurfNoLightmap = 0x400;
-
-Vec3 readVec3(ByteReader& r) {
-    Vec3 v;
-    v.x = r.f32();
-    v.y = r.f32();
-    v.z = r.f32();
-    return v;
-}
 }  // namespace
 
 void decodeMaterials(Context& c, World& w) {

@@ -14,10 +14,8 @@
 // Unlit faces (no lighting lump, or lightofs -1: sky, tools, unlit materials, maps compiled without vrad)
 // are drawn full bright by the engine; they get vertex colour 1.0 and no lightmap page.
 #include <cmath>
-#include <cstring>
 
 #include "luxel/bsp/decode.hpp"
-#include "luxel/bsp/entities.hpp"
 #include "vbsp_format.hpp"
 
 namespace luxel {
@@ -46,24 +44,14 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     if (c.facesLump == kFaces && c.lump(kFaces).size() == 0 && c.lump(kFacesHdr).size() > 0) c.facesLump = kFacesHdr;
     c.leafVersion = w.lumps[kLeafs].version;
 
-    {
-        auto text = c.lump(kEntities).data();
-        const char* p = reinterpret_cast<const char*>(text.data());
-        const size_t len = text.empty() ? 0 : strnlen(p, text.size());
-        w.entityText.assign(p, len);
-        w.entities = parseEntities(w.entityText, source.displayName, c.lump(kEntities).absolute(0));
-    }
+    bsp::readEntities(c.lump(kEntities), w);
 
-    decodePlanes(c, w);
+    c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
     decodeMaterials(c, w);
     decodeFaces(c, w);
     decodeDisplacements(c, w);
     decodeLighting(c, w);
-    c.numLeaves = c.lump(kLeafs).recordCount(c.leafVersion == 0 ? kLeafBytesV0 : kLeafBytesV1);
-    decodeVisibility(c, w);
-    decodeLeaves(c, w);
-    decodeNodes(c, w);
-    decodeModels(c, w);
+    decodeTree(c, w);
     decodeAmbient(c, w);
     decodeGameLumps(c, w);
     countOtherLumps(c, w);

@@ -51,7 +51,7 @@ void decodeDisplacements(Context& c, World& w) {
         int first = 0;
         float best = INFINITY;
         for (uint32_t k = 0; k < 4; ++k) {
-            p[k] = faceVertex(c, f, k);
+            p[k] = c.mesh.corner(f.firstEdge, k);
             const float d = dot(p[k] - start, p[k] - start);
             if (d < best) best = d, first = int(k);
         }

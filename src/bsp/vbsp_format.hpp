@@ -8,11 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "decode_common.hpp"
+#include "edge_faces.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
 
 namespace luxel::vbsp {
+
+using bsp::checkIndex;
+using bsp::checkRange;
+using bsp::kMaxSharing;
+using bsp::kMaxStyles;
+using bsp::kNoStyle;
+using bsp::readVec3;
 
 inline constexpr int kLumpCount = 64;
 inline constexpr size_t kHeaderBytes = 8 + 16 * kLumpCount + 4;  // ident, version, directory, revision
@@ -40,9 +49,8 @@ inline constexpr std::array<const char*, kLumpCount> kLumpNames = {
     "worldlights_hdr", "leaf_ambient_lighting_hdr", "leaf_ambient_lighting", "xzippakfile", "faces_hdr",
     "map_flags", "overlay_fades", "overlay_system_levels", "physlevel", "disp_multiblend"};
 
-inline constexpr size_t kPlaneBytes = 20, kTexdataBytes = 32, kVertexBytes = 12, kNodeBytes = 32,
-                        kTexinfoBytes = 72, kFaceBytes = 56, kLeafBytesV0 = 56, kLeafBytesV1 = 32, kEdgeBytes = 4,
-                        kSurfEdgeBytes = 4, kModelBytes = 48, kLeafFaceBytes = 2, kLeafBrushBytes = 2,
+inline constexpr size_t kPlaneBytes = 20, kTexdataBytes = 32, kNodeBytes = 32, kTexinfoBytes = 72, kFaceBytes = 56,
+                        kLeafBytesV0 = 56, kLeafBytesV1 = 32, kLeafFaceBytes = 2, kLeafBrushBytes = 2,
                         kBrushBytes = 12, kBrushSideBytes = 8, kDispInfoBytes = 176, kDispVertBytes = 20,
                         kDispTriBytes = 2, kStringTableBytes = 4, kAmbientIndexBytes = 4, kAmbientSampleBytes = 28,
                         kCubemapBytes = 16, kOverlayBytes = 352, kAreaBytes = 8, kAreaPortalBytes = 12,
@@ -53,15 +61,9 @@ inline constexpr uint32_t kSurfLight = 0x1, kSurfSky2D = 0x2, kSurfSky = 0x4, kS
                           kSurfTrigger = 0x40, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200,
                           kSurfNoLight = 0x400, kSurfBumpLight = 0x800;
 
-inline constexpr int kMaxStyles = 4;
-inline constexpr uint8_t kNoStyle = 255;
 inline constexpr int kBumpBlocks = 4;  // flat + 3 bump basis directions (NUM_BUMP_VECTS + 1)
-inline constexpr int64_t kMaxClusters = 65536;
-inline constexpr uint64_t kMaxPvsBytes = uint64_t(64) << 20;
 // vrad caps world faces at 32 luxels and displacements at a few hundred; larger is malformed.
 inline constexpr int32_t kMaxLuxelSide = 1024;
-// Faces may share surfedges or lighting bytes only so much (bounds what a hostile file makes us allocate).
-inline constexpr uint64_t kMaxSharing = 4;
 // Decompressed size limits for LZMA lumps: one lump, and all of a file's lumps together.
 inline constexpr uint64_t kMaxLumpBytes = uint64_t(256) << 20;
 inline constexpr uint64_t kMaxDecompressedBytes = uint64_t(1) << 30;
@@ -77,12 +79,7 @@ struct Texinfo {
     int32_t width = 0, height = 0;  // of the texdata's texture (0: unknown)
 };
 
-struct FaceRecord {
-    uint16_t plane = 0;
-    uint8_t side = 0;
-    int32_t firstEdge = 0;
-    int16_t numEdges = 0;
-    int16_t texinfo = 0;
+struct FaceRecord : bsp::FaceHead {
     int16_t dispinfo = -1;
     std::array<uint8_t, 4> styles{};
     int32_t lightOffset = -1;
@@ -113,45 +110,12 @@ struct Context {
            numDispVerts = 0, numDispTris = 0;
     std::vector<Texinfo> texinfo;
     std::vector<FaceRecord> faces;
-    std::vector<Vec3> positions;
-    std::vector<std::array<uint16_t, 2>> edges;
-    std::vector<int32_t> surfEdges;
+    bsp::EdgeMesh mesh;  // vertices, edges, surfedges
     std::vector<FaceLightmap> lit;  // filled by faces and displacements, consumed by lighting
     // Luxel coordinate of every World vertex (luxel centres at integers), for lightmap uvs.
     std::vector<std::array<double, 2>> luxels;
     ByteReader& lump(int l) { return lumps[size_t(l)]; }
 };
-
-// Throws unless 0 <= first, 0 <= count and first + count <= total (in 64-bit, no overflow).
-inline void checkRange(const ByteReader& r, size_t fieldAt, int64_t first, int64_t count, size_t total,
-                       const char* what) {
-    if (first < 0 || count < 0 || uint64_t(first) + uint64_t(count) > total)
-        r.fail(fieldAt, std::string(what) + " range [" + std::to_string(first) + ", +" + std::to_string(count) +
-                            ") outside 0.." + std::to_string(total));
-}
-// Throws unless 0 <= index < total (or index == -1 when allowNone).
-inline void checkIndex(const ByteReader& r, size_t fieldAt, int64_t index, size_t total, const char* what,
-                       bool allowNone = false) {
-    if (allowNone && index == -1) return;
-    if (index < 0 || uint64_t(index) >= total)
-        r.fail(fieldAt, std::string(what) + " index " + std::to_string(index) + " outside 0.." +
-                            std::to_string(total == 0 ? 0 : total - 1) + (total == 0 ? " (none exist)" : ""));
-}
-
-inline Vec3 readVec3(ByteReader& r) {
-    Vec3 v;
-    v.x = r.f32();
-    v.y = r.f32();
-    v.z = r.f32();
-    return v;
-}
-inline Vec3 readShortVec3(ByteReader& r) {
-    Vec3 v;
-    v.x = float(r.i16());
-    v.y = float(r.i16());
-    v.z = float(r.i16());
-    return v;
-}
 
 // ColorRGBExp32 -> linear: c * 2^exponent / 255 (exponent signed), as the engine's TexLightToLinear.
 inline Vec3 colorRGBExp32(const uint8_t* p) {
@@ -160,8 +124,6 @@ inline Vec3 colorRGBExp32(const uint8_t* p) {
     return {float(p[0]) * scale, float(p[1]) * scale, float(p[2]) * scale};
 }
 
-// Corner k of a face, from its surfedges.
-Vec3 faceVertex(const Context& c, const FaceRecord& f, uint32_t k);
 // Texture coordinate of a point, normalised by the texture size when the texdata gives it.
 Vec2 textureUV(const Texinfo& t, Vec3 p);
 // Luxel coordinate of a point on a face: lightmapVecs projection minus LightmapTextureMinsInLuxels.
@@ -170,14 +132,11 @@ std::array<double, 2> luxelCoord(const Texinfo& t, const FaceRecord& f, Vec3 p);
 // Header and lump directory (both layouts), LZMA lumps decompressed; fills World header facts.
 void decodeHeader(Context& c, World& w);
 void decodeMaterials(Context& c, World& w);  // texinfo, texdata, string table
-void decodePlanes(Context& c, World& w);
 void decodeFaces(Context& c, World& w);          // vertices, edges, surfedges, faces -> polygon surfaces
 void decodeDisplacements(Context& c, World& w);  // dispinfo, disp verts, disp tris -> displacement surfaces
 void decodeLighting(Context& c, World& w);       // lit faces' flat blocks -> atlas pages per style slot
-void decodeVisibility(Context& c, World& w);
-void decodeLeaves(Context& c, World& w);  // and leaf faces
-void decodeNodes(Context& c, World& w);
-void decodeModels(Context& c, World& w);
+// Visibility, leaf faces, leaves, nodes and models; needs faces.
+void decodeTree(Context& c, World& w);
 void decodeAmbient(Context& c, World& w);      // needs leaves
 void decodeGameLumps(Context& c, World& w);    // static props
 void countOtherLumps(Context& c, World& w);    // brushes, world lights, cubemaps, ... for `info`

@@ -3,33 +3,14 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "support/decode_helpers.hpp"
+
 namespace luxel::test {
 
 namespace {
 
-struct Out {
-    std::vector<uint8_t> bytes;
-    void u8(uint8_t v) { bytes.push_back(v); }
-    void u16(uint16_t v) { u8(uint8_t(v)); u8(uint8_t(v >> 8)); }
-    void i16(int16_t v) { u16(uint16_t(v)); }
-    void i32(int32_t v) {
-        uint32_t u = uint32_t(v);
-        for (int i = 0; i < 4; ++i) u8(uint8_t(u >> (8 * i)));
-    }
-    void f32(float f) {
-        int32_t v;
-        std::memcpy(&v, &f, 4);
-        i32(v);
-    }
-    void vec3(Vec3 v) { f32(v.x); f32(v.y); f32(v.z); }
-    void shorts3(const std::array<int16_t, 3>& a) { for (int16_t v : a) i16(v); }
-    void fixedString(const std::string& s, size_t n) {
-        for (size_t i = 0; i < n; ++i) u8(i < s.size() && i + 1 < n ? uint8_t(s[i]) : 0);
-    }
-};
-
 std::vector<uint8_t> visibilityBytes(const std::vector<std::vector<uint8_t>>& rows) {
-    Out o;
+    LeWriter o;
     const int32_t n = int32_t(rows.size());
     o.i32(n);
     std::vector<uint8_t> data;
@@ -46,11 +27,10 @@ std::vector<uint8_t> visibilityBytes(const std::vector<std::vector<uint8_t>>& ro
 }
 
 std::vector<uint8_t> lumpBytes(const Q2MapBuilder& b, int lump) {
-    Out o;
+    LeWriter o;
     switch (lump) {
     case kQ2Entities:
-        for (char c : b.entities) o.u8(uint8_t(c));
-        o.u8(0);
+        o.text(b.entities);
         break;
     case kQ2Planes:
         for (const auto& p : b.planes) { o.vec3(p.normal); o.f32(p.dist); o.i32(p.type); }
@@ -59,7 +39,7 @@ std::vector<uint8_t> lumpBytes(const Q2MapBuilder& b, int lump) {
     case kQ2Visibility: if (b.pvs) return visibilityBytes(*b.pvs); break;
     case kQ2Nodes:
         for (const auto& n : b.nodes) {
-            o.i32(n.plane); o.i32(n.children[0]); o.i32(n.children[1]); o.shorts3(n.mins); o.shorts3(n.maxs);
+            o.i32(n.plane); o.i32(n.children[0]); o.i32(n.children[1]); o.i16s(n.mins); o.i16s(n.maxs);
             o.u16(n.firstFace); o.u16(n.numFaces);
         }
         break;
@@ -80,7 +60,7 @@ std::vector<uint8_t> lumpBytes(const Q2MapBuilder& b, int lump) {
     case kQ2Lighting: return b.lighting;
     case kQ2Leafs:
         for (const auto& l : b.leaves) {
-            o.i32(l.contents); o.i16(l.cluster); o.i16(l.area); o.shorts3(l.mins); o.shorts3(l.maxs);
+            o.i32(l.contents); o.i16(l.cluster); o.i16(l.area); o.i16s(l.mins); o.i16s(l.maxs);
             o.u16(l.firstLeafFace); o.u16(l.numLeafFaces); o.u16(l.firstLeafBrush); o.u16(l.numLeafBrushes);
         }
         break;
@@ -212,9 +192,7 @@ int32_t Q2MapBuilder::addNode(int32_t plane, int32_t front, int32_t back) {
 }
 
 std::pair<uint32_t, uint32_t> q2LumpRange(const std::vector<uint8_t>& file, int lump) {
-    uint32_t v[2];
-    std::memcpy(v, file.data() + 8 + size_t(lump) * 8, 8);
-    return {v[0], v[1]};
+    return {le32(file, 8 + size_t(lump) * 8), le32(file, 12 + size_t(lump) * 8)};
 }
 
 void setQ2LumpRange(std::vector<uint8_t>& file, int lump, uint32_t offset, uint32_t length) {

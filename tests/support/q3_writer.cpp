@@ -5,35 +5,17 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "support/decode_helpers.hpp"
+
 namespace luxel::test {
 
 namespace {
 
-struct Out {
-    std::vector<uint8_t> bytes;
-    void u8(uint8_t v) { bytes.push_back(v); }
-    void i32(int32_t v) {
-        uint32_t u = uint32_t(v);
-        for (int i = 0; i < 4; ++i) bytes.push_back(uint8_t(u >> (8 * i)));
-    }
-    void f32(float f) {
-        int32_t v;
-        std::memcpy(&v, &f, 4);
-        i32(v);
-    }
-    void vec3(Vec3 v) { f32(v.x); f32(v.y); f32(v.z); }
-    void fixedString(const std::string& s, size_t n) {
-        for (size_t i = 0; i < n; ++i) u8(i < s.size() && i + 1 < n ? uint8_t(s[i]) : 0);
-    }
-    void ints3(const std::array<int32_t, 3>& a) { for (int32_t v : a) i32(v); }
-};
-
 std::vector<uint8_t> lumpBytes(const Q3MapBuilder& b, int lump) {
-    Out o;
+    LeWriter o;
     switch (lump) {
     case kQ3Entities:
-        for (char c : b.entities) o.u8(uint8_t(c));
-        o.u8(0);
+        o.text(b.entities);
         break;
     case kQ3Textures:
         for (const auto& t : b.textures) { o.fixedString(t.name, 64); o.i32(t.flags); o.i32(t.contents); }
@@ -42,11 +24,11 @@ std::vector<uint8_t> lumpBytes(const Q3MapBuilder& b, int lump) {
         for (const auto& p : b.planes) { o.vec3(p.normal); o.f32(p.dist); }
         break;
     case kQ3Nodes:
-        for (const auto& n : b.nodes) { o.i32(n.plane); o.i32(n.children[0]); o.i32(n.children[1]); o.ints3(n.mins); o.ints3(n.maxs); }
+        for (const auto& n : b.nodes) { o.i32(n.plane); o.i32(n.children[0]); o.i32(n.children[1]); o.i32s(n.mins); o.i32s(n.maxs); }
         break;
     case kQ3Leafs:
         for (const auto& l : b.leaves) {
-            o.i32(l.cluster); o.i32(l.area); o.ints3(l.mins); o.ints3(l.maxs);
+            o.i32(l.cluster); o.i32(l.area); o.i32s(l.mins); o.i32s(l.maxs);
             o.i32(l.firstLeafFace); o.i32(l.numLeafFaces); o.i32(l.firstLeafBrush); o.i32(l.numLeafBrushes);
         }
         break;
@@ -100,6 +82,17 @@ std::vector<uint8_t> lumpBytes(const Q3MapBuilder& b, int lump) {
     return std::move(o.bytes);
 }
 
+// A face of `type` whose vertices and meshverts start at the builder's current ends.
+Q3Face newFace(const Q3MapBuilder& b, int32_t type, int32_t texture, int32_t lightmap) {
+    Q3Face f;
+    f.texture = texture;
+    f.type = type;
+    f.firstVertex = int32_t(b.vertices.size());
+    f.firstMeshVert = int32_t(b.meshVerts.size());
+    f.lightmap = lightmap;
+    return f;
+}
+
 // Puts the corners in clockwise order seen from the side `normal` points to, keeping corner 0 first.
 std::vector<Vec3> clockwise(std::vector<Vec3> pts, Vec3 normal) {
     if (dot(cross(pts[1] - pts[0], pts[2] - pts[0]), normal) > 0) std::swap(pts[1], pts[3]);
@@ -111,7 +104,7 @@ std::vector<Vec3> clockwise(std::vector<Vec3> pts, Vec3 normal) {
 std::vector<uint8_t> Q3MapBuilder::build() const {
     std::array<std::vector<uint8_t>, kQ3LumpCount> lumps;
     for (int i = 0; i < kQ3LumpCount; ++i) lumps[i] = rawLumps[i] ? *rawLumps[i] : lumpBytes(*this, i);
-    Out o;
+    LeWriter o;
     o.u8('I'); o.u8('B'); o.u8('S'); o.u8('P');
     o.i32(46);
     size_t offset = kQ3HeaderBytes;
@@ -128,11 +121,7 @@ std::vector<uint8_t> Q3MapBuilder::build() const {
 }
 
 std::pair<uint32_t, uint32_t> q3LumpRange(const std::vector<uint8_t>& file, int lump) {
-    auto rd = [&](size_t at) {
-        return uint32_t(file.at(at)) | uint32_t(file.at(at + 1)) << 8 | uint32_t(file.at(at + 2)) << 16 |
-               uint32_t(file.at(at + 3)) << 24;
-    };
-    return {rd(8 + size_t(lump) * 8), rd(12 + size_t(lump) * 8)};
+    return {le32(file, 8 + size_t(lump) * 8), le32(file, 12 + size_t(lump) * 8)};
 }
 
 int32_t Q3MapBuilder::addTexture(const std::string& name, int32_t flags, int32_t contents) {
@@ -166,13 +155,8 @@ int32_t Q3MapBuilder::addPolygon(const std::vector<Vec3>& points, Vec3 normal, i
                                  const std::vector<Vec2>& texUV) {
     if (points.size() < 3 || lightmapUV.size() != points.size() || (!texUV.empty() && texUV.size() != points.size()))
         throw std::invalid_argument("addPolygon: need >= 3 points and one lightmap UV per point");
-    Q3Face f;
-    f.texture = texture;
-    f.type = kQ3Polygon;
-    f.firstVertex = int32_t(vertices.size());
+    Q3Face f = newFace(*this, kQ3Polygon, texture, lightmap);
     f.numVertices = int32_t(points.size());
-    f.firstMeshVert = int32_t(meshVerts.size());
-    f.lightmap = lightmap;
     f.lmOrigin = points[0];
     f.normal = normal;
     for (size_t i = 0; i < points.size(); ++i) {
@@ -198,13 +182,8 @@ int32_t Q3MapBuilder::addPatch(int32_t width, int32_t height, const std::vector<
                                int32_t texture, int32_t lightmap) {
     if (int64_t(width) * height != int64_t(controlPoints.size()))
         throw std::invalid_argument("addPatch: width*height must equal the number of control points");
-    Q3Face f;
-    f.texture = texture;
-    f.type = kQ3Patch;
-    f.firstVertex = int32_t(vertices.size());
+    Q3Face f = newFace(*this, kQ3Patch, texture, lightmap);
     f.numVertices = int32_t(controlPoints.size());
-    f.firstMeshVert = int32_t(meshVerts.size());
-    f.lightmap = lightmap;
     f.size = {width, height};
     if (!controlPoints.empty()) f.lmOrigin = controlPoints[0].position;
     vertices.insert(vertices.end(), controlPoints.begin(), controlPoints.end());
@@ -213,11 +192,7 @@ int32_t Q3MapBuilder::addPatch(int32_t width, int32_t height, const std::vector<
 }
 
 int32_t Q3MapBuilder::addBillboard(Vec3 origin, Vec3 color, Vec3 normal, int32_t texture) {
-    Q3Face f;
-    f.texture = texture;
-    f.type = kQ3Billboard;
-    f.firstVertex = int32_t(vertices.size());
-    f.firstMeshVert = int32_t(meshVerts.size());
+    Q3Face f = newFace(*this, kQ3Billboard, texture, -1);
     f.lmOrigin = origin;
     f.lmVecs[0] = color;
     f.normal = normal;

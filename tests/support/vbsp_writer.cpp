@@ -5,14 +5,12 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "support/decode_helpers.hpp"
+
 namespace luxel::test {
 
 namespace {
 
-uint32_t rd32(const Bytes& b, size_t at) {
-    if (at + 4 > b.size()) throw std::runtime_error("vbsp test reader: read past end");
-    return uint32_t(b[at]) | (uint32_t(b[at + 1]) << 8) | (uint32_t(b[at + 2]) << 16) | (uint32_t(b[at + 3]) << 24);
-}
 void put32(Bytes& b, size_t at, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
 }
@@ -32,11 +30,11 @@ void pad4(Bytes& b) {
 VbspFile readVbsp(const Bytes& file, bool l4d2Layout) {
     VbspFile m;
     if (file.size() < 1036 || std::memcmp(file.data(), "VBSP", 4) != 0) throw std::runtime_error("not a VBSP file");
-    m.version = int32_t(rd32(file, 4));
-    m.mapRevision = int32_t(rd32(file, 1032));
+    m.version = int32_t(le32(file, 4));
+    m.mapRevision = int32_t(le32(file, 1032));
     for (size_t i = 0; i < 64; ++i) {
         const size_t e = 8 + 16 * i;
-        const uint32_t a = rd32(file, e), b = rd32(file, e + 4), c = rd32(file, e + 8);
+        const uint32_t a = le32(file, e), b = le32(file, e + 4), c = le32(file, e + 8);
         const uint32_t offset = l4d2Layout ? b : a, length = l4d2Layout ? c : b;
         m.lumpVersions[i] = int32_t(l4d2Layout ? a : c);
         if (uint64_t(offset) + length > file.size()) throw std::runtime_error("lump outside file");
@@ -44,14 +42,14 @@ VbspFile readVbsp(const Bytes& file, bool l4d2Layout) {
     }
     const Bytes& gl = m.lumps[35];
     if (gl.size() >= 4) {
-        const uint32_t n = rd32(gl, 0);
+        const uint32_t n = le32(gl, 0);
         for (uint32_t k = 0; k < n; ++k) {
             const size_t e = 4 + 16 * size_t(k);
             VbspGameLump g;
-            g.id = rd32(gl, e);
-            const uint32_t fv = rd32(gl, e + 4);
+            g.id = le32(gl, e);
+            const uint32_t fv = le32(gl, e + 4);
             g.flags = uint16_t(fv), g.version = uint16_t(fv >> 16);
-            const uint32_t offset = rd32(gl, e + 8), length = rd32(gl, e + 12);
+            const uint32_t offset = le32(gl, e + 8), length = le32(gl, e + 12);
             if (g.id == 0 && length == 0) continue;
             if (uint64_t(offset) + length > file.size()) throw std::runtime_error("game lump outside file");
             g.data.assign(file.begin() + offset, file.begin() + offset + length);
