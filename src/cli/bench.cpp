@@ -38,7 +38,7 @@ int runBench(const BenchArgs& args) {
     double t0 = nowMs();
     MapSource source = args.map.open();
     double t1 = nowMs();
-    World world = decodeMap(source);
+    World world = decodeMap(source, args.map.decodeOptions());
     double t2 = nowMs();
     Geometry geometry = tessellate(world);
     double t3 = nowMs();

@@ -12,6 +12,7 @@ void MapArgs::addTo(CLI::App& app) {
     app.add_option("map", path, "map file (.bsp) or archive member (pak.pk3:maps/name.bsp)");
     app.add_option("--game-dir", gameDir, "game directory whose pk3 archives are searched for --map");
     app.add_option("--map", mapName, "map name to find in --game-dir (e.g. am_thornish)");
+    app.add_flag("--ldr", ldr, "Source maps: use the LDR lighting even when HDR lighting is present");
 }
 
 MapSource MapArgs::open() const {

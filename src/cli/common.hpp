@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 
@@ -13,9 +14,11 @@ struct MapArgs {
     std::string path;     // file.bsp or archive.pk3:maps/x.bsp
     std::string gameDir;  // with mapName: search the directory's pk3 files
     std::string mapName;
+    bool ldr = false;
 
     void addTo(CLI::App& app);
     MapSource open() const;
+    DecodeOptions decodeOptions() const { return {ldr}; }
 };
 
 // Parses "WxH" (e.g. 1920x1080); throws UsageError.

@@ -177,7 +177,7 @@ void addInfoCommand(CLI::App& app, Action& action) {
     sub->add_flag("--json", args->json, "print one JSON object");
     sub->callback([args, &action] { action = [args] {
         MapSource source = args->map.open();
-        World world = decodeMap(source);
+        World world = decodeMap(source, args->map.decodeOptions());
         Geometry geometry = tessellate(world);
         auto j = describe(source, world, geometry);
         if (args->json)

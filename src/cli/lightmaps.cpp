@@ -59,7 +59,7 @@ void writePage(const LightmapPage& page, const World& world, bool engineLook, co
 
 int runLightmaps(const LightmapsArgs& args) {
     MapSource source = args.map.open();
-    World world = decodeMap(source);
+    World world = decodeMap(source, args.map.decodeOptions());
     namespace fs = std::filesystem;
     std::string ext = "." + args.format;
     bool engineLook = args.look.empty() ? isLdrPath(ext) : args.look == "engine";

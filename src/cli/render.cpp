@@ -24,7 +24,7 @@ int runRender(const RenderArgs& args) {
     bool ldr = isLdrPath(args.output);
     RenderOptions options = args.view.options(ldr);  // validates the mode before the slow part
     MapSource source = args.map.open();
-    World world = decodeMap(source);
+    World world = decodeMap(source, args.map.decodeOptions());
     Geometry geometry = tessellate(world);
     Camera camera = args.view.camera_(world);
     FrameStats stats;

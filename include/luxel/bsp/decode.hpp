@@ -6,7 +6,11 @@ namespace luxel {
 
 // Detects the format from the header (never the file name) and decodes the whole map.
 // Throws DecodeError (file, lump, offset) on anything malformed.
-World decodeMap(const MapSource& source);
+struct DecodeOptions {
+    bool preferLdr = false;  // Source: decode the LDR lighting even when HDR lighting is present
+};
+
+World decodeMap(const MapSource& source, const DecodeOptions& options = {});
 
 // Per-format decoders (src/bsp/q3_decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
