@@ -76,6 +76,8 @@ int runBench(const BenchArgs& args) {
     j["load_ms"] = t3 - t1;  // decode + tessellate, the figure the targets name
     j["first_frame_ms"] = firstFrameMs;
     j["load_and_first_frame_ms"] = t3 - t1 + firstFrameMs;
+    j["first_frame_split_ms"] = {{"cull", first.cullMs}, {"setup", first.setupMs}, {"raster", first.rasterMs},
+                                 {"shade", first.shadeMs}};
     j["frames"] = args.frames;
     j["frame_ms_median"] = median(frame);
     j["frame_ms_min"] = frame.empty() ? 0 : *std::min_element(frame.begin(), frame.end());
