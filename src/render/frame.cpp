@@ -102,10 +102,10 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     const StyleWeights styleWeights =
         options.styleWeights ? *options.styleWeights
                              : parseStyleSpec(options.styleSpec.empty() ? "rest" : options.styleSpec, world);
-    // Zero-filling the 24 MB of a full HD frame is serial; it runs while the triangles are set up.
+    // Every pixel is written by the first pass's shading, so the frame is not zero-filled first.
     Image image;
     tbb::task_group allocation;
-    allocation.run([&image, W, H] { image = Image(W, H, 3); });
+    allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
 
     // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
     std::vector<Candidate> cands;
