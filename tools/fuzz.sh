@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the map decoders with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
-# Builds build-fuzz with clang + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
+# Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
 # truncated and cut copies) and runs for the given time. Exits non-zero when the fuzzer finds a crash,
 # a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
 # did it is left in build-fuzz/artifacts/.
@@ -8,14 +8,14 @@ set -euo pipefail
 
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="$root/build-fuzz"
+build="$root/build-san"  # shared with tools/test.sh --sanitize
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 maps="$root/../shared/maps"
 
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DLUXEL_FUZZ=ON -DLUXEL_TESTS=OFF "${launcher[@]}" >/dev/null
+    -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2 --target luxel_fuzz_decode
 
 corpus="$build/corpus"
