@@ -71,18 +71,9 @@ struct Bary {
     float b0, b1, b2;
 };
 
-template <typename T>
-inline T interp3(const T& a, const T& b, const T& c, const Bary& w);
-
-template <>
 inline Vec3 interp3(const Vec3& a, const Vec3& b, const Vec3& c, const Bary& w) {
     return {a.x * w.b0 + b.x * w.b1 + c.x * w.b2, a.y * w.b0 + b.y * w.b1 + c.y * w.b2,
             a.z * w.b0 + b.z * w.b1 + c.z * w.b2};
-}
-
-template <>
-inline Vec2 interp3(const Vec2& a, const Vec2& b, const Vec2& c, const Bary& w) {
-    return {a.x * w.b0 + b.x * w.b1 + c.x * w.b2, a.y * w.b0 + b.y * w.b1 + c.y * w.b2};
 }
 
 inline Vec3 rgb(const Vec4& c) { return {c.x, c.y, c.z}; }
