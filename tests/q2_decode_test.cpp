@@ -401,6 +401,8 @@ TEST_CASE("q2: every validation rule throws a DecodeError naming its lump", "[q2
     expectError(with([](Q2MapBuilder& b) { b.faces[0].texinfo = -1; }), "faces");
     expectError(with([](Q2MapBuilder& b) { b.faces[0].numEdges = 5; }), "faces");
     expectError(with([](Q2MapBuilder& b) { b.faces[0].numEdges = 2; }), "faces");
+    // A lit face without corners has no lightmap extents (found by the fuzzer: inf converted to int).
+    expectError(with([](Q2MapBuilder& b) { b.faces[0].numEdges = 0; }), "faces");
     expectError(with([](Q2MapBuilder& b) { b.faces[0].lightOffset = -2; }), "faces");
     expectError(with([](Q2MapBuilder& b) { b.faces[0].lightOffset = 1; }), "faces");  // 45 bytes from 1: past the end
     expectError(with([](Q2MapBuilder& b) { b.texinfos[0].next = 1; }), "texinfo");

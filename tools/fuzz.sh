@@ -37,5 +37,6 @@ else
 fi
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
-exec "$build/luxel_fuzz_decode" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+# CI uses a fixed seed so a run is repeatable; FUZZ_SEED=0 picks a random one.
+exec "$build/luxel_fuzz_decode" "$corpus" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/" -print_final_stats=1

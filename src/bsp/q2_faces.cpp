@@ -151,7 +151,8 @@ bool lightmapExtents(const std::array<double, 2>* st, size_t count, std::array<i
     for (int a = 0; a < 2; ++a) {
         // Beyond 2^28 texels no real map goes; it also keeps the luxel arithmetic inside int32.
         constexpr float kLimit = float(1 << 28);
-        if (!(mins[a] >= -kLimit && maxs[a] <= kLimit)) return false;
+        // Both ends both ways: a face without corners leaves mins at +inf and maxs at -inf.
+        if (!(mins[a] >= -kLimit && mins[a] <= kLimit && maxs[a] >= -kLimit && maxs[a] <= kLimit)) return false;
         const int32_t lo = int32_t(std::floor(mins[a] / 16)), hi = int32_t(std::ceil(maxs[a] / 16));
         out[size_t(a)] = lo;
         out[size_t(a) + 2] = hi - lo + 1;
