@@ -389,17 +389,7 @@ World styledQ2Floors() {
     // Clockwise seen from above (+z).
     b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, floor, false, tex, {0, 5, 255, 255}, lightA);
     b.addFace({{64, 0, 0}, {64, 32, 0}, {128, 32, 0}, {128, 0, 0}}, floor, false, tex, {0, 255, 255, 255}, lightB);
-    b.addLeaf(-1, {}, 0, kQ2ContentsSolid);
-    b.addLeaf(0, {0, 1}, 1);
-    b.addNode(floor, -2, -1);
-    b.models.push_back({{0, 0, 0}, {128, 32, 0}, {}, 0, 0, 2});
-    b.brushSides.push_back({uint16_t(floor), int16_t(tex)});
-    b.brushes.push_back({0, 1, kQ2ContentsSolid});
-    b.leafBrushes.push_back(0);
-    b.leaves[0].numLeafBrushes = 1;
-    b.areas = {{0, 0}, {1, 0}};
-    b.areaPortals = {{0, 0}};
-    b.pvs = std::vector<std::vector<uint8_t>>{{0x01}};
+    addQ2FloorWorld(b, floor, tex, 2, {128, 32, 0});
     MapSource src;
     src.displayName = "styled.bsp";
     src.mapName = "styled";

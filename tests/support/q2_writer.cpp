@@ -211,18 +211,24 @@ Q2MapBuilder makeQ2FloorMap() {
     const int32_t light = b.addLighting({grid});
     // Clockwise seen from above (+z).
     b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, floor, false, tex, {0, 255, 255, 255}, light);
+    addQ2FloorWorld(b, floor, tex, 1, {64, 32, 0});
+    return b;
+}
+
+void addQ2FloorWorld(Q2MapBuilder& b, int32_t floor, int32_t texinfo, uint16_t numFaces, Vec3 maxs) {
+    std::vector<uint16_t> faces;
+    for (uint16_t f = 0; f < numFaces; ++f) faces.push_back(f);
     b.addLeaf(-1, {}, 0, kQ2ContentsSolid);
-    b.addLeaf(0, {0}, 1);
+    b.addLeaf(0, faces, 1);
     b.addNode(floor, -2, -1);
-    b.models.push_back({{0, 0, 0}, {64, 32, 0}, {}, 0, 0, 1});
-    b.brushSides.push_back({uint16_t(floor), int16_t(tex)});
+    b.models.push_back({{0, 0, 0}, maxs, {}, 0, 0, numFaces});
+    b.brushSides.push_back({uint16_t(floor), int16_t(texinfo)});
     b.brushes.push_back({0, 1, kQ2ContentsSolid});
     b.leafBrushes.push_back(0);
     b.leaves[0].numLeafBrushes = 1;
     b.areas = {{0, 0}, {1, 0}};
     b.areaPortals = {{0, 0}};
     b.pvs = std::vector<std::vector<uint8_t>>{{0x01}};
-    return b;
 }
 
 }  // namespace luxel::test

@@ -145,4 +145,10 @@ void setQ2LumpRange(std::vector<uint8_t>& file, int lump, uint32_t offset, uint3
 // face 0, one brush with one side, areas 0 and 1 with one area portal, a one-cluster PVS, a worldspawn.
 Q2MapBuilder makeQ2FloorMap();
 
+// The rest of a floor map around faces 0..numFaces-1 lying on plane `floor` (z = 0), as makeQ2FloorMap
+// builds it: leaf 0 solid, leaf 1 (cluster 0, area 1) listing the faces, node 0 on the floor plane, model 0
+// from the origin to `maxs` over the faces, one brush with one side, two areas with a portal, a
+// one-cluster PVS.
+void addQ2FloorWorld(Q2MapBuilder& b, int32_t floor, int32_t texinfo, uint16_t numFaces, Vec3 maxs);
+
 }  // namespace luxel::test
