@@ -44,6 +44,23 @@ std::vector<Vec3> wall(float d, float h) { return {{d, -h, -h}, {d, h, -h}, {d, 
 
 }  // namespace
 
+// Renders the scene in TBB arenas of 1, 2 and 8 threads and requires bit-identical images. The caller lifts
+// TBB's default cap (the core count) with a global_control so the 8-thread arena really gets 8 threads.
+static void requireSameBytesAtThreadCounts(const RenderScene& s, const Camera& cam, const RenderOptions& o) {
+    Image ref;
+    for (int threads : {1, 2, 8}) {
+        tbb::task_arena arena(threads);
+        Image img;
+        arena.execute([&] { img = renderScene(s, cam, o); });
+        if (threads == 1) {
+            ref = img;
+            continue;
+        }
+        REQUIRE(img.pixels.size() == ref.pixels.size());
+        REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
+    }
+}
+
 TEST_CASE("render: an endless floor under the camera covers exactly the rows below the horizon", "[render]") {
     RenderScene s;
     const float R = 1e5f;
@@ -178,18 +195,7 @@ TEST_CASE("render: same bytes for 1, 2 and 8 threads", "[render]") {
     for (int spp : {1, 4}) {
         RenderOptions o = linearOptions(RenderMode::Vertex);
         o.spp = spp;
-        Image ref;
-        for (int threads : {1, 2, 8}) {
-            tbb::task_arena arena(threads);
-            Image img;
-            arena.execute([&] { img = renderScene(s, cam, o); });
-            if (threads == 1) {
-                ref = img;
-                continue;
-            }
-            REQUIRE(img.pixels.size() == ref.pixels.size());
-            REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
-        }
+        requireSameBytesAtThreadCounts(s, cam, o);
     }
 }
 
@@ -651,15 +657,5 @@ TEST_CASE("render: lightmap frames are the same bytes for 1, 2 and 8 threads", "
     tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
     RenderOptions o;
     o.mode = RenderMode::Lightmap;
-    Image ref;
-    for (int threads : {1, 2, 8}) {
-        tbb::task_arena arena(threads);
-        Image img;
-        arena.execute([&] { img = renderScene(s, cam, o); });
-        if (threads == 1) {
-            ref = img;
-            continue;
-        }
-        REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
-    }
+    requireSameBytesAtThreadCounts(s, cam, o);
 }
