@@ -18,7 +18,7 @@ done
 packages=(
   build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
-  libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
 )
 [ "$data" = 1 ] && packages+=(openarena-data openarena-088-data)
 

@@ -70,6 +70,7 @@ void decodeLightGrid(Context& c, World& w) {
         s.direction = {std::cos(azimuth) * std::sin(polar), std::sin(azimuth) * std::sin(polar), std::cos(polar)};
     }
     w.grid = std::move(g);
+    w.probeLump = kLumpNames[kLightVols];
 }
 
 }  // namespace luxel::q3

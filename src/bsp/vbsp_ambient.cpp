@@ -11,7 +11,7 @@ namespace {
 // 6 ColorRGBExp32 in the order +X, -X, +Y, -Y, +Z, -Z.
 std::array<Vec3, 6> readCube(ByteReader& r) {
     std::array<Vec3, 6> sides;
-    for (auto& s : sides) s = colorRGBExp32(r.bytes(kColorBytes).data());
+    for (auto& s : sides) s = ambientCubeColor(r.bytes(kColorBytes).data());
     return sides;
 }
 
@@ -30,6 +30,7 @@ void decodeAmbient(Context& c, World& w) {
             s.position = (w.leaves[i].mins + w.leaves[i].maxs) * 0.5f;
             w.leafAmbient[i] = {uint32_t(i), 1};
         }
+        if (numLeaves > 0) w.probeLump = kLumpNames[kLeafs];
         return;
     }
 
@@ -39,13 +40,15 @@ void decodeAmbient(Context& c, World& w) {
     if (!ldrPresent && !hdrPresent) return;
     const bool hdr = hdrPresent && (c.useHdr || !ldrPresent);
     ByteReader& index = c.lump(hdr ? kLeafAmbientIndexHdr : kLeafAmbientIndex);
-    ByteReader& samples = c.lump(hdr ? kLeafAmbientLightingHdr : kLeafAmbientLighting);
+    const Lump samplesLump = hdr ? kLeafAmbientLightingHdr : kLeafAmbientLighting;
+    ByteReader& samples = c.lump(samplesLump);
     const size_t numSamples = samples.recordCount(kAmbientSampleBytes);
     const size_t numIndices = index.recordCount(kAmbientIndexBytes);
     if (numIndices != numLeaves)
         index.fail(0, std::to_string(numIndices) + " ambient index entries for " + std::to_string(numLeaves) +
                           " leaves (one each)");
     w.ambientSamples.resize(numSamples);
+    if (numSamples > 0) w.probeLump = kLumpNames[samplesLump];
     for (size_t k = 0; k < numSamples; ++k) {
         AmbientSample& s = w.ambientSamples[k];
         s.sides = readCube(samples);

@@ -117,12 +117,37 @@ struct Context {
     ByteReader& lump(int l) { return lumps[size_t(l)]; }
 };
 
+// One lump directory entry, whichever order the file's layout stores the fields in.
+struct DirectoryEntry {
+    uint32_t offset = 0, length = 0;
+    int32_t version = 0;
+    uint32_t fourCC = 0;  // LZMA lumps: the uncompressed size; else 0
+};
+struct LumpDirectory {
+    std::array<DirectoryEntry, kLumpCount> entries;
+    bool l4d2 = false;  // Left 4 Dead 2 order (version, offset, length, fourCC) instead of the standard one
+    // File positions of lump i's offset and length fields (the fourCC is last in both layouts).
+    size_t offsetField(int i) const { return 8 + 16 * size_t(i) + (l4d2 ? 4 : 0); }
+    size_t lengthField(int i) const { return offsetField(i) + 4; }
+    size_t fourCCField(int i) const { return 8 + 16 * size_t(i) + 12; }
+};
+// Both readings of the directory of a file at least kHeaderBytes long; the layout whose entries put more
+// lumps inside the file wins (the standard one on a tie). Entries are not checked further.
+LumpDirectory readLumpDirectory(const ByteReader& file);
+
 // ColorRGBExp32 -> linear: c * 2^exponent / 255 (exponent signed), as the engine's TexLightToLinear.
 inline Vec3 colorRGBExp32(const uint8_t* p) {
     const int e = int8_t(p[3]);
     const float scale = std::ldexp(1.0f, e) / 255.0f;
     return {float(p[0]) * scale, float(p[1]) * scale, float(p[2]) * scale};
 }
+
+// Ambient cube colours are stored 255 times smaller than lightmap luxels of the same light: the engine
+// reads them with ColorRGBExp32ToVector, which is TexLightToLinear times 255. Rebaking the cubes of
+// five shipped maps from their own lightmaps (luxel rebake) gives 251-277 times the stored values with
+// the lightmap formula, and the stored values themselves with this one.
+inline constexpr float kAmbientCubeScale = 255.0f;
+inline Vec3 ambientCubeColor(const uint8_t* p) { return colorRGBExp32(p) * kAmbientCubeScale; }
 
 // Texture coordinate of a point, normalised by the texture size when the texdata gives it.
 Vec2 textureUV(const Texinfo& t, Vec3 p);

@@ -9,15 +9,9 @@ namespace luxel::vbsp {
 
 namespace {
 
-struct Entry {
-    uint32_t offset = 0, length = 0;
-    int32_t version = 0;
-    uint32_t fourCC = 0;
-};
-
 // Standard entries are (offset, length, version, fourCC); Left 4 Dead 2 moved version first.
-std::array<Entry, kLumpCount> readDirectory(ByteReader header, bool l4d2) {
-    std::array<Entry, kLumpCount> d;
+std::array<DirectoryEntry, kLumpCount> readEntries(ByteReader header, bool l4d2) {
+    std::array<DirectoryEntry, kLumpCount> d;
     header.seek(8);
     for (auto& e : d) {
         const uint32_t a = header.u32(), b = header.u32(), c = header.u32();
@@ -32,14 +26,24 @@ std::array<Entry, kLumpCount> readDirectory(ByteReader header, bool l4d2) {
 }
 
 // Lumps whose window lies after the header and inside the file (empty lumps always do).
-int saneEntries(const std::array<Entry, kLumpCount>& d, uint64_t fileSize) {
+int saneEntries(const std::array<DirectoryEntry, kLumpCount>& d, uint64_t fileSize) {
     int n = 0;
-    for (const Entry& e : d)
+    for (const DirectoryEntry& e : d)
         n += e.length == 0 || (e.offset >= kHeaderBytes && uint64_t(e.offset) + e.length <= fileSize);
     return n;
 }
 
 }  // namespace
+
+LumpDirectory readLumpDirectory(const ByteReader& file) {
+    // The layout whose reading puts every lump inside the file wins; on a tie (every lump empty, or
+    // both broken alike) the standard one, whose bad entry then fails where the lump is read.
+    LumpDirectory d;
+    const auto standard = readEntries(file, false), l4d2 = readEntries(file, true);
+    d.l4d2 = saneEntries(l4d2, file.size()) > saneEntries(standard, file.size());
+    d.entries = d.l4d2 ? l4d2 : standard;
+    return d;
+}
 
 void decodeHeader(Context& c, World& w) {
     const MapSource& s = c.source;
@@ -55,19 +59,16 @@ void decodeHeader(Context& c, World& w) {
     file.seek(kHeaderBytes - 4);
     w.mapRevision = file.i32();
 
-    // The layout whose reading puts every lump inside the file wins; on a tie (every lump empty, or
-    // both broken alike) the standard one, whose bad entry then fails below with its own message.
-    const auto standard = readDirectory(file, false), l4d2 = readDirectory(file, true);
-    const bool useL4d2 = saneEntries(l4d2, file.size()) > saneEntries(standard, file.size());
-    const auto& dir = useL4d2 ? l4d2 : standard;
-    w.layoutName = useL4d2 ? "left4dead2" : "standard";
+    const LumpDirectory directory = readLumpDirectory(file);
+    const auto& dir = directory.entries;
+    w.layoutName = directory.l4d2 ? "left4dead2" : "standard";
 
     c.lumps.reserve(kLumpCount);
     c.decompressed.resize(kLumpCount);
     w.lumps.reserve(kLumpCount);
     uint64_t decompressedTotal = 0;
     for (int i = 0; i < kLumpCount; ++i) {
-        const Entry& e = dir[size_t(i)];
+        const DirectoryEntry& e = dir[size_t(i)];
         const char* name = kLumpNames[size_t(i)];
         if (e.length > 0 && e.offset < kHeaderBytes)
             throw DecodeError(s.displayName, name, 8 + 16 * uint64_t(i),

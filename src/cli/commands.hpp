@@ -13,5 +13,7 @@ void addInfoCommand(CLI::App& app, Action& action);
 void addRenderCommand(CLI::App& app, Action& action);
 void addLightmapsCommand(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
+void addGridCommand(CLI::App& app, Action& action);
+void addRebakeCommand(CLI::App& app, Action& action);
 
 }  // namespace luxel::cli

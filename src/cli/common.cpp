@@ -50,7 +50,7 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--angles", angles, "camera angles PITCH YAW ROLL in degrees (with --pos)")->expected(3);
     app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
-    app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit")->capture_default_str();
+    app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit | grid")->capture_default_str();
     app.add_option("--look", look, "engine (game's overbright and clamping) | linear (raw light); default: engine "
                                    "for PNG/JPEG, linear for EXR/TIFF")
         ->check(CLI::IsMember({"engine", "linear"}));

@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
     luxel::cli::addRenderCommand(app, action);
     luxel::cli::addLightmapsCommand(app, action);
     luxel::cli::addBenchCommand(app, action);
+    luxel::cli::addGridCommand(app, action);
+    luxel::cli::addRebakeCommand(app, action);
 
     try {
         app.parse(argc, argv);

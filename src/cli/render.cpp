@@ -8,6 +8,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/light/light_grid.hpp"
 #include "luxel/render/render.hpp"
 
 namespace luxel::cli {
@@ -27,6 +28,9 @@ int runRender(const RenderArgs& args) {
     World world = decodeMap(source, args.map.decodeOptions());
     Geometry geometry = tessellate(world);
     Camera camera = args.view.camera_(world);
+    if (options.mode == RenderMode::Grid && probeKind(world) == ProbeKind::None)
+        std::cerr << "luxel: warning: " << source.displayName
+                  << " has no light grid or ambient cubes: grid mode draws its surfaces black\n";
     FrameStats stats;
     Image image = renderFrame(world, geometry, camera, options, &stats);
     writeImage(args.output, image);

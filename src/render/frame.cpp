@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "luxel/light/light_grid.hpp"
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
@@ -71,9 +73,10 @@ Vec2 sampleOffset(int index) {
 
 RenderMode parseRenderMode(const std::string& name) {
     for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
-                         RenderMode::Clusters, RenderMode::Lit})
+                         RenderMode::Clusters, RenderMode::Lit, RenderMode::Grid})
         if (name == renderModeName(m)) return m;
-    throw UsageError("unknown render mode '" + name + "' (expected lightmap, vertex, normals, depth, clusters or lit)");
+    throw UsageError("unknown render mode '" + name +
+                     "' (expected lightmap, vertex, normals, depth, clusters, lit or grid)");
 }
 
 const char* renderModeName(RenderMode mode) {
@@ -84,6 +87,7 @@ const char* renderModeName(RenderMode mode) {
         case RenderMode::Depth: return "depth";
         case RenderMode::Clusters: return "clusters";
         case RenderMode::Lit: return "lit";
+        case RenderMode::Grid: return "grid";
     }
     return "?";
 }
@@ -175,7 +179,14 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     const render::GammaTable gammaTable = render::makeGammaTable(world.look.gamma);
     ctx.gamma = &gammaTable;
     const bool lightMode = options.mode == RenderMode::Lightmap || options.mode == RenderMode::Vertex ||
-                           options.mode == RenderMode::Lit;
+                           options.mode == RenderMode::Lit || options.mode == RenderMode::Grid;
+    std::optional<ProbeSampler> ownProbes;
+    if (options.mode == RenderMode::Grid) {
+        // A sampler made for another World would point into that one's leaves and samples.
+        const bool reuse = options.probes && options.probes->world == &world;
+        if (!reuse) ownProbes = makeProbeSampler(world);
+        ctx.probes = reuse ? options.probes : &*ownProbes;
+    }
 
     const bool depthMode = options.mode == RenderMode::Depth;
     std::vector<float> frameDepth;

@@ -13,6 +13,7 @@
 #define LUXEL_AVX2 __attribute__((target("avx2")))
 #endif
 
+#include "luxel/light/light_grid.hpp"
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/vis/visibility.hpp"
 
@@ -284,6 +285,7 @@ inline Vec3 sampleView(const PageView& pg, float u, float v) {
 void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n, float* out) {
     switch (t.path) {
         case ShadePath::Constant:
+        case ShadePath::Probe:  // shaded by probeRun; never reaches here
             for (int k = 0; k < n; ++k) put(out + 3 * k, t.color, false);
             return;
         case ShadePath::Lightmap: {
@@ -311,6 +313,20 @@ void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, c
             }
             return;
         }
+    }
+}
+
+// Grid mode: each pixel lit by the map's probes at its own position and normal. The point is stepped one
+// unit off the surface along the normal first: the surface lies on a leaf boundary, and the light of
+// the leaf in front of it is wanted (as the clusters mode does).
+void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
+              float* out) {
+    const Vec3 white{1, 1, 1};
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
+        const Vec3 nrm = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+        put(out + 3 * k, lookOf(probeLight(*ctx.probes, pos + nrm, nrm), white, lp), false);
     }
 }
 
@@ -702,6 +718,9 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     const TriShade& t = ctx.triShade[tri];
                     const float fy = float(y + j - t.y0);
                     const int dx = x + i - t.x0;
+                    if (t.path == ShadePath::Probe)
+                        probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
+                    else
 #if defined(LUXEL_SHADE_AVX2)
                     if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
                         lightmapRunFor(t, lp)(t, lp, dx, fy, drow + i, end - i, o);
@@ -785,6 +804,11 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.color = lookOf(s.kind == SourceKind::Sky ? ctx.skyColor : rgb(ctx.flareVertices[s.v[0]].color), t.albedo, lp);
         return t;
     }
+    if (ctx.mode == RenderMode::Grid) {
+        t.path = ctx.probes ? ShadePath::Probe : ShadePath::Constant;
+        t.color = lookOf({0, 0, 0}, t.albedo, lp);
+        return t;
+    }
     const DrawVertex* vb = ctx.geometry->vertices.data();
     const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
     if (ctx.mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
@@ -850,7 +874,8 @@ uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t*
     switch (ctx.mode) {
         case RenderMode::Lightmap:
         case RenderMode::Vertex:
-        case RenderMode::Lit: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate);
+        case RenderMode::Lit:
+        case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Clusters: return shadeBlockT<RenderMode::Clusters>(ctx, depth, id, stride, x, y, w, h, image, accumulate);

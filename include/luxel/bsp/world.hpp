@@ -169,6 +169,10 @@ struct World {
     std::optional<LightGrid> grid;
     std::vector<AmbientSample> ambientSamples;
     std::vector<std::pair<uint32_t, uint32_t>> leafAmbient;  // per leaf: (first, count) into ambientSamples
+    // The lump the grid / ambient samples were decoded from, by its lump name ("lightvols", "leafs" for
+    // cubes embedded in version 0 leaves, "leaf_ambient_lighting" or "leaf_ambient_lighting_hdr"), so
+    // writers put rebaked probes back where they came from; empty when the map has none.
+    std::string probeLump;
     std::vector<StaticProp> staticProps;
     std::vector<Entity> entities;
     std::string entityText;

@@ -15,7 +15,10 @@
 
 namespace luxel {
 
-enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit };
+struct ProbeSampler;  // luxel/light/light_grid.hpp
+
+// Grid: every surface lit by the map's light grid / ambient cubes (light_grid.hpp) at each pixel.
+enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit, Grid };
 enum class Look { Engine, Linear };
 
 struct RenderOptions {
@@ -31,6 +34,9 @@ struct RenderOptions {
     // empty styleSpec means "rest" (the map as it looks at time 0; Quake 3 maps: style 0 at 1).
     std::optional<StyleWeights> styleWeights;
     std::string styleSpec;
+    // Grid mode: a sampler built by makeProbeSampler for the rendered World, to share between frames;
+    // nullptr (or one made for another World): built per frame.
+    const ProbeSampler* probes = nullptr;
 };
 
 struct FrameStats {
@@ -41,7 +47,7 @@ struct FrameStats {
     double cullMs = 0, setupMs = 0, rasterMs = 0, shadeMs = 0;
 };
 
-// Parses mode names ("lightmap", "vertex", "normals", "depth", "clusters", "lit"); throws UsageError.
+// Parses mode names ("lightmap", "vertex", "normals", "depth", "clusters", "lit", "grid"); throws UsageError.
 RenderMode parseRenderMode(const std::string& name);
 const char* renderModeName(RenderMode mode);
 

@@ -33,9 +33,10 @@ struct GammaTable {
 GammaTable makeGammaTable(float gamma);
 float applyGamma(float v, const GammaTable& table);  // v in [0,1]
 
-// How a raster triangle is shaded in the light-bearing modes (lightmap, vertex, lit), resolved once per
-// frame so the pixel loops only evaluate planes and sample.
-enum class ShadePath : uint8_t { Constant, Lightmap, Vertex };
+// How a raster triangle is shaded in the light-bearing modes (lightmap, vertex, lit, grid), resolved once
+// per frame so the pixel loops only evaluate planes and sample. Probe: light from ShadeContext::probes at
+// each pixel's position and normal (grid mode).
+enum class ShadePath : uint8_t { Constant, Lightmap, Vertex, Probe };
 
 constexpr int kMaxLightmapSlots = 4;
 
@@ -67,6 +68,8 @@ struct ShadeContext {
     const StyleWeights* styleWeights = nullptr;
     // Engine look's display gamma as a table (nullptr or invalid: pow).
     const GammaTable* gamma = nullptr;
+    // Grid mode: the map's light grid / ambient cubes (never nullptr in that mode).
+    const ProbeSampler* probes = nullptr;
     RenderMode mode = RenderMode::Lightmap;
     Look look = Look::Engine;
     Vec3 skyColor, background;

@@ -1,0 +1,135 @@
+// Error figures between two sets of probe values.
+#include "luxel/bake/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+
+namespace {
+
+// Nearest-rank percentile of an unsorted list (sorted here); 0 for an empty list.
+double percentile(std::vector<double>& v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t rank = size_t(std::ceil(q * double(v.size())));
+    return v[std::min(v.size() - 1, rank > 0 ? rank - 1 : 0)];
+}
+
+void addSquares(std::array<double, 3>& sum, Vec3 a, Vec3 b) {
+    const Vec3 d = b - a;
+    sum[0] += double(d.x) * d.x;
+    sum[1] += double(d.y) * d.y;
+    sum[2] += double(d.z) * d.z;
+}
+
+std::array<double, 3> rootMean(const std::array<double, 3>& sum, size_t count) {
+    if (count == 0) return {};
+    return {std::sqrt(sum[0] / double(count)), std::sqrt(sum[1] / double(count)), std::sqrt(sum[2] / double(count))};
+}
+
+}  // namespace
+
+ProbeComparison compareProbes(const ProbeValues& reference, const ProbeValues& values, const std::vector<bool>& use,
+                              double darkBelow) {
+    if (reference.kind != values.kind || reference.size() != values.size())
+        throw UsageError("probe sets differ in kind or count (" + std::to_string(reference.size()) + " vs " +
+                         std::to_string(values.size()) + " points)");
+    if (!use.empty() && use.size() != reference.size()) throw UsageError("probe mask has the wrong size");
+    ProbeComparison c;
+    c.kind = reference.kind;
+    const size_t n = reference.size();
+    auto used = [&](size_t i) { return use.empty() || use[i]; };
+
+    // The luminances compared: Grid one per point, Cubes six per point.
+    std::vector<double> refLum, valLum;
+    for (size_t i = 0; i < n; ++i) {
+        if (!used(i)) continue;
+        if (c.kind == ProbeKind::Grid) {
+            const GridSample &a = reference.grid[i], &b = values.grid[i];
+            refLum.push_back(luminance(a.ambient + a.directed * 0.25f));
+            valLum.push_back(luminance(b.ambient + b.directed * 0.25f));
+        } else {
+            for (size_t s = 0; s < 6; ++s) {
+                refLum.push_back(luminance(reference.cubes[i][s]));
+                valLum.push_back(luminance(values.cubes[i][s]));
+            }
+        }
+    }
+    c.points = 0;
+    for (size_t i = 0; i < n; ++i) c.points += used(i);
+    c.skipped = n - c.points;
+    double sumRef = 0, sumVal = 0;
+    for (size_t k = 0; k < refLum.size(); ++k) {
+        sumRef += refLum[k];
+        sumVal += valLum[k];
+    }
+    c.meanReference = refLum.empty() ? 0 : sumRef / double(refLum.size());
+    c.meanCompared = valLum.empty() ? 0 : sumVal / double(valLum.size());
+    c.darkBelow = darkBelow > 0 ? darkBelow : 0.01 * c.meanReference;
+
+    std::vector<double> relative;
+    for (size_t k = 0; k < refLum.size(); ++k) {
+        if (refLum[k] < c.darkBelow || refLum[k] <= 0) {
+            ++c.dark;
+            continue;
+        }
+        relative.push_back(std::abs(valLum[k] - refLum[k]) / refLum[k]);
+    }
+    c.relativeCount = relative.size();
+    c.medianRelative = percentile(relative, 0.5);
+    c.p90Relative = percentile(relative, 0.9);
+
+    std::array<double, 3> sqA{}, sqD{};
+    size_t colours = 0;
+    std::vector<double> angles;
+    for (size_t i = 0; i < n; ++i) {
+        if (!used(i)) continue;
+        if (c.kind == ProbeKind::Grid) {
+            const GridSample &a = reference.grid[i], &b = values.grid[i];
+            addSquares(sqA, a.ambient, b.ambient);
+            addSquares(sqD, a.directed, b.directed);
+            ++colours;
+            if (luminance(a.directed) >= c.darkBelow && luminance(b.directed) >= c.darkBelow &&
+                luminance(a.directed) > 0 && luminance(b.directed) > 0) {
+                const double cosAngle = std::clamp(double(dot(normalize(a.direction), normalize(b.direction))), -1.0, 1.0);
+                angles.push_back(std::acos(cosAngle) * 180.0 / 3.14159265358979323846);
+            }
+        } else {
+            for (size_t s = 0; s < 6; ++s) {
+                addSquares(sqA, reference.cubes[i][s], values.cubes[i][s]);
+                ++colours;
+            }
+        }
+    }
+    c.rmseAmbient = rootMean(sqA, colours);
+    if (c.kind == ProbeKind::Grid) c.rmseDirected = rootMean(sqD, colours);
+    c.directionCount = angles.size();
+    c.medianDirectionDeg = percentile(angles, 0.5);
+    c.p90DirectionDeg = percentile(angles, 0.9);
+    return c;
+}
+
+nlohmann::json toJson(const ProbeComparison& c) {
+    nlohmann::json j;
+    j["kind"] = c.kind == ProbeKind::Grid ? "grid" : c.kind == ProbeKind::Cubes ? "cubes" : "none";
+    j["points"] = c.points;
+    j["skipped"] = c.skipped;
+    if (c.kind == ProbeKind::Grid) {
+        j["rmse_ambient"] = c.rmseAmbient;
+        j["rmse_directed"] = c.rmseDirected;
+        j["direction_error_deg"] = {{"median", c.medianDirectionDeg}, {"p90", c.p90DirectionDeg},
+                                    {"count", c.directionCount}};
+    } else {
+        j["rmse"] = c.rmseAmbient;
+    }
+    j["relative_luminance_error"] = {{"median", c.medianRelative}, {"p90", c.p90Relative},
+                                     {"count", c.relativeCount}, {"dark", c.dark}, {"dark_below", c.darkBelow}};
+    j["mean_luminance"] = {{"reference", c.meanReference}, {"compared", c.meanCompared}};
+    return j;
+}
+
+}  // namespace luxel

@@ -1,0 +1,265 @@
+// Rebaking light probes with Embree rays. See rebake.hpp for the model; the choices made here:
+// * Directions: one per equal-area band in z (stratified), golden-ratio azimuths, jittered and rotated
+//   per point from a hash of (seed, point index), so results never depend on which thread baked a point.
+// * A ray that hits the back of a one-sided surface has left the playable space (or started inside a
+//   brush): it returns nothing, like a ray into the void.
+// * Quake 3's ambient/directed split: the gathered light defines the irradiance E(n) a surface with normal n
+//   would get. The direction is the luminance-weighted mean of the ray directions (the light's main
+//   direction); then ambient = E(-dir) and directed = E(dir) - E(-dir), per channel. The engine's model
+//   ambient + directed * max(0, n . dir) then reproduces the gathered irradiance exactly for surfaces
+//   facing the light and facing away, and everywhere for a uniform surround plus one distant light.
+#include "luxel/bake/rebake.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "luxel/light/lightmap_sample.hpp"
+#include "luxel/util/error.hpp"
+#include "luxel/vis/visibility.hpp"
+
+namespace luxel {
+
+namespace {
+
+constexpr std::array<Vec3, 6> kAxes{Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 1, 0},
+                                    Vec3{0, -1, 0}, Vec3{0, 0, 1}, Vec3{0, 0, -1}};
+
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+float unitFloat(uint64_t& state) { return float(splitmix64(state) >> 40) * (1.0f / 16777216.0f); }
+
+// Light leaving the surface a ray hit, toward the ray's origin.
+struct HitShader {
+    const World& world;
+    const Geometry& geometry;
+    const RayScene& scene;
+    Vec3 sky;
+    std::vector<Vec3> albedo;  // per surface
+
+    HitShader(const World& w, const Geometry& g, const RayScene& s, Vec3 skyLight)
+        : world(w), geometry(g), scene(s), sky(skyLight), albedo(g.surfaces.size(), Vec3{1, 1, 1}) {
+        for (size_t i = 0; i < g.surfaces.size(); ++i) {
+            const int32_t m = g.surfaces[i].material;
+            if (m >= 0 && size_t(m) < w.materials.size()) albedo[i] = w.materials[size_t(m)].reflectivity;
+        }
+    }
+
+    enum class Kind { Miss, Surface, Sky, Back };
+
+    Vec3 radiance(const RayHit& h, Vec3 dir, Kind& kind) const {
+        kind = Kind::Miss;
+        if (!h.hit) return {};
+        const uint32_t surf = scene.triangleSurface()[h.triangle];
+        if (surf == RayScene::kNoSurface) return {};
+        const DrawSurface& d = geometry.surfaces[surf];
+        if (d.shading == SurfaceShading::Sky) {
+            kind = Kind::Sky;
+            return sky;
+        }
+        const uint32_t* idx = geometry.indices.data() + size_t(h.triangle) * 3;
+        const DrawVertex &a = geometry.vertices[idx[0]], &b = geometry.vertices[idx[1]], &c = geometry.vertices[idx[2]];
+        // cross(b - a, c - a) points away from the front (geometry.hpp): a ray along it meets the front.
+        if (!d.twoSided && dot(cross(b.position - a.position, c.position - a.position), dir) <= 0) {
+            kind = Kind::Back;
+            return {};
+        }
+        kind = Kind::Surface;
+        const float w0 = 1.0f - h.u - h.v, w1 = h.u, w2 = h.v;
+        Vec3 light;
+        if (d.shading == SurfaceShading::Lightmap) {
+            // Style 0 only: the light the map shows at rest (what vrad and q3map2 bake probes from).
+            const Surface& s = world.surfaces[surf];
+            const Vec2 uv{a.lightmapUV.x * w0 + b.lightmapUV.x * w1 + c.lightmapUV.x * w2,
+                          a.lightmapUV.y * w0 + b.lightmapUV.y * w1 + c.lightmapUV.y * w2};
+            for (size_t slot = 0; slot < 4; ++slot) {
+                if (s.styles[slot] != 0) continue;
+                const auto& pages = slot == 0 ? world.lightmaps : world.extraLightmapSlots[slot - 1];
+                if (size_t(d.lightmapPage) < pages.size() && pages[size_t(d.lightmapPage)].width > 0)
+                    light += sampleLightmap(pages[size_t(d.lightmapPage)], uv);
+            }
+        } else {
+            light = Vec3{a.color.x, a.color.y, a.color.z} * w0 + Vec3{b.color.x, b.color.y, b.color.z} * w1 +
+                    Vec3{c.color.x, c.color.y, c.color.z} * w2;
+        }
+        return light * albedo[surf];
+    }
+};
+
+// Cosine-weighted mean of the gathered light over the hemisphere around n.
+Vec3 irradiance(const std::vector<Vec3>& dirs, const std::vector<Vec3>& light, Vec3 n) {
+    Vec3 sum;
+    float weight = 0;
+    for (size_t i = 0; i < dirs.size(); ++i) {
+        const float c = dot(dirs[i], n);
+        if (c <= 0) continue;
+        sum += light[i] * c;
+        weight += c;
+    }
+    return weight > 0 ? sum / weight : Vec3{};
+}
+
+GridSample gridFromGather(const std::vector<Vec3>& dirs, const std::vector<Vec3>& light) {
+    Vec3 mean;
+    for (size_t i = 0; i < dirs.size(); ++i) mean += dirs[i] * luminance(light[i]);
+    GridSample s;
+    // No preferred direction (a uniform surround): straight up, as q3map2 stores it.
+    s.direction = length(mean) > 1e-12f ? normalize(mean) : Vec3{0, 0, 1};
+    const Vec3 toward = irradiance(dirs, light, s.direction), away = irradiance(dirs, light, -s.direction);
+    s.ambient = away;
+    s.directed = {std::max(0.0f, toward.x - away.x), std::max(0.0f, toward.y - away.y),
+                  std::max(0.0f, toward.z - away.z)};
+    return s;
+}
+
+bool inSolid(const World& world, Vec3 p) {
+    const int32_t leaf = findLeaf(world, p);
+    return leaf >= 0 && world.leaves[size_t(leaf)].cluster < 0;
+}
+
+// q3map2 (TraceGrid) moves a grid point that lies in solid space by growing random offsets of up to half
+// a cell until it finds a cluster. The same search, deterministic: offsets of 1/8 .. 1/2 cell along the 26
+// neighbour directions, nearest first.
+std::optional<Vec3> nudgeOutOfSolid(const World& world, Vec3 p, Vec3 cell) {
+    for (int step = 1; step <= 4; ++step) {
+        const float f = 0.125f * float(step);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    if (dx == 0 && dy == 0 && dz == 0) continue;
+                    const Vec3 q = p + Vec3{float(dx) * cell.x, float(dy) * cell.y, float(dz) * cell.z} * f;
+                    if (!inSolid(world, q)) return q;
+                }
+    }
+    return std::nullopt;
+}
+
+float parseFloatOr(std::istringstream& in, float fallback) {
+    float v;
+    return in >> v ? v : fallback;
+}
+
+}  // namespace
+
+Vec3 defaultSkyLight(const World& world) {
+    for (const Entity& e : world.entities) {
+        const std::string* cls = e.get("classname");
+        if (!cls || *cls != "light_environment") continue;
+        const std::string* ambient = e.get("_ambient");
+        if (!ambient) continue;
+        std::istringstream in(*ambient);
+        const float r = parseFloatOr(in, 0), g = parseFloatOr(in, 0), b = parseFloatOr(in, 0);
+        const float brightness = parseFloatOr(in, 255);
+        // vrad's LightForString: pow(c / 255, 2.2) * brightness in its 0..255 units; linear = that / 255.
+        auto lin = [&](float c) { return std::pow(std::clamp(c, 0.0f, 255.0f) / 255.0f, 2.2f) * brightness / 255.0f; };
+        Vec3 sky{lin(r), lin(g), lin(b)};
+        return isFinite(sky) ? sky : Vec3{};
+    }
+    return {};
+}
+
+std::vector<Vec3> probeDirections(int rays, uint64_t seed, uint64_t point) {
+    std::vector<Vec3> dirs(size_t(std::max(rays, 0)));
+    uint64_t state = seed * 0x9e3779b97f4a7c15ull ^ (point + 0x632be59bd9b4e019ull);
+    splitmix64(state);
+    const float turn = unitFloat(state);
+    constexpr float kGolden = 0.6180339887498949f;
+    for (size_t i = 0; i < dirs.size(); ++i) {
+        const float z = 1.0f - 2.0f * (float(i) + unitFloat(state)) / float(dirs.size());
+        const float phi = 2.0f * kPi * (float(i) * kGolden + turn - std::floor(float(i) * kGolden + turn));
+        const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+        dirs[i] = {r * std::cos(phi), r * std::sin(phi), z};
+    }
+    return dirs;
+}
+
+RebakeResult rebakeProbes(const World& world, const Geometry& geometry, const RayScene& scene,
+                          const RebakeOptions& options) {
+    if (options.rays < 1 || options.rays > (1 << 20))
+        throw UsageError("--rays must be between 1 and 1048576 (got " + std::to_string(options.rays) + ")");
+    const auto start = std::chrono::steady_clock::now();
+    RebakeResult result;
+    result.values = storedProbes(world);
+    const ProbeKind kind = result.values.kind;
+    if (kind == ProbeKind::None) throw UsageError(world.file + " has no light grid or ambient cubes to rebake");
+    const std::vector<Vec3> positions = probePositions(world);
+    const size_t n = positions.size();
+    result.status.assign(n, ProbeStatus::Baked);
+    result.bakedAt = positions;
+    result.sky = options.sky ? *options.sky : defaultSkyLight(world);
+    const HitShader shader(world, geometry, scene, result.sky);
+    // Rays run to the far side of the world's bounds and no further.
+    Bounds bounds;
+    for (const DrawVertex& v : geometry.vertices) bounds.grow(v.position);
+    for (const Vec3& p : positions) bounds.grow(p);
+    const float tFar = bounds.empty() ? 1.0f : 2.0f * length(bounds.size()) + 1.0f;
+
+    std::atomic<uint64_t> rays{0}, hits{0}, skyHits{0}, backHits{0};
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 16), [&](const tbb::blocked_range<size_t>& range) {
+        std::vector<Vec3> light(size_t(options.rays));
+        RayHit hit[16];
+        uint64_t localRays = 0, localHits = 0, localSky = 0, localBack = 0;
+        for (size_t i = range.begin(); i != range.end(); ++i) {
+            Vec3 origin = positions[i];
+            if (kind == ProbeKind::Grid && inSolid(world, origin)) {
+                const std::optional<Vec3> free = nudgeOutOfSolid(world, origin, world.grid->cellSize);
+                if (!free) {
+                    result.status[i] = ProbeStatus::Solid;
+                    continue;
+                }
+                origin = *free;
+                result.status[i] = ProbeStatus::Nudged;
+                result.bakedAt[i] = origin;
+            }
+            const std::vector<Vec3> dirs = probeDirections(options.rays, options.seed, i);
+            for (size_t k = 0; k < dirs.size(); k += 16) {
+                const int count = int(std::min<size_t>(16, dirs.size() - k));
+                scene.intersect(origin, dirs.data() + k, count, 0.0f, tFar, hit);
+                for (int j = 0; j < count; ++j) {
+                    HitShader::Kind what;
+                    light[k + size_t(j)] = shader.radiance(hit[j], dirs[k + size_t(j)], what);
+                    localHits += what == HitShader::Kind::Surface;
+                    localSky += what == HitShader::Kind::Sky;
+                    localBack += what == HitShader::Kind::Back;
+                }
+            }
+            localRays += dirs.size();
+            if (kind == ProbeKind::Grid) {
+                result.values.grid[i] = gridFromGather(dirs, light);
+            } else {
+                AmbientCube& cube = result.values.cubes[i];
+                for (size_t side = 0; side < 6; ++side) cube[side] = irradiance(dirs, light, kAxes[side]);
+            }
+        }
+        rays += localRays;
+        hits += localHits;
+        skyHits += localSky;
+        backHits += localBack;
+    });
+
+    RebakeStats& st = result.stats;
+    st.points = n;
+    for (ProbeStatus s : result.status) {
+        st.baked += s == ProbeStatus::Baked;
+        st.nudged += s == ProbeStatus::Nudged;
+        st.solid += s == ProbeStatus::Solid;
+    }
+    st.rays = rays;
+    st.hits = hits;
+    st.skyHits = skyHits;
+    st.backHits = backHits;
+    st.bakeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+}  // namespace luxel

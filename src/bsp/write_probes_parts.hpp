@@ -1,0 +1,41 @@
+#pragma once
+// Internal to writeProbes (write_probes.cpp): the per-format probe writers and the lump placement they
+// share. Each writer re-reads the file's own directory through ByteReader, so a file that does not match
+// the World it was decoded into fails with a DecodeError instead of being patched blindly.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
+#include "luxel/light/light_grid.hpp"
+
+namespace luxel::bsp {
+
+void putU32(Bytes& file, size_t at, uint32_t value);
+
+// Where a lump sits and where its directory entry keeps the offset and length.
+struct LumpPlace {
+    std::string file, name;  // for errors
+    uint64_t offset = 0, length = 0;
+    size_t offsetField = 0, lengthField = 0;
+};
+
+// Puts a lump's new bytes into the file image: over the old ones when `inPlace` (same size, nothing
+// moves), else appended at the end on a 4-byte boundary with the entry's offset and length pointed at
+// them; the old bytes stay behind unused so every other offset in the file stays valid.
+void placeLump(Bytes& file, const LumpPlace& place, std::span<const uint8_t> data, bool inPlace);
+
+}  // namespace luxel::bsp
+
+namespace luxel::q3 {
+// The lightvols lump rewritten in place with one encoded point per sample.
+Bytes writeLightGrid(const MapSource& source, const std::vector<GridSample>& samples);
+}  // namespace luxel::q3
+
+namespace luxel::vbsp {
+// The cubes written back into `lumpName` (World::probeLump: "leafs", "leaf_ambient_lighting" or
+// "leaf_ambient_lighting_hdr"), in place or, for an LZMA lump, appended uncompressed.
+Bytes writeAmbientCubes(const MapSource& source, const std::string& lumpName, const std::vector<AmbientCube>& cubes);
+}  // namespace luxel::vbsp
