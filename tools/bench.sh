@@ -16,3 +16,10 @@ run "$maps/q3/oa088_am_thornish.bsp" --camera spawn --size 1920x1080 --mode ligh
 run "$maps/q2/quakeless-ii_test1.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 10
 # Source target: load + tessellate + first 1920x1080 lit frame of sdk2013ce_sdk_vehicles_v20 <= 100 ms.
 run "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --camera spawn --size 1920x1080 --mode lit --frames 10
+# Rebake target: the whole light grid of compromise (107,536 points) at 256 rays <= 5 s, scene build <= 0.5 s.
+echo "== rebake $maps/q3/oa085_ctf_compromise.bsp --rays 256"
+"$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 256
+# Sampling error at 64 / 256 / 1024 rays against a 4096-ray reference (Quake 3 grid, Source cubes).
+echo "== rebake accuracy by ray count"
+"$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
+"$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024

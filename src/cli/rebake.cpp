@@ -24,7 +24,7 @@ struct RebakeArgs {
     int rays = 256;
     uint64_t seed = 1;
     std::vector<float> sky;
-    int referenceRays = 0;
+    std::vector<int> compareRays;
     std::string write, report;
 };
 
@@ -63,7 +63,6 @@ int runRebake(const RebakeArgs& args) {
     options.rays = args.rays;
     options.seed = args.seed;
     if (!args.sky.empty()) options.sky = Vec3{args.sky[0], args.sky[1], args.sky[2]};
-    if (args.referenceRays < 0) throw UsageError("--reference-rays must be positive");
 
     const double t0 = nowMs();
     MapSource source = args.map.open();
@@ -110,18 +109,24 @@ int runRebake(const RebakeArgs& args) {
                               {"back", st.rays ? double(st.backHits) / double(st.rays) : 0.0}};
     report["vs_stored"] = toJson(vsStored);
 
-    if (args.referenceRays > 0) {
-        RebakeOptions refOptions = options;
-        refOptions.rays = args.referenceRays;
-        refOptions.seed = options.seed + 1;  // independent directions, so the figure is the sampling error
-        const RebakeResult reference = rebakeProbes(world, geometry, scene, refOptions);
+    // Sampling error of cheaper settings, measured against this run's result as the reference.
+    if (!args.compareRays.empty()) {
         std::vector<bool> use(stored.size());
         for (size_t i = 0; i < use.size(); ++i) use[i] = result.status[i] != ProbeStatus::Solid;
-        const ProbeComparison vsRef = compareProbes(reference.values, result.values, use);
-        std::cout << comparisonLine(fmt::format("{} rays vs {} rays", options.rays, args.referenceRays).c_str(), vsRef)
-                  << "\n";
-        report["vs_reference"] = toJson(vsRef);
-        report["vs_reference"]["reference_rays"] = args.referenceRays;
+        report["vs_reference"] = nlohmann::json::array();
+        for (size_t k = 0; k < args.compareRays.size(); ++k) {
+            RebakeOptions cheap = options;
+            cheap.rays = args.compareRays[k];
+            cheap.seed = options.seed + 1 + k;  // independent directions: the figure is the sampling error
+            const RebakeResult other = rebakeProbes(world, geometry, scene, cheap);
+            const ProbeComparison c = compareProbes(result.values, other.values, use);
+            std::cout << comparisonLine(fmt::format("{} rays vs {} rays", cheap.rays, options.rays).c_str(), c) << "\n";
+            nlohmann::json j = toJson(c);
+            j["rays"] = cheap.rays;
+            j["reference_rays"] = options.rays;
+            j["bake_ms"] = other.stats.bakeMs;
+            report["vs_reference"].push_back(j);
+        }
     }
 
     if (!args.write.empty()) {
@@ -148,8 +153,10 @@ void addRebakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--seed", args->seed, "seed of the ray directions' jitter")->capture_default_str();
     sub->add_option("--sky", args->sky, "linear light of rays that reach the sky, R G B (default: from the map, else 0)")
         ->expected(3);
-    sub->add_option("--reference-rays", args->referenceRays,
-                    "also rebake with this many rays (other seed) and report the error against it: the sampling error")
+    sub->add_option("--compare-rays", args->compareRays,
+                    "also rebake with each of these ray counts (other seeds) and report its error against this run's "
+                    "result, to choose --rays (give this run many rays)")
+        ->delimiter(',')
         ->check(CLI::Range(1, 1 << 20));
     sub->add_option("--write", args->write, "write a copy of the map whose grid / cube lumps hold the rebaked values");
     sub->add_option("--report", args->report, "write the figures as JSON");
