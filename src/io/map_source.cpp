@@ -1,7 +1,5 @@
 #include "luxel/io/map_source.hpp"
 
-#include <zip.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -11,7 +9,9 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
+#include "zip_archive.hpp"
 
 namespace luxel {
 namespace fs = std::filesystem;
@@ -25,64 +25,10 @@ std::string lowercase(std::string s) {
 
 std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
 
-struct ZipCloser {
-    void operator()(zip_t* z) const { zip_discard(z); }
-};
-using ZipHandle = std::unique_ptr<zip_t, ZipCloser>;
-
-ZipHandle openZip(const std::string& path) {
-    int err = 0;
-    zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &err);
-    if (!z) {
-        zip_error_t ze;
-        zip_error_init_with_code(&ze, err);
-        std::string what = zip_error_strerror(&ze);
-        zip_error_fini(&ze);
-        if (!fs::exists(path)) throw UsageError(path + ": no such file");
-        throw DecodeError(path, "zip directory", 0, "cannot open archive: " + what);
-    }
-    return ZipHandle(z);
-}
-
-// Reads one member (case-insensitive name, as the engine's file system); nullopt when absent.
-std::optional<Bytes> readZipMember(const std::string& archive, zip_t* z, const std::string& name) {
-    zip_int64_t index = zip_name_locate(z, name.c_str(), ZIP_FL_NOCASE);
-    if (index < 0) return std::nullopt;
-    zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_stat_index(z, zip_uint64_t(index), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
-        throw DecodeError(archive + ":" + name, "zip entry", 0, "cannot read the archive entry's size");
-    if (st.size > kMaxFileBytes)
-        throw DecodeError(archive + ":" + name, "zip entry", 0,
-                          "entry is " + std::to_string(st.size) + " bytes, over the 1 GiB limit");
-    zip_file_t* f = zip_fopen_index(z, zip_uint64_t(index), 0);
-    if (!f) throw DecodeError(archive + ":" + name, "zip entry", 0, std::string("cannot open: ") + zip_strerror(z));
-    Bytes bytes(size_t(st.size));
-    zip_int64_t got = bytes.empty() ? 0 : zip_fread(f, bytes.data(), st.size);
-    std::string ferr = zip_file_strerror(f);
-    zip_fclose(f);
-    if (got < 0 || zip_uint64_t(got) != st.size)
-        throw DecodeError(archive + ":" + name, "zip entry", 0, "cannot decompress: " + ferr);
-    return bytes;
-}
-
 std::optional<Bytes> readLooseFile(const fs::path& path) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return std::nullopt;
     return readFile(path.string());
-}
-
-// The pk3 archives of a game directory, lowest precedence first (sorted names: a later archive wins).
-std::vector<std::string> archivesOf(const std::string& gameDir) {
-    std::error_code ec;
-    if (!fs::is_directory(gameDir, ec)) throw UsageError(gameDir + ": not a directory");
-    std::vector<std::string> archives;
-    for (const auto& entry : fs::directory_iterator(gameDir, ec)) {
-        if (!entry.is_regular_file()) continue;
-        if (lowercase(entry.path().extension().string()) == ".pk3") archives.push_back(entry.path().string());
-    }
-    std::sort(archives.begin(), archives.end());
-    return archives;
 }
 
 // Searches loose files first (the engine's search path puts the directory before its archives), then
@@ -94,8 +40,7 @@ std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vect
         return loose;
     }
     for (auto it = archives.rbegin(); it != archives.rend(); ++it) {
-        ZipHandle z = openZip(*it);
-        if (auto bytes = readZipMember(*it, z.get(), name)) {
+        if (auto bytes = ZipArchive(*it).read(name)) {
             if (foundIn) *foundIn = *it + ":" + name;
             return bytes;
         }
@@ -156,8 +101,7 @@ MapSource openMapPath(const std::string& spec) {
         if (pos == std::string::npos) continue;
         std::string archive = spec.substr(0, pos + 4);
         std::string member = spec.substr(pos + 5);
-        ZipHandle z = openZip(archive);
-        auto bytes = readZipMember(archive, z.get(), member);
+        auto bytes = ZipArchive(archive).read(member);
         if (!bytes) throw UsageError(archive + ": has no member " + member);
         MapSource src;
         src.displayName = spec;
@@ -165,8 +109,7 @@ MapSource openMapPath(const std::string& spec) {
         src.bytes = std::move(*bytes);
         std::string dir = parentDir(member);
         src.openRelated = [archive, dir](const std::string& rel) -> std::optional<Bytes> {
-            ZipHandle zz = openZip(archive);
-            return readZipMember(archive, zz.get(), dir + rel);
+            return ZipArchive(archive).read(dir + rel);
         };
         return src;
     }
@@ -183,7 +126,7 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     std::string name = mapName;
     if (lowercase(name).ends_with(".bsp")) name.resize(name.size() - 4);
     if (name.rfind("maps/", 0) == 0) name = name.substr(5);
-    auto archives = archivesOf(gameDir);
+    auto archives = quake3PakFiles(gameDir);
     std::string foundIn;
     auto bytes = readFromGameDir(gameDir, archives, "maps/" + name + ".bsp", &foundIn);
     if (!bytes)

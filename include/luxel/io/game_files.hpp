@@ -1,0 +1,72 @@
+#pragma once
+// A game's virtual file system: a search path of mounts (loose directories, pk3/zip archives, a Source
+// map's in-memory pakfile), highest precedence first, so materials find textures and shader scripts the
+// way the engine would. Paths are '/'-separated and compared case-insensitively, as Quake 3's and
+// Source's file systems do (Windows-made pk3s mix cases and backslashes).
+//
+// Mounting reads directories only (a directory tree, a zip's central directory), never file contents.
+// After mounting, every const member may be called from many threads at once.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "luxel/io/map_source.hpp"
+
+namespace luxel {
+
+// The canonical form lookups use: backslashes become '/', ASCII lower case, empty and "." components
+// dropped (so a leading '/' is ignored, as Quake 3's FS_FOpenFileRead does). nullopt for a path that
+// could leave a mount or name no file: a ".." component, a ':' (drive letters), a NUL, nothing left.
+std::optional<std::string> normalizeGamePath(const std::string& path);
+
+// The *.pk3 files directly in `dir` in the engine's load order, lowest precedence first: names compared
+// case-insensitively (Quake 3's paksort), so a later one overrides an earlier one (pak8 beats pak0).
+// Throws UsageError when dir is not a directory.
+std::vector<std::string> quake3PakFiles(const std::string& dir);
+
+class GameFiles {
+public:
+    GameFiles();
+    ~GameFiles();
+    GameFiles(GameFiles&&) noexcept;
+    GameFiles& operator=(GameFiles&&) noexcept;
+
+    // Each add* appends a mount below the ones already added.
+    // Loose files under dir, symlinks followed; UsageError when dir is not a directory.
+    void addDirectory(const std::string& dir);
+    // A zip on disk: UsageError when missing, DecodeError naming it when it is no zip.
+    void addArchive(const std::string& zipPath);
+    // A zip in memory (a Source map's pakfile lump), called `displayName` in messages.
+    void addArchiveBytes(std::string displayName, Bytes zipBytes);
+    // A Quake 3 game directory as the engine searches it: loose files first, then its pk3s with the
+    // later one in quake3PakFiles order first.
+    void addQuake3GameDir(const std::string& dir);
+
+    // The file from the first mount that has it; nullopt when none has it or the path is rejected.
+    // Throws DecodeError when the archive member is corrupt or over kMaxFileBytes.
+    std::optional<Bytes> read(const std::string& path) const;
+    bool exists(const std::string& path) const;
+    // Every distinct file path (normalised) under `dir` whose name ends in `ext` ("shader" or ".shader";
+    // empty for all), sorted, each once. `recursive` false keeps files directly in dir only, as Quake 3
+    // loads scripts/*.shader.
+    std::vector<std::string> list(const std::string& dir, const std::string& ext, bool recursive = true) const;
+    // Where a path resolves, for messages: "<dir>/textures/x.tga" or "<dir>/pak0.pk3:textures/X.tga"
+    // (the directory or archive as mounted, the file as stored).
+    std::optional<std::string> describe(const std::string& path) const;
+    // Names the file a path resolves to, equal across GameFiles that reach the same file (a loose file's
+    // canonical path; an archive's canonical path or, in memory, a hash of its bytes; plus the member),
+    // for caching decoded images across maps.
+    std::optional<std::string> identity(const std::string& path) const;
+
+    size_t mountCount() const { return mounts_.size(); }
+
+private:
+    struct Mount;
+    struct Found;
+    std::optional<Found> find(const std::string& path) const;
+    std::vector<std::unique_ptr<Mount>> mounts_;
+};
+
+}  // namespace luxel

@@ -1,0 +1,80 @@
+#pragma once
+// What every surface looks like beyond its light: an albedo texture (mip-mapped), how it is drawn
+// (opaque, alpha-tested, blended, additive), whether light applies, the sky. Built per map by the
+// per-format loaders from the map's archives and game directories; textures are shared through a
+// process-wide cache so a texture many maps use is decoded once.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
+#include "luxel/material/rgba_image.hpp"
+
+namespace luxel {
+
+// A texture ready for sampling: level 0 is the image as decoded, each next level half the size (at least
+// 1), down to 1x1, made with a 2x2 box filter (alpha-weighted colour so cut-out edges do not go dark).
+struct Texture {
+    std::string name;            // where it came from, for messages
+    std::vector<RgbaImage> mips;
+    bool hasAlpha = false;       // some texel of level 0 has alpha < 255
+    int32_t width() const { return mips.empty() ? 0 : mips[0].width; }
+    int32_t height() const { return mips.empty() ? 0 : mips[0].height; }
+};
+
+// Builds the mip chain of an image (texels are taken as they are: colour bytes in the file's encoding).
+Texture makeTexture(std::string name, RgbaImage image);
+
+enum class BlendMode : uint8_t {
+    Opaque,
+    AlphaTest,  // texels with alpha below alphaRef are holes
+    Blend,      // src * alpha + dst * (1 - alpha): drawn after opaque surfaces, back to front
+    Additive,   // src + dst
+    Multiply,   // src * dst (Quake 3 "filter" stages used alone)
+};
+
+struct SurfaceLook {
+    int32_t texture = -1;        // into MaterialSet::textures; -1: untextured (flat reflectivity)
+    bool missing = false;        // a texture was wanted but not found: drawn neutral grey
+    BlendMode blend = BlendMode::Opaque;
+    float alphaRef = 0.5f;       // AlphaTest: alpha >= alphaRef is kept
+    float opacity = 1.0f;        // multiplies texture alpha (Quake 2 trans33/trans66, Source $alpha)
+    bool unlit = false;          // drawn at full brightness (Quake 2 warp, Source unlit / $selfillum, Quake 3 no light stage)
+    bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
+    Vec2 tcScale{1, 1};          // static tcMod scale
+    int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
+};
+
+// Sky: a box of six textures (Quake 3 skyParms / Quake 2 and Source sky names) or a flat colour.
+struct SkyBox {
+    // Faces in the order right (+X... see sky.cpp), back, left, front, up, down; -1 missing.
+    std::array<int32_t, 6> faces{-1, -1, -1, -1, -1, -1};
+    bool present() const { return faces[0] >= 0; }
+};
+
+struct MaterialSet {
+    std::vector<std::shared_ptr<const Texture>> textures;
+    std::vector<SurfaceLook> looks;      // one per World::materials entry
+    std::vector<std::string> missing;    // names of materials whose texture was not found, sorted, once each
+    std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
+    SkyBox sky;
+    // Texture bytes -> albedo: (byte / 255)^textureGamma. Quake 2 and 3 multiply display-encoded texels by
+    // the light (1); Source lights linear texels (2.2).
+    float textureGamma = 1.0f;
+};
+
+struct MaterialOptions {
+    std::vector<std::string> gameDirs;  // searched after the map's own archive / pakfile
+    std::string palette;                // Quake 2: colormap.pcx for .wal textures
+    float time = 0;                     // animated textures: the frame shown at this time (seconds)
+};
+
+// Loads the materials of a decoded map. Never fails for a missing texture (it is listed in `missing`);
+// throws UsageError for unusable options (a palette file that cannot be read) and DecodeError only for
+// the map's own embedded data being corrupt.
+MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options);
+
+}  // namespace luxel

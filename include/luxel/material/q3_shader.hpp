@@ -1,0 +1,178 @@
+#pragma once
+// Quake 3 shader scripts (scripts/*.shader): a lenient text parser plus the few decisions a renderer
+// needs (which image is the albedo, how the surface is drawn). Pure functions over text; callers read
+// the files. The rules follow ioquake3's renderer (code/renderergl1/tr_shader.c); where this parser is
+// deliberately more forgiving than the engine, the comment says so.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "luxel/util/math.hpp"
+
+namespace luxel {
+
+// "cull front" is the default and, despite the name, culls BACK faces (the front side is drawn).
+// "cull back" / "backside" / "backsided" draws only the back side; "none" / "twosided" / "disable" both.
+enum class Q3Cull : uint8_t { Front, Back, None };
+
+enum class Q3AlphaFunc : uint8_t { None, GT0, LT128, GE128 };
+
+// IdentityLighting is ioquake3's default for an rgbGen-less stage whose source blend is none, ONE or
+// SRC_ALPHA; other source blends default to Identity. Other = oneMinusEntity or an unknown name.
+enum class Q3RgbGen : uint8_t {
+    IdentityLighting, Identity, Vertex, ExactVertex, OneMinusVertex, Wave, Entity, LightingDiffuse, Const, Other
+};
+
+// OpenGL blend factors, named without the GL_ prefix.
+enum class Q3BlendFactor : uint8_t {
+    One, Zero, SrcAlpha, OneMinusSrcAlpha, DstColor, OneMinusDstColor, SrcColor, OneMinusSrcColor, DstAlpha,
+    OneMinusDstAlpha, SrcAlphaSaturate
+};
+
+struct Q3BlendFunc {
+    Q3BlendFactor src = Q3BlendFactor::One, dst = Q3BlendFactor::Zero;
+};
+inline bool operator==(Q3BlendFunc a, Q3BlendFunc b) { return a.src == b.src && a.dst == b.dst; }
+
+struct Q3Stage {
+    std::string map;  // image path as written ('\' turned to '/'); animMap: the first frame; "" for videoMap
+    bool isLightmap = false;    // map $lightmap
+    bool isWhiteImage = false;  // map $whiteimage (or *white)
+    bool clamp = false;         // clampMap
+    std::vector<std::string> animFrames;  // animMap frames, at most 8 like the engine
+    float animFrequency = 0;
+    std::string videoMap;
+    Q3BlendFunc blend;       // as written; GL_ONE GL_ZERO counts as no blending (ioquake3 does the same)
+    bool hasBlend = false;   // a blendFunc other than ONE ZERO
+    Q3AlphaFunc alphaFunc = Q3AlphaFunc::None;
+    Q3RgbGen rgbGen = Q3RgbGen::IdentityLighting;  // resolved default when not written
+    bool rgbGenExplicit = false;
+    Vec3 rgbConst{1, 1, 1};  // rgbGen const ( r g b ), 0..1
+    // Effective depth write: on by default, off after a blendFunc unless the stage says depthWrite,
+    // back on for ONE ZERO (ioquake3 ParseStage).
+    bool depthWrite = true;
+    bool depthFuncEqual = false;
+    float tcModScale[2] = {1, 1};  // product of every tcMod scale; scroll/rotate/turb/stretch are ignored
+    bool tcGenEnvironment = false;
+    bool detail = false;
+    int line = 0;  // line of the stage's '{'
+};
+
+// surfaceparm bits: luxel's own numbering, not the game's CONTENTS_/SURF_ values.
+enum Q3SurfaceParm : uint32_t {
+    kQ3SurfNoDraw = 1u << 0,
+    kQ3SurfSky = 1u << 1,
+    kQ3SurfTrans = 1u << 2,
+    kQ3SurfNoLightmap = 1u << 3,
+    kQ3SurfNonSolid = 1u << 4,
+    kQ3SurfFog = 1u << 5,
+    kQ3SurfWater = 1u << 6,
+    kQ3SurfSlime = 1u << 7,
+    kQ3SurfLava = 1u << 8,
+    kQ3SurfPlayerClip = 1u << 9,
+    kQ3SurfAreaPortal = 1u << 10,
+    kQ3SurfNoMarks = 1u << 11,
+    kQ3SurfNoImpact = 1u << 12,
+    kQ3SurfAlphaShadow = 1u << 13,
+    kQ3SurfLightFilter = 1u << 14,
+    kQ3SurfStructural = 1u << 15,
+    kQ3SurfDetail = 1u << 16,
+    kQ3SurfHint = 1u << 17,
+    kQ3SurfOrigin = 1u << 18,
+    kQ3SurfMonsterClip = 1u << 19,
+    kQ3SurfNoDrop = 1u << 20,
+    kQ3SurfClusterPortal = 1u << 21,
+    kQ3SurfDoNotEnter = 1u << 22,
+    kQ3SurfSlick = 1u << 23,
+    kQ3SurfLadder = 1u << 24,
+    kQ3SurfNoDamage = 1u << 25,
+    kQ3SurfMetalSteps = 1u << 26,
+    kQ3SurfFlesh = 1u << 27,
+    kQ3SurfNoSteps = 1u << 28,
+    kQ3SurfPointLight = 1u << 29,
+    kQ3SurfNoDlight = 1u << 30,
+    kQ3SurfDust = 1u << 31,
+};
+
+struct Q3Shader {
+    std::string name;  // lower case, '\' turned to '/'
+    std::string file;  // as given to parseShaderScript
+    int line = 0;      // line of the name
+    std::vector<Q3Stage> stages;
+    Q3Cull cull = Q3Cull::Front;
+    uint32_t surfaceParms = 0;  // Q3SurfaceParm bits; unknown parms are ignored like the engine does
+    bool polygonOffset = false;
+    bool hasSkyParms = false;
+    std::optional<std::string> skyBoxBase;  // "env/foo" from skyParms env/foo 512 -; "-" gives nullopt
+    float skyCloudHeight = 0;               // 512 when skyParms gives 0, like the engine
+    std::string editorImage;                // qer_editorimage
+    bool noPicMip = false, noMipMaps = false;
+    // Explicit sort only (0 = not given): portal 1, sky 2, opaque 3, decal 4, seeThrough 5, banner 6,
+    // underwater 8, additive 10 (ioquake3's SS_BLEND1), nearest 16, or the number written. The
+    // "portal" keyword also sets 1. A float because the engine's sort key is one.
+    float sort = 0;
+    std::optional<Vec3> sunColor;  // q3map_sun / q3map_sunExt r g b intensity degrees elevation, as written
+    float sunIntensity = 0, sunDegrees = 0, sunElevation = 0;
+    float surfaceLight = 0;  // q3map_surfacelight
+    std::string lightImage;  // q3map_lightimage
+    std::optional<Vec3> fogColor;  // fogparms ( r g b ) distance
+    float fogDistance = 0;
+    bool hasDeformVertexes = false;
+};
+
+// Parses one script. Never throws on content: anything unknown is skipped to the end of its line,
+// and structural damage (unbalanced braces, a name without '{', end of file inside a shader) is
+// reported in `warnings` as "file:line: ..." while every shader that could be parsed is returned
+// (a shader cut off by the end of the file is kept). A lone path-like word followed by '{' inside a
+// shader is taken as the next shader after a missing '}'. Braces are split from neighbouring text
+// ("name{" is a name and a brace) and a word ends at a comment; ioquake3 needs spaces there and
+// drops the whole file otherwise. A file can define a name twice; both are returned in file order
+// (see addShaders).
+std::vector<Q3Shader> parseShaderScript(std::string_view text, const std::string& fileName,
+                                        std::vector<std::string>* warnings = nullptr);
+
+// Lower case with '\' -> '/': the key shaders are stored and looked up by.
+std::string normalizeShaderName(std::string_view name);
+
+// The stage whose image is the surface's albedo: the first stage with an image map (not $lightmap,
+// $whiteimage or a video), preferring one that is neither tcGen environment nor a detail stage
+// (chrome shaders put the reflection first). nullptr when no stage has an image. (A name with no
+// script at all gets ioquake3's implicit shader: the image of that name times the lightmap.)
+const Q3Stage* firstTextureStage(const Q3Shader& shader);
+bool hasLightmapStage(const Q3Shader& shader);
+
+enum class Q3DrawKind : uint8_t { Opaque, AlphaTest, Blend, Additive, Sky, NoDraw };
+
+// How a surface with this shader is drawn, in this order:
+//  1. surfaceparm nodraw -> NoDraw.
+//  2. surfaceparm sky or any skyParms -> Sky.
+//  3. No stages: surfaceparm fog -> NoDraw (a fog volume, drawn by the fog pass); otherwise Opaque.
+//     ioquake3's ParseShader treats a stageless, sky-less, fog-less definition as an error and draws
+//     its default (missing texture) shader; callers do better with the image named like the shader
+//     times the lightmap, which is what q3map2 and the editors show.
+//  4. Stage 0 decides, as in ioquake3's FinishShader: a shader is translucent exactly when stage 0
+//     blends (a blendFunc other than ONE ZERO). ONE ONE -> Additive; a blended stage 0 with alphaFunc
+//     -> AlphaTest (the test decides coverage); any other blended stage 0 -> Blend.
+//     (ioquake3 sorts a blended stage 0 with depthWrite as SEE_THROUGH, before other blends; it is
+//     still blended, so Blend here.)
+//  5. Stage 0 opaque (e.g. $lightmap followed by a "filter" DST_COLOR ZERO texture, or a texture
+//     followed by a $lightmap filter): alphaFunc on stage 0 -> AlphaTest, else Opaque. An alphaFunc on
+//     a later stage does not cut holes: stage 0 has already written colour and depth everywhere.
+// An explicit `sort` keyword is not consulted: it orders draws, it does not change blending.
+Q3DrawKind drawKind(const Q3Shader& shader);
+
+// Shaders by normalised name. addShaders keeps the first definition of a name and ignores later ones.
+// ioquake3 (ScanAndLoadShaderFiles) concatenates the scripts in the reverse of FS_ListFiles order, which
+// lists the highest-precedence pk3 first (and, inside one pk3, the archive's directory order), and the
+// first definition in that text wins. So within one file the first definition wins, and across pk3s
+// the definition from the lowest-precedence (alphabetically first) pk3 wins - the opposite of plain
+// files. Callers match it by adding scripts in ascending pk3 order (inside one pk3, in the reverse of
+// its directory order); a same-named script in a later pk3 replaces the earlier file as a whole
+// (ordinary file precedence) before any of this applies.
+using Q3ShaderTable = std::unordered_map<std::string, Q3Shader>;
+void addShaders(Q3ShaderTable& table, std::vector<Q3Shader>&& shaders);
+
+}  // namespace luxel

@@ -1,0 +1,237 @@
+#include "luxel/io/game_files.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "luxel/util/error.hpp"
+#include "zip_archive.hpp"
+
+namespace luxel {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A directory mount is indexed whole at mount time; these bound a mistaken mount of "/" or a tree whose
+// symlinks fan out, which would otherwise take minutes and gigabytes.
+constexpr int kMaxDirectoryDepth = 32;
+constexpr size_t kMaxLooseFiles = size_t(1) << 20;
+
+char lowerAscii(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), lowerAscii);
+    return s;
+}
+
+// normalizeGamePath without rejecting the empty result, which list() takes as the root.
+std::optional<std::string> normalizeAllowEmpty(const std::string& path) {
+    if (path.find_first_of(std::string(":\0", 2)) != std::string::npos) return std::nullopt;
+    std::string out;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find_first_of("/\\", start);
+        if (end == std::string::npos) end = path.size();
+        const std::string part = path.substr(start, end - start);
+        if (part == "..") return std::nullopt;
+        if (!part.empty() && part != ".") {
+            if (!out.empty()) out += '/';
+            out += lowercase(part);
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
+// FNV-1a: names an in-memory archive by its content, so equal pakfiles of two maps share cache entries.
+std::string contentHash(const Bytes& bytes) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+struct Entry {
+    std::string stored;  // loose: the file's path on disk; archive: the member's name as stored
+    uint64_t index = 0;  // archive member index
+};
+using FileIndex = std::map<std::string, Entry>;  // normalised path -> entry; ordered for list()
+
+// Children are visited in sorted name order so that, of names equal but for case, the same one wins
+// on every machine. `ancestors` holds the canonical directories above: a symlink back to one is a cycle.
+void indexTree(const fs::path& dir, const std::string& prefix, int depth, std::vector<fs::path>& ancestors,
+               const std::string& root, FileIndex& files) {
+    std::error_code ec;
+    const fs::path canon = fs::canonical(dir, ec);
+    if (ec || std::find(ancestors.begin(), ancestors.end(), canon) != ancestors.end()) return;
+    std::vector<fs::directory_entry> children;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) children.push_back(*it);
+    std::sort(children.begin(), children.end(),
+              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    ancestors.push_back(canon);
+    for (const fs::directory_entry& child : children) {
+        const std::string rel = prefix + child.path().filename().string();
+        if (child.is_directory(ec)) {
+            if (depth + 1 < kMaxDirectoryDepth) indexTree(child.path(), rel + "/", depth + 1, ancestors, root, files);
+        } else if (child.is_regular_file(ec)) {
+            if (auto key = normalizeAllowEmpty(rel); key && !key->empty())
+                files.emplace(std::move(*key), Entry{child.path().string(), 0});
+            if (files.size() > kMaxLooseFiles)
+                throw UsageError(root + ": more than " + std::to_string(kMaxLooseFiles) +
+                                 " files; mount a smaller directory");
+        }
+    }
+    ancestors.pop_back();
+}
+
+FileIndex indexArchive(const ZipArchive& zip) {
+    FileIndex files;
+    for (ZipEntry& e : zip.entries()) {
+        // Hostile names ("../x", "c:/x") are left out: no lookup can reach them.
+        auto key = normalizeAllowEmpty(e.name);
+        if (key && !key->empty()) files.emplace(std::move(*key), Entry{std::move(e.name), e.index});
+    }
+    return files;
+}
+
+}  // namespace
+
+struct GameFiles::Mount {
+    std::string name;                 // the directory or archive as given
+    std::string identityBase;         // archives: "zip:<canonical path>" or "mem:<content hash>"
+    std::unique_ptr<ZipArchive> zip;  // null for a directory
+    FileIndex files;
+};
+
+struct GameFiles::Found {
+    const Mount* mount = nullptr;
+    const Entry* entry = nullptr;
+};
+
+std::optional<std::string> normalizeGamePath(const std::string& path) {
+    auto out = normalizeAllowEmpty(path);
+    if (!out || out->empty()) return std::nullopt;
+    return out;
+}
+
+std::vector<std::string> quake3PakFiles(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw UsageError(dir + ": not a directory");
+    std::vector<fs::path> paks;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        std::error_code fileEc;
+        if (it->is_regular_file(fileEc) && lowercase(it->path().extension().string()) == ".pk3")
+            paks.push_back(it->path());
+    }
+    if (ec) throw UsageError(dir + ": cannot list (" + ec.message() + ")");
+    std::sort(paks.begin(), paks.end(), [](const fs::path& a, const fs::path& b) {
+        const std::string an = a.filename().string(), bn = b.filename().string();
+        const std::string al = lowercase(an), bl = lowercase(bn);
+        return al != bl ? al < bl : an < bn;  // byte order only breaks ties, for determinism
+    });
+    std::vector<std::string> out;
+    for (const fs::path& p : paks) out.push_back(p.string());
+    return out;
+}
+
+GameFiles::GameFiles() = default;
+GameFiles::~GameFiles() = default;
+GameFiles::GameFiles(GameFiles&&) noexcept = default;
+GameFiles& GameFiles::operator=(GameFiles&&) noexcept = default;
+
+void GameFiles::addDirectory(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw UsageError(dir + ": not a directory");
+    auto mount = std::make_unique<Mount>();
+    mount->name = dir;
+    std::vector<fs::path> ancestors;
+    indexTree(dir, "", 0, ancestors, dir, mount->files);
+    mounts_.push_back(std::move(mount));
+}
+
+void GameFiles::addArchive(const std::string& zipPath) {
+    auto mount = std::make_unique<Mount>();
+    mount->name = zipPath;
+    mount->zip = std::make_unique<ZipArchive>(zipPath);
+    std::error_code ec;
+    const fs::path canon = fs::canonical(zipPath, ec);
+    mount->identityBase = "zip:" + (ec ? zipPath : canon.string());
+    mount->files = indexArchive(*mount->zip);
+    mounts_.push_back(std::move(mount));
+}
+
+void GameFiles::addArchiveBytes(std::string displayName, Bytes zipBytes) {
+    auto mount = std::make_unique<Mount>();
+    mount->name = displayName;
+    mount->identityBase = "mem:" + contentHash(zipBytes);
+    mount->zip = std::make_unique<ZipArchive>(std::move(displayName), std::move(zipBytes));
+    mount->files = indexArchive(*mount->zip);
+    mounts_.push_back(std::move(mount));
+}
+
+void GameFiles::addQuake3GameDir(const std::string& dir) {
+    // Staged so that a bad pk3 leaves this search path as it was.
+    GameFiles staged;
+    const std::vector<std::string> paks = quake3PakFiles(dir);
+    staged.addDirectory(dir);
+    for (auto it = paks.rbegin(); it != paks.rend(); ++it) staged.addArchive(*it);
+    for (auto& m : staged.mounts_) mounts_.push_back(std::move(m));
+}
+
+std::optional<GameFiles::Found> GameFiles::find(const std::string& path) const {
+    const auto key = normalizeGamePath(path);
+    if (!key) return std::nullopt;
+    for (const auto& m : mounts_)
+        if (auto it = m->files.find(*key); it != m->files.end()) return Found{m.get(), &it->second};
+    return std::nullopt;
+}
+
+std::optional<Bytes> GameFiles::read(const std::string& path) const {
+    const auto found = find(path);
+    if (!found) return std::nullopt;
+    if (found->mount->zip) return found->mount->zip->read(found->entry->index, found->entry->stored);
+    return readFile(found->entry->stored);
+}
+
+bool GameFiles::exists(const std::string& path) const { return find(path).has_value(); }
+
+std::vector<std::string> GameFiles::list(const std::string& dir, const std::string& ext, bool recursive) const {
+    const auto base = normalizeAllowEmpty(dir);
+    if (!base) return {};
+    const std::string prefix = base->empty() ? std::string() : *base + "/";
+    std::string suffix = lowercase(ext);
+    if (!suffix.empty() && suffix.front() != '.') suffix.insert(suffix.begin(), '.');
+    std::set<std::string> names;
+    for (const auto& m : mounts_) {
+        for (auto it = m->files.lower_bound(prefix); it != m->files.end() && it->first.starts_with(prefix); ++it) {
+            const std::string_view rest = std::string_view(it->first).substr(prefix.size());
+            if (!recursive && rest.find('/') != std::string_view::npos) continue;
+            if (rest.ends_with(suffix)) names.insert(it->first);
+        }
+    }
+    return {names.begin(), names.end()};
+}
+
+std::optional<std::string> GameFiles::describe(const std::string& path) const {
+    const auto found = find(path);
+    if (!found) return std::nullopt;
+    if (found->mount->zip) return found->mount->name + ":" + found->entry->stored;
+    return found->entry->stored;
+}
+
+std::optional<std::string> GameFiles::identity(const std::string& path) const {
+    const auto found = find(path);
+    if (!found) return std::nullopt;
+    if (found->mount->zip) return found->mount->identityBase + ":" + found->entry->stored;
+    std::error_code ec;
+    const fs::path canon = fs::canonical(found->entry->stored, ec);
+    return "file:" + (ec ? found->entry->stored : canon.string());
+}
+
+}  // namespace luxel

@@ -1,0 +1,88 @@
+// Mip chains and sampling of albedo textures.
+#include <algorithm>
+#include <cmath>
+
+#include "luxel/material/texture_sample.hpp"
+
+namespace luxel {
+
+Texture makeTexture(std::string name, RgbaImage image) {
+    Texture t;
+    t.name = std::move(name);
+    for (size_t i = 3; i < image.rgba.size(); i += 4)
+        if (image.rgba[i] != 255) {
+            t.hasAlpha = true;
+            break;
+        }
+    t.mips.push_back(std::move(image));
+    while (t.mips.back().width > 1 || t.mips.back().height > 1) {
+        const RgbaImage& src = t.mips.back();
+        RgbaImage dst;
+        dst.width = std::max(1, src.width / 2);
+        dst.height = std::max(1, src.height / 2);
+        dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
+        for (int y = 0; y < dst.height; ++y)
+            for (int x = 0; x < dst.width; ++x) {
+                // The 2x2 (or 2x1 / 1x2 at odd or unit sides) block; colour weighted by alpha so transparent
+                // texels (often black) do not darken the edges of cut-outs.
+                uint32_t sum[4] = {0, 0, 0, 0}, count = 0, alphaSum = 0;
+                for (int dy = 0; dy < 2; ++dy)
+                    for (int dx = 0; dx < 2; ++dx) {
+                        const int sx = std::min(src.width - 1, 2 * x + dx), sy = std::min(src.height - 1, 2 * y + dy);
+                        const uint8_t* p = src.rgba.data() + (size_t(sy) * size_t(src.width) + size_t(sx)) * 4;
+                        for (int c = 0; c < 3; ++c) sum[c] += uint32_t(p[c]) * (uint32_t(p[3]) + 1);
+                        alphaSum += uint32_t(p[3]) + 1;
+                        sum[3] += p[3];
+                        ++count;
+                    }
+                uint8_t* q = dst.rgba.data() + (size_t(y) * size_t(dst.width) + size_t(x)) * 4;
+                for (int c = 0; c < 3; ++c) q[c] = uint8_t((sum[c] + alphaSum / 2) / alphaSum);
+                q[3] = uint8_t((sum[3] + count / 2) / count);
+            }
+        t.mips.push_back(std::move(dst));
+    }
+    return t;
+}
+
+AlbedoTable makeAlbedoTable(float gamma) {
+    AlbedoTable t;
+    for (int b = 0; b < 256; ++b)
+        t.value[size_t(b)] = gamma == 1.0f ? float(b) / 255.0f : std::pow(float(b) / 255.0f, gamma);
+    return t;
+}
+
+int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy) {
+    if (t.mips.size() <= 1) return 0;
+    const float w = float(t.width()), h = float(t.height());
+    const float lx = std::hypot(dudx * w, dvdx * h), ly = std::hypot(dudy * w, dvdy * h);
+    const float footprint = std::max(lx, ly);
+    if (!(footprint > 1.0f)) return 0;  // also NaN
+    const int level = int(std::lround(std::log2(footprint)));
+    return std::clamp(level, 0, int(t.mips.size()) - 1);
+}
+
+Vec4 sampleTexture(const Texture& t, int level, Vec2 uv, const AlbedoTable& table) {
+    const RgbaImage& m = t.mips[size_t(std::clamp(level, 0, int(t.mips.size()) - 1))];
+    float fx = uv.x * float(m.width) - 0.5f, fy = uv.y * float(m.height) - 0.5f;
+    if (!std::isfinite(fx)) fx = 0;
+    if (!std::isfinite(fy)) fy = 0;
+    const float flx = std::floor(fx), fly = std::floor(fy);
+    const float ax = fx - flx, ay = fy - fly;
+    // Wrap into [0, size): the floor may be far outside for tiling textures.
+    auto wrap = [](double v, int size) {
+        double r = std::fmod(v, double(size));
+        if (r < 0) r += size;
+        return std::min(int(r), size - 1);
+    };
+    const int x0 = wrap(flx, m.width), y0 = wrap(fly, m.height);
+    const int x1 = x0 + 1 == m.width ? 0 : x0 + 1, y1 = y0 + 1 == m.height ? 0 : y0 + 1;
+    auto texel = [&](int x, int y) {
+        const uint8_t* p = m.rgba.data() + (size_t(y) * size_t(m.width) + size_t(x)) * 4;
+        return Vec4{table.value[p[0]], table.value[p[1]], table.value[p[2]], float(p[3]) * (1.0f / 255.0f)};
+    };
+    const Vec4 a = texel(x0, y0), b = texel(x1, y0), c = texel(x0, y1), d = texel(x1, y1);
+    auto mix = [](Vec4 p, Vec4 q, float s) { return p * (1.0f - s) + q * s; };
+    return mix(mix(a, b, ax), mix(c, d, ax), ay);
+}
+
+}  // namespace luxel
