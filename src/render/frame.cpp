@@ -35,6 +35,8 @@ inline bool facesEye(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 eye) { return dot(cross(p1 
 struct Candidate {
     SourceTri src;
     bool twoSided = false;
+    BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
+    float alphaRef = 0.5f;
 };
 
 constexpr size_t kSetupChunk = 1024;
@@ -44,6 +46,39 @@ struct ChunkOut {
     std::vector<raster::ShadeTri> shade;
     size_t drawn = 0;
 };
+
+// One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
+// (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
+void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
+                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target) {
+    raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
+                                [&](int px, int py, float z) {
+                                    float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
+                                    if (z < d) return;
+                                    const Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
+                                    float* o = target.at(px, py);
+                                    const float a = c.w;
+                                    switch (cand.blend) {
+                                        case BlendMode::Opaque:
+                                        case BlendMode::AlphaTest:
+                                            if (a < cand.alphaRef) return;
+                                            o[0] = c.x, o[1] = c.y, o[2] = c.z;
+                                            d = z;
+                                            return;
+                                        case BlendMode::Blend:
+                                            o[0] = c.x * a + o[0] * (1.0f - a);
+                                            o[1] = c.y * a + o[1] * (1.0f - a);
+                                            o[2] = c.z * a + o[2] * (1.0f - a);
+                                            return;
+                                        case BlendMode::Additive:
+                                            o[0] += c.x * a, o[1] += c.y * a, o[2] += c.z * a;
+                                            return;
+                                        case BlendMode::Multiply:
+                                            o[0] *= c.x, o[1] *= c.y, o[2] *= c.z;
+                                            return;
+                                    }
+                                });
+}
 
 // Tile grid shift that starts every tile row on a 64-byte line of the image, so shading can write whole
 // lines with streaming stores (rows must be a whole number of lines apart: width a multiple of 16).
@@ -73,7 +108,7 @@ Vec2 sampleOffset(int index) {
 
 RenderMode parseRenderMode(const std::string& name) {
     for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
-                         RenderMode::Clusters, RenderMode::Lit, RenderMode::Grid})
+                         RenderMode::Clusters, RenderMode::Lit, RenderMode::Albedo, RenderMode::Grid})
         if (name == renderModeName(m)) return m;
     throw UsageError("unknown render mode '" + name +
                      "' (expected lightmap, vertex, normals, depth, clusters, lit or grid)");
@@ -87,6 +122,7 @@ const char* renderModeName(RenderMode mode) {
         case RenderMode::Depth: return "depth";
         case RenderMode::Clusters: return "clusters";
         case RenderMode::Lit: return "lit";
+        case RenderMode::Albedo: return "albedo";
         case RenderMode::Grid: return "grid";
     }
     return "?";
@@ -111,6 +147,10 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     tbb::task_group allocation;
     allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
 
+    const MaterialSet* materials =
+        options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo ? options.materials : nullptr;
+    const AlbedoTable albedoTable = makeAlbedoTable(materials ? materials->textureGamma : 1.0f);
+
     // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
     std::vector<Candidate> cands;
     std::vector<uint8_t> visible(geometry.surfaces.size(), 0);
@@ -119,6 +159,10 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
         if (s >= geometry.surfaces.size()) continue;
         visible[s] = 1;
         const DrawSurface& ds = geometry.surfaces[s];
+        const SurfaceLook* look = nullptr;
+        if (materials && ds.material >= 0 && size_t(ds.material) < materials->looks.size())
+            look = &materials->looks[size_t(ds.material)];
+        if (look && look->hidden) continue;
         SourceKind kind;
         switch (ds.shading) {
             case SurfaceShading::Hidden: continue;
@@ -128,13 +172,18 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
                 break;
             default: kind = SourceKind::Vertex; break;
         }
+        if (look && look->sky) kind = SourceKind::Sky;
         if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
         const uint32_t* idx = geometry.indices.data() + ds.firstIndex;
         for (uint32_t i = 0; i + 3 <= ds.numIndices; i += 3) {
             if (idx[i] >= numVerts || idx[i + 1] >= numVerts || idx[i + 2] >= numVerts) continue;
             Candidate c;
             c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind};
-            c.twoSided = ds.twoSided;
+            c.twoSided = ds.twoSided || (look && look->twoSided);
+            if (look && kind != SourceKind::Sky) {
+                c.blend = look->blend == BlendMode::Opaque && look->opacity < 1.0f ? BlendMode::Blend : look->blend;
+                c.alphaRef = look->alphaRef;
+            }
             cands.push_back(c);
         }
     }
@@ -176,10 +225,14 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
     ctx.sources = sources.data();
     ctx.styleWeights = &styleWeights;
+    ctx.materials = materials;
+    ctx.albedoTable = &albedoTable;
+    ctx.eye = camera.position;
     const render::GammaTable gammaTable = render::makeGammaTable(world.look.gamma);
     ctx.gamma = &gammaTable;
     const bool lightMode = options.mode == RenderMode::Lightmap || options.mode == RenderMode::Vertex ||
-                           options.mode == RenderMode::Lit || options.mode == RenderMode::Grid;
+                           options.mode == RenderMode::Lit || options.mode == RenderMode::Grid ||
+                           options.mode == RenderMode::Albedo;
     std::optional<ProbeSampler> ownProbes;
     if (options.mode == RenderMode::Grid) {
         // A sampler made for another World would point into that one's leaves and samples.
@@ -195,6 +248,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
         frameDepth.resize(size_t(W) * size_t(H));
         frameId.resize(size_t(W) * size_t(H));
     }
+    Image scratch;
     std::vector<float> tileRasterMs, tileShadeMs;
     std::vector<uint32_t> tileCovered;
     double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
@@ -261,7 +315,35 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
             allocation.wait();
             tileShift = tileShiftFor(image);
         }
-        raster::Bins bins = raster::binTriangles(tris, W, H, tileShift);
+        // Overlay triangles (alpha-tested, blended) skip the visibility buffer: after a tile's opaque pixels
+        // are shaded, alpha-tested ones are drawn in triangle order with depth writes, then blended ones
+        // back to front (farthest vertex depth first, ties by id), each depth-tested against the tile.
+        std::vector<uint8_t> isOverlay;
+        std::vector<uint32_t> overlayOrder;
+        if (materials) {
+            isOverlay.assign(tris.size(), 0);
+            std::vector<uint32_t> blended;
+            for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
+                const BlendMode b = cands[shadeTris[i].source].blend;
+                if (b == BlendMode::Opaque) continue;
+                isOverlay[i] = 1;
+                (b == BlendMode::AlphaTest ? overlayOrder : blended).push_back(i);
+            }
+            std::sort(blended.begin(), blended.end(), [&](uint32_t a, uint32_t b) {
+                if (tris[a].zNear != tris[b].zNear) return tris[a].zNear < tris[b].zNear;
+                return a < b;
+            });
+            overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
+        }
+        const bool hasOverlay = !overlayOrder.empty() && !depthMode;
+        raster::Bins bins = raster::binTriangles(tris, W, H, tileShift, hasOverlay ? &isOverlay : nullptr);
+        raster::Bins overlayBins;
+        if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H, tileShift);
+        // With several samples per pixel the overlay must blend over this pass's own picture, not the sum
+        // of the passes so far: shade into a scratch frame, then add it.
+        const bool useScratch = hasOverlay && options.spp > 1;
+        if (useScratch && scratch.pixels.empty()) scratch = Image::uninitialized(W, H, 3);
+        Image& target = useScratch ? scratch : image;
         const int numTiles = bins.tilesX * bins.tilesY;
         tileRasterMs.assign(size_t(numTiles), 0.0f);
         tileShadeMs.assign(size_t(numTiles), 0.0f);
@@ -293,7 +375,20 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
                 } else {
-                    tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, image, accumulate);
+                    tileCovered[size_t(t)] =
+                        render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target, useScratch ? false : accumulate);
+                    if (hasOverlay) {
+                        const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
+                        for (uint32_t k = o0; k < o1; ++k)
+                            drawOverlayTriangle(ctx, tris, cands[shadeTris[overlayBins.ids[k]].source], overlayBins.ids[k],
+                                                rect, depth, target);
+                        if (useScratch)
+                            for (int j = 0; j < th; ++j) {
+                                const float* src = scratch.at(tx, ty + j);
+                                float* dst = image.at(tx, ty + j);
+                                for (int f = 0; f < 3 * tw; ++f) dst[f] = accumulate ? dst[f] + src[f] : src[f];
+                            }
+                    }
                 }
                 auto t2 = Clock::now();
                 tileRasterMs[size_t(t)] = float(msBetween(t0, t1));

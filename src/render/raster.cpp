@@ -205,7 +205,8 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     return emitted;
 }
 
-Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX) {
+Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
+                         int height, int shiftX) {
     Bins bins;
     bins.shiftX = std::clamp(shiftX, 0, kTileSize - 1);
     const int sx = bins.shiftX;
@@ -213,21 +214,15 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int
     bins.tilesY = (height + kTileSize - 1) / kTileSize;
     size_t numTiles = size_t(bins.tilesX) * size_t(bins.tilesY);
     bins.offsets.assign(numTiles + 1, 0);
-    for (const RasterTri& t : tris)
+    for (uint32_t i : order) {
+        const RasterTri& t = tris[i];
         for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
             for (int tx = (t.x0 + sx) / kTileSize; tx <= (t.x1 + sx) / kTileSize; ++tx)
                 ++bins.offsets[size_t(ty) * bins.tilesX + tx + 1];
+    }
     for (size_t i = 0; i < numTiles; ++i) bins.offsets[i + 1] += bins.offsets[i];
     bins.ids.resize(bins.offsets[numTiles]);
     std::vector<uint32_t> cursor(bins.offsets.begin(), bins.offsets.end() - 1);
-    // Bins list triangles nearest first so hierarchical depth rejects more; the depth test's tie-break on
-    // the id makes the picture independent of this order.
-    std::vector<uint32_t> order(tris.size());
-    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (tris[a].zNear != tris[b].zNear) return tris[a].zNear > tris[b].zNear;
-        return a < b;
-    });
     for (uint32_t i : order) {
         const RasterTri& t = tris[i];
         for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
@@ -235,6 +230,21 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int
                 bins.ids[cursor[size_t(ty) * bins.tilesX + tx]++] = i;
     }
     return bins;
+}
+
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX,
+                  const std::vector<uint8_t>* exclude) {
+    // Bins list triangles nearest first so hierarchical depth rejects more; the depth test's tie-break on
+    // the id makes the picture independent of this order.
+    std::vector<uint32_t> order;
+    order.reserve(tris.size());
+    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
+        if (!exclude || !(*exclude)[i]) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (tris[a].zNear != tris[b].zNear) return tris[a].zNear > tris[b].zNear;
+        return a < b;
+    });
+    return binTrianglesInOrder(tris, order, width, height, shiftX);
 }
 
 TileRect tileRect(const Bins& bins, size_t tile, int width, int height) {

@@ -330,6 +330,84 @@ void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int p
     }
 }
 
+// Lit / Albedo with a texture: the light as lightRunScalar computes it, times the texture's albedo. One
+// mip level per run (from the derivatives at the run's middle pixel): a run is at most one row segment
+// of one triangle, over which the footprint barely changes.
+void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
+                 const float* depth, int n, float* out) {
+    const raster::ShadeTri& st = ctx.tris[tri];
+    const raster::AttrPlane &tu = t.texPlane[0], &tv = t.texPlane[1];
+    auto texCoord = [&](float fx, float iw) {
+        return Vec2{((tu.c + tu.a * fx) + tu.b * fy) * iw, ((tv.c + tv.a * fx) + tv.b * fy) * iw};
+    };
+    const Texture& tex = *t.texture;
+    int level = 0;
+    {
+        const int k = n / 2;
+        const float fx = float(dx + k), iw = 1.0f / depth[k];
+        const Vec2 uv = texCoord(fx, iw);
+        // d(u) = (d(u/w) - u d(1/w)) * w
+        level = mipLevelFor(tex, (tu.a - uv.x * st.invW.a) * iw, (tv.a - uv.y * st.invW.a) * iw,
+                            (tu.b - uv.x * st.invW.b) * iw, (tv.b - uv.y * st.invW.b) * iw);
+    }
+    PageView pages[kMaxLightmapSlots];
+    if (t.path == ShadePath::Lightmap)
+        for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
+    for (int k = 0; k < n; ++k) {
+        const float fx = float(dx + k), iw = 1.0f / depth[k];
+        Vec3 light = t.constantLight;
+        if (t.path == ShadePath::Lightmap) {
+            const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+            const float u = ((pu.c + pu.a * fx) + pu.b * fy) * iw, v = ((pv.c + pv.a * fx) + pv.b * fy) * iw;
+            light = sampleView(pages[0], u, v) * t.weight[0];
+            for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
+        } else if (t.path == ShadePath::Vertex) {
+            const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
+            light = {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
+                     ((pb.c + pb.a * fx) + pb.b * fy) * iw};
+        }
+        const Vec4 a = sampleTexture(tex, level, texCoord(fx, iw), *ctx.albedoTable);
+        put(out + 3 * k, lookOf(light, Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
+    }
+}
+
+// Quake's sky box faces (tr_sky.c st_to_vec): rt +X, bk -X, lf +Y, ft -Y, up +Z, dn -Z, with the face's
+// (s, t) in [-1, 1] and the picture's top row at t = +1.
+Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
+    const Vec3 a{std::abs(d.x), std::abs(d.y), std::abs(d.z)};
+    int face;
+    float s, t;
+    if (a.x >= a.y && a.x >= a.z) {
+        face = d.x > 0 ? 0 : 1;
+        s = d.x > 0 ? -d.y / a.x : d.y / a.x;
+        t = d.z / a.x;
+    } else if (a.y >= a.z) {
+        face = d.y > 0 ? 2 : 3;
+        s = d.y > 0 ? d.x / a.y : -d.x / a.y;
+        t = d.z / a.y;
+    } else {
+        face = d.z > 0 ? 4 : 5;
+        s = -d.y / a.z;
+        t = d.z > 0 ? -d.x / a.z : d.x / a.z;
+    }
+    const int32_t index = ctx.materials->sky.faces[size_t(face)];
+    if (index < 0 || size_t(index) >= ctx.materials->textures.size() || !ctx.materials->textures[size_t(index)])
+        return ctx.skyColor;
+    const Vec4 c = sampleTexture(*ctx.materials->textures[size_t(index)], 0, {(s + 1.0f) * 0.5f, (1.0f - t) * 0.5f},
+                                 *ctx.albedoTable);
+    return {c.x, c.y, c.z};
+}
+
+void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
+               float* out) {
+    const Vec3 white{1, 1, 1};
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
+        put(out + 3 * k, lookOf(white, skyBoxColor(ctx, pos - ctx.eye), lp), false);
+    }
+}
+
 #if defined(LUXEL_SHADE_AVX2)
 
 LUXEL_AVX2 inline __m256 gather(const float* base, __m256i index) { return _mm256_i32gather_ps(base, index, 4); }
@@ -720,6 +798,10 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     const int dx = x + i - t.x0;
                     if (t.path == ShadePath::Probe)
                         probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
+                    else if (t.skyBox)
+                        skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
+                    else if (t.texture)
+                        texturedRun(ctx, t, lp, tri, dx, fy, drow + i, end - i, o);
                     else
 #if defined(LUXEL_SHADE_AVX2)
                     if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
@@ -794,12 +876,42 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     const SourceTri& s = ctx.sources[tri.source];
     const LookParams lp = lookParams(ctx);
     const World& world = *ctx.world;
-    if (ctx.mode == RenderMode::Lit && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
+    const bool albedoMode = ctx.mode == RenderMode::Lit || ctx.mode == RenderMode::Albedo;
+    const SurfaceLook* look = nullptr;
+    if (albedoMode && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
         const int32_t m = ctx.geometry->surfaces[s.surface].material;
         if (m >= 0 && size_t(m) < world.materials.size()) t.albedo = world.materials[size_t(m)].reflectivity;
+        if (ctx.materials && m >= 0 && size_t(m) < ctx.materials->looks.size()) look = &ctx.materials->looks[size_t(m)];
+    }
+    if (look) {
+        t.opacity = look->opacity;
+        const int32_t ti = look->texture;
+        if (ti >= 0 && size_t(ti) < ctx.materials->textures.size() && ctx.materials->textures[size_t(ti)] &&
+            !ctx.materials->textures[size_t(ti)]->mips.empty()) {
+            const DrawVertex* vb = ctx.geometry->vertices.data();
+            const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
+            const Vec2 sc = look->tcScale;
+            t.texture = ctx.materials->textures[size_t(ti)].get();
+            t.texPlane[0] = combine(tri, a.texUV.x * sc.x, b.texUV.x * sc.x, c.texUV.x * sc.x);
+            t.texPlane[1] = combine(tri, a.texUV.y * sc.y, b.texUV.y * sc.y, c.texUV.y * sc.y);
+            t.albedo = {1, 1, 1};
+        } else if (look->missing) {
+            t.albedo = {0.5f, 0.5f, 0.5f};  // the neutral grey of a texture that was not found
+        }
     }
     // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
     t.hasAlbedo = !(t.albedo == Vec3{1, 1, 1});
+    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present()) {
+        t.skyBox = true;
+        return t;
+    }
+    // Albedo mode, and unlit materials in lit mode: light 1 (an unlit Quake 3 rgbGen vertex stage is lit by
+    // its vertex colours instead).
+    if (ctx.mode == RenderMode::Albedo || (look && look->unlit && !(look->vertexColor && s.kind == SourceKind::Vertex))) {
+        t.constantLight = {1, 1, 1};
+        if (!t.texture) t.color = lookOf(t.constantLight, t.albedo, lp);
+        if (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex) return t;
+    }
     if (s.kind == SourceKind::Sky || s.kind == SourceKind::Flare) {
         t.color = lookOf(s.kind == SourceKind::Sky ? ctx.skyColor : rgb(ctx.flareVertices[s.v[0]].color), t.albedo, lp);
         return t;
@@ -860,6 +972,30 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     return t;
 }
 
+Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
+    const TriShade& t = ctx.triShade[tri];
+    const LookParams lp = lookParams(ctx);
+    float out[3];
+    const int dx = px - t.x0;
+    const float fy = float(py - t.y0);
+    float alpha = 1.0f;
+    if (t.skyBox) {
+        skyBoxRun(ctx, tri, lp, px, py, &invW, 1, out);
+    } else if (t.texture) {
+        texturedRun(ctx, t, lp, tri, dx, fy, &invW, 1, out);
+        const raster::AttrPlane &tu = t.texPlane[0], &tv = t.texPlane[1];
+        const float iw = 1.0f / invW, fx = float(dx);
+        const Vec2 uv{((tu.c + tu.a * fx) + tu.b * fy) * iw, ((tv.c + tv.a * fx) + tv.b * fy) * iw};
+        const raster::ShadeTri& st = ctx.tris[tri];
+        const int level = mipLevelFor(*t.texture, (tu.a - uv.x * st.invW.a) * iw, (tv.a - uv.y * st.invW.a) * iw,
+                                      (tu.b - uv.x * st.invW.b) * iw, (tv.b - uv.y * st.invW.b) * iw);
+        alpha = sampleTexture(*t.texture, level, uv, *ctx.albedoTable).w;
+    } else {
+        lightRunScalar(t, lp, dx, fy, &invW, 1, out);
+    }
+    return {out[0], out[1], out[2], alpha * t.opacity};
+}
+
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
     const GammaTable table = makeGammaTable(engine.gamma);
     return lookOf(light, albedo, lookParams(look, engine, &table));
@@ -875,6 +1011,7 @@ uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t*
         case RenderMode::Lightmap:
         case RenderMode::Vertex:
         case RenderMode::Lit:
+        case RenderMode::Albedo:
         case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, image, accumulate);

@@ -29,6 +29,7 @@ uint32_t addPolygon(RenderScene& scene, std::vector<FixtureVertex> vertices, Vec
         v.normal = normalize(front);
         v.color = fv.color;
         v.lightmapUV = fv.lightmapUV;
+        v.texUV = fv.texUV;
         g.vertices.push_back(v);
         ds.bounds.grow(fv.position);
     }

@@ -21,6 +21,7 @@ struct FixtureVertex {
     Vec3 position;
     Vec4 color{1, 1, 1, 1};
     Vec2 lightmapUV;
+    Vec2 texUV;
 };
 
 // Adds a convex polygon (fan-triangulated) as one surface. Vertices are reordered if needed so the

@@ -46,6 +46,11 @@ struct SurfaceLook {
     bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
     Vec2 tcScale{1, 1};          // static tcMod scale
     int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
+    // What the material script says beyond the map's own surface flags (the renderer ORs these in):
+    bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
+    bool sky = false;            // drawn as sky
+    bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
+    bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
 };
 
 // Sky: a box of six textures (Quake 3 skyParms / Quake 2 and Source sky names) or a flat colour.
@@ -60,6 +65,7 @@ struct MaterialSet {
     std::vector<SurfaceLook> looks;      // one per World::materials entry
     std::vector<std::string> missing;    // names of materials whose texture was not found, sorted, once each
     std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
+    std::vector<std::string> fogShaders; // Quake 3 fog volume shaders the map uses (not drawn), sorted
     SkyBox sky;
     // Texture bytes -> albedo: (byte / 255)^textureGamma. Quake 2 and 3 multiply display-encoded texels by
     // the light (1); Source lights linear texels (2.2).
@@ -74,7 +80,10 @@ struct MaterialOptions {
 
 // Loads the materials of a decoded map. Never fails for a missing texture (it is listed in `missing`);
 // throws UsageError for unusable options (a palette file that cannot be read) and DecodeError only for
-// the map's own embedded data being corrupt.
+// the map's own embedded data being corrupt. Search order, highest precedence first: Quake 3: the map's
+// own pk3, each game dir (loose files, then its pk3s), the directory above the map's maps/ folder;
+// Quake 2: loose game dirs (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Source: the map's
+// pakfile, then loose game dirs.
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options);
 
 }  // namespace luxel

@@ -7,6 +7,7 @@
 // into a visibility buffer (1/w depth, raster-triangle id). Attribute planes are screen-space planes of
 // b1/w, b2/w and 1/w, where b1, b2 are barycentrics of the ORIGINAL triangle, so clipped pieces
 // interpolate the original vertices perspective-correctly.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -72,7 +73,29 @@ struct Bins {
     std::vector<uint32_t> offsets;  // tilesX*tilesY + 1
     std::vector<uint32_t> ids;
 };
-Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX = 0);
+// `exclude` (one flag per triangle) leaves triangles out (those drawn by a later pass).
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX = 0,
+                  const std::vector<uint8_t>* exclude = nullptr);
+// Bins exactly the listed triangles, each tile keeping the list's order (passes that draw in order).
+Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
+                         int height, int shiftX = 0);
+
+// Calls f(px, py, invW) for every pixel of the rectangle [x0, x1] x [y0, y1] whose centre the triangle covers,
+// row by row: rasterTile's coverage rule and depth value, without its depth test (passes that blend).
+template <typename F>
+void forEachCoveredPixel(const RasterTri& t, int x0, int y0, int x1, int y1, F&& f) {
+    x0 = std::max(x0, t.x0), y0 = std::max(y0, t.y0), x1 = std::min(x1, t.x1), y1 = std::min(y1, t.y1);
+    for (int py = y0; py <= y1; ++py) {
+        const int64_t sy = int64_t(py) * kSub + kSub / 2;
+        const float zRow = t.invW.b * float(py - t.y0);
+        for (int px = x0; px <= x1; ++px) {
+            const int64_t sx = int64_t(px) * kSub + kSub / 2;
+            bool inside = true;
+            for (int i = 0; i < 3 && inside; ++i) inside = int64_t(t.A[i]) * sx + int64_t(t.B[i]) * sy + t.C[i] >= 0;
+            if (inside) f(px, py, (t.invW.c + t.invW.a * float(px - t.x0)) + zRow);
+        }
+    }
+}
 
 // Pixel rectangle of tile `tile` (row-major over tilesX x tilesY) of an image width x height.
 struct TileRect {

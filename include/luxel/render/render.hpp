@@ -10,6 +10,7 @@
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/light/styles.hpp"
+#include "luxel/material/material_set.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/vis/visibility.hpp"
 
@@ -18,7 +19,9 @@ namespace luxel {
 struct ProbeSampler;  // luxel/light/light_grid.hpp
 
 // Grid: every surface lit by the map's light grid / ambient cubes (light_grid.hpp) at each pixel.
-enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit, Grid };
+// Lit: albedo (textures when RenderOptions::materials is set, else flat reflectivity) times light.
+// Albedo: the albedo alone.
+enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit, Grid, Albedo };
 enum class Look { Engine, Linear };
 
 struct RenderOptions {
@@ -37,6 +40,9 @@ struct RenderOptions {
     // Grid mode: a sampler built by makeProbeSampler for the rendered World, to share between frames;
     // nullptr (or one made for another World): built per frame.
     const ProbeSampler* probes = nullptr;
+    // Lit / Albedo: textures, blending and sky of each material (loadMaterials for the rendered World);
+    // nullptr: flat material reflectivity, everything opaque.
+    const MaterialSet* materials = nullptr;
 };
 
 struct FrameStats {

@@ -6,6 +6,7 @@
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/styles.hpp"
+#include "luxel/material/texture_sample.hpp"
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 
@@ -54,6 +55,13 @@ struct TriShade {
     float weight[kMaxLightmapSlots] = {};
     Vec3 albedo{1, 1, 1};
     Vec3 color;  // Constant: the finished (look applied) colour
+    // Lit / Albedo with materials: the albedo texture (times `albedo`), its u/w, v/w planes (material
+    // tcScale applied), and the light a Constant-path textured triangle receives (unlit: 1).
+    const Texture* texture = nullptr;
+    raster::AttrPlane texPlane[2];
+    Vec3 constantLight;
+    bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
+    float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
 };
 
 struct ShadeContext {
@@ -70,6 +78,10 @@ struct ShadeContext {
     const GammaTable* gamma = nullptr;
     // Grid mode: the map's light grid / ambient cubes (never nullptr in that mode).
     const ProbeSampler* probes = nullptr;
+    // Lit / Albedo: the materials (nullptr: flat reflectivity), their albedo table, and the eye (sky boxes).
+    const MaterialSet* materials = nullptr;
+    const AlbedoTable* albedoTable = nullptr;
+    Vec3 eye;
     RenderMode mode = RenderMode::Lightmap;
     Look look = Look::Engine;
     Vec3 skyColor, background;
@@ -86,6 +98,11 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri);
 // of pixels with a triangle.
 uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
                     int h, Image& image, bool accumulate);
+
+// One pixel of a light-bearing triangle with its coverage: rgb as shadeBlock would write it (look applied),
+// alpha = texture alpha times the material's opacity (1 without a texture). For the passes that alpha-test
+// and blend surfaces over the opaque picture.
+Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
 
 // The display transform of light-bearing values (lightmap, vertex, lit, sky, flares).
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine);

@@ -1,0 +1,206 @@
+// Textured rendering with hand-made textures whose texels are known: exact colours at texel centres,
+// mip-mapping, alpha test, blending, sky boxes and the grey of a missing texture.
+#include <catch2/catch.hpp>
+#include <tbb/task_arena.h>
+
+#include <cstring>
+
+#include "luxel/render/render.hpp"
+#include "support/render_fixtures.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+// A wall at x = d filling a 90-degree view from the origin looking +X. Image left is +Y, top is +Z; the
+// texture's (0,0) corner is the image's top-left.
+uint32_t addTexturedWall(RenderScene& s, float d, int32_t material, Vec3 vertexColor = {1, 1, 1}) {
+    const Vec4 c{vertexColor.x, vertexColor.y, vertexColor.z, 1};
+    std::vector<FixtureVertex> v{{{d, d, d}, c, {}, {0, 0}},
+                                 {{d, -d, d}, c, {}, {1, 0}},
+                                 {{d, -d, -d}, c, {}, {1, 1}},
+                                 {{d, d, -d}, c, {}, {0, 1}}};
+    while (s.world.materials.size() <= size_t(material)) s.world.materials.push_back(Material{});
+    return addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, material);
+}
+
+RgbaImage image2x2(std::array<std::array<uint8_t, 4>, 4> texels) {
+    RgbaImage img;
+    img.width = img.height = 2;
+    for (const auto& t : texels) img.rgba.insert(img.rgba.end(), t.begin(), t.end());
+    return img;
+}
+
+RenderOptions options(RenderMode mode, const MaterialSet& m) {
+    RenderOptions o;
+    o.mode = mode;
+    o.look = Look::Linear;
+    o.usePvs = false;
+    o.materials = &m;
+    return o;
+}
+
+Vec3 px(const Image& img, int x, int y) {
+    const float* p = img.at(x, y);
+    return {p[0], p[1], p[2]};
+}
+
+const std::array<std::array<uint8_t, 4>, 4> kTexels{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {51, 102, 153, 255}}};
+
+}  // namespace
+
+TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vertex light", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 100, 0, {0.5f, 1.0f, 2.0f});
+    MaterialSet m;
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("t", image2x2(kTexels))));
+    m.looks.push_back(SurfaceLook{});
+    m.looks[0].texture = 0;
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2);  // pixel centres land on texel centres
+    const Image albedo = renderScene(s, cam, options(RenderMode::Albedo, m));
+    for (int i = 0; i < 4; ++i) {
+        const Vec3 got = px(albedo, i % 2, i / 2);
+        INFO("texel " << i);
+        CHECK(got.x == Approx(kTexels[size_t(i)][0] / 255.0).margin(1e-5));
+        CHECK(got.y == Approx(kTexels[size_t(i)][1] / 255.0).margin(1e-5));
+        CHECK(got.z == Approx(kTexels[size_t(i)][2] / 255.0).margin(1e-5));
+    }
+    const Image lit = renderScene(s, cam, options(RenderMode::Lit, m));
+    const Vec3 c = px(lit, 1, 1);  // (51, 102, 153) lit by (0.5, 1, 2)
+    CHECK(c.x == Approx(0.5 * 51 / 255.0).margin(1e-5));
+    CHECK(c.y == Approx(1.0 * 102 / 255.0).margin(1e-5));
+    CHECK(c.z == Approx(2.0 * 153 / 255.0).margin(1e-5));
+
+    SECTION("Source textures are display-encoded: gamma 2.2 to linear albedo") {
+        m.textureGamma = 2.2f;
+        const Image g = renderScene(s, cam, options(RenderMode::Albedo, m));
+        CHECK(px(g, 1, 1).x == Approx(std::pow(51 / 255.0, 2.2)).margin(1e-5));
+    }
+}
+
+TEST_CASE("a texture seen small is sampled from its mip chain, not aliased", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 100, 0);
+    RgbaImage checker;
+    checker.width = checker.height = 64;
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) {
+            const uint8_t v = (x + y) % 2 ? 255 : 0;
+            checker.rgba.insert(checker.rgba.end(), {v, v, v, 255});
+        }
+    MaterialSet m;
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("checker", checker)));
+    REQUIRE(m.textures[0]->mips.size() == 7);
+    m.looks.push_back(SurfaceLook{});
+    m.looks[0].texture = 0;
+    // 8x8 pixels over 64x64 texels: 8 texels a pixel, level 3, where every texel is the mean grey.
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), options(RenderMode::Albedo, m));
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x) CHECK(px(img, x, y).x == Approx(127.5 / 255.0).margin(1.0 / 255.0));
+}
+
+TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with what is behind", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 100, 0);                  // the textured wall in front
+    addTexturedWall(s, 200, 1, {0, 1, 0});       // a green wall behind, untextured
+    MaterialSet m;
+    auto texels = kTexels;
+    texels[1][3] = 0;    // top-right texel transparent
+    texels[2][3] = 100;  // bottom-left below the reference
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("cut", image2x2(texels))));
+    m.looks.resize(2);
+    m.looks[0].texture = 0;
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2);
+    SECTION("alpha test") {
+        m.looks[0].blend = BlendMode::AlphaTest;
+        m.looks[0].alphaRef = 0.5f;
+        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        CHECK(px(img, 0, 0).x == Approx(1.0f));  // kept texel
+        CHECK(px(img, 1, 0).y == Approx(1.0f));  // hole: the green wall
+        CHECK(px(img, 1, 0).x == Approx(0.0f));
+        CHECK(px(img, 0, 1).y == Approx(1.0f));  // alpha 100/255 < 0.5: hole
+        CHECK(px(img, 1, 1).x == Approx(51 / 255.0f));
+    }
+    SECTION("blend") {
+        m.looks[0].blend = BlendMode::Blend;
+        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        const float a = 100 / 255.0f;
+        CHECK(px(img, 0, 1).z == Approx(1.0f * a).margin(1e-5));          // blue over green
+        CHECK(px(img, 0, 1).y == Approx(1.0f * (1 - a)).margin(1e-5));
+        CHECK(px(img, 1, 0).y == Approx(1.0f).margin(1e-5));              // alpha 0: green shows
+        CHECK(px(img, 0, 0).x == Approx(1.0f).margin(1e-5));              // opaque texel
+    }
+    SECTION("additive, with opacity") {
+        m.looks[0].blend = BlendMode::Additive;
+        m.looks[0].opacity = 0.5f;
+        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        CHECK(px(img, 0, 0).x == Approx(0.5f).margin(1e-5));  // red * 0.5 over green
+        CHECK(px(img, 0, 0).y == Approx(1.0f).margin(1e-5));
+    }
+    SECTION("overlays give the same bytes at 1 and 3 threads and with 4 samples a pixel") {
+        m.looks[0].blend = BlendMode::Blend;
+        RenderOptions o = options(RenderMode::Lit, m);
+        o.spp = 4;
+        const Camera big = makeCamera({0, 0, 0}, {0, 0, 0}, 96, 64);
+        Image one, three;
+        tbb::task_arena(1).execute([&] { one = renderScene(s, big, o); });
+        tbb::task_arena(3).execute([&] { three = renderScene(s, big, o); });
+        REQUIRE(one.pixels.size() == three.pixels.size());
+        CHECK(std::memcmp(one.pixels.data(), three.pixels.data(), one.pixels.size() * sizeof(float)) == 0);
+        // 4 samples a pixel of a blend still average to a blend (not a sum of blends).
+        CHECK(px(one, 70, 10).y <= 1.0f + 1e-5f);
+    }
+}
+
+TEST_CASE("a missing texture is neutral grey; hidden materials are not drawn", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 100, 0, {0.5f, 0.5f, 0.5f});
+    addTexturedWall(s, 50, 1);  // nearer, hidden
+    MaterialSet m;
+    m.looks.resize(2);
+    m.looks[0].missing = true;
+    m.looks[1].hidden = true;
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4), options(RenderMode::Lit, m));
+    CHECK(px(img, 1, 1).x == Approx(0.25f));  // grey 0.5 times light 0.5
+}
+
+TEST_CASE("sky surfaces show the sky box face the view direction points at", "[textured]") {
+    MaterialSet m;
+    const std::array<std::array<uint8_t, 4>, 6> colours{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255},
+                                                         {255, 255, 0, 255}, {0, 255, 255, 255}, {255, 0, 255, 255}}};
+    for (size_t f = 0; f < 6; ++f) {
+        RgbaImage one;
+        one.width = one.height = 1;
+        one.rgba.assign(colours[f].begin(), colours[f].end());
+        m.textures.push_back(std::make_shared<const Texture>(makeTexture("sky", one)));
+        m.sky.faces[f] = int32_t(f);
+    }
+    m.looks.resize(1);
+    // A closed cube of sky around the camera; each view looks at one face: rt +X, bk -X, lf +Y, ft -Y, up +Z,
+    // dn -Z (Quake's order).
+    RenderScene s;
+    const float d = 100;
+    auto face = [&](std::vector<Vec3> p, Vec3 front) {
+        s.world.materials.resize(1);
+        std::vector<FixtureVertex> v;
+        for (Vec3 q : p) v.push_back({q});
+        addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
+    };
+    face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});
+    face({{-d, -d, -d}, {-d, d, -d}, {-d, d, d}, {-d, -d, d}}, {1, 0, 0});
+    face({{-d, d, -d}, {d, d, -d}, {d, d, d}, {-d, d, d}}, {0, -1, 0});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, -d, d}, {-d, -d, d}}, {0, 1, 0});
+    face({{-d, -d, d}, {d, -d, d}, {d, d, d}, {-d, d, d}}, {0, 0, -1});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, d, -d}, {-d, d, -d}}, {0, 0, 1});
+    const std::array<Vec3, 6> angles{Vec3{0, 0, 0}, Vec3{0, 180, 0}, Vec3{0, 90, 0},
+                                     Vec3{0, -90, 0}, Vec3{-89, 0, 0}, Vec3{89, 0, 0}};
+    for (size_t f = 0; f < 6; ++f) {
+        const Image img = renderScene(s, makeCamera({0, 0, 0}, angles[f], 16, 16), options(RenderMode::Lit, m));
+        INFO("face " << f);
+        const Vec3 c = px(img, 8, 8);
+        CHECK(c.x == Approx(colours[f][0] / 255.0));
+        CHECK(c.y == Approx(colours[f][1] / 255.0));
+        CHECK(c.z == Approx(colours[f][2] / 255.0));
+    }
+}
