@@ -61,28 +61,4 @@ int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy
     return std::clamp(level, 0, int(t.mips.size()) - 1);
 }
 
-Vec4 sampleTexture(const Texture& t, int level, Vec2 uv, const AlbedoTable& table) {
-    const RgbaImage& m = t.mips[size_t(std::clamp(level, 0, int(t.mips.size()) - 1))];
-    float fx = uv.x * float(m.width) - 0.5f, fy = uv.y * float(m.height) - 0.5f;
-    if (!std::isfinite(fx)) fx = 0;
-    if (!std::isfinite(fy)) fy = 0;
-    const float flx = std::floor(fx), fly = std::floor(fy);
-    const float ax = fx - flx, ay = fy - fly;
-    // Wrap into [0, size): the floor may be far outside for tiling textures.
-    auto wrap = [](double v, int size) {
-        double r = std::fmod(v, double(size));
-        if (r < 0) r += size;
-        return std::min(int(r), size - 1);
-    };
-    const int x0 = wrap(flx, m.width), y0 = wrap(fly, m.height);
-    const int x1 = x0 + 1 == m.width ? 0 : x0 + 1, y1 = y0 + 1 == m.height ? 0 : y0 + 1;
-    auto texel = [&](int x, int y) {
-        const uint8_t* p = m.rgba.data() + (size_t(y) * size_t(m.width) + size_t(x)) * 4;
-        return Vec4{table.value[p[0]], table.value[p[1]], table.value[p[2]], float(p[3]) * (1.0f / 255.0f)};
-    };
-    const Vec4 a = texel(x0, y0), b = texel(x1, y0), c = texel(x0, y1), d = texel(x1, y1);
-    auto mix = [](Vec4 p, Vec4 q, float s) { return p * (1.0f - s) + q * s; };
-    return mix(mix(a, b, ax), mix(c, d, ax), ay);
-}
-
 }  // namespace luxel

@@ -350,6 +350,7 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
         level = mipLevelFor(tex, (tu.a - uv.x * st.invW.a) * iw, (tv.a - uv.y * st.invW.a) * iw,
                             (tu.b - uv.x * st.invW.b) * iw, (tv.b - uv.y * st.invW.b) * iw);
     }
+    const LevelView view = levelView(tex, level);
     PageView pages[kMaxLightmapSlots];
     if (t.path == ShadePath::Lightmap)
         for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
@@ -366,7 +367,8 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
             light = {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
                      ((pb.c + pb.a * fx) + pb.b * fy) * iw};
         }
-        const Vec4 a = sampleTexture(tex, level, texCoord(fx, iw), *ctx.albedoTable);
+        const Vec2 uv = texCoord(fx, iw);
+        const Vec4 a = sampleLevel(view, uv.x, uv.y, *ctx.albedoTable);
         put(out + 3 * k, lookOf(light, Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
     }
 }

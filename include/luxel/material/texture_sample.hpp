@@ -20,7 +20,57 @@ AlbedoTable makeAlbedoTable(float gamma);
 // the chain.
 int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy);
 
+// One mip level with its constants hoisted, for loops that sample it many times.
+struct LevelView {
+    const uint8_t* texels = nullptr;
+    int32_t width = 1, height = 1;
+    float fw = 1, fh = 1;
+    bool powerOfTwo = false;
+};
+inline LevelView levelView(const Texture& t, int level) {
+    const RgbaImage& m = t.mips[size_t(level < 0 ? 0 : level >= int(t.mips.size()) ? int(t.mips.size()) - 1 : level)];
+    return {m.rgba.data(), m.width, m.height, float(m.width), float(m.height),
+            (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0};
+}
+
+// Bilinear, wrapping (GL_REPEAT): texel centres at (i + 0.5) / size. Coordinates are kept within 2^22
+// texels of the origin first (beyond that a float has no fraction left to filter with).
+inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable& table) {
+    constexpr float kLimit = 4194304.0f;
+    float fx = u * m.fw - 0.5f, fy = v * m.fh - 0.5f;
+    fx = fx > -kLimit ? (fx < kLimit ? fx : kLimit) : -kLimit;  // NaN -> -kLimit
+    fy = fy > -kLimit ? (fy < kLimit ? fy : kLimit) : -kLimit;
+    const float flx = std::floor(fx), fly = std::floor(fy);
+    const float ax = fx - flx, ay = fy - fly;
+    const int32_t ix = int32_t(flx), iy = int32_t(fly);
+    int32_t x0, x1, y0, y1;
+    if (m.powerOfTwo) {
+        x0 = ix & (m.width - 1), x1 = (ix + 1) & (m.width - 1);
+        y0 = iy & (m.height - 1), y1 = (iy + 1) & (m.height - 1);
+    } else {
+        x0 = ((ix % m.width) + m.width) % m.width, x1 = x0 + 1 == m.width ? 0 : x0 + 1;
+        y0 = ((iy % m.height) + m.height) % m.height, y1 = y0 + 1 == m.height ? 0 : y0 + 1;
+    }
+    const uint8_t* r0 = m.texels + size_t(y0) * size_t(m.width) * 4;
+    const uint8_t* r1 = m.texels + size_t(y1) * size_t(m.width) * 4;
+    const uint8_t *a = r0 + size_t(x0) * 4, *b = r0 + size_t(x1) * 4, *c = r1 + size_t(x0) * 4, *d = r1 + size_t(x1) * 4;
+    auto channel = [&](int k, const float* lut) {
+        const float top = lut[a[k]] + (lut[b[k]] - lut[a[k]]) * ax;
+        const float bottom = lut[c[k]] + (lut[d[k]] - lut[c[k]]) * ax;
+        return top + (bottom - top) * ay;
+    };
+    static constexpr auto kAlpha = [] {
+        std::array<float, 256> t{};
+        for (int i = 0; i < 256; ++i) t[size_t(i)] = float(i) / 255.0f;
+        return t;
+    }();
+    return {channel(0, table.value.data()), channel(1, table.value.data()), channel(2, table.value.data()),
+            channel(3, kAlpha.data())};
+}
+
 // Bilinear sample of level `level` at normalised (u, v) with wrapping; rgb albedo through the table, alpha 0-1.
-Vec4 sampleTexture(const Texture& t, int level, Vec2 uv, const AlbedoTable& table);
+inline Vec4 sampleTexture(const Texture& t, int level, Vec2 uv, const AlbedoTable& table) {
+    return sampleLevel(levelView(t, level), uv.x, uv.y, table);
+}
 
 }  // namespace luxel
