@@ -55,6 +55,8 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     decodeAmbient(c, w);
     decodeGameLumps(c, w);
     countOtherLumps(c, w);
+    const auto pakfile = c.lump(kPakfile).data();  // materials read it later; a plain copy, no parsing here
+    w.embeddedArchive.assign(pakfile.begin(), pakfile.end());
     return w;
 }
 

@@ -43,6 +43,9 @@ int runBench(const BenchArgs& args) {
     Geometry geometry = tessellate(world);
     double t3 = nowMs();
     Camera camera = args.view.camera_(world);
+    double materialsMs = 0;
+    const std::optional<MaterialSet> materials = loadMaterialsFor(options.mode, world, source, args.map, &materialsMs);
+    if (materials) options.materials = &*materials;
 
     FrameStats first;
     double f0 = nowMs();
@@ -74,6 +77,8 @@ int runBench(const BenchArgs& args) {
     j["decode_ms"] = t2 - t1;
     j["tessellate_ms"] = t3 - t2;
     j["load_ms"] = t3 - t1;  // decode + tessellate, the figure the targets name
+    j["materials_ms"] = materialsMs;  // lit / albedo modes: shaders, materials and textures (0 otherwise)
+    j["textures"] = materials ? materials->textures.size() : 0;
     j["first_frame_ms"] = firstFrameMs;
     j["load_and_first_frame_ms"] = t3 - t1 + firstFrameMs;
     j["first_frame_split_ms"] = {{"cull", first.cullMs}, {"setup", first.setupMs}, {"raster", first.rasterMs},
@@ -95,11 +100,11 @@ int runBench(const BenchArgs& args) {
     } else {
         std::cout << fmt::format(
             "{}\n  {} threads, {}x{} {} spp {}\n  read {:.1f} ms, decode {:.1f} ms, tessellate {:.1f} ms "
-            "(load {:.1f} ms)\n  first frame {:.2f} ms; over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
+            "(load {:.1f} ms), materials {:.1f} ms ({} textures)\n  first frame {:.2f} ms; over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
             "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n"
             "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n",
             source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
-            options.spp, t1 - t0, t2 - t1, t3 - t2, t3 - t1, firstFrameMs, args.frames, median(frame),
+            options.spp, t1 - t0, t2 - t1, t3 - t2, t3 - t1, materialsMs, j["textures"].get<size_t>(), firstFrameMs, args.frames, median(frame),
             j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(), median(cull), median(setup),
             median(raster), median(shade), stats.cull.surfacesDrawn, stats.trianglesDrawn, stats.trianglesIn,
             stats.pixelsCovered);

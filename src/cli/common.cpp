@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <iostream>
 
 #include "luxel/light/styles.hpp"
 #include "luxel/util/error.hpp"
@@ -10,18 +12,28 @@ namespace luxel::cli {
 
 void MapArgs::addTo(CLI::App& app) {
     app.add_option("map", path, "map file (.bsp) or archive member (pak.pk3:maps/name.bsp)");
-    app.add_option("--game-dir", gameDir, "game directory whose pk3 archives are searched for --map");
-    app.add_option("--map", mapName, "map name to find in --game-dir (e.g. am_thornish)");
+    app.add_option("--game-dir", gameDirs,
+                   "game directory (repeatable): textures and shaders are searched in each, in order; the first "
+                   "one's pk3 archives are searched for --map")
+        ->allow_extra_args(false);
+    app.add_option("--map", mapName, "map name to find in the first --game-dir (e.g. am_thornish)");
     app.add_flag("--ldr", ldr, "Source maps: use the LDR lighting even when HDR lighting is present");
+    app.add_option("--palette", palette, "Quake 2: the game's pics/colormap.pcx, for .wal textures");
+    app.add_option("--time", time, "animated textures: show the frame at this time in seconds")->capture_default_str();
 }
 
 MapSource MapArgs::open() const {
-    if (!gameDir.empty()) {
-        if (mapName.empty() && path.empty()) throw UsageError("--game-dir needs --map NAME");
-        return openMapInGameDir(gameDir, mapName.empty() ? path : mapName);
+    if (!mapName.empty()) {
+        if (gameDirs.empty()) throw UsageError("--map needs --game-dir DIR");
+        if (!path.empty()) throw UsageError("give either a map path or --map NAME, not both");
+        return openMapInGameDir(gameDirs.front(), mapName);
     }
-    if (!mapName.empty()) throw UsageError("--map needs --game-dir DIR");
     if (path.empty()) throw UsageError("no map given (a .bsp path, pak.pk3:maps/x.bsp, or --game-dir DIR --map NAME)");
+    // `--game-dir DIR NAME` names a map in DIR unless NAME is a map file (then DIR is for materials only).
+    std::error_code ec;
+    const bool isFile = std::filesystem::is_regular_file(path, ec) || path.find(':') != std::string::npos;
+    if (!gameDirs.empty() && !isFile && path.find('/') == std::string::npos)
+        return openMapInGameDir(gameDirs.front(), path);
     return openMapPath(path);
 }
 
@@ -33,6 +45,26 @@ void parseSize(const std::string& text, int& width, int& height) {
         throw UsageError("--size wants WIDTHxHEIGHT between 1 and 16384, got '" + text + "'");
     width = w;
     height = h;
+}
+
+std::optional<MaterialSet> loadMaterialsFor(RenderMode mode, const World& world, const MapSource& source,
+                                            const MapArgs& args, double* ms) {
+    if (mode != RenderMode::Lit && mode != RenderMode::Albedo) return std::nullopt;
+    const double t0 = nowMs();
+    MaterialSet set = loadMaterials(world, source, args.materialOptions());
+    if (ms) *ms = nowMs() - t0;
+    if (const std::string line = missingSummary(set); !line.empty()) std::cerr << "luxel: warning: " << line << "\n";
+    return set;
+}
+
+std::string missingSummary(const MaterialSet& set) {
+    if (set.missing.empty()) return {};
+    constexpr size_t kNamesShown = 8;
+    std::string line = std::to_string(set.missing.size()) + " material" + (set.missing.size() == 1 ? "" : "s") +
+                       " without texture: ";
+    for (size_t i = 0; i < set.missing.size() && i < kNamesShown; ++i) line += (i ? ", " : "") + set.missing[i];
+    if (set.missing.size() > kNamesShown) line += ", ...";
+    return line;
 }
 
 double nowMs() {
@@ -50,7 +82,7 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--angles", angles, "camera angles PITCH YAW ROLL in degrees (with --pos)")->expected(3);
     app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
-    app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit | grid")->capture_default_str();
+    app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit | albedo | grid")->capture_default_str();
     app.add_option("--look", look, "engine (game's overbright and clamping) | linear (raw light); default: engine "
                                    "for PNG/JPEG, linear for EXR/TIFF")
         ->check(CLI::IsMember({"engine", "linear"}));

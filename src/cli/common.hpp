@@ -7,19 +7,34 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/material/material_set.hpp"
+#include "luxel/render/render.hpp"
+
+#include <optional>
+#include <vector>
 
 namespace luxel::cli {
 
 struct MapArgs {
-    std::string path;     // file.bsp or archive.pk3:maps/x.bsp
-    std::string gameDir;  // with mapName: search the directory's pk3 files
+    std::string path;                   // file.bsp or archive.pk3:maps/x.bsp
+    std::vector<std::string> gameDirs;  // the first, with mapName: search its pk3 files; all: materials
     std::string mapName;
     bool ldr = false;
+    std::string palette;  // Quake 2 .wal textures
+    float time = 0;       // animated textures
 
     void addTo(CLI::App& app);
     MapSource open() const;
     DecodeOptions decodeOptions() const { return {ldr}; }
+    MaterialOptions materialOptions() const { return {gameDirs, palette, time}; }
 };
+
+// Lit / albedo modes: the map's materials (textures, blending, sky), with one warning line on stderr
+// naming the materials without a texture; `ms` gets the load time. nullopt for the other modes.
+std::optional<MaterialSet> loadMaterialsFor(RenderMode mode, const World& world, const MapSource& source,
+                                            const MapArgs& args, double* ms = nullptr);
+// "N materials without texture: a, b, c, ..." (the first few names), or "" when none.
+std::string missingSummary(const MaterialSet& set);
 
 // Parses "WxH" (e.g. 1920x1080); throws UsageError.
 void parseSize(const std::string& text, int& width, int& height);

@@ -16,7 +16,82 @@ namespace {
 struct InfoArgs {
     MapArgs map;
     bool json = false;
+    bool materials = false;
 };
+
+const char* blendName(BlendMode b) {
+    switch (b) {
+        case BlendMode::Opaque: return "opaque";
+        case BlendMode::AlphaTest: return "alphatest";
+        case BlendMode::Blend: return "blend";
+        case BlendMode::Additive: return "additive";
+        case BlendMode::Multiply: return "multiply";
+    }
+    return "?";
+}
+
+nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& set) {
+    auto textureName = [&](int32_t t) -> nlohmann::ordered_json {
+        if (t < 0 || size_t(t) >= set.textures.size()) return nullptr;
+        return set.textures[size_t(t)]->name;
+    };
+    nlohmann::ordered_json j;
+    j["textures"] = set.textures.size();
+    j["texture_gamma"] = set.textureGamma;
+    auto& list = j["list"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < set.looks.size() && i < world.materials.size(); ++i) {
+        const SurfaceLook& l = set.looks[i];
+        std::vector<std::string> flags;
+        if (l.hidden) flags.push_back("hidden");
+        if (l.sky) flags.push_back("sky");
+        if (l.unlit) flags.push_back("unlit");
+        if (l.vertexColor) flags.push_back("vertex_color");
+        if (l.twoSided) flags.push_back("two_sided");
+        if (l.polygonOffset) flags.push_back("polygon_offset");
+        nlohmann::ordered_json m;
+        m["name"] = world.materials[i].name;
+        m["texture"] = textureName(l.texture);
+        m["missing"] = l.missing;
+        m["blend"] = blendName(l.blend);
+        if (l.blend == BlendMode::AlphaTest) m["alpha_ref"] = l.alphaRef;
+        if (l.opacity != 1.0f) m["opacity"] = l.opacity;
+        if (l.tcScale.x != 1.0f || l.tcScale.y != 1.0f) m["tc_scale"] = {l.tcScale.x, l.tcScale.y};
+        if (l.texture2 >= 0) m["texture2"] = textureName(l.texture2);
+        m["flags"] = flags;
+        list.push_back(std::move(m));
+    }
+    j["missing"] = set.missing;
+    j["fog_shaders"] = set.fogShaders;
+    auto& sky = j["sky"] = nlohmann::ordered_json::array();
+    for (int32_t f : set.sky.faces) sky.push_back(textureName(f));
+    j["warnings"] = set.warnings;
+    return j;
+}
+
+void printMaterials(const nlohmann::ordered_json& j) {
+    std::cout << fmt::format("materials: {} textures (texture gamma {})\n", j["textures"].get<uint64_t>(),
+                             j["texture_gamma"].get<float>());
+    for (const auto& m : j["list"]) {
+        std::string texture = m["texture"].is_null() ? (m["missing"].get<bool>() ? "missing" : "-")
+                                                     : m["texture"].get<std::string>();
+        std::string extra = m["blend"].get<std::string>();
+        if (m.contains("alpha_ref")) extra += fmt::format(" {:.3f}", m["alpha_ref"].get<float>());
+        if (m.contains("opacity")) extra += fmt::format(" opacity {:.2f}", m["opacity"].get<float>());
+        for (const auto& f : m["flags"]) extra += " " + f.get<std::string>();
+        std::cout << fmt::format("  {}\n    {}  [{}]\n", m["name"].get<std::string>(), texture, extra);
+    }
+    std::cout << fmt::format("missing textures: {}\n", j["missing"].size());
+    for (const auto& n : j["missing"]) std::cout << "  " << n.get<std::string>() << "\n";
+    std::cout << fmt::format("fog shaders: {}\n", j["fog_shaders"].size());
+    for (const auto& n : j["fog_shaders"]) std::cout << "  " << n.get<std::string>() << "\n";
+    if (!j["sky"][0].is_null()) {
+        std::cout << "sky box:";
+        for (const auto& f : j["sky"]) std::cout << "  " << (f.is_null() ? "-" : f.get<std::string>());
+        std::cout << "\n";
+    }
+    std::cout << fmt::format("material warnings: {}\n", j["warnings"].size());
+    for (const auto& w : j["warnings"]) std::cout << "  " << w.get<std::string>() << "\n";
+}
 
 const char* surfaceKindName(SurfaceKind k) {
     switch (k) {
@@ -175,15 +250,21 @@ void addInfoCommand(CLI::App& app, Action& action) {
     CLI::App* sub = app.add_subcommand("info", "What is inside a map: format, lumps, counts, entities, problems");
     args->map.addTo(*sub);
     sub->add_flag("--json", args->json, "print one JSON object");
+    sub->add_flag("--materials", args->materials,
+                  "load the materials (--game-dir, --palette) and list each one's texture, blending and flags");
     sub->callback([args, &action] { action = [args] {
         MapSource source = args->map.open();
         World world = decodeMap(source, args->map.decodeOptions());
         Geometry geometry = tessellate(world);
         auto j = describe(source, world, geometry);
-        if (args->json)
+        if (args->materials)
+            j["material_details"] = describeMaterials(world, loadMaterials(world, source, args->map.materialOptions()));
+        if (args->json) {
             std::cout << j.dump(2) << "\n";
-        else
+        } else {
             printText(j);
+            if (args->materials) printMaterials(j["material_details"]);
+        }
         return 0;
     }; });
 }

@@ -31,9 +31,15 @@ int runRender(const RenderArgs& args) {
     if (options.mode == RenderMode::Grid && probeKind(world) == ProbeKind::None)
         std::cerr << "luxel: warning: " << source.displayName
                   << " has no light grid or ambient cubes: grid mode draws its surfaces black\n";
+    double materialsMs = 0;
+    const std::optional<MaterialSet> materials = loadMaterialsFor(options.mode, world, source, args.map, &materialsMs);
+    if (materials) options.materials = &*materials;
     FrameStats stats;
     Image image = renderFrame(world, geometry, camera, options, &stats);
     writeImage(args.output, image);
+    if (args.stats && materials)
+        std::cerr << fmt::format("{}: {} textures loaded in {:.1f} ms\n", args.output, materials->textures.size(),
+                                 materialsMs);
     if (args.stats)
         std::cerr << fmt::format(
             "{}: camera ({:.1f} {:.1f} {:.1f}) angles ({:.1f} {:.1f} {:.1f}) cluster {}; {} surfaces, {} of {} "

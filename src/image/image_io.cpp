@@ -76,7 +76,12 @@ void writeImage(const std::string& path, const Image& image) {
 
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
     OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
-    auto in = OIIO::ImageInput::open(name, nullptr, &reader);
+    // Colour exactly as stored: OIIO would otherwise premultiply it by alpha (PNG, TGA), darkening textures.
+    OIIO::ImageSpec config;
+    config.attribute("oiio:UnassociatedAlpha", 1);
+    void* proxy = &reader;  // with a config, OIIO takes the proxy from it (the argument alone is ignored)
+    config.attribute("oiio:ioproxy", OIIO::TypeDesc::PTR, &proxy);
+    auto in = OIIO::ImageInput::open(name, &config, &reader);
     if (!in) throw DecodeError(name, "image", 0, "cannot decode image: " + OIIO::geterror());
     const OIIO::ImageSpec& spec = in->spec();
     // Hostile headers can claim huge sizes; real textures and lightmaps are far below this.

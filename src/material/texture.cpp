@@ -52,13 +52,10 @@ AlbedoTable makeAlbedoTable(float gamma) {
 }
 
 int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy) {
-    if (t.mips.size() <= 1) return 0;
     const float w = float(t.width()), h = float(t.height());
-    const float lx = std::hypot(dudx * w, dvdx * h), ly = std::hypot(dudy * w, dvdy * h);
-    const float footprint = std::max(lx, ly);
-    if (!(footprint > 1.0f)) return 0;  // also NaN
-    const int level = int(std::lround(std::log2(footprint)));
-    return std::clamp(level, 0, int(t.mips.size()) - 1);
+    const float x = dudx * w, y = dvdx * h, u = dudy * w, v = dvdy * h;
+    const float fx2 = x * x + y * y, fy2 = u * u + v * v;
+    return mipLevelFromSquare(std::max(fx2, fy2), int(t.mips.size()) - 1);
 }
 
 }  // namespace luxel

@@ -330,46 +330,59 @@ void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int p
     }
 }
 
-// Lit / Albedo with a texture: the light as lightRunScalar computes it, times the texture's albedo. One
-// mip level per run (from the derivatives at the run's middle pixel): a run is at most one row segment
-// of one triangle, over which the footprint barely changes.
+// Lit / Albedo with a texture: the light as lightRunScalar computes it, times the texture's albedo at the
+// pixel's own mip level (mipLevelFor's rule on the derivatives d(u) = (d(u/w) - u d(1/w)) * w), so a pixel's
+// value never depends on how rows are split into runs.
+struct TexFootprint {
+    raster::AttrPlane tu, tv, invW;
+    float width, height;
+    int maxLevel;
+};
+
+inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
+    return {t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, float(t.texture->width()), float(t.texture->height()),
+            int(t.texture->mips.size()) - 1};
+}
+
+inline int pixelMipLevel(const TexFootprint& f, float u, float v, float iw) {
+    const float x = ((f.tu.a - u * f.invW.a) * iw) * f.width, y = ((f.tv.a - v * f.invW.a) * iw) * f.height;
+    const float p = ((f.tu.b - u * f.invW.b) * iw) * f.width, q = ((f.tv.b - v * f.invW.b) * iw) * f.height;
+    const float fx2 = x * x + y * y, fy2 = p * p + q * q;
+    return mipLevelFromSquare(std::max(fx2, fy2), f.maxLevel);
+}
+
+// The texture's albedo (rgb) and alpha at one pixel.
+inline Vec4 texelAt(const ShadeContext& ctx, const TriShade& t, const TexFootprint& f, float fx, float fy, float iw) {
+    const float u = ((f.tu.c + f.tu.a * fx) + f.tu.b * fy) * iw, v = ((f.tv.c + f.tv.a * fx) + f.tv.b * fy) * iw;
+    return sampleLevel(levelView(*t.texture, pixelMipLevel(f, u, v, iw)), u, v, *ctx.albedoTable);
+}
+
+inline Vec3 lightAt(const TriShade& t, const PageView* pages, float fx, float fy, float iw) {
+    if (t.path == ShadePath::Lightmap) {
+        const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+        const float u = ((pu.c + pu.a * fx) + pu.b * fy) * iw, v = ((pv.c + pv.a * fx) + pv.b * fy) * iw;
+        Vec3 light = sampleView(pages[0], u, v) * t.weight[0];
+        for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
+        return light;
+    }
+    if (t.path == ShadePath::Vertex) {
+        const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
+        return {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
+                ((pb.c + pb.a * fx) + pb.b * fy) * iw};
+    }
+    return t.constantLight;
+}
+
 void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
                  const float* depth, int n, float* out) {
-    const raster::ShadeTri& st = ctx.tris[tri];
-    const raster::AttrPlane &tu = t.texPlane[0], &tv = t.texPlane[1];
-    auto texCoord = [&](float fx, float iw) {
-        return Vec2{((tu.c + tu.a * fx) + tu.b * fy) * iw, ((tv.c + tv.a * fx) + tv.b * fy) * iw};
-    };
-    const Texture& tex = *t.texture;
-    int level = 0;
-    {
-        const int k = n / 2;
-        const float fx = float(dx + k), iw = 1.0f / depth[k];
-        const Vec2 uv = texCoord(fx, iw);
-        // d(u) = (d(u/w) - u d(1/w)) * w
-        level = mipLevelFor(tex, (tu.a - uv.x * st.invW.a) * iw, (tv.a - uv.y * st.invW.a) * iw,
-                            (tu.b - uv.x * st.invW.b) * iw, (tv.b - uv.y * st.invW.b) * iw);
-    }
-    const LevelView view = levelView(tex, level);
+    const TexFootprint f = texFootprint(ctx, t, tri);
     PageView pages[kMaxLightmapSlots];
     if (t.path == ShadePath::Lightmap)
         for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
     for (int k = 0; k < n; ++k) {
         const float fx = float(dx + k), iw = 1.0f / depth[k];
-        Vec3 light = t.constantLight;
-        if (t.path == ShadePath::Lightmap) {
-            const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
-            const float u = ((pu.c + pu.a * fx) + pu.b * fy) * iw, v = ((pv.c + pv.a * fx) + pv.b * fy) * iw;
-            light = sampleView(pages[0], u, v) * t.weight[0];
-            for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
-        } else if (t.path == ShadePath::Vertex) {
-            const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
-            light = {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
-                     ((pb.c + pb.a * fx) + pb.b * fy) * iw};
-        }
-        const Vec2 uv = texCoord(fx, iw);
-        const Vec4 a = sampleLevel(view, uv.x, uv.y, *ctx.albedoTable);
-        put(out + 3 * k, lookOf(light, Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
+        const Vec4 a = texelAt(ctx, t, f, fx, fy, iw);
+        put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
     }
 }
 
@@ -725,6 +738,169 @@ LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, f
     }
 }
 
+LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy, __m256 iw) {
+    return _mm256_mul_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)), _mm256_set1_ps(p.b * fy)),
+        iw);
+}
+
+// Byte `shift / 8` of each texel through the albedo table (the identity table's b / 255 computed as such).
+LUXEL_AVX2 inline __m256 texelAlbedo8(__m256i texel, int shift, bool identity, const float* lut) {
+    const __m256i b = _mm256_and_si256(_mm256_srl_epi32(texel, _mm_cvtsi32_si128(shift)), _mm256_set1_epi32(0xff));
+    return identity ? _mm256_div_ps(_mm256_cvtepi32_ps(b), _mm256_set1_ps(255.0f)) : gather(lut, b);
+}
+
+LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, int shift, __m256 ax, __m256 ay,
+                                    bool identity, const float* lut) {
+    const __m256 top = lerp8(texelAlbedo8(ta, shift, identity, lut), texelAlbedo8(tb, shift, identity, lut), ax);
+    const __m256 bottom = lerp8(texelAlbedo8(tc, shift, identity, lut), texelAlbedo8(td, shift, identity, lut), ax);
+    return lerp8(top, bottom, ay);
+}
+
+LUXEL_AVX2 inline __m256 pageBilerp8(const float* page, __m256i i00, __m256i i10, __m256i i01, __m256i i11, int c,
+                                     __m256 ax, __m256 ay) {
+    const __m256i o = _mm256_set1_epi32(c);
+    const __m256 top = lerp8(gather(page, _mm256_add_epi32(i00, o)), gather(page, _mm256_add_epi32(i10, o)), ax);
+    const __m256 bottom = lerp8(gather(page, _mm256_add_epi32(i01, o)), gather(page, _mm256_add_epi32(i11, o)), ax);
+    return lerp8(top, bottom, ay);
+}
+
+// Textured runs, 8 pixels at a time, with the same IEEE operations per lane as texturedRun (sampleView,
+// pixelMipLevel, sampleLevel, lookOf), so both give the same bits. Lanes on one mip level (the common case)
+// sample with gathers; a group whose lanes straddle levels samples each lane with sampleLevel. Taken for
+// power-of-two textures, one lightmap slot or vertex / constant light, and a look without gamma or with
+// its table.
+LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
+                                float fy, const float* depth, int n, float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
+    const __m256i oneI = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const TexFootprint f = texFootprint(ctx, t, tri);
+    const Texture& tex = *t.texture;
+    const bool identityTable = ctx.materials->textureGamma == 1.0f;
+    const float* lut = ctx.albedoTable->value.data();
+    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
+    const __m256 texW = _mm256_set1_ps(f.width), texH = _mm256_set1_ps(f.height);
+    const __m256 iwa = _mm256_set1_ps(f.invW.a), iwb = _mm256_set1_ps(f.invW.b);
+    const __m256 tua = _mm256_set1_ps(f.tu.a), tub = _mm256_set1_ps(f.tu.b), tva = _mm256_set1_ps(f.tv.a),
+                 tvb = _mm256_set1_ps(f.tv.b);
+    const __m256i maxLevel = _mm256_set1_epi32(f.maxLevel);
+    const PageView pg = t.path == ShadePath::Lightmap ? pageView(t.page[0], t.pageWidth, t.pageHeight) : PageView{};
+    const __m256 pw = _mm256_set1_ps(pg.fw), ph = _mm256_set1_ps(pg.fh), pwMax = _mm256_set1_ps(pg.wMax),
+                 phMax = _mm256_set1_ps(pg.hMax);
+    const __m256i pwLast = _mm256_set1_epi32(pg.w - 1), phLast = _mm256_set1_epi32(pg.h - 1), pRow = _mm256_set1_epi32(pg.w);
+    const __m256 weight = _mm256_set1_ps(t.weight[0]);
+    for (int k = 0; k < n; k += 8) {
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+        const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        // Light.
+        __m256 lr, lg, lb;
+        if (t.path == ShadePath::Lightmap) {
+            __m256 px = _mm256_sub_ps(_mm256_mul_ps(plane8(t.plane[0], fx, fy, iw), pw), half);
+            __m256 py = _mm256_sub_ps(_mm256_mul_ps(plane8(t.plane[1], fx, fy, iw), ph), half);
+            px = _mm256_and_ps(_mm256_cmp_ps(px, zero, _CMP_GE_OQ), px);  // !(x >= 0) -> 0, NaN included
+            py = _mm256_and_ps(_mm256_cmp_ps(py, zero, _CMP_GE_OQ), py);
+            px = _mm256_min_ps(px, pwMax);
+            py = _mm256_min_ps(py, phMax);
+            const __m256i x0 = _mm256_cvttps_epi32(px), y0 = _mm256_cvttps_epi32(py);
+            const __m256i x1 = _mm256_min_epi32(_mm256_add_epi32(x0, oneI), pwLast);
+            const __m256i y1 = _mm256_min_epi32(_mm256_add_epi32(y0, oneI), phLast);
+            const __m256 ax = _mm256_sub_ps(px, _mm256_cvtepi32_ps(x0)), ay = _mm256_sub_ps(py, _mm256_cvtepi32_ps(y0));
+            const __m256i r0 = _mm256_mullo_epi32(y0, pRow), r1 = _mm256_mullo_epi32(y1, pRow);
+            const __m256i i00 = _mm256_mullo_epi32(_mm256_add_epi32(r0, x0), three);
+            const __m256i i10 = _mm256_mullo_epi32(_mm256_add_epi32(r0, x1), three);
+            const __m256i i01 = _mm256_mullo_epi32(_mm256_add_epi32(r1, x0), three);
+            const __m256i i11 = _mm256_mullo_epi32(_mm256_add_epi32(r1, x1), three);
+            lr = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 0, ax, ay), weight);
+            lg = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 1, ax, ay), weight);
+            lb = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 2, ax, ay), weight);
+        } else if (t.path == ShadePath::Vertex) {
+            lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
+        } else {
+            lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
+            lb = _mm256_set1_ps(t.constantLight.z);
+        }
+        // Texture coordinates and each lane's mip level (pixelMipLevel).
+        const __m256 u = plane8(f.tu, fx, fy, iw), v = plane8(f.tv, fx, fy, iw);
+        const __m256 ex = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tua, _mm256_mul_ps(u, iwa)), iw), texW);
+        const __m256 ey = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tva, _mm256_mul_ps(v, iwa)), iw), texH);
+        const __m256 ep = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tub, _mm256_mul_ps(u, iwb)), iw), texW);
+        const __m256 eq = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tvb, _mm256_mul_ps(v, iwb)), iw), texH);
+        const __m256 fx2 = _mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey));
+        const __m256 fy2 = _mm256_add_ps(_mm256_mul_ps(ep, ep), _mm256_mul_ps(eq, eq));
+        const __m256 f2 = _mm256_max_ps(fy2, fx2);  // std::max(fx2, fy2)
+        const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, one, _CMP_GT_OQ));
+        __m256i level = _mm256_srai_epi32(
+            _mm256_add_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(127)), oneI),
+            1);
+        level = _mm256_and_si256(_mm256_min_epi32(level, maxLevel), minified);
+        alignas(32) int32_t levels[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+        const __m256i same = _mm256_or_si256(_mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[0])),
+                                             _mm256_xor_si256(valid, _mm256_set1_epi32(-1)));
+        __m256 ar, ag, ab;
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(same)) == 0xff) {
+            const LevelView view = levelView(tex, levels[0]);
+            __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
+            __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
+            sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
+            sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
+            const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
+            const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
+            const __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
+            const __m256i maskX = _mm256_set1_epi32(view.width - 1), maskY = _mm256_set1_epi32(view.height - 1);
+            const __m256i row = _mm256_set1_epi32(view.width);
+            const __m256i x0 = _mm256_and_si256(ix, maskX), x1 = _mm256_and_si256(_mm256_add_epi32(ix, oneI), maskX);
+            const __m256i y0 = _mm256_mullo_epi32(_mm256_and_si256(iy, maskY), row);
+            const __m256i y1 = _mm256_mullo_epi32(_mm256_and_si256(_mm256_add_epi32(iy, oneI), maskY), row);
+            const int* texels = reinterpret_cast<const int*>(view.texels);
+            const __m256i ta = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x0), 4);
+            const __m256i tb = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x1), 4);
+            const __m256i tc = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x0), 4);
+            const __m256i td = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x1), 4);
+            ar = texBilerp8(ta, tb, tc, td, 0, ax, ay, identityTable, lut);
+            ag = texBilerp8(ta, tb, tc, td, 8, ax, ay, identityTable, lut);
+            ab = texBilerp8(ta, tb, tc, td, 16, ax, ay, identityTable, lut);
+        } else {
+            alignas(32) float us[8], vs[8], r[8], g[8], b[8];
+            _mm256_store_ps(us, u);
+            _mm256_store_ps(vs, v);
+            for (int l = 0; l < 8; ++l) {
+                const Vec4 c = k + l < n ? sampleLevel(levelView(tex, levels[l]), us[l], vs[l], *ctx.albedoTable) : Vec4{};
+                r[l] = c.x, g[l] = c.y, b[l] = c.z;
+            }
+            ar = _mm256_load_ps(r), ag = _mm256_load_ps(g), ab = _mm256_load_ps(b);
+        }
+        ar = _mm256_mul_ps(ar, _mm256_set1_ps(t.albedo.x));
+        ag = _mm256_mul_ps(ag, _mm256_set1_ps(t.albedo.y));
+        ab = _mm256_mul_ps(ab, _mm256_set1_ps(t.albedo.z));
+        // lookOf(light, albedo).
+        __m256 r, g, b;
+        if (lp.linear) {
+            r = _mm256_mul_ps(lr, ar), g = _mm256_mul_ps(lg, ag), b = _mm256_mul_ps(lb, ab);
+        } else {
+            if (lp.hueClampAt > 0) {
+                const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
+                const __m256 m = _mm256_max_ps(_mm256_max_ps(lb, lg), lr);
+                const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+                if (_mm256_movemask_ps(over)) {
+                    const __m256 sc = _mm256_div_ps(clampAt, m);
+                    lr = _mm256_blendv_ps(lr, _mm256_mul_ps(lr, sc), over);
+                    lg = _mm256_blendv_ps(lg, _mm256_mul_ps(lg, sc), over);
+                    lb = _mm256_blendv_ps(lb, _mm256_mul_ps(lb, sc), over);
+                }
+            }
+            r = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one);
+            g = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one);
+            b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one);
+            if (lp.gamma) r = gamma8(r, *lp.table), g = gamma8(g, *lp.table), b = gamma8(b, *lp.table);
+        }
+        storeRgb8(out + 3 * k, r, g, b);
+    }
+}
+
 // A finished row segment to the image with streaming stores: the frame is written once and not read
 // again here, so its cache lines need not be fetched first. Returns false when dst is not 32-byte aligned.
 LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf) {
@@ -753,6 +929,20 @@ LUXEL_AVX2 uint64_t runStartsAvx2(const uint32_t* id, int n) {
 }
 
 #endif
+
+void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
+                    const float* depth, int n, float* out, bool vec) {
+#if defined(LUXEL_SHADE_AVX2)
+    const RgbaImage& base = t.texture->mips[0];
+    const bool powerOfTwo = (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0;
+    if (vec && powerOfTwo && (t.path != ShadePath::Lightmap || (t.slots == 1 && t.narrowIndices)) &&
+        size_t(base.width) * size_t(base.height) < (size_t(1) << 31))
+        return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
+#else
+    (void)vec;
+#endif
+    texturedRun(ctx, t, lp, tri, dx, fy, depth, n, out);
+}
 
 // Light-bearing modes: runs of one triangle per row are shaded into a row buffer (the vector loop
 // overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
@@ -803,7 +993,13 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     else if (t.skyBox)
                         skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.texture)
-                        texturedRun(ctx, t, lp, tri, dx, fy, drow + i, end - i, o);
+                        texturedRunFor(ctx, t, lp, tri, dx, fy, drow + i, end - i, o,
+#if defined(LUXEL_SHADE_AVX2)
+                                       vec
+#else
+                                       false
+#endif
+                        );
                     else
 #if defined(LUXEL_SHADE_AVX2)
                     if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
@@ -985,13 +1181,7 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
         skyBoxRun(ctx, tri, lp, px, py, &invW, 1, out);
     } else if (t.texture) {
         texturedRun(ctx, t, lp, tri, dx, fy, &invW, 1, out);
-        const raster::AttrPlane &tu = t.texPlane[0], &tv = t.texPlane[1];
-        const float iw = 1.0f / invW, fx = float(dx);
-        const Vec2 uv{((tu.c + tu.a * fx) + tu.b * fy) * iw, ((tv.c + tv.a * fx) + tv.b * fy) * iw};
-        const raster::ShadeTri& st = ctx.tris[tri];
-        const int level = mipLevelFor(*t.texture, (tu.a - uv.x * st.invW.a) * iw, (tv.a - uv.y * st.invW.a) * iw,
-                                      (tu.b - uv.x * st.invW.b) * iw, (tv.b - uv.y * st.invW.b) * iw);
-        alpha = sampleTexture(*t.texture, level, uv, *ctx.albedoTable).w;
+        alpha = texelAt(ctx, t, texFootprint(ctx, t, tri), float(dx), fy, 1.0f / invW).w;
     } else {
         lightRunScalar(t, lp, dx, fy, &invW, 1, out);
     }

@@ -174,6 +174,8 @@ struct World {
     // writers put rebaked probes back where they came from; empty when the map has none.
     std::string probeLump;
     std::vector<StaticProp> staticProps;
+    // Files the map carries (Source pakfile zip: materials, textures, cubemaps); empty when none.
+    std::vector<uint8_t> embeddedArchive;
     std::vector<Entity> entities;
     std::string entityText;
     EngineLook look;

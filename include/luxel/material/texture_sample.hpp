@@ -3,6 +3,8 @@
 // nearest the pixel's footprint, bilinear within it, coordinates wrapping (GL_REPEAT).
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "luxel/material/material_set.hpp"
 #include "luxel/util/math.hpp"
@@ -15,9 +17,20 @@ struct AlbedoTable {
 };
 AlbedoTable makeAlbedoTable(float gamma);
 
+// Mip level from the squared length f2 of a pixel's longer footprint side in level-0 texels: log2 of the
+// length rounded to nearest, i.e. level L for f2 in [2^(2L-1), 2^(2L+1)), read off f2's exponent so scalar
+// and vector code agree exactly; clamped to [0, maxLevel].
+inline int mipLevelFromSquare(float f2, int maxLevel) {
+    if (!(f2 > 1.0f)) return 0;  // magnified, or NaN
+    uint32_t bits;
+    std::memcpy(&bits, &f2, 4);
+    const int e = int(bits >> 23) - 127;
+    const int level = (e + 1) >> 1;
+    return level < maxLevel ? level : maxLevel;
+}
+
 // Mip level for a pixel whose texture coordinates change by (dudx, dvdx) and (dudy, dvdy) per pixel
-// (in normalised units): log2 of the longer footprint side in level-0 texels, rounded to nearest, clamped to
-// the chain.
+// (normalised units).
 int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy);
 
 // One mip level with its constants hoisted, for loops that sample it many times.

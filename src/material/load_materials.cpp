@@ -1,0 +1,129 @@
+// loadMaterials: dispatch by format, and what the per-format loaders share.
+#include <algorithm>
+#include <cmath>
+
+#include "luxel/util/error.hpp"
+#include "material_loaders.hpp"
+
+namespace luxel {
+namespace materials {
+
+std::string lowerAscii(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return s;
+}
+
+std::string stripExtension(const std::string& path) {
+    const size_t slash = path.find_last_of("/\\");
+    const size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path;
+    return path.substr(0, dot);
+}
+
+std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates) {
+    for (const std::string& c : candidates)
+        if (files.exists(c)) return c;
+    return {};
+}
+
+RgbaImage toRgba(const Image& image, const std::string& name) {
+    if (image.width <= 0 || image.height <= 0 || image.width > kMaxTextureSide || image.height > kMaxTextureSide)
+        throw DecodeError(name, "image", 0, "size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                                    " outside 1.." + std::to_string(kMaxTextureSide));
+    const int ch = image.channels;
+    if (ch < 1 || ch > 4) throw DecodeError(name, "image", 0, std::to_string(ch) + " channels (expected 1 to 4)");
+    RgbaImage out;
+    out.width = image.width;
+    out.height = image.height;
+    const size_t n = size_t(image.width) * size_t(image.height);
+    out.rgba.resize(n * 4);
+    auto byte = [](float v) {
+        const float b = std::round(std::clamp(v, 0.0f, 1.0f) * 255.0f);
+        return uint8_t(b);
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const float* p = image.pixels.data() + i * size_t(ch);
+        uint8_t* q = out.rgba.data() + i * 4;
+        if (ch <= 2) {
+            q[0] = q[1] = q[2] = byte(p[0]);
+            q[3] = ch == 2 ? byte(p[1]) : 255;
+        } else {
+            q[0] = byte(p[0]);
+            q[1] = byte(p[1]);
+            q[2] = byte(p[2]);
+            q[3] = ch == 4 ? byte(p[3]) : 255;
+        }
+    }
+    return out;
+}
+
+RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
+    const auto bytes = files.read(path);
+    if (!bytes) throw UsageError(path + ": not found");
+    const std::string name = files.describe(path).value_or(path);
+    return toRgba(decodeImage(*bytes, name), name);
+}
+
+int32_t TextureRequests::add(const GameFiles& files, const std::string& path, const std::string& params,
+                             std::function<RgbaImage(const GameFiles&, const std::string&)> decode) {
+    std::string key = files.identity(path).value_or("missing:" + path) + "|" + params;
+    if (auto it = byKey_.find(key); it != byKey_.end()) return it->second;
+    const int32_t index = int32_t(jobs_.size());
+    byKey_.emplace(key, index);
+    const GameFiles* f = &files;
+    jobs_.push_back({std::move(key), files.describe(path).value_or(path),
+                     [f, path, decode = std::move(decode)] { return decode(*f, path); }});
+    return index;
+}
+
+int32_t TextureRequests::addImage(const GameFiles& files, const std::string& path) {
+    return add(files, path, "image", decodeGameImage);
+}
+
+void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMissing) {
+    const std::vector<TextureResult> results = loadTextures(jobs_);
+    std::vector<int32_t> remap(results.size(), -1);
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (results[i].texture) {
+            remap[i] = int32_t(set.textures.size());
+            set.textures.push_back(results[i].texture);
+        } else {
+            const std::string& e = results[i].error;
+            set.warnings.push_back(e.find(jobs_[i].name) != std::string::npos ? e : jobs_[i].name + ": " + e);
+        }
+    }
+    auto mapIndex = [&](int32_t i) { return i >= 0 && size_t(i) < remap.size() ? remap[size_t(i)] : -1; };
+    for (size_t m = 0; m < set.looks.size(); ++m) {
+        SurfaceLook& look = set.looks[m];
+        if (look.texture >= 0) {
+            look.texture = mapIndex(look.texture);
+            if (look.texture < 0) {
+                look.missing = greyMissing;
+                if (m < world.materials.size()) addMissing(set, world.materials[m].name);
+            }
+        }
+        if (look.texture2 >= 0) look.texture2 = mapIndex(look.texture2);
+    }
+    for (int32_t& face : set.sky.faces)
+        if (face >= 0) face = mapIndex(face);
+}
+
+}  // namespace materials
+
+MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options) {
+    MaterialSet set;
+    set.looks.resize(world.materials.size());
+    switch (world.format) {
+        case MapFormat::Quake3: materials::loadQuake3(world, source, options, set); break;
+        case MapFormat::Quake2: materials::loadQuake2(world, options, set); break;
+        case MapFormat::Source: materials::loadSource(world, options, set); break;
+    }
+    std::sort(set.missing.begin(), set.missing.end());
+    set.missing.erase(std::unique(set.missing.begin(), set.missing.end()), set.missing.end());
+    std::sort(set.fogShaders.begin(), set.fogShaders.end());
+    set.fogShaders.erase(std::unique(set.fogShaders.begin(), set.fogShaders.end()), set.fogShaders.end());
+    return set;
+}
+
+}  // namespace luxel

@@ -1,0 +1,173 @@
+// Quake 2 materials: replacement images (PNG / TGA / JPEG) or .wal textures through the game's palette,
+// from loose game directories.
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "luxel/material/wal.hpp"
+#include "luxel/util/error.hpp"
+#include "material_loaders.hpp"
+
+namespace luxel::materials {
+namespace {
+namespace fs = std::filesystem;
+
+// Texinfo surface flags (qfiles.h).
+constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20;
+// Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
+constexpr double kFramesPerSecond = 2.0;
+constexpr int kMaxAnimationFrames = 64;
+
+bool hasPakFiles(const std::string& dir) {
+    std::error_code ec;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (lowerAscii(it->path().extension().string()) == ".pak") return true;
+    return false;
+}
+
+// A texture is looked for under textures/ (a game dir) and at the top (a dir that is the textures folder).
+std::string findReplacement(const GameFiles& files, const std::string& name) {
+    std::vector<std::string> candidates;
+    for (const std::string prefix : {"textures/", ""})
+        for (const char* ext : {".png", ".tga", ".jpg"}) candidates.push_back(prefix + name + ext);
+    return firstExisting(files, candidates);
+}
+
+std::string findWal(const GameFiles& files, const std::string& name) {
+    return firstExisting(files, {"textures/" + name + ".wal", name + ".wal"});
+}
+
+std::optional<WalInfo> readWalHeader(const GameFiles& files, const std::string& path, MaterialSet& set) {
+    try {
+        if (auto bytes = files.read(path)) return readWalInfo(*bytes, files.describe(path).value_or(path));
+    } catch (const std::exception& e) {
+        set.warnings.push_back(e.what());
+    }
+    return std::nullopt;
+}
+
+std::string paletteKey(const Palette& p) {
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a: textures decoded through different palettes differ
+    for (const auto& rgb : p)
+        for (uint8_t b : rgb) h = (h ^ b) * 0x100000001b3ull;
+    return "wal:" + std::to_string(h);
+}
+
+}  // namespace
+
+void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set) {
+    set.textureGamma = 1.0f;
+    GameFiles files;
+    bool warnedPak = false;
+    for (const std::string& dir : options.gameDirs) {
+        files.addDirectory(dir);
+        if (!warnedPak && hasPakFiles(dir)) {
+            set.warnings.push_back(dir + ": Quake 2 .pak archives are not supported (extract them into the directory)");
+            warnedPak = true;
+        }
+    }
+
+    std::shared_ptr<const Palette> palette;
+    if (!options.palette.empty()) {
+        const Bytes bytes = readFile(options.palette);
+        try {
+            palette = std::make_shared<const Palette>(readPcxPalette(bytes, options.palette));
+        } catch (const DecodeError& e) {
+            throw UsageError(std::string("--palette: ") + e.what());
+        }
+    } else if (auto bytes = files.read("pics/colormap.pcx")) {  // the game's own, when a game dir has it
+        try {
+            palette = std::make_shared<const Palette>(readPcxPalette(*bytes, "pics/colormap.pcx"));
+        } catch (const DecodeError& e) {
+            set.warnings.push_back(e.what());
+        }
+    }
+    const std::string walParams = palette ? paletteKey(*palette) : std::string();
+
+    TextureRequests requests;
+    std::vector<bool> scaleFromImage(world.materials.size(), false);
+    bool warnedPalette = false;
+    for (size_t i = 0; i < world.materials.size(); ++i) {
+        const Material& mat = world.materials[i];
+        SurfaceLook& look = set.looks[i];
+        if (mat.flags & (kMaterialNoDraw | kMaterialSky)) continue;  // the map's flags hide them / draw sky
+        const uint32_t f = mat.nativeSurfaceFlags;
+        look.unlit = (f & kSurfWarp) != 0;
+        if (f & (kSurfTrans33 | kSurfTrans66)) {
+            look.blend = BlendMode::Blend;
+            look.opacity = (f & kSurfTrans33) ? 0.33f : 0.66f;
+        }
+
+        std::string name = lowerAscii(mat.name);
+        std::string walPath = findWal(files, name);
+        std::optional<WalInfo> wal = walPath.empty() ? std::nullopt : readWalHeader(files, walPath, set);
+        if (wal && !wal->nextName.empty()) {
+            std::vector<std::pair<std::string, std::string>> chain{{name, walPath}};  // (name, .wal path)
+            std::optional<WalInfo> at = wal;
+            while (at && !at->nextName.empty() && chain.size() < size_t(kMaxAnimationFrames)) {
+                const std::string next = lowerAscii(at->nextName);
+                if (next == name) break;
+                const std::string nextPath = findWal(files, next);
+                if (nextPath.empty()) break;
+                chain.emplace_back(next, nextPath);
+                at = readWalHeader(files, nextPath, set);
+            }
+            const double t = std::floor(double(options.time) * kFramesPerSecond);
+            const auto n = double(chain.size());
+            double k = std::isfinite(t) ? std::fmod(t, n) : 0.0;
+            if (k < 0) k += n;
+            const size_t frame = std::min(chain.size() - 1, size_t(k));
+            if (frame > 0) {
+                name = chain[frame].first;
+                walPath = chain[frame].second;
+                wal = readWalHeader(files, walPath, set);
+            }
+        }
+        if (wal && wal->width > 0 && wal->height > 0)
+            look.tcScale = {1.0f / float(wal->width), 1.0f / float(wal->height)};  // texUV are in .wal texels
+
+        if (const std::string image = findReplacement(files, name); !image.empty()) {
+            look.texture = requests.addImage(files, image);
+            scaleFromImage[i] = !wal;
+        } else if (wal && palette) {
+            look.texture = requests.add(files, walPath, walParams, [palette](const GameFiles& g, const std::string& p) {
+                const auto bytes = g.read(p);
+                if (!bytes) throw UsageError(p + ": not found");
+                return decodeWal(*bytes, g.describe(p).value_or(p), *palette);
+            });
+        } else {
+            if (wal && !warnedPalette) {
+                set.warnings.push_back(walPath + ": .wal textures need --palette (pics/colormap.pcx)");
+                warnedPalette = true;
+            }
+            look.missing = true;
+            addMissing(set, mat.name);
+        }
+    }
+
+    const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
+    if (const std::string* sky = worldspawn ? worldspawn->get("sky") : nullptr; sky && !sky->empty()) {
+        static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+        for (int k = 0; k < 6; ++k) {
+            const std::string base = "env/" + lowerAscii(*sky) + kSuffix[k];
+            const std::string path =
+                firstExisting(files, {base + ".tga", base + ".png", base + ".jpg", base + ".pcx"});
+            if (path.empty())
+                set.warnings.push_back("sky " + *sky + ": " + base + " not found");
+            else
+                set.sky.faces[size_t(k)] = requests.addImage(files, path);
+        }
+    }
+
+    requests.resolve(set, world, true);
+    for (size_t i = 0; i < set.looks.size(); ++i) {
+        SurfaceLook& look = set.looks[i];
+        if (scaleFromImage[i] && look.texture >= 0) {
+            const Texture& t = *set.textures[size_t(look.texture)];
+            look.tcScale = {1.0f / float(t.width()), 1.0f / float(t.height())};
+        }
+    }
+}
+
+}  // namespace luxel::materials

@@ -1,0 +1,160 @@
+// Source materials: .vmt files (patches resolved) and their .vtf textures, from the map's pakfile and
+// loose game directories.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "luxel/material/vmt.hpp"
+#include "luxel/material/vtf.hpp"
+#include "luxel/util/error.hpp"
+#include "material_loaders.hpp"
+
+namespace luxel::materials {
+namespace {
+namespace fs = std::filesystem;
+
+// Textures wider than this are decoded from a smaller mip: a frame never shows more, and the largest
+// Source textures (4096) would cost 16x the time and memory.
+constexpr int32_t kMaxSourceTextureSide = 1024;
+constexpr int kMaxPatchDepth = 8;
+
+bool hasVpkFiles(const std::string& dir) {
+    std::error_code ec;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (lowerAscii(it->path().extension().string()) == ".vpk") return true;
+    return false;
+}
+
+RgbaImage decodeVtfFile(const GameFiles& files, const std::string& path) {
+    const auto bytes = files.read(path);
+    if (!bytes) throw UsageError(path + ": not found");
+    const std::string name = files.describe(path).value_or(path);
+    const VtfInfo info = readVtfInfo(*bytes, name);
+    int mip = 0;
+    while (mip + 1 < info.mips && std::max(info.width >> mip, info.height >> mip) > kMaxSourceTextureSide) ++mip;
+    return decodeVtf(*bytes, name, mip);
+}
+
+struct SourceFiles {
+    GameFiles files;
+    MaterialSet& set;
+
+    std::optional<Vmt> parse(const std::string& path) {
+        try {
+            const auto bytes = files.read(path);
+            if (!bytes) return std::nullopt;
+            const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+            return parseVmt(text, files.describe(path).value_or(path));
+        } catch (const std::exception& e) {
+            set.warnings.push_back(e.what());
+            return std::nullopt;
+        }
+    }
+
+    // materials/NAME.vmt with `patch` includes resolved; nullopt when it (or what a patch includes) is missing.
+    std::optional<Vmt> material(const std::string& name) {
+        const std::string path = "materials/" + lowerAscii(name) + ".vmt";
+        std::optional<Vmt> vmt = parse(path);
+        std::vector<Vmt> patches;  // outermost first
+        while (vmt && vmt->shader == "patch") {
+            if (patches.size() == size_t(kMaxPatchDepth)) {
+                set.warnings.push_back(path + ": more than " + std::to_string(kMaxPatchDepth) + " nested patches");
+                return std::nullopt;
+            }
+            std::string include = lowerAscii(vmt->includePath);
+            if (!include.starts_with("materials/") && !files.exists(include)) include = "materials/" + include;
+            patches.push_back(std::move(*vmt));
+            vmt = parse(include);
+        }
+        if (!vmt) return std::nullopt;
+        for (const Vmt& patch : patches) vmt = applyVmtPatch(*vmt, patch);
+        return vmt;
+    }
+
+    // materials/X.vtf of a texture name; "" when missing.
+    std::string texturePath(const std::string& texture) const {
+        if (texture.empty()) return {};
+        const std::string path = "materials/" + texture + ".vtf";
+        return files.exists(path) ? path : std::string();
+    }
+};
+
+}  // namespace
+
+void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set) {
+    set.textureGamma = 2.2f;
+    SourceFiles s{GameFiles(), set};
+    if (!world.embeddedArchive.empty()) s.files.addArchiveBytes(world.file + ":pakfile", world.embeddedArchive);
+    bool warnedVpk = false;
+    for (const std::string& dir : options.gameDirs) {
+        s.files.addDirectory(dir);
+        if (!warnedVpk && hasVpkFiles(dir)) {
+            set.warnings.push_back(dir + ": VPK archives are not supported (only loose files are searched)");
+            warnedVpk = true;
+        }
+    }
+
+    TextureRequests requests;
+    auto request = [&](const std::string& path) {
+        return requests.add(s.files, path, "vtf<=" + std::to_string(kMaxSourceTextureSide), decodeVtfFile);
+    };
+    for (size_t i = 0; i < world.materials.size(); ++i) {
+        const Material& mat = world.materials[i];
+        SurfaceLook& look = set.looks[i];
+        if (mat.flags & kMaterialNoDraw) {  // tool textures (the decoder knows them by name) and nodraw faces
+            look.hidden = lowerAscii(mat.name).starts_with("tools/");
+            continue;
+        }
+        if (mat.flags & kMaterialSky) continue;
+        const std::optional<Vmt> vmt = s.material(mat.name);
+        if (!vmt) {
+            addMissing(set, mat.name);  // the texdata reflectivity stays
+            continue;
+        }
+        if (vmt->noDraw()) {
+            look.hidden = true;
+            continue;
+        }
+        if (vmt->sky()) {
+            look.sky = true;
+            continue;
+        }
+        look.unlit = vmt->shader == "unlitgeneric";
+        look.twoSided = vmt->flag("$nocull");
+        if (vmt->alphaTest()) {
+            look.blend = BlendMode::AlphaTest;
+            look.alphaRef = vmt->alphaTestReference();
+        }
+        if (vmt->translucent()) look.blend = BlendMode::Blend;
+        if (vmt->additive()) look.blend = BlendMode::Additive;
+        if (const std::string alpha = vmt->param("$alpha"); !alpha.empty()) {
+            look.opacity = std::clamp(float(std::atof(alpha.c_str())), 0.0f, 1.0f);
+            if (look.opacity < 1.0f && look.blend == BlendMode::Opaque) look.blend = BlendMode::Blend;
+        }
+        const std::string base = vmt->baseTexture();
+        if (base.empty()) continue;  // water, refract, ...: drawn with the texdata reflectivity
+        if (const std::string path = s.texturePath(base); !path.empty())
+            look.texture = request(path);
+        else
+            addMissing(set, mat.name);
+        if (const std::string path = s.texturePath(vmt->baseTexture2()); !path.empty()) look.texture2 = request(path);
+    }
+
+    const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
+    if (const std::string* sky = worldspawn ? worldspawn->get("skyname") : nullptr; sky && !sky->empty()) {
+        static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+        for (int k = 0; k < 6; ++k) {
+            const std::string name = "skybox/" + lowerAscii(*sky) + kSuffix[k];
+            const std::optional<Vmt> vmt = s.material(name);
+            const std::string path = vmt ? s.texturePath(vmt->baseTexture()) : std::string();
+            if (path.empty())
+                set.warnings.push_back("sky " + *sky + ": materials/" + name + ".vmt or its texture not found");
+            else
+                set.sky.faces[size_t(k)] = request(path);
+        }
+    }
+    requests.resolve(set, world, false);
+}
+
+}  // namespace luxel::materials

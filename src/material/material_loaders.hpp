@@ -1,0 +1,59 @@
+#pragma once
+// Internal to loadMaterials: the per-format loaders and what they share (texture requests through the
+// process-wide cache, image conversion).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "luxel/image/image.hpp"
+#include "luxel/io/game_files.hpp"
+#include "luxel/material/material_set.hpp"
+#include "texture_cache.hpp"
+
+namespace luxel::materials {
+
+// decodeImage output (floats = byte / 255) back to bytes, rounding; grey, grey + alpha, RGB (alpha 255)
+// and RGBA images. Throws DecodeError for other channel counts or sizes over kMaxTextureSide.
+RgbaImage toRgba(const Image& image, const std::string& name);
+
+// A TGA / JPEG / PNG / ... file read from `files` and decoded.
+RgbaImage decodeGameImage(const GameFiles& files, const std::string& path);
+
+// The first of `candidates` that exists in `files`, or "".
+std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates);
+
+// `path` without its extension (the part after the last '.' of the last component).
+std::string stripExtension(const std::string& path);
+std::string lowerAscii(std::string s);
+
+// The textures a map asks for, each file (+ decode parameters) once, indexed in request order.
+class TextureRequests {
+public:
+    // `decode` reads and decodes `path` from `files` (which must outlive resolve()); returns the request's
+    // index. `params` names the decode parameters that make two requests of one file differ.
+    int32_t add(const GameFiles& files, const std::string& path, const std::string& params,
+                std::function<RgbaImage(const GameFiles&, const std::string& path)> decode);
+    // An image file decoded with decodeGameImage.
+    int32_t addImage(const GameFiles& files, const std::string& path);
+
+    // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request
+    // indices held by set.looks (texture, texture2) and set.sky into set.textures indices. A look whose
+    // texture could not be decoded gets -1, `missing` = greyMissing and its material's name in
+    // set.missing; each failure adds a warning.
+    void resolve(MaterialSet& set, const World& world, bool greyMissing);
+
+private:
+    std::vector<TextureJob> jobs_;
+    std::unordered_map<std::string, int32_t> byKey_;
+};
+
+// Adds `name` to set.missing (sorted and made unique by loadMaterials).
+inline void addMissing(MaterialSet& set, const std::string& name) { set.missing.push_back(name); }
+
+void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set);
+void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set);
+void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set);
+
+}  // namespace luxel::materials

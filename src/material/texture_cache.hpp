@@ -1,0 +1,34 @@
+#pragma once
+// Decoded textures shared by every map a process loads: keyed by the file's GameFiles::identity plus the
+// decode parameters, so a texture many maps use is decoded once. Entries live until clearTextureCache.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "luxel/material/material_set.hpp"
+
+namespace luxel {
+
+struct TextureJob {
+    std::string key;   // identity + decode parameters; equal keys must decode to equal textures
+    std::string name;  // Texture::name (where it came from)
+    std::function<RgbaImage()> decode;  // may throw (DecodeError, UsageError): the texture is then missing
+};
+
+struct TextureResult {
+    std::shared_ptr<const Texture> texture;  // null when decoding failed
+    std::string error;                       // why, for a warning
+};
+
+// One result per job, in job order. Jobs missing from the cache are decoded in parallel (TBB); jobs
+// with equal keys are decoded once.
+std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs);
+
+// Textures decoded (not found in the cache) since the process started: tests check the cache with it.
+size_t textureDecodeCount();
+size_t textureCacheSize();
+void clearTextureCache();
+
+}  // namespace luxel
