@@ -744,10 +744,10 @@ LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy,
         iw);
 }
 
-// Byte `shift / 8` of each texel through the albedo table (the identity table's b / 255 computed as such).
+// Byte `shift / 8` of each texel through the albedo table (the identity table's b * (1/255) computed as such).
 LUXEL_AVX2 inline __m256 texelAlbedo8(__m256i texel, int shift, bool identity, const float* lut) {
     const __m256i b = _mm256_and_si256(_mm256_srl_epi32(texel, _mm_cvtsi32_si128(shift)), _mm256_set1_epi32(0xff));
-    return identity ? _mm256_div_ps(_mm256_cvtepi32_ps(b), _mm256_set1_ps(255.0f)) : gather(lut, b);
+    return identity ? _mm256_mul_ps(_mm256_cvtepi32_ps(b), _mm256_set1_ps(1.0f / 255.0f)) : gather(lut, b);
 }
 
 LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, int shift, __m256 ax, __m256 ay,
