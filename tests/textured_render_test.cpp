@@ -185,7 +185,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     auto face = [&](std::vector<Vec3> p, Vec3 front) {
         s.world.materials.resize(1);
         std::vector<FixtureVertex> v;
-        for (Vec3 q : p) v.push_back({q});
+        for (Vec3 q : p) v.push_back({q, {1, 1, 1, 1}, {}, {}});
         addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
     };
     face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});

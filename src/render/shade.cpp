@@ -765,16 +765,29 @@ LUXEL_AVX2 inline __m256 pageBilerp8(const float* page, __m256i i00, __m256i i10
     return lerp8(top, bottom, ay);
 }
 
+// 24 interleaved floats (8 pixels' r, g, b) to r, g and b vectors: storeRgb8 backwards.
+LUXEL_AVX2 inline void loadRgb8(const float* in, __m256& r, __m256& g, __m256& b) {
+    const __m256 v0 = _mm256_loadu_ps(in), v1 = _mm256_loadu_ps(in + 8), v2 = _mm256_loadu_ps(in + 16);
+    r = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                 _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    g = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                 _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    b = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                 _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
 // Textured runs, 8 pixels at a time, with the same IEEE operations per lane as texturedRun (sampleView,
 // pixelMipLevel, sampleLevel, lookOf), so both give the same bits. Lanes on one mip level (the common case)
 // sample with gathers; a group whose lanes straddle levels samples each lane with sampleLevel. Taken for
 // power-of-two textures, one lightmap slot or vertex / constant light, and a look without gamma or with
 // its table.
+constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
+
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
-    const __m256i oneI = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i oneI = _mm256_set1_epi32(1);
     const TexFootprint f = texFootprint(ctx, t, tri);
     const Texture& tex = *t.texture;
     const bool identityTable = ctx.materials->textureGamma == 1.0f;
@@ -785,11 +798,17 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     const __m256 tua = _mm256_set1_ps(f.tu.a), tub = _mm256_set1_ps(f.tu.b), tva = _mm256_set1_ps(f.tv.a),
                  tvb = _mm256_set1_ps(f.tv.b);
     const __m256i maxLevel = _mm256_set1_epi32(f.maxLevel);
-    const PageView pg = t.path == ShadePath::Lightmap ? pageView(t.page[0], t.pageWidth, t.pageHeight) : PageView{};
-    const __m256 pw = _mm256_set1_ps(pg.fw), ph = _mm256_set1_ps(pg.fh), pwMax = _mm256_set1_ps(pg.wMax),
-                 phMax = _mm256_set1_ps(pg.hMax);
-    const __m256i pwLast = _mm256_set1_epi32(pg.w - 1), phLast = _mm256_set1_epi32(pg.h - 1), pRow = _mm256_set1_epi32(pg.w);
-    const __m256 weight = _mm256_set1_ps(t.weight[0]);
+    // Lightmapped: the light of the whole run first, by the lightmap loop in linear look with no albedo,
+    // which returns exactly sampleView * weight (the scalar loop's light).
+    alignas(32) float light[3 * (kMaxRun + 8)];
+    if (t.path == ShadePath::Lightmap) {
+        TriShade plain = t;
+        plain.hasAlbedo = false;
+        plain.albedo = {1, 1, 1};
+        LookParams linear = lp;
+        linear.linear = true;
+        lightmapRunFor(plain, linear)(plain, linear, dx, fy, depth, n, light);
+    }
     for (int k = 0; k < n; k += 8) {
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
         const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
@@ -798,24 +817,7 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         // Light.
         __m256 lr, lg, lb;
         if (t.path == ShadePath::Lightmap) {
-            __m256 px = _mm256_sub_ps(_mm256_mul_ps(plane8(t.plane[0], fx, fy, iw), pw), half);
-            __m256 py = _mm256_sub_ps(_mm256_mul_ps(plane8(t.plane[1], fx, fy, iw), ph), half);
-            px = _mm256_and_ps(_mm256_cmp_ps(px, zero, _CMP_GE_OQ), px);  // !(x >= 0) -> 0, NaN included
-            py = _mm256_and_ps(_mm256_cmp_ps(py, zero, _CMP_GE_OQ), py);
-            px = _mm256_min_ps(px, pwMax);
-            py = _mm256_min_ps(py, phMax);
-            const __m256i x0 = _mm256_cvttps_epi32(px), y0 = _mm256_cvttps_epi32(py);
-            const __m256i x1 = _mm256_min_epi32(_mm256_add_epi32(x0, oneI), pwLast);
-            const __m256i y1 = _mm256_min_epi32(_mm256_add_epi32(y0, oneI), phLast);
-            const __m256 ax = _mm256_sub_ps(px, _mm256_cvtepi32_ps(x0)), ay = _mm256_sub_ps(py, _mm256_cvtepi32_ps(y0));
-            const __m256i r0 = _mm256_mullo_epi32(y0, pRow), r1 = _mm256_mullo_epi32(y1, pRow);
-            const __m256i i00 = _mm256_mullo_epi32(_mm256_add_epi32(r0, x0), three);
-            const __m256i i10 = _mm256_mullo_epi32(_mm256_add_epi32(r0, x1), three);
-            const __m256i i01 = _mm256_mullo_epi32(_mm256_add_epi32(r1, x0), three);
-            const __m256i i11 = _mm256_mullo_epi32(_mm256_add_epi32(r1, x1), three);
-            lr = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 0, ax, ay), weight);
-            lg = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 1, ax, ay), weight);
-            lb = _mm256_mul_ps(pageBilerp8(pg.p, i00, i10, i01, i11, 2, ax, ay), weight);
+            loadRgb8(light + 3 * k, lr, lg, lb);
         } else if (t.path == ShadePath::Vertex) {
             lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
         } else {

@@ -53,7 +53,7 @@ uint32_t addPolygon(RenderScene& scene, std::vector<FixtureVertex> vertices, Vec
 uint32_t addColoredPolygon(RenderScene& scene, const std::vector<Vec3>& positions, Vec3 front, Vec3 color,
                            bool twoSided) {
     std::vector<FixtureVertex> vs;
-    for (Vec3 p : positions) vs.push_back({p, {color.x, color.y, color.z, 1}, {}});
+    for (Vec3 p : positions) vs.push_back({p, {color.x, color.y, color.z, 1}, {}, {}});
     return addPolygon(scene, vs, front, SurfaceShading::Vertex, -1, twoSided);
 }
 
