@@ -254,3 +254,33 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
             CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
         }
 }
+
+TEST_CASE("a displacement blend texture is mixed in by the vertex alpha", "[textured]") {
+    RenderScene s;
+    s.world.materials.resize(1);
+    // Alpha 0 on the image's left edge (+Y), 1 on its right edge (-Y).
+    const float d = 100;
+    std::vector<FixtureVertex> v{{{d, d, d}, {1, 1, 1, 0}, {}, {0, 0}},
+                                 {{d, -d, d}, {1, 1, 1, 1}, {}, {1, 0}},
+                                 {{d, -d, -d}, {1, 1, 1, 1}, {}, {1, 1}},
+                                 {{d, d, -d}, {1, 1, 1, 0}, {}, {0, 1}}};
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, 0);
+    MaterialSet m;
+    RgbaImage red, blue;
+    red.width = red.height = blue.width = blue.height = 1;
+    red.rgba = {255, 0, 0, 255};
+    blue.rgba = {0, 0, 255, 255};
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("red", red)));
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("blue", blue)));
+    m.looks.resize(1);
+    m.looks[0].texture = 0;
+    m.looks[0].texture2 = 1;
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), options(RenderMode::Albedo, m));
+    // Pixel column x has its centre at alpha (x + 0.5) / 8 (the wall spans the view; alpha is linear across it
+    // on a wall facing the camera).
+    for (int x = 0; x < 8; ++x) {
+        const float alpha = (float(x) + 0.5f) / 8.0f;
+        CHECK(px(img, x, 4).x == Approx(1.0f - alpha).margin(1e-4));
+        CHECK(px(img, x, 4).z == Approx(alpha).margin(1e-4));
+    }
+}

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -339,9 +340,12 @@ struct TexFootprint {
     int maxLevel;
 };
 
+inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const Texture& tex) {
+    return {t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, float(tex.width()), float(tex.height()),
+            int(tex.mips.size()) - 1};
+}
 inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
-    return {t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, float(t.texture->width()), float(t.texture->height()),
-            int(t.texture->mips.size()) - 1};
+    return texFootprint(ctx, t, tri, *t.texture);
 }
 
 inline int pixelMipLevel(const TexFootprint& f, float u, float v, float iw) {
@@ -352,9 +356,20 @@ inline int pixelMipLevel(const TexFootprint& f, float u, float v, float iw) {
 }
 
 // The texture's albedo (rgb) and alpha at one pixel.
-inline Vec4 texelAt(const ShadeContext& ctx, const TriShade& t, const TexFootprint& f, float fx, float fy, float iw) {
+inline Vec4 texelAt(const ShadeContext& ctx, const Texture& tex, const TexFootprint& f, float fx, float fy, float iw) {
     const float u = ((f.tu.c + f.tu.a * fx) + f.tu.b * fy) * iw, v = ((f.tv.c + f.tv.a * fx) + f.tv.b * fy) * iw;
-    return sampleLevel(levelView(*t.texture, pixelMipLevel(f, u, v, iw)), u, v, *ctx.albedoTable);
+    return sampleLevel(levelView(tex, pixelMipLevel(f, u, v, iw)), u, v, *ctx.albedoTable);
+}
+
+// The surface's texture, or with a blend texture the mix of both by the interpolated vertex alpha.
+inline Vec4 albedoAt(const ShadeContext& ctx, const TriShade& t, const TexFootprint& f, const TexFootprint* f2,
+                     float fx, float fy, float iw) {
+    const Vec4 a = texelAt(ctx, *t.texture, f, fx, fy, iw);
+    if (!f2) return a;
+    const Vec4 b = texelAt(ctx, *t.texture2, *f2, fx, fy, iw);
+    const raster::AttrPlane& p = t.blendPlane;
+    const float s = std::clamp(((p.c + p.a * fx) + p.b * fy) * iw, 0.0f, 1.0f);
+    return {a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s, a.w + (b.w - a.w) * s};
 }
 
 inline Vec3 lightAt(const TriShade& t, const PageView* pages, float fx, float fy, float iw) {
@@ -376,12 +391,14 @@ inline Vec3 lightAt(const TriShade& t, const PageView* pages, float fx, float fy
 void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
                  const float* depth, int n, float* out) {
     const TexFootprint f = texFootprint(ctx, t, tri);
+    std::optional<TexFootprint> f2;
+    if (t.texture2) f2 = texFootprint(ctx, t, tri, *t.texture2);
     PageView pages[kMaxLightmapSlots];
     if (t.path == ShadePath::Lightmap)
         for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
     for (int k = 0; k < n; ++k) {
         const float fx = float(dx + k), iw = 1.0f / depth[k];
-        const Vec4 a = texelAt(ctx, t, f, fx, fy, iw);
+        const Vec4 a = albedoAt(ctx, t, f, f2 ? &*f2 : nullptr, fx, fy, iw);
         put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
     }
 }
@@ -937,7 +954,7 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 #if defined(LUXEL_SHADE_AVX2)
     const RgbaImage& base = t.texture->mips[0];
     const bool powerOfTwo = (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0;
-    if (vec && powerOfTwo && (t.path != ShadePath::Lightmap || (t.slots == 1 && t.narrowIndices)) &&
+    if (vec && powerOfTwo && !t.texture2 && (t.path != ShadePath::Lightmap || (t.slots == 1 && t.narrowIndices)) &&
         size_t(base.width) * size_t(base.height) < (size_t(1) << 31))
         return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
 #else
@@ -1094,6 +1111,12 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             t.texture = ctx.materials->textures[size_t(ti)].get();
             t.texPlane[0] = combine(tri, a.texUV.x * sc.x, b.texUV.x * sc.x, c.texUV.x * sc.x);
             t.texPlane[1] = combine(tri, a.texUV.y * sc.y, b.texUV.y * sc.y, c.texUV.y * sc.y);
+            const int32_t t2 = look->texture2;
+            if (t2 >= 0 && size_t(t2) < ctx.materials->textures.size() && ctx.materials->textures[size_t(t2)] &&
+                !ctx.materials->textures[size_t(t2)]->mips.empty()) {
+                t.texture2 = ctx.materials->textures[size_t(t2)].get();
+                t.blendPlane = combine(tri, a.color.w, b.color.w, c.color.w);
+            }
             t.albedo = {1, 1, 1};
         } else if (look->missing) {
             t.albedo = {0.5f, 0.5f, 0.5f};  // the neutral grey of a texture that was not found
@@ -1183,7 +1206,7 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
         skyBoxRun(ctx, tri, lp, px, py, &invW, 1, out);
     } else if (t.texture) {
         texturedRun(ctx, t, lp, tri, dx, fy, &invW, 1, out);
-        alpha = texelAt(ctx, t, texFootprint(ctx, t, tri), float(dx), fy, 1.0f / invW).w;
+        alpha = texelAt(ctx, *t.texture, texFootprint(ctx, t, tri), float(dx), fy, 1.0f / invW).w;
     } else {
         lightRunScalar(t, lp, dx, fy, &invW, 1, out);
     }

@@ -59,6 +59,9 @@ struct TriShade {
     // tcScale applied), and the light a Constant-path textured triangle receives (unlit: 1).
     const Texture* texture = nullptr;
     raster::AttrPlane texPlane[2];
+    // Source displacement blending ($basetexture2): albedo = lerp(texture, texture2, vertex alpha).
+    const Texture* texture2 = nullptr;
+    raster::AttrPlane blendPlane;
     Vec3 constantLight;
     bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
     float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
