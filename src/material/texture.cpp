@@ -1,6 +1,7 @@
 // Mip chains and sampling of albedo textures.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "luxel/material/texture_sample.hpp"
 
@@ -40,6 +41,16 @@ Texture makeTexture(std::string name, RgbaImage image) {
                 q[3] = uint8_t((sum[3] + count / 2) / count);
             }
         t.mips.push_back(std::move(dst));
+    }
+    t.padded.resize(t.mips.size());
+    for (size_t level = 0; level < t.mips.size(); ++level) {
+        const RgbaImage& m = t.mips[level];
+        std::vector<uint32_t>& p = t.padded[level];
+        p.resize(size_t(m.width + 1) * size_t(m.height + 1));
+        for (int y = 0; y <= m.height; ++y)
+            for (int x = 0; x <= m.width; ++x)
+                std::memcpy(&p[size_t(y) * size_t(m.width + 1) + size_t(x)],
+                            m.rgba.data() + (size_t(y % m.height) * size_t(m.width) + size_t(x % m.width)) * 4, 4);
     }
     return t;
 }

@@ -798,18 +798,54 @@ LUXEL_AVX2 inline void loadRgb8(const float* in, __m256& r, __m256& g, __m256& b
 // sample with gathers; a group whose lanes straddle levels samples each lane with sampleLevel. Taken for
 // power-of-two textures, one lightmap slot or vertex / constant light, and a look without gamma or with
 // its table.
+// The texel at each lane's index and its right neighbour: two 4-lane 64-bit gathers, split into the left
+// and right texels of the 8 lanes.
+LUXEL_AVX2 inline void texelPairs8(const long long* base, __m256i index, __m256i& left, __m256i& right) {
+    const __m256i order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i lo = _mm256_permutevar8x32_epi32(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(index), 4), order);
+    const __m256i hi = _mm256_permutevar8x32_epi32(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(index, 1), 4), order);
+    left = _mm256_permute2x128_si256(lo, hi, 0x20);
+    right = _mm256_permute2x128_si256(lo, hi, 0x31);
+}
+
+// sampleLevel on 8 lanes at one level. Texels come in horizontal pairs from Texture::padded (each row
+// followed by its first texel, the first row repeated below the last), so a bilinear footprint is two
+// 64-bit loads a lane and needs no wrapping.
+LUXEL_AVX2 inline void sampleTexture8(const Texture& tex, int level, __m256 u, __m256 v, bool identity, const float* lut,
+                                      __m256& r, __m256& g, __m256& b) {
+    const LevelView view = levelView(tex, level);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
+    __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
+    __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
+    sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
+    sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
+    const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
+    const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
+    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), _mm256_set1_epi32(view.width - 1));
+    const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), _mm256_set1_epi32(view.height - 1));
+    const __m256i stride = _mm256_set1_epi32(view.width + 1);
+    const __m256i top = _mm256_add_epi32(_mm256_mullo_epi32(y0, stride), x0), bottom = _mm256_add_epi32(top, stride);
+    const long long* base = reinterpret_cast<const long long*>(tex.padded[size_t(level)].data());
+    __m256i ta, tb, tc, td;
+    texelPairs8(base, top, ta, tb);
+    texelPairs8(base, bottom, tc, td);
+    r = texBilerp8(ta, tb, tc, td, 0, ax, ay, identity, lut);
+    g = texBilerp8(ta, tb, tc, td, 8, ax, ay, identity, lut);
+    b = texBilerp8(ta, tb, tc, td, 16, ax, ay, identity, lut);
+}
+
 constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256i oneI = _mm256_set1_epi32(1);
     const TexFootprint f = texFootprint(ctx, t, tri);
     const Texture& tex = *t.texture;
     const bool identityTable = ctx.materials->textureGamma == 1.0f;
     const float* lut = ctx.albedoTable->value.data();
-    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
     const __m256 texW = _mm256_set1_ps(f.width), texH = _mm256_set1_ps(f.height);
     const __m256 iwa = _mm256_set1_ps(f.invW.a), iwb = _mm256_set1_ps(f.invW.b);
     const __m256 tua = _mm256_set1_ps(f.tu.a), tub = _mm256_set1_ps(f.tu.b), tva = _mm256_set1_ps(f.tv.a),
@@ -857,40 +893,19 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         level = _mm256_and_si256(_mm256_min_epi32(level, maxLevel), minified);
         alignas(32) int32_t levels[8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
-        const __m256i same = _mm256_or_si256(_mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[0])),
-                                             _mm256_xor_si256(valid, _mm256_set1_epi32(-1)));
-        __m256 ar, ag, ab;
-        if (_mm256_movemask_ps(_mm256_castsi256_ps(same)) == 0xff) {
-            const LevelView view = levelView(tex, levels[0]);
-            __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
-            __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
-            sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
-            sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
-            const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
-            const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
-            const __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
-            const __m256i maskX = _mm256_set1_epi32(view.width - 1), maskY = _mm256_set1_epi32(view.height - 1);
-            const __m256i row = _mm256_set1_epi32(view.width);
-            const __m256i x0 = _mm256_and_si256(ix, maskX), x1 = _mm256_and_si256(_mm256_add_epi32(ix, oneI), maskX);
-            const __m256i y0 = _mm256_mullo_epi32(_mm256_and_si256(iy, maskY), row);
-            const __m256i y1 = _mm256_mullo_epi32(_mm256_and_si256(_mm256_add_epi32(iy, oneI), maskY), row);
-            const int* texels = reinterpret_cast<const int*>(view.texels);
-            const __m256i ta = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x0), 4);
-            const __m256i tb = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y0, x1), 4);
-            const __m256i tc = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x0), 4);
-            const __m256i td = _mm256_i32gather_epi32(texels, _mm256_add_epi32(y1, x1), 4);
-            ar = texBilerp8(ta, tb, tc, td, 0, ax, ay, identityTable, lut);
-            ag = texBilerp8(ta, tb, tc, td, 8, ax, ay, identityTable, lut);
-            ab = texBilerp8(ta, tb, tc, td, 16, ax, ay, identityTable, lut);
-        } else {
-            alignas(32) float us[8], vs[8], r[8], g[8], b[8];
-            _mm256_store_ps(us, u);
-            _mm256_store_ps(vs, v);
-            for (int l = 0; l < 8; ++l) {
-                const Vec4 c = k + l < n ? sampleLevel(levelView(tex, levels[l]), us[l], vs[l], *ctx.albedoTable) : Vec4{};
-                r[l] = c.x, g[l] = c.y, b[l] = c.z;
-            }
-            ar = _mm256_load_ps(r), ag = _mm256_load_ps(g), ab = _mm256_load_ps(b);
+        // One pass per distinct level among the valid lanes (almost always one), each lane taking its own.
+        __m256 ar = zero, ag = zero, ab = zero;
+        __m256i todo = valid;
+        while (true) {
+            const int m = _mm256_movemask_ps(_mm256_castsi256_ps(todo));
+            if (m == 0) break;
+            const int first = std::countr_zero(unsigned(m));
+            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+            __m256 r, g, b;
+            sampleTexture8(tex, levels[first], u, v, identityTable, lut, r, g, b);
+            const __m256 take = _mm256_castsi256_ps(mine);
+            ar = _mm256_blendv_ps(ar, r, take), ag = _mm256_blendv_ps(ag, g, take), ab = _mm256_blendv_ps(ab, b, take);
+            todo = _mm256_andnot_si256(mine, todo);
         }
         ar = _mm256_mul_ps(ar, _mm256_set1_ps(t.albedo.x));
         ag = _mm256_mul_ps(ag, _mm256_set1_ps(t.albedo.y));

@@ -18,8 +18,10 @@ struct RenderScene {
 };
 
 struct FixtureVertex {
+    FixtureVertex(Vec3 p = {}, Vec4 c = {1, 1, 1, 1}, Vec2 lm = {}, Vec2 tex = {})
+        : position(p), color(c), lightmapUV(lm), texUV(tex) {}
     Vec3 position;
-    Vec4 color{1, 1, 1, 1};
+    Vec4 color;
     Vec2 lightmapUV;
     Vec2 texUV;
 };
