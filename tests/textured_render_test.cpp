@@ -284,3 +284,18 @@ TEST_CASE("a displacement blend texture is mixed in by the vertex alpha", "[text
         CHECK(px(img, x, 4).z == Approx(alpha).margin(1e-4));
     }
 }
+
+TEST_CASE("frame statistics count the pixels drawn in missing-texture grey", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 100, 0);
+    MaterialSet m;
+    m.looks.resize(1);
+    m.looks[0].missing = true;
+    FrameStats st;
+    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), options(RenderMode::Lit, m), &st);
+    CHECK(st.pixelsCovered == 256);
+    CHECK(st.pixelsMissingTexture == 256);
+    m.looks[0].missing = false;
+    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), options(RenderMode::Lit, m), &st);
+    CHECK(st.pixelsMissingTexture == 0);
+}

@@ -95,6 +95,7 @@ int runBench(const BenchArgs& args) {
     j["triangles_in"] = stats.trianglesIn;
     j["triangles_drawn"] = stats.trianglesDrawn;
     j["pixels_covered"] = stats.pixelsCovered;
+    j["pixels_missing_texture"] = stats.pixelsMissingTexture;
     if (args.json) {
         std::cout << j.dump() << "\n";
     } else {

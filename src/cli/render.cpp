@@ -38,8 +38,8 @@ int runRender(const RenderArgs& args) {
     Image image = renderFrame(world, geometry, camera, options, &stats);
     writeImage(args.output, image);
     if (args.stats && materials)
-        std::cerr << fmt::format("{}: {} textures loaded in {:.1f} ms\n", args.output, materials->textures.size(),
-                                 materialsMs);
+        std::cerr << fmt::format("{}: {} textures loaded in {:.1f} ms; {} pixels drawn with the missing-texture grey\n",
+                                 args.output, materials->textures.size(), materialsMs, stats.pixelsMissingTexture);
     if (args.stats)
         std::cerr << fmt::format(
             "{}: camera ({:.1f} {:.1f} {:.1f}) angles ({:.1f} {:.1f} {:.1f}) cluster {}; {} surfaces, {} of {} "

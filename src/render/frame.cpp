@@ -37,6 +37,7 @@ struct Candidate {
     bool twoSided = false;
     BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
     float alphaRef = 0.5f;
+    bool missingTexture = false;  // drawn with the neutral grey of a texture that was not found
 };
 
 constexpr size_t kSetupChunk = 1024;
@@ -181,6 +182,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
             c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind};
             c.twoSided = ds.twoSided || (look && look->twoSided);
             if (look && kind != SourceKind::Sky) {
+                c.missingTexture = look->missing;
                 c.blend = look->blend == BlendMode::Opaque && look->opacity < 1.0f ? BlendMode::Blend : look->blend;
                 c.alphaRef = look->alphaRef;
             }
@@ -250,7 +252,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     }
     Image scratch;
     std::vector<float> tileRasterMs, tileShadeMs;
-    std::vector<uint32_t> tileCovered;
+    std::vector<uint32_t> tileCovered, tileMissing;
     double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
 
     for (int pass = 0; pass < options.spp; ++pass) {
@@ -348,6 +350,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
         tileRasterMs.assign(size_t(numTiles), 0.0f);
         tileShadeMs.assign(size_t(numTiles), 0.0f);
         tileCovered.assign(size_t(numTiles), 0);
+        tileMissing.assign(size_t(numTiles), 0);
         ctx.tris = shadeTris.data();
         ctx.triShade = triShade.data();
         auto tTiles = Clock::now();
@@ -377,6 +380,12 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
                 } else {
                     tileCovered[size_t(t)] =
                         render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target, useScratch ? false : accumulate);
+                    if (materials && pass == 0) {
+                        uint32_t missing = 0;
+                        for (int i = 0; i < tw * th; ++i)
+                            missing += id[i] != raster::kNoTriangle && cands[shadeTris[id[i]].source].missingTexture;
+                        tileMissing[size_t(t)] = missing;
+                    }
                     if (hasOverlay) {
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
                         for (uint32_t k = o0; k < o1; ++k)
@@ -431,6 +440,9 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
             size_t covered = 0;
             for (uint32_t c : tileCovered) covered += c;
             stats.pixelsCovered = covered;
+            size_t missing = 0;
+            for (uint32_t c : tileMissing) missing += c;
+            stats.pixelsMissingTexture = missing;
         }
     }
     if (options.spp > 1) {

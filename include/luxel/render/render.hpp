@@ -50,6 +50,7 @@ struct FrameStats {
     size_t trianglesIn = 0;      // triangles of the visible surfaces
     size_t trianglesDrawn = 0;   // after back-face and frustum rejection, before clipping
     size_t pixelsCovered = 0;    // pixels (samples at spp 1) with geometry
+    size_t pixelsMissingTexture = 0;  // of those, opaque ones drawn in the grey of a texture not found
     double cullMs = 0, setupMs = 0, rasterMs = 0, shadeMs = 0;
 };
 
