@@ -19,6 +19,7 @@
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
 #include "support/test_paths.hpp"
+#include "support/zip_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
@@ -26,41 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Member {
-    std::string name, content;
-    bool store = false;  // uncompressed, so a test can find and damage the content in the zip bytes
-};
-
-// A zip built in memory with libzip: the same library real pk3 tools (and our reader) use, yet an
-// independent writer of the bytes the file system must find again.
-Bytes makeZip(const std::vector<Member>& members) {
-    zip_error_t err;
-    zip_error_init(&err);
-    zip_source_t* out = zip_source_buffer_create(nullptr, 0, 0, &err);
-    REQUIRE(out != nullptr);
-    zip_source_keep(out);
-    zip_t* z = zip_open_from_source(out, ZIP_TRUNCATE, &err);
-    REQUIRE(z != nullptr);
-    for (const Member& m : members) {
-        zip_source_t* data = zip_source_buffer(z, m.content.data(), m.content.size(), 0);
-        REQUIRE(data != nullptr);
-        const zip_int64_t index = zip_file_add(z, m.name.c_str(), data, ZIP_FL_ENC_UTF_8);
-        INFO(m.name << ": " << zip_strerror(z));
-        REQUIRE(index >= 0);
-        if (m.store) REQUIRE(zip_set_file_compression(z, zip_uint64_t(index), ZIP_CM_STORE, 0) == 0);
-    }
-    REQUIRE(zip_close(z) == 0);
-    REQUIRE(zip_source_open(out) == 0);
-    REQUIRE(zip_source_seek(out, 0, SEEK_END) == 0);
-    const zip_int64_t length = zip_source_tell(out);
-    REQUIRE(zip_source_seek(out, 0, SEEK_SET) == 0);
-    Bytes bytes(static_cast<size_t>(length));
-    REQUIRE(zip_source_read(out, bytes.data(), zip_uint64_t(length)) == length);
-    zip_source_close(out);
-    zip_source_free(out);
-    zip_error_fini(&err);
-    return bytes;
-}
+using test::makeZip;
 
 void writeFile(const fs::path& path, const std::string& bytes) {
     fs::create_directories(path.parent_path());
@@ -252,7 +219,7 @@ TEST_CASE("game files: corrupt and missing archives and directories are reported
 }
 
 TEST_CASE("game files: damaged archive bytes give DecodeErrors, never a crash", "[game_files]") {
-    std::vector<Member> members;
+    std::vector<test::ZipMember> members;
     for (int i = 0; i < 6; ++i)
         members.push_back({"dir" + std::to_string(i % 2) + "/f" + std::to_string(i) + ".txt",
                            std::string(size_t(200 + 37 * i), char('a' + i)), i % 2 == 0});
@@ -317,7 +284,7 @@ TEST_CASE("game files: paths cannot leave a mount; hostile member names are unre
 }
 
 TEST_CASE("game files: concurrent reads of one archive all get their own bytes", "[game_files]") {
-    std::vector<Member> members;
+    std::vector<test::ZipMember> members;
     for (int i = 0; i < 64; ++i)
         members.push_back(
             {"textures/t" + std::to_string(i) + ".tga", std::string(size_t(1000 + i), char('a' + i % 26))});
@@ -325,7 +292,7 @@ TEST_CASE("game files: concurrent reads of one archive all get their own bytes",
     files.addArchiveBytes("many.pk3", makeZip(members));
     std::atomic<int> good{0};
     tbb::parallel_for(0, 64 * 8, [&](int k) {
-        const Member& m = members[size_t(k % 64)];
+        const test::ZipMember& m = members[size_t(k % 64)];
         auto bytes = files.read(m.name);
         if (bytes && std::string(bytes->begin(), bytes->end()) == m.content) ++good;
     });

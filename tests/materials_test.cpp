@@ -19,6 +19,7 @@
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
 #include "support/vbsp_writer.hpp"
+#include "support/zip_writer.hpp"
 
 #include <zip.h>
 
@@ -499,31 +500,11 @@ TEST_CASE("OpenArena: ctf_compromise finds nearly every texture in baseoa", "[ma
 
 namespace {
 
-// A zip in memory through libzip (the library real tools use, not luxel's reader).
+// A zip in memory (tests/support/zip_writer.hpp) from members' bytes.
 Bytes makeZip(const std::vector<std::pair<std::string, Bytes>>& members) {
-    zip_error_t err;
-    zip_error_init(&err);
-    zip_source_t* out = zip_source_buffer_create(nullptr, 0, 0, &err);
-    REQUIRE(out != nullptr);
-    zip_source_keep(out);
-    zip_t* z = zip_open_from_source(out, ZIP_TRUNCATE, &err);
-    REQUIRE(z != nullptr);
-    for (const auto& [name, content] : members) {
-        zip_source_t* data = zip_source_buffer(z, content.data(), content.size(), 0);
-        REQUIRE(data != nullptr);
-        REQUIRE(zip_file_add(z, name.c_str(), data, ZIP_FL_ENC_UTF_8) >= 0);
-    }
-    REQUIRE(zip_close(z) == 0);
-    REQUIRE(zip_source_open(out) == 0);
-    REQUIRE(zip_source_seek(out, 0, SEEK_END) == 0);
-    const zip_int64_t length = zip_source_tell(out);
-    REQUIRE(zip_source_seek(out, 0, SEEK_SET) == 0);
-    Bytes bytes(static_cast<size_t>(length));
-    REQUIRE(zip_source_read(out, bytes.data(), zip_uint64_t(length)) == length);
-    zip_source_close(out);
-    zip_source_free(out);
-    zip_error_fini(&err);
-    return bytes;
+    std::vector<test::ZipMember> zm;
+    for (const auto& [name, content] : members) zm.push_back({name, std::string(content.begin(), content.end())});
+    return test::makeZip(zm);
 }
 
 Bytes textBytes(const std::string& s) { return Bytes(s.begin(), s.end()); }

@@ -460,6 +460,19 @@ LUXEL_AVX2 inline __m256 gamma8(__m256 v, const GammaTable& t) {
     return _mm256_andnot_ps(_mm256_castsi256_ps(small), _mm256_mul_ps(gather(t.power, e), g));
 }
 
+// lookOf's hue-keeping clamp on 8 pixels: light above clampAt scaled down with all three channels.
+LUXEL_AVX2 inline void hueClamp8(__m256& r, __m256& g, __m256& b, float hueClampAt) {
+    const __m256 clampAt = _mm256_set1_ps(hueClampAt);
+    const __m256 m = _mm256_max_ps(_mm256_max_ps(b, g), r);
+    const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+    if (_mm256_movemask_ps(over)) {
+        const __m256 s = _mm256_div_ps(clampAt, m);
+        r = _mm256_blendv_ps(r, _mm256_mul_ps(r, s), over);
+        g = _mm256_blendv_ps(g, _mm256_mul_ps(g, s), over);
+        b = _mm256_blendv_ps(b, _mm256_mul_ps(b, s), over);
+    }
+}
+
 // lookOf on 8 pixels. std::max(a, b) is (a < b ? b : a), which is _mm256_max_ps(b, a); clamp01 is
 // min(max(v, 0), 1) in that operand order, NaN -> 0 included.
 LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t, const LookParams& lp) {
@@ -468,17 +481,7 @@ LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t,
         if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
         return;
     }
-    if (lp.hueClampAt > 0) {
-        const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
-        const __m256 m = _mm256_max_ps(_mm256_max_ps(b, g), r);
-        const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
-        if (_mm256_movemask_ps(over)) {
-            const __m256 s = _mm256_div_ps(clampAt, m);
-            r = _mm256_blendv_ps(r, _mm256_mul_ps(r, s), over);
-            g = _mm256_blendv_ps(g, _mm256_mul_ps(g, s), over);
-            b = _mm256_blendv_ps(b, _mm256_mul_ps(b, s), over);
-        }
-    }
+    if (lp.hueClampAt > 0) hueClamp8(r, g, b, lp.hueClampAt);
     if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     r = _mm256_min_ps(_mm256_max_ps(r, zero), one);
@@ -915,17 +918,7 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         if (lp.linear) {
             r = _mm256_mul_ps(lr, ar), g = _mm256_mul_ps(lg, ag), b = _mm256_mul_ps(lb, ab);
         } else {
-            if (lp.hueClampAt > 0) {
-                const __m256 clampAt = _mm256_set1_ps(lp.hueClampAt);
-                const __m256 m = _mm256_max_ps(_mm256_max_ps(lb, lg), lr);
-                const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
-                if (_mm256_movemask_ps(over)) {
-                    const __m256 sc = _mm256_div_ps(clampAt, m);
-                    lr = _mm256_blendv_ps(lr, _mm256_mul_ps(lr, sc), over);
-                    lg = _mm256_blendv_ps(lg, _mm256_mul_ps(lg, sc), over);
-                    lb = _mm256_blendv_ps(lb, _mm256_mul_ps(lb, sc), over);
-                }
-            }
+            if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt);
             r = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one);
             g = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one);
             b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one);
