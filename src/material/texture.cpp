@@ -59,6 +59,7 @@ AlbedoTable makeAlbedoTable(float gamma) {
     // b * (1/255) rather than b / 255: the vector shading loop computes the same product without a divide.
     constexpr float kInv255 = 1.0f / 255.0f;
     AlbedoTable t;
+    t.identity = gamma == 1.0f;
     for (int b = 0; b < 256; ++b)
         t.value[size_t(b)] = gamma == 1.0f ? float(b) * kInv255 : std::pow(float(b) / 255.0f, gamma);
     return t;

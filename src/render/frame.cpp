@@ -37,7 +37,6 @@ struct Candidate {
     bool twoSided = false;
     BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
     float alphaRef = 0.5f;
-    bool missingTexture = false;  // drawn with the neutral grey of a texture that was not found
 };
 
 constexpr size_t kSetupChunk = 1024;
@@ -182,7 +181,6 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
             c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind};
             c.twoSided = ds.twoSided || (look && look->twoSided);
             if (look && kind != SourceKind::Sky) {
-                c.missingTexture = look->missing;
                 c.blend = look->blend == BlendMode::Opaque && look->opacity < 1.0f ? BlendMode::Blend : look->blend;
                 c.alphaRef = look->alphaRef;
             }
@@ -378,14 +376,8 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
                 } else {
-                    tileCovered[size_t(t)] =
-                        render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target, useScratch ? false : accumulate);
-                    if (materials && pass == 0) {
-                        uint32_t missing = 0;
-                        for (int i = 0; i < tw * th; ++i)
-                            missing += id[i] != raster::kNoTriangle && cands[shadeTris[id[i]].source].missingTexture;
-                        tileMissing[size_t(t)] = missing;
-                    }
+                    tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target,
+                                                                useScratch ? false : accumulate, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
                         for (uint32_t k = o0; k < o1; ++k)

@@ -764,17 +764,19 @@ LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy,
         iw);
 }
 
-// Byte `shift / 8` of each texel through the albedo table (the identity table's b * (1/255) computed as such).
-LUXEL_AVX2 inline __m256 texelAlbedo8(__m256i texel, int shift, bool identity, const float* lut) {
+// Byte `shift / 8` of each texel: as a float (identity table: filtered first, scaled by 1/255 after, as
+// sampleLevel does) or through the albedo table.
+LUXEL_AVX2 inline __m256 texelChannel8(__m256i texel, int shift, bool identity, const float* lut) {
     const __m256i b = _mm256_and_si256(_mm256_srl_epi32(texel, _mm_cvtsi32_si128(shift)), _mm256_set1_epi32(0xff));
-    return identity ? _mm256_mul_ps(_mm256_cvtepi32_ps(b), _mm256_set1_ps(1.0f / 255.0f)) : gather(lut, b);
+    return identity ? _mm256_cvtepi32_ps(b) : gather(lut, b);
 }
 
 LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, int shift, __m256 ax, __m256 ay,
                                     bool identity, const float* lut) {
-    const __m256 top = lerp8(texelAlbedo8(ta, shift, identity, lut), texelAlbedo8(tb, shift, identity, lut), ax);
-    const __m256 bottom = lerp8(texelAlbedo8(tc, shift, identity, lut), texelAlbedo8(td, shift, identity, lut), ax);
-    return lerp8(top, bottom, ay);
+    const __m256 top = lerp8(texelChannel8(ta, shift, identity, lut), texelChannel8(tb, shift, identity, lut), ax);
+    const __m256 bottom = lerp8(texelChannel8(tc, shift, identity, lut), texelChannel8(td, shift, identity, lut), ax);
+    const __m256 v = lerp8(top, bottom, ay);
+    return identity ? _mm256_mul_ps(v, _mm256_set1_ps(1.0f / 255.0f)) : v;
 }
 
 LUXEL_AVX2 inline __m256 pageBilerp8(const float* page, __m256i i00, __m256i i10, __m256i i01, __m256i i11, int c,
@@ -847,7 +849,7 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     const __m256i oneI = _mm256_set1_epi32(1);
     const TexFootprint f = texFootprint(ctx, t, tri);
     const Texture& tex = *t.texture;
-    const bool identityTable = ctx.materials->textureGamma == 1.0f;
+    const bool identityTable = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
     const __m256 texW = _mm256_set1_ps(f.width), texH = _mm256_set1_ps(f.height);
     const __m256 iwa = _mm256_set1_ps(f.invW.a), iwb = _mm256_set1_ps(f.invW.b);
@@ -975,7 +977,8 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 // overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
 // the image in one pass.
 uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
-                         int w, int h, Image& image, bool accumulate) {
+                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture) {
+    uint32_t missing = 0;
     const Vec3 bg = ctx.background;
     const LookParams lp = lookParams(ctx);
 #if defined(LUXEL_SHADE_AVX2)
@@ -1013,6 +1016,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 } else {
                     covered += uint32_t(end - i);
                     const TriShade& t = ctx.triShade[tri];
+                    if (t.missingTexture) missing += uint32_t(end - i);
                     const float fy = float(y + j - t.y0);
                     const int dx = x + i - t.x0;
                     if (t.path == ShadePath::Probe)
@@ -1057,6 +1061,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
 #if defined(LUXEL_SHADE_AVX2)
     if (streamed) streamFence();  // streaming stores are weakly ordered: finish them before others read
 #endif
+    if (missingTexture) *missingTexture = missing;
     return covered;
 }
 
@@ -1128,6 +1133,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             t.albedo = {1, 1, 1};
         } else if (look->missing) {
             t.albedo = {0.5f, 0.5f, 0.5f};  // the neutral grey of a texture that was not found
+            t.missingTexture = true;
         }
     }
     // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
@@ -1231,13 +1237,13 @@ Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv) {
 }
 
 uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                    int h, Image& image, bool accumulate) {
+                    int h, Image& image, bool accumulate, uint32_t* missingTexture) {
     switch (ctx.mode) {
         case RenderMode::Lightmap:
         case RenderMode::Vertex:
         case RenderMode::Lit:
         case RenderMode::Albedo:
-        case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate);
+        case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate, missingTexture);
         case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
         case RenderMode::Clusters: return shadeBlockT<RenderMode::Clusters>(ctx, depth, id, stride, x, y, w, h, image, accumulate);

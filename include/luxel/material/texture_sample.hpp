@@ -14,6 +14,9 @@ namespace luxel {
 // Texture byte -> albedo, (b / 255)^gamma; alpha stays b / 255.
 struct AlbedoTable {
     std::array<float, 256> value{};
+    // gamma 1: filtering runs on the bytes themselves and scales once by 1/255 (cheaper, and the vector
+    // loop does the same operations).
+    bool identity = false;
 };
 AlbedoTable makeAlbedoTable(float gamma);
 
@@ -77,6 +80,16 @@ inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable&
         for (int i = 0; i < 256; ++i) t[size_t(i)] = float(i) / 255.0f;
         return t;
     }();
+    if (table.identity) {
+        static constexpr auto kBytes = [] {
+            std::array<float, 256> t{};
+            for (int i = 0; i < 256; ++i) t[size_t(i)] = float(i);
+            return t;
+        }();
+        constexpr float kScale = 1.0f / 255.0f;
+        return {channel(0, kBytes.data()) * kScale, channel(1, kBytes.data()) * kScale,
+                channel(2, kBytes.data()) * kScale, channel(3, kAlpha.data())};
+    }
     return {channel(0, table.value.data()), channel(1, table.value.data()), channel(2, table.value.data()),
             channel(3, kAlpha.data())};
 }

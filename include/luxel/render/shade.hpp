@@ -65,6 +65,7 @@ struct TriShade {
     Vec3 constantLight;
     bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
     float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
+    bool missingTexture = false;  // drawn in the neutral grey of a texture that was not found
 };
 
 struct ShadeContext {
@@ -98,9 +99,9 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri);
 
 // Shades a w x h block of the visibility buffer whose top-left pixel is (x, y). depth/id have row stride
 // `stride`; results go to image rows (3 channels), written or added to what is there. Returns the number
-// of pixels with a triangle.
+// of pixels with a triangle; `missingTexture`, when given, receives how many of them show missing-texture grey.
 uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                    int h, Image& image, bool accumulate);
+                    int h, Image& image, bool accumulate, uint32_t* missingTexture = nullptr);
 
 // One pixel of a light-bearing triangle with its coverage: rgb as shadeBlock would write it (look applied),
 // alpha = texture alpha times the material's opacity (1 without a texture). For the passes that alpha-test
