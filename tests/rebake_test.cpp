@@ -264,3 +264,27 @@ TEST_CASE("rebaked Source ambient cubes land near vrad's stored values", "[rebak
         CHECK(c.relativeCount > 0);
     }
 }
+
+TEST_CASE("with textures, Quake 3 surfaces bounce their texture's mean colour", "[rebake]") {
+    std::array<std::array<uint8_t, 3>, 6> walls;
+    for (auto& w : walls) w = {50, 50, 50};
+    const CubeRoom room = withCentreCube(makeCubeRoom(walls));
+    // A 2x2 texture whose mean is (128, 64, 255) / 255 (its 1x1 mip).
+    RgbaImage img;
+    img.width = img.height = 2;
+    img.rgba = {128, 0, 255, 255, 128, 128, 255, 255, 128, 64, 255, 255, 128, 64, 255, 255};
+    MaterialSet m;
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("wall", img)));
+    m.looks.resize(room.world.materials.size());
+    for (SurfaceLook& l : m.looks) l.texture = 0;
+    RayScene scene(room.world, room.geometry);
+    RebakeOptions o;
+    o.rays = 64;
+    o.materials = &m;
+    const RebakeResult r = rebakeProbes(room.world, room.geometry, scene, o);
+    for (int side = 0; side < 6; ++side) {
+        CHECK(r.values.cubes[0][size_t(side)].x == Approx(128 / 255.0 * linear(50)).epsilon(1e-4));
+        CHECK(r.values.cubes[0][size_t(side)].y == Approx(64 / 255.0 * linear(50)).epsilon(1e-4));
+        CHECK(r.values.cubes[0][size_t(side)].z == Approx(linear(50)).epsilon(1e-4));
+    }
+}

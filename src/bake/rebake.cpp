@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "luxel/light/lightmap_sample.hpp"
+#include "luxel/material/texture_sample.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/vis/visibility.hpp"
 
@@ -47,11 +48,20 @@ struct HitShader {
     Vec3 sky;
     std::vector<Vec3> albedo;  // per surface
 
-    HitShader(const World& w, const Geometry& g, const RayScene& s, Vec3 skyLight)
+    HitShader(const World& w, const Geometry& g, const RayScene& s, Vec3 skyLight, const MaterialSet* materials)
         : world(w), geometry(g), scene(s), sky(skyLight), albedo(g.surfaces.size(), Vec3{1, 1, 1}) {
+        const bool textured = materials && w.format != MapFormat::Source;
+        const AlbedoTable table = makeAlbedoTable(materials ? materials->textureGamma : 1.0f);
         for (size_t i = 0; i < g.surfaces.size(); ++i) {
             const int32_t m = g.surfaces[i].material;
             if (m >= 0 && size_t(m) < w.materials.size()) albedo[i] = w.materials[size_t(m)].reflectivity;
+            if (!textured || m < 0 || size_t(m) >= materials->looks.size()) continue;
+            const int32_t t = materials->looks[size_t(m)].texture;
+            if (t < 0 || size_t(t) >= materials->textures.size() || !materials->textures[size_t(t)] ||
+                materials->textures[size_t(t)]->mips.empty())
+                continue;
+            const RgbaImage& mean = materials->textures[size_t(t)]->mips.back();  // 1x1: the alpha-weighted mean
+            albedo[i] = {table.value[mean.rgba[0]], table.value[mean.rgba[1]], table.value[mean.rgba[2]]};
         }
     }
 
@@ -227,7 +237,7 @@ RebakeResult rebakeProbes(const World& world, const Geometry& geometry, const Ra
     result.status.assign(n, ProbeStatus::Baked);
     result.bakedAt = positions;
     result.sky = options.sky ? *options.sky : defaultSkyLight(world);
-    const HitShader shader(world, geometry, scene, result.sky);
+    const HitShader shader(world, geometry, scene, result.sky, options.materials);
     // Rays run to the far side of the world's bounds and no further.
     Bounds bounds;
     for (const DrawVertex& v : geometry.vertices) bounds.grow(v.position);

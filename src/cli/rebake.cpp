@@ -72,6 +72,14 @@ int runRebake(const RebakeArgs& args) {
     const ProbeValues stored = storedProbes(world);
     if (stored.kind == ProbeKind::None) throw UsageError(source.displayName + ": the map has no light grid or ambient cubes");
 
+    // With game directories, Quake 2 / 3 surfaces bounce their textures' mean colour.
+    std::optional<MaterialSet> materials;
+    if (!args.map.gameDirs.empty() && world.format != MapFormat::Source) {
+        materials = loadMaterials(world, source, args.map.materialOptions());
+        if (const std::string line = missingSummary(*materials); !line.empty())
+            std::cerr << "luxel: warning: " << line << "\n";
+        options.materials = &*materials;
+    }
     RayScene scene(world, geometry);
     RebakeResult result = rebakeProbes(world, geometry, scene, options);
     const RebakeStats& st = result.stats;

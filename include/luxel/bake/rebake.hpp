@@ -8,6 +8,7 @@
 
 #include "luxel/bake/ray_scene.hpp"
 #include "luxel/light/light_grid.hpp"
+#include "luxel/material/material_set.hpp"
 
 namespace luxel {
 
@@ -15,6 +16,9 @@ struct RebakeOptions {
     int rays = 256;          // directions per probe point
     uint64_t seed = 1;       // the directions' jitter; the same seed gives the same bytes
     std::optional<Vec3> sky; // linear light of sky surfaces; nullopt: defaultSkyLight(world)
+    // Quake 2 / 3: each surface's albedo is its texture's mean colour (the 1x1 mip) instead of 1, as
+    // radiosity compilers bounce light. Source keeps its texdata reflectivity, which is that mean already.
+    const MaterialSet* materials = nullptr;
 };
 
 // What happened at each probe point.
