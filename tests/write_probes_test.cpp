@@ -43,18 +43,6 @@ Vec3 rgbExp(const std::array<uint8_t, 4>& b) {
 using Bytes4 = std::array<uint8_t, 4>;
 using Bytes8 = std::array<uint8_t, 8>;
 
-// The World's stored probes as values (kept here so these tests do not depend on the rebaker's code).
-ProbeValues probesOf(const World& w) {
-    ProbeValues v;
-    if (w.grid) {
-        v.kind = ProbeKind::Grid;
-        v.grid = w.grid->samples;
-    } else if (!w.ambientSamples.empty()) {
-        v.kind = ProbeKind::Cubes;
-        for (const AmbientSample& s : w.ambientSamples) v.cubes.push_back(s.sides);
-    }
-    return v;
-}
 
 ProbeValues halved(ProbeValues v) {
     for (GridSample& s : v.grid) s.ambient *= 0.5f, s.directed *= 0.5f;
@@ -227,7 +215,7 @@ TEST_CASE("write_probes: synthetic Quake 3 grid rewritten in place", "[write_pro
 
     // New values with every kind of case: ordinary, over-bright (hue scaling), zero ambient (a wall point),
     // all directions.
-    ProbeValues v = probesOf(w);
+    ProbeValues v = storedProbes(w);
     for (size_t i = 0; i < v.grid.size(); ++i) {
         const float t = float(i);
         GridSample& s = v.grid[i];
@@ -235,7 +223,7 @@ TEST_CASE("write_probes: synthetic Quake 3 grid rewritten in place", "[write_pro
         s.directed = {std::fmod(t * 0.37f, 9.0f), 1.0f, 0.0f};
         s.direction = {std::cos(t), std::sin(t * 1.3f), std::cos(t * 0.7f)};
     }
-    const Bytes written = writeProbes(source, {}, w, v);
+    const Bytes written = writeProbes(source, w, v);
 
     // Same size, and only the lightvols bytes changed, each point to its encoding.
     REQUIRE(written.size() == original.size());
@@ -275,16 +263,16 @@ TEST_CASE("write_probes: mismatched values and broken files are refused", "[writ
     opt.lightGrid = true;
     const Bytes original = makeRoomMap(opt).build();
     const World w = decodeBytes(original);
-    const ProbeValues v = probesOf(w);
+    const ProbeValues v = storedProbes(w);
 
     ProbeValues shorter = v;
     shorter.grid.pop_back();
-    CHECK_THROWS_AS(writeProbes(memorySource(original), {}, w, shorter), UsageError);
+    CHECK_THROWS_AS(writeProbes(memorySource(original), w, shorter), UsageError);
     ProbeValues cubes;
     cubes.kind = ProbeKind::Cubes;
     cubes.cubes.resize(v.grid.size());
-    CHECK_THROWS_AS(writeProbes(memorySource(original), {}, w, cubes), UsageError);
-    CHECK_THROWS_AS(writeProbes(memorySource(original), {}, w, ProbeValues{}), UsageError);
+    CHECK_THROWS_AS(writeProbes(memorySource(original), w, cubes), UsageError);
+    CHECK_THROWS_AS(writeProbes(memorySource(original), w, ProbeValues{}), UsageError);
 
     // The file's grid lump no longer matches the World it was decoded into: its length is one point short,
     // or it points past the end of the file, or the file is truncated inside it.
@@ -292,22 +280,22 @@ TEST_CASE("write_probes: mismatched values and broken files are refused", "[writ
     Bytes shortLump = original;
     const uint32_t length = le32(original, entry + 4) - 8;
     std::memcpy(&shortLump[entry + 4], &length, 4);
-    CHECK_THROWS_AS(writeProbes(memorySource(shortLump), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(shortLump), w, v), DecodeError);
     Bytes pastEnd = original;
     const uint32_t farOffset = uint32_t(original.size());
     std::memcpy(&pastEnd[entry], &farOffset, 4);
-    CHECK_THROWS_AS(writeProbes(memorySource(pastEnd), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(pastEnd), w, v), DecodeError);
     const Bytes truncated(original.begin(), original.begin() + std::ptrdiff_t(le32(original, entry) + 10));
-    CHECK_THROWS_AS(writeProbes(memorySource(truncated), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(truncated), w, v), DecodeError);
     const Bytes header(original.begin(), original.begin() + 100);
-    CHECK_THROWS_AS(writeProbes(memorySource(header), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(header), w, v), DecodeError);
 
     // A map without probes and no values: the file comes back unchanged.
     const Bytes plain = makeRoomMap().build();
     const World none = decodeBytes(plain);
     REQUIRE_FALSE(none.grid);
     CHECK(none.probeLump.empty());
-    CHECK(writeProbes(memorySource(plain), {}, none, ProbeValues{}) == plain);
+    CHECK(writeProbes(memorySource(plain), none, ProbeValues{}) == plain);
 }
 
 TEST_CASE("write_probes: real Quake 3 grid halved", "[write_probes][maps]") {
@@ -316,8 +304,8 @@ TEST_CASE("write_probes: real Quake 3 grid halved", "[write_probes][maps]") {
     const MapSource source = memorySource(original, "compromise.bsp");
     const World w = decodeMap(source);
     REQUIRE(w.grid);
-    const ProbeValues v = halved(probesOf(w));
-    const Bytes written = writeProbes(source, {}, w, v);
+    const ProbeValues v = halved(storedProbes(w));
+    const Bytes written = writeProbes(source, w, v);
 
     REQUIRE(written.size() == original.size());
     const auto [offset, length] = q3LumpRange(original, kQ3LightVols);
@@ -377,8 +365,8 @@ TEST_CASE("write_probes: real Source cubes halved in place", "[write_probes][map
         const World w = decodeMap(source, options);
         REQUIRE(w.probeLump == c.lumpName);
         REQUIRE_FALSE(w.ambientSamples.empty());
-        const ProbeValues v = halved(probesOf(w));
-        const Bytes written = writeProbes(source, options, w, v);
+        const ProbeValues v = halved(storedProbes(w));
+        const Bytes written = writeProbes(source, w, v);
 
         // In place: same size, and the only changed bytes are cube bytes of the probe lump.
         REQUIRE(written.size() == original.size());
@@ -445,8 +433,8 @@ TEST_CASE("write_probes: Source LZMA probe lumps are appended uncompressed", "[w
         const World w = decodeMap(source);
         REQUIRE(w.lumps[size_t(c.lump)].compressed);
         REQUIRE(w.layoutName == (c.l4d2 ? "left4dead2" : "standard"));
-        const ProbeValues v = halved(probesOf(w));
-        const Bytes written = writeProbes(source, {}, w, v);
+        const ProbeValues v = halved(storedProbes(w));
+        const Bytes written = writeProbes(source, w, v);
 
         // The original bytes stay, except the probe lump's directory entry (offset, length, fourCC; not its
         // version); the new lump follows on a 4-byte boundary.
@@ -469,7 +457,7 @@ TEST_CASE("write_probes: Source LZMA probe lumps are appended uncompressed", "[w
         // The appended bytes are exactly what the in-place writer makes of the uncompressed map.
         const MapSource plainSource = memorySource(plain, c.map);
         const World plainWorld = decodeMap(plainSource);
-        const Bytes plainWritten = writeProbes(plainSource, {}, plainWorld, halved(probesOf(plainWorld)));
+        const Bytes plainWritten = writeProbes(plainSource, plainWorld, halved(storedProbes(plainWorld)));
         const VbspEntry plainEntry = vbspEntry(plain, c.lump);
         REQUIRE(plainEntry.length == before.fourCC);
         CHECK(std::equal(written.begin() + std::ptrdiff_t(appendAt), written.end(),
@@ -491,27 +479,27 @@ TEST_CASE("write_probes: Source files that do not match their World are refused"
     const Bytes ce = readFile(sourceMap("sdk2013ce_sdk_vehicles_v20.bsp"));
     const Bytes lobby = readFile(sourceMap("bsptool_tf2_mp_lobby.bsp"));
     const World w = decodeMap(memorySource(ce));
-    const ProbeValues v = probesOf(w);
+    const ProbeValues v = storedProbes(w);
 
     ProbeValues grid;
     grid.kind = ProbeKind::Grid;
     grid.grid.resize(v.cubes.size());
-    CHECK_THROWS_AS(writeProbes(memorySource(ce), {}, w, grid), UsageError);
+    CHECK_THROWS_AS(writeProbes(memorySource(ce), w, grid), UsageError);
     ProbeValues longer = v;
     longer.cubes.push_back({});
-    CHECK_THROWS_AS(writeProbes(memorySource(ce), {}, w, longer), UsageError);
+    CHECK_THROWS_AS(writeProbes(memorySource(ce), w, longer), UsageError);
 
     // Another map's bytes: its sample lump holds a different number of records; a World whose cubes came
     // from version 0 leaves against a map with version 1 leaves.
-    CHECK_THROWS_AS(writeProbes(memorySource(lobby), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(lobby), w, v), DecodeError);
     const World v19 = decodeMap(memorySource(readFile(sourceMap("sdk2013_sdk_vehicles_v19.bsp"))));
     REQUIRE(v19.probeLump == "leafs");
-    CHECK_THROWS_AS(writeProbes(memorySource(ce), {}, v19, probesOf(v19)), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(ce), v19, storedProbes(v19)), DecodeError);
     // The sample lump's length pointing past the end of the file.
     Bytes broken = ce;
     const uint32_t huge = uint32_t(ce.size());
     std::memcpy(&broken[8 + 16 * 56 + 4], &huge, 4);
-    CHECK_THROWS_AS(writeProbes(memorySource(broken), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(broken), w, v), DecodeError);
     // A compressed lump whose frame claims more packed bytes than it has.
     VbspWriteOptions o;
     o.lzmaLumps = {56};
@@ -520,9 +508,9 @@ TEST_CASE("write_probes: Source files that do not match their World are refused"
     const uint32_t at = le32(packed, 8 + 16 * 56);
     const uint32_t tooMany = le32(packed, at + 8) + 100;
     std::memcpy(&packed[at + 8], &tooMany, 4);
-    CHECK_THROWS_AS(writeProbes(memorySource(packed), {}, pw, probesOf(pw)), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(packed), pw, storedProbes(pw)), DecodeError);
     // Not a VBSP file at all.
     Bytes notVbsp = ce;
     notVbsp[0] = 'X';
-    CHECK_THROWS_AS(writeProbes(memorySource(notVbsp), {}, w, v), DecodeError);
+    CHECK_THROWS_AS(writeProbes(memorySource(notVbsp), w, v), DecodeError);
 }

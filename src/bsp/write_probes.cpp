@@ -48,15 +48,6 @@ std::array<uint8_t, 2> gridAngleBytes(Vec3 d) {
     return {uint8_t(polar), uint8_t(((azimuth % 256) + 256) % 256)};
 }
 
-ProbeKind storedKind(const World& w) {
-    if (w.grid) return ProbeKind::Grid;
-    return w.ambientSamples.empty() ? ProbeKind::None : ProbeKind::Cubes;
-}
-
-const char* kindName(ProbeKind k) {
-    return k == ProbeKind::Grid ? "a light grid" : k == ProbeKind::Cubes ? "ambient cubes" : "no probes";
-}
-
 }  // namespace
 
 std::array<uint8_t, 8> encodeGridPoint(const GridSample& s) {
@@ -83,18 +74,9 @@ std::array<uint8_t, 4> encodeColorRGBExp32(Vec3 linear) {
     return out;
 }
 
-Bytes writeProbes(const MapSource& source, const DecodeOptions& options, const World& world,
-                  const ProbeValues& values) {
-    // The decode options only pick which lump the probes came from, and World::probeLump records that.
-    (void)options;
-    const ProbeKind kind = storedKind(world);
-    if (values.kind != kind)
-        throw UsageError(world.file + ": the probe values are " + kindName(values.kind) + " but the map has " +
-                         kindName(kind));
-    const size_t count = kind == ProbeKind::Grid ? world.grid->samples.size() : world.ambientSamples.size();
-    if (values.size() != count)
-        throw UsageError(world.file + ": " + std::to_string(values.size()) + " probe values for " +
-                         std::to_string(count) + " stored probes");
+Bytes writeProbes(const MapSource& source, const World& world, const ProbeValues& values) {
+    checkProbeValues(world, values);
+    const ProbeKind kind = values.kind;
     if (kind == ProbeKind::None) return source.bytes;
     if (kind == ProbeKind::Grid) {
         if (world.format != MapFormat::Quake3)

@@ -138,7 +138,7 @@ int runRebake(const RebakeArgs& args) {
     }
 
     if (!args.write.empty()) {
-        writeFileAtomic(args.write, writeProbes(source, args.map.decodeOptions(), world, result.values));
+        writeFileAtomic(args.write, writeProbes(source, world, result.values));
         std::cout << "wrote " << args.write << "\n";
     }
     if (!args.report.empty()) {

@@ -276,31 +276,34 @@ std::vector<Vec3> probePositions(const World& world) {
     return out;
 }
 
-namespace {
-const char* kindName(ProbeKind k) {
-    switch (k) {
+const char* probeKindName(ProbeKind kind) {
+    switch (kind) {
         case ProbeKind::Grid: return "light grid";
         case ProbeKind::Cubes: return "ambient cubes";
         case ProbeKind::None: break;
     }
     return "no probes";
 }
-}  // namespace
 
-void applyProbes(World& world, const ProbeValues& values) {
+void checkProbeValues(const World& world, const ProbeValues& values) {
     const ProbeKind kind = probeKind(world);
     const size_t have = kind == ProbeKind::Grid    ? world.grid->samples.size()
                         : kind == ProbeKind::Cubes ? world.ambientSamples.size()
                                                    : 0;
-    if (kind == ProbeKind::None) throw UsageError(world.file + ": the map has no light grid or ambient cubes");
     if (values.kind != kind || values.size() != have)
         throw UsageError(world.file + ": " + std::to_string(values.size()) + " probe values (" +
-                         kindName(values.kind) + ") do not fit the map's " + std::to_string(have) + " (" +
-                         kindName(kind) + ")");
+                         probeKindName(values.kind) + ") do not fit the map's " + std::to_string(have) + " (" +
+                         probeKindName(kind) + ")");
+}
+
+void applyProbes(World& world, const ProbeValues& values) {
+    const ProbeKind kind = probeKind(world);
+    if (kind == ProbeKind::None) throw UsageError(world.file + ": the map has no light grid or ambient cubes");
+    checkProbeValues(world, values);
     if (kind == ProbeKind::Grid)
         world.grid->samples = values.grid;
     else
-        for (size_t k = 0; k < have; ++k) world.ambientSamples[k].sides = values.cubes[k];
+        for (size_t k = 0; k < world.ambientSamples.size(); ++k) world.ambientSamples[k].sides = values.cubes[k];
 }
 
 }  // namespace luxel

@@ -8,10 +8,10 @@
 
 namespace luxel {
 
-// `world` is the map decoded from `source` with `options`; `values` has its probe kind and count.
-// Throws UsageError when the kinds or counts disagree, DecodeError when the file is malformed.
-Bytes writeProbes(const MapSource& source, const DecodeOptions& options, const World& world,
-                  const ProbeValues& values);
+// `world` is the map decoded from `source` (World::probeLump says which lump its probes came from);
+// `values` has its probe kind and count. Throws UsageError when the kinds or counts disagree
+// (checkProbeValues), DecodeError when the file is malformed.
+Bytes writeProbes(const MapSource& source, const World& world, const ProbeValues& values);
 
 // The stored encodings, exposed for tests: Quake 3 grid bytes (ambient RGB, directed RGB, polar, azimuth;
 // colours as the decoder's 4 * byte / 255, scaled down together when a channel passes 255 as q3map2

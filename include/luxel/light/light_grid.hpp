@@ -74,7 +74,12 @@ struct ProbeValues {
 ProbeValues storedProbes(const World& world);
 // Grid: every grid point's position; Cubes: every ambient sample's position.
 std::vector<Vec3> probePositions(const World& world);
-// Replaces the World's grid samples / ambient cubes with `values` (same kind and count, else UsageError).
+// "light grid", "ambient cubes" or "no probes", for messages.
+const char* probeKindName(ProbeKind kind);
+// Throws UsageError unless `values` has the World's probe kind and one value per stored probe.
+void checkProbeValues(const World& world, const ProbeValues& values);
+// Replaces the World's grid samples / ambient cubes with `values` (checkProbeValues; a World without
+// probes is a UsageError too).
 void applyProbes(World& world, const ProbeValues& values);
 
 // Luminance of linear RGB (Rec. 709 weights), used by comparisons and the rebaker's direction estimate.
