@@ -3,7 +3,6 @@
 #include <OpenImageIO/imageio.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <system_error>
@@ -11,17 +10,14 @@
 
 #include "luxel/image/image.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 
 namespace luxel {
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string extensionOf(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
+std::string extensionOf(const std::string& path) { return toLowerAscii(fs::path(path).extension().string()); }
 
 }  // namespace
 

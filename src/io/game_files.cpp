@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 #include "zip_archive.hpp"
 
 namespace luxel {
@@ -20,12 +21,6 @@ namespace {
 constexpr int kMaxDirectoryDepth = 32;
 constexpr size_t kMaxLooseFiles = size_t(1) << 20;
 
-char lowerAscii(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
-
-std::string lowercase(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), lowerAscii);
-    return s;
-}
 
 // normalizeGamePath without rejecting the empty result, which list() takes as the root.
 std::optional<std::string> normalizeAllowEmpty(const std::string& path) {
@@ -39,7 +34,7 @@ std::optional<std::string> normalizeAllowEmpty(const std::string& path) {
         if (part == "..") return std::nullopt;
         if (!part.empty() && part != ".") {
             if (!out.empty()) out += '/';
-            out += lowercase(part);
+            out += toLowerAscii(part);
         }
         start = end + 1;
     }
@@ -126,13 +121,13 @@ std::vector<std::string> quake3PakFiles(const std::string& dir) {
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
         std::error_code fileEc;
-        if (it->is_regular_file(fileEc) && lowercase(it->path().extension().string()) == ".pk3")
+        if (it->is_regular_file(fileEc) && toLowerAscii(it->path().extension().string()) == ".pk3")
             paks.push_back(it->path());
     }
     if (ec) throw UsageError(dir + ": cannot list (" + ec.message() + ")");
     std::sort(paks.begin(), paks.end(), [](const fs::path& a, const fs::path& b) {
         const std::string an = a.filename().string(), bn = b.filename().string();
-        const std::string al = lowercase(an), bl = lowercase(bn);
+        const std::string al = toLowerAscii(an), bl = toLowerAscii(bn);
         return al != bl ? al < bl : an < bn;  // byte order only breaks ties, for determinism
     });
     std::vector<std::string> out;
@@ -205,7 +200,7 @@ std::vector<std::string> GameFiles::list(const std::string& dir, const std::stri
     const auto base = normalizeAllowEmpty(dir);
     if (!base) return {};
     const std::string prefix = base->empty() ? std::string() : *base + "/";
-    std::string suffix = lowercase(ext);
+    std::string suffix = toLowerAscii(ext);
     if (!suffix.empty() && suffix.front() != '.') suffix.insert(suffix.begin(), '.');
     std::set<std::string> names;
     for (const auto& m : mounts_) {

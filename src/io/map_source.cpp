@@ -1,7 +1,5 @@
 #include "luxel/io/map_source.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 #include "zip_archive.hpp"
 
 namespace luxel {
@@ -18,10 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lowercase(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
 
 std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
 
@@ -95,7 +90,7 @@ void writeFileAtomic(const std::string& path, const Bytes& bytes) {
 
 MapSource openMapPath(const std::string& spec) {
     // "archive.pk3:maps/x.bsp" (also .zip); a plain path otherwise.
-    std::string lower = lowercase(spec);
+    std::string lower = toLowerAscii(spec);
     for (const char* ext : {".pk3:", ".zip:"}) {
         auto pos = lower.find(ext);
         if (pos == std::string::npos) continue;
@@ -124,7 +119,7 @@ MapSource openMapPath(const std::string& spec) {
 
 MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapName) {
     std::string name = mapName;
-    if (lowercase(name).ends_with(".bsp")) name.resize(name.size() - 4);
+    if (toLowerAscii(name).ends_with(".bsp")) name.resize(name.size() - 4);
     if (name.rfind("maps/", 0) == 0) name = name.substr(5);
     auto archives = quake3PakFiles(gameDir);
     std::string foundIn;

@@ -22,7 +22,7 @@ bool hasPakFiles(const std::string& dir) {
     std::error_code ec;
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::directory_iterator(); it.increment(ec))
-        if (lowerAscii(it->path().extension().string()) == ".pak") return true;
+        if (toLowerAscii(it->path().extension().string()) == ".pak") return true;
     return false;
 }
 
@@ -99,14 +99,14 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             look.opacity = (f & kSurfTrans33) ? 0.33f : 0.66f;
         }
 
-        std::string name = lowerAscii(mat.name);
+        std::string name = toLowerAscii(mat.name);
         std::string walPath = findWal(files, name);
         std::optional<WalInfo> wal = walPath.empty() ? std::nullopt : readWalHeader(files, walPath, set);
         if (wal && !wal->nextName.empty()) {
             std::vector<std::pair<std::string, std::string>> chain{{name, walPath}};  // (name, .wal path)
             std::optional<WalInfo> at = wal;
             while (at && !at->nextName.empty() && chain.size() < size_t(kMaxAnimationFrames)) {
-                const std::string next = lowerAscii(at->nextName);
+                const std::string next = toLowerAscii(at->nextName);
                 if (next == name) break;
                 const std::string nextPath = findWal(files, next);
                 if (nextPath.empty()) break;
@@ -150,7 +150,7 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
     if (const std::string* sky = worldspawn ? worldspawn->get("sky") : nullptr; sky && !sky->empty()) {
         static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
         for (int k = 0; k < 6; ++k) {
-            const std::string base = "env/" + lowerAscii(*sky) + kSuffix[k];
+            const std::string base = "env/" + toLowerAscii(*sky) + kSuffix[k];
             const std::string path =
                 firstExisting(files, {base + ".tga", base + ".png", base + ".jpg", base + ".pcx"});
             if (path.empty())

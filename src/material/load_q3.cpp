@@ -49,7 +49,7 @@ struct Q3Files {
 
 // "archive.pk3" of "archive.pk3:maps/x.bsp", as openMapPath splits it.
 std::optional<std::string> mapArchive(const std::string& displayName) {
-    const std::string lower = lowerAscii(displayName);
+    const std::string lower = toLowerAscii(displayName);
     for (const char* ext : {".pk3:", ".zip:"})
         if (auto pos = lower.find(ext); pos != std::string::npos) return displayName.substr(0, pos + 4);
     return std::nullopt;
@@ -62,7 +62,7 @@ Q3Files mountQuake3(const MapSource& source, const MaterialOptions& options, Mat
     if (!mapArchive(source.displayName)) {
         // A map at <dir>/maps/x.bsp belongs to game dir <dir>, whose files the engine would search.
         const fs::path mapsDir = fs::path(source.displayName).parent_path();
-        if (lowerAscii(mapsDir.filename().string()) == "maps") {
+        if (toLowerAscii(mapsDir.filename().string()) == "maps") {
             fs::path gameDir = mapsDir.parent_path();
             if (gameDir.empty()) gameDir = ".";
             std::error_code ec;
@@ -106,7 +106,7 @@ Q3ShaderTable loadShaders(const Q3Files& f, MaterialSet& set) {
 std::string findImage(const GameFiles& files, const std::string& name) {
     const std::string base = stripExtension(name);
     std::vector<std::string> candidates;
-    const std::string ext = lowerAscii(name.substr(base.size()));
+    const std::string ext = toLowerAscii(name.substr(base.size()));
     if (ext == ".tga" || ext == ".jpg" || ext == ".jpeg" || ext == ".png") candidates.push_back(name);
     for (const char* e : {".tga", ".jpg", ".jpeg", ".png"}) candidates.push_back(base + e);
     return firstExisting(files, candidates);

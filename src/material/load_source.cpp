@@ -22,7 +22,7 @@ bool hasVpkFiles(const std::string& dir) {
     std::error_code ec;
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
     for (; !ec && it != fs::directory_iterator(); it.increment(ec))
-        if (lowerAscii(it->path().extension().string()) == ".vpk") return true;
+        if (toLowerAscii(it->path().extension().string()) == ".vpk") return true;
     return false;
 }
 
@@ -54,7 +54,7 @@ struct SourceFiles {
 
     // materials/NAME.vmt with `patch` includes resolved; nullopt when it (or what a patch includes) is missing.
     std::optional<Vmt> material(const std::string& name) {
-        const std::string path = "materials/" + lowerAscii(name) + ".vmt";
+        const std::string path = "materials/" + toLowerAscii(name) + ".vmt";
         std::optional<Vmt> vmt = parse(path);
         std::vector<Vmt> patches;  // outermost first
         while (vmt && vmt->shader == "patch") {
@@ -62,7 +62,7 @@ struct SourceFiles {
                 set.warnings.push_back(path + ": more than " + std::to_string(kMaxPatchDepth) + " nested patches");
                 return std::nullopt;
             }
-            std::string include = lowerAscii(vmt->includePath);
+            std::string include = toLowerAscii(vmt->includePath);
             if (!include.starts_with("materials/") && !files.exists(include)) include = "materials/" + include;
             patches.push_back(std::move(*vmt));
             vmt = parse(include);
@@ -103,7 +103,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
         if (mat.flags & kMaterialNoDraw) {  // tool textures (the decoder knows them by name) and nodraw faces
-            look.hidden = lowerAscii(mat.name).starts_with("tools/");
+            look.hidden = toLowerAscii(mat.name).starts_with("tools/");
             continue;
         }
         if (mat.flags & kMaterialSky) continue;
@@ -145,7 +145,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     if (const std::string* sky = worldspawn ? worldspawn->get("skyname") : nullptr; sky && !sky->empty()) {
         static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
         for (int k = 0; k < 6; ++k) {
-            const std::string name = "skybox/" + lowerAscii(*sky) + kSuffix[k];
+            const std::string name = "skybox/" + toLowerAscii(*sky) + kSuffix[k];
             const std::optional<Vmt> vmt = s.material(name);
             const std::string path = vmt ? s.texturePath(vmt->baseTexture()) : std::string();
             if (path.empty())

@@ -10,6 +10,7 @@
 #include "luxel/image/image.hpp"
 #include "luxel/io/game_files.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/util/text.hpp"
 #include "texture_cache.hpp"
 
 namespace luxel::materials {
@@ -26,7 +27,6 @@ std::string firstExisting(const GameFiles& files, const std::vector<std::string>
 
 // `path` without its extension (the part after the last '.' of the last component).
 std::string stripExtension(const std::string& path);
-std::string lowerAscii(std::string s);
 
 // The textures a map asks for, each file (+ decode parameters) once, indexed in request order.
 class TextureRequests {

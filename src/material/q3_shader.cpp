@@ -1,24 +1,12 @@
 #include "luxel/material/q3_shader.hpp"
 
-#include <charconv>
 #include <utility>
+
+#include "luxel/util/text.hpp"
 
 namespace luxel {
 
 namespace {
-
-char lowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (lowerAscii(a[i]) != lowerAscii(b[i])) return false;
-    return true;
-}
-
-bool istartsWith(std::string_view s, std::string_view prefix) {
-    return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
-}
 
 std::string forwardSlashes(std::string_view path) {
     std::string s(path);
@@ -27,14 +15,6 @@ std::string forwardSlashes(std::string_view path) {
     return s;
 }
 
-// atof semantics (the engine's): the longest numeric prefix, 0 when there is none.
-float toFloat(std::string_view s) {
-    if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-    float v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    (void)ptr;
-    return ec == std::errc() ? v : 0.0f;
-}
 
 struct Token {
     std::string text;
@@ -202,9 +182,9 @@ constexpr NamedFactor kBlendFactors[] = {
 };
 
 std::optional<Q3BlendFactor> blendFactor(std::string_view name) {
-    if (istartsWith(name, "GL_")) name.remove_prefix(3);
+    if (startsWithIgnoreCase(name, "GL_")) name.remove_prefix(3);
     for (const auto& f : kBlendFactors)
-        if (iequals(name, f.name)) return f.factor;
+        if (equalsIgnoreCase(name, f.name)) return f.factor;
     return std::nullopt;
 }
 
@@ -275,7 +255,7 @@ private:
     std::optional<float> floatArg() {
         auto t = arg();
         if (!t) return std::nullopt;
-        return toFloat(t->text);
+        return leadingFloat(t->text);
     }
 
     // "( r g b )", "(r g b)" or "r g b": parentheses are optional and may touch the numbers.
@@ -289,7 +269,7 @@ private:
             for (char c : t->text)
                 if (c != '(' && c != ')') digits += c;
             if (digits.empty()) continue;
-            v[n++] = toFloat(digits);
+            v[n++] = leadingFloat(digits);
         }
         if (n < 3) {
             lx_.warn(line, keyword + ": expected three numbers");
@@ -359,52 +339,52 @@ private:
     bool globalKeyword(Q3Shader& s, const Token& t) {
         const std::string& k = t.text;
         if (t.quoted) return false;
-        if (iequals(k, "surfaceparm")) {
+        if (equalsIgnoreCase(k, "surfaceparm")) {
             if (auto p = arg()) {
                 for (const auto& sp : kSurfaceParms)
-                    if (iequals(p->text, sp.name)) s.surfaceParms |= sp.bit;
+                    if (equalsIgnoreCase(p->text, sp.name)) s.surfaceParms |= sp.bit;
             }
-        } else if (iequals(k, "cull")) {
+        } else if (equalsIgnoreCase(k, "cull")) {
             auto p = arg();
             if (!p) {
                 lx_.warn(t.line, "cull: missing value");
-            } else if (iequals(p->text, "none") || iequals(p->text, "twosided") || iequals(p->text, "disable")) {
+            } else if (equalsIgnoreCase(p->text, "none") || equalsIgnoreCase(p->text, "twosided") || equalsIgnoreCase(p->text, "disable")) {
                 s.cull = Q3Cull::None;
-            } else if (iequals(p->text, "back") || iequals(p->text, "backside") || iequals(p->text, "backsided")) {
+            } else if (equalsIgnoreCase(p->text, "back") || equalsIgnoreCase(p->text, "backside") || equalsIgnoreCase(p->text, "backsided")) {
                 s.cull = Q3Cull::Back;
-            } else if (iequals(p->text, "front") || iequals(p->text, "frontside") || iequals(p->text, "frontsided")) {
+            } else if (equalsIgnoreCase(p->text, "front") || equalsIgnoreCase(p->text, "frontside") || equalsIgnoreCase(p->text, "frontsided")) {
                 s.cull = Q3Cull::Front;
             } else {
                 lx_.warn(t.line, "cull: unknown value '" + p->text + "'");
             }
-        } else if (iequals(k, "skyparms")) {
+        } else if (equalsIgnoreCase(k, "skyparms")) {
             s.hasSkyParms = true;
             if (auto outer = arg(); outer && outer->text != "-") s.skyBoxBase = forwardSlashes(outer->text);
             float height = floatArg().value_or(0.0f);
             s.skyCloudHeight = height != 0 ? height : 512.0f;
             skipLine();  // the inner box
-        } else if (iequals(k, "fogparms")) {
+        } else if (equalsIgnoreCase(k, "fogparms")) {
             s.fogColor = vectorArg(t.line, "fogparms");
             s.fogDistance = floatArg().value_or(0.0f);
             skipLine();  // old gradient directions
-        } else if (iequals(k, "sort")) {
+        } else if (equalsIgnoreCase(k, "sort")) {
             parseSort(s, t.line);
-        } else if (iequals(k, "portal")) {
+        } else if (equalsIgnoreCase(k, "portal")) {
             s.sort = 1;
-        } else if (iequals(k, "nopicmip")) {
+        } else if (equalsIgnoreCase(k, "nopicmip")) {
             s.noPicMip = true;
-        } else if (iequals(k, "nomipmaps")) {
+        } else if (equalsIgnoreCase(k, "nomipmaps")) {
             s.noMipMaps = s.noPicMip = true;
-        } else if (iequals(k, "polygonoffset")) {
+        } else if (equalsIgnoreCase(k, "polygonoffset")) {
             s.polygonOffset = true;
-        } else if (iequals(k, "deformvertexes")) {
+        } else if (equalsIgnoreCase(k, "deformvertexes")) {
             s.hasDeformVertexes = true;
             skipLine();
-        } else if (iequals(k, "qer_editorimage")) {
+        } else if (equalsIgnoreCase(k, "qer_editorimage")) {
             if (auto p = arg()) s.editorImage = forwardSlashes(p->text);
-        } else if (istartsWith(k, "qer")) {
+        } else if (startsWithIgnoreCase(k, "qer")) {
             skipLine();
-        } else if (iequals(k, "q3map_sun") || iequals(k, "q3map_sunext")) {
+        } else if (equalsIgnoreCase(k, "q3map_sun") || equalsIgnoreCase(k, "q3map_sunext")) {
             float v[6] = {};
             int n = 0;
             while (n < 6) {
@@ -421,12 +401,12 @@ private:
                 s.sunElevation = v[5];
             }
             skipLine();
-        } else if (iequals(k, "q3map_surfacelight")) {
+        } else if (equalsIgnoreCase(k, "q3map_surfacelight")) {
             s.surfaceLight = floatArg().value_or(0.0f);
-        } else if (iequals(k, "q3map_lightimage")) {
+        } else if (equalsIgnoreCase(k, "q3map_lightimage")) {
             if (auto p = arg()) s.lightImage = forwardSlashes(p->text);
-        } else if (istartsWith(k, "q3map") || iequals(k, "light") || iequals(k, "tesssize") ||
-                   iequals(k, "clamptime") || iequals(k, "entitymergable") || iequals(k, "fogonly")) {
+        } else if (startsWithIgnoreCase(k, "q3map") || equalsIgnoreCase(k, "light") || equalsIgnoreCase(k, "tesssize") ||
+                   equalsIgnoreCase(k, "clamptime") || equalsIgnoreCase(k, "entitymergable") || equalsIgnoreCase(k, "fogonly")) {
             skipLine();
         } else {
             return false;
@@ -445,12 +425,12 @@ private:
             {"banner", 6},    {"underwater", 8},  {"additive", 10}, {"nearest", 16},
         };
         for (const auto& [name, value] : kNames) {
-            if (iequals(p->text, name)) {
+            if (equalsIgnoreCase(p->text, name)) {
                 s.sort = value;
                 return;
             }
         }
-        s.sort = toFloat(p->text);
+        s.sort = leadingFloat(p->text);
     }
 
     BlockEnd parseStage(Q3Stage& st) {
@@ -489,9 +469,9 @@ private:
             lx_.warn(t.line, t.text + ": missing image name");
             return;
         }
-        if (iequals(p->text, "$lightmap")) {
+        if (equalsIgnoreCase(p->text, "$lightmap")) {
             st.isLightmap = true;
-        } else if (iequals(p->text, "$whiteimage") || iequals(p->text, "*white")) {
+        } else if (equalsIgnoreCase(p->text, "$whiteimage") || equalsIgnoreCase(p->text, "*white")) {
             st.isWhiteImage = true;
         } else {
             st.map = forwardSlashes(p->text);
@@ -501,12 +481,12 @@ private:
     bool stageKeyword(Q3Stage& st, StageState& state, const Token& t) {
         const std::string& k = t.text;
         if (t.quoted) return false;
-        if (iequals(k, "map")) {
+        if (equalsIgnoreCase(k, "map")) {
             mapArg(st, t);
-        } else if (iequals(k, "clampmap")) {
+        } else if (equalsIgnoreCase(k, "clampmap")) {
             st.clamp = true;
             mapArg(st, t);
-        } else if (iequals(k, "animmap")) {
+        } else if (equalsIgnoreCase(k, "animmap")) {
             st.animFrequency = floatArg().value_or(0.0f);
             while (auto frame = arg()) {
                 if (st.animFrames.size() < 8) st.animFrames.push_back(forwardSlashes(frame->text));
@@ -515,41 +495,41 @@ private:
                 lx_.warn(t.line, "animMap: no frames");
             else
                 st.map = st.animFrames.front();
-        } else if (iequals(k, "videomap")) {
+        } else if (equalsIgnoreCase(k, "videomap")) {
             if (auto p = arg()) st.videoMap = forwardSlashes(p->text);
-        } else if (iequals(k, "alphafunc")) {
+        } else if (equalsIgnoreCase(k, "alphafunc")) {
             auto p = arg();
-            if (p && iequals(p->text, "GT0"))
+            if (p && equalsIgnoreCase(p->text, "GT0"))
                 st.alphaFunc = Q3AlphaFunc::GT0;
-            else if (p && iequals(p->text, "LT128"))
+            else if (p && equalsIgnoreCase(p->text, "LT128"))
                 st.alphaFunc = Q3AlphaFunc::LT128;
-            else if (p && iequals(p->text, "GE128"))
+            else if (p && equalsIgnoreCase(p->text, "GE128"))
                 st.alphaFunc = Q3AlphaFunc::GE128;
             else
                 lx_.warn(t.line, "alphaFunc: unknown value '" + (p ? p->text : std::string()) + "'");
-        } else if (iequals(k, "depthfunc")) {
+        } else if (equalsIgnoreCase(k, "depthfunc")) {
             auto p = arg();
-            if (p && iequals(p->text, "equal"))
+            if (p && equalsIgnoreCase(p->text, "equal"))
                 st.depthFuncEqual = true;
-            else if (p && iequals(p->text, "lequal"))
+            else if (p && equalsIgnoreCase(p->text, "lequal"))
                 st.depthFuncEqual = false;
             else
                 lx_.warn(t.line, "depthFunc: unknown value '" + (p ? p->text : std::string()) + "'");
-        } else if (iequals(k, "detail")) {
+        } else if (equalsIgnoreCase(k, "detail")) {
             st.detail = true;
-        } else if (iequals(k, "depthwrite")) {
+        } else if (equalsIgnoreCase(k, "depthwrite")) {
             state.depthWriteExplicit = true;
-        } else if (iequals(k, "blendfunc")) {
+        } else if (equalsIgnoreCase(k, "blendfunc")) {
             parseBlendFunc(st, state, t.line);
-        } else if (iequals(k, "rgbgen")) {
+        } else if (equalsIgnoreCase(k, "rgbgen")) {
             parseRgbGen(st, t.line);
-        } else if (iequals(k, "tcgen") || iequals(k, "texgen")) {
+        } else if (equalsIgnoreCase(k, "tcgen") || equalsIgnoreCase(k, "texgen")) {
             auto p = arg();
-            if (p && iequals(p->text, "environment")) st.tcGenEnvironment = true;
+            if (p && equalsIgnoreCase(p->text, "environment")) st.tcGenEnvironment = true;
             skipLine();
-        } else if (iequals(k, "tcmod")) {
+        } else if (equalsIgnoreCase(k, "tcmod")) {
             auto kind = arg();
-            if (kind && iequals(kind->text, "scale")) {
+            if (kind && equalsIgnoreCase(kind->text, "scale")) {
                 auto u = floatArg(), v = floatArg();
                 if (u && v) {
                     st.tcModScale[0] *= *u;
@@ -559,7 +539,7 @@ private:
                 }
             }
             skipLine();
-        } else if (iequals(k, "alphagen")) {
+        } else if (equalsIgnoreCase(k, "alphagen")) {
             skipLine();
         } else {
             return false;
@@ -574,11 +554,11 @@ private:
             return;
         }
         Q3BlendFunc f;
-        if (iequals(a->text, "add")) {
+        if (equalsIgnoreCase(a->text, "add")) {
             f = {Q3BlendFactor::One, Q3BlendFactor::One};
-        } else if (iequals(a->text, "filter")) {
+        } else if (equalsIgnoreCase(a->text, "filter")) {
             f = {Q3BlendFactor::DstColor, Q3BlendFactor::Zero};
-        } else if (iequals(a->text, "blend")) {
+        } else if (equalsIgnoreCase(a->text, "blend")) {
             f = {Q3BlendFactor::SrcAlpha, Q3BlendFactor::OneMinusSrcAlpha};
         } else {
             auto b = arg();
@@ -616,7 +596,7 @@ private:
         st.rgbGenExplicit = true;
         st.rgbGen = Q3RgbGen::Other;
         for (const auto& [name, gen] : kNames)
-            if (iequals(p->text, name)) st.rgbGen = gen;
+            if (equalsIgnoreCase(p->text, name)) st.rgbGen = gen;
         if (st.rgbGen == Q3RgbGen::Const) {
             if (auto v = vectorArg(line, "rgbGen const")) st.rgbConst = *v;
         } else if (st.rgbGen == Q3RgbGen::Wave) {
@@ -645,7 +625,7 @@ bool hasImage(const Q3Stage& st) { return !st.isLightmap && !st.isWhiteImage && 
 
 std::string normalizeShaderName(std::string_view name) {
     std::string s = forwardSlashes(name);
-    for (char& c : s) c = lowerAscii(c);
+    for (char& c : s) c = toLowerAscii(c);
     return s;
 }
 

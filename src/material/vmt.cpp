@@ -7,45 +7,13 @@
 #include <vector>
 
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 
 namespace luxel {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
-
 bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-float toFloat(std::string_view s) {
-    while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-    if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-    float v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    (void)ptr;
-    return ec == std::errc() ? v : 0.0f;
-}
-
-// KeyValues::GetInt on a string value: atoi.
-int toInt(std::string_view s) {
-    while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-    if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-    int v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    (void)ptr;
-    return ec == std::errc() ? v : 0;
-}
 
 struct Token {
     std::string text;
@@ -145,7 +113,7 @@ bool platformConditionHolds(std::string_view cond) {
         while (!term.empty() && isSpace(term.back())) term.remove_suffix(1);
         bool negate = !term.empty() && term.front() == '!';
         if (negate) term.remove_prefix(1);
-        bool value = iequals(term, "$WIN32") || iequals(term, "$WINDOWS");
+        bool value = equalsIgnoreCase(term, "$WIN32") || equalsIgnoreCase(term, "$WINDOWS");
         return value != negate;
     };
     auto allHold = [&](std::string_view conj) {
@@ -250,12 +218,12 @@ bool varConditionHolds(std::string_view cond) {
     bool toggle = !cond.empty() && cond.front() == '!';
     if (toggle) cond.remove_prefix(1);
     bool skip = true;  // unknown conditions skip, as in the engine
-    if (iequals(cond, "hdr"))
+    if (equalsIgnoreCase(cond, "hdr"))
         skip = false;
-    else if (iequals(cond, "ldr") || iequals(cond, "srgb") || iequals(cond, "lowfill") || iequals(cond, "360") ||
-             iequals(cond.substr(0, std::min<size_t>(4, cond.size())), "gpu<"))
+    else if (equalsIgnoreCase(cond, "ldr") || equalsIgnoreCase(cond, "srgb") || equalsIgnoreCase(cond, "lowfill") || equalsIgnoreCase(cond, "360") ||
+             equalsIgnoreCase(cond.substr(0, std::min<size_t>(4, cond.size())), "gpu<"))
         skip = true;
-    else if (cond.size() >= 5 && iequals(cond.substr(0, 5), "gpu>="))
+    else if (cond.size() >= 5 && equalsIgnoreCase(cond.substr(0, 5), "gpu>="))
         skip = false;
     return skip == toggle;
 }
@@ -265,7 +233,7 @@ bool varConditionHolds(std::string_view cond) {
 void assignParams(std::map<std::string, std::string>& params, const Node& block) {
     for (const Node& child : block.children) {
         if (child.isBlock) continue;
-        std::string key = lower(child.key);
+        std::string key = toLowerAscii(child.key);
         size_t q = key.find('?');
         if (q != std::string::npos && q > 0) {
             if (!varConditionHolds(std::string_view(key).substr(0, q))) continue;
@@ -280,10 +248,10 @@ void assignParams(std::map<std::string, std::string>& params, const Node& block)
 std::map<std::string, std::string> patchBlock(const Node& root, std::string_view name) {
     std::map<std::string, std::string> out;
     for (const Node& child : root.children) {
-        if (!child.isBlock || !iequals(child.key, name)) continue;
+        if (!child.isBlock || !equalsIgnoreCase(child.key, name)) continue;
         for (const Node& kv : child.children) {
             if (kv.isBlock) continue;
-            std::string key = lower(kv.key);
+            std::string key = toLowerAscii(kv.key);
             size_t q = key.find('?');
             if (q != std::string::npos && q > 0) {
                 if (!varConditionHolds(std::string_view(key).substr(0, q))) continue;
@@ -301,24 +269,24 @@ const Node* chooseFallbackBlock(const Node& root, const std::string& shader) {
     for (const char* suffix : kSuffixes) {
         std::string prefixed = shader + "_" + suffix;
         for (const Node& child : root.children)
-            if (child.isBlock && (iequals(child.key, suffix) || iequals(child.key, prefixed))) return &child;
+            if (child.isBlock && (equalsIgnoreCase(child.key, suffix) || equalsIgnoreCase(child.key, prefixed))) return &child;
     }
     return nullptr;
 }
 
 std::string textureName(std::string value) {
-    for (char& c : value) c = (c == '\\') ? '/' : char(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : value) c = (c == '\\') ? '/' : toLowerAscii(c);
     return value;
 }
 
 }  // namespace
 
 std::string Vmt::param(std::string_view key) const {
-    auto it = params.find(lower(key));
+    auto it = params.find(toLowerAscii(std::string(key)));
     return it == params.end() ? std::string() : it->second;
 }
 
-bool Vmt::flag(std::string_view key) const { return toInt(param(key)) != 0; }
+bool Vmt::flag(std::string_view key) const { return leadingInt(param(key)) != 0; }
 
 std::string Vmt::baseTexture() const { return textureName(param("$basetexture")); }
 std::string Vmt::baseTexture2() const { return textureName(param("$basetexture2")); }
@@ -336,7 +304,7 @@ bool Vmt::noDraw() const {
 bool Vmt::sky() const { return flag("%compilesky") || flag("%compile2dsky"); }
 
 float Vmt::alphaTestReference() const {
-    float ref = toFloat(param("$alphatestreference"));
+    float ref = leadingFloat(param("$alphatestreference"));
     return ref > 0 ? ref : 0.7f;
 }
 
@@ -376,10 +344,10 @@ std::optional<Vec3> Vmt::color() const {
 Vmt parseVmt(std::string_view text, const std::string& fileName) {
     Node root = Parser(text, fileName).parseRoot();
     Vmt vmt;
-    vmt.shader = lower(root.key);
+    vmt.shader = toLowerAscii(root.key);
     if (vmt.shader == "patch") {
         for (const Node& child : root.children) {
-            if (!child.isBlock && iequals(child.key, "include")) {
+            if (!child.isBlock && equalsIgnoreCase(child.key, "include")) {
                 vmt.includePath = child.value;
                 for (char& c : vmt.includePath)
                     if (c == '\\') c = '/';
