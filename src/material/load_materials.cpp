@@ -1,6 +1,7 @@
 // loadMaterials: dispatch by format, and what the per-format loaders share.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "luxel/util/error.hpp"
 #include "material_loaders.hpp"
@@ -13,6 +14,14 @@ std::string stripExtension(const std::string& path) {
     const size_t dot = path.find_last_of('.');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path;
     return path.substr(0, dot);
+}
+
+bool hasFileWithExtension(const std::string& dir, const std::string& ext) {
+    std::error_code ec;
+    std::filesystem::directory_iterator it(dir, std::filesystem::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        if (toLowerAscii(it->path().extension().string()) == ext) return true;
+    return false;
 }
 
 std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates) {

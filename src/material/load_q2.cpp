@@ -1,7 +1,6 @@
 // Quake 2 materials: replacement images (PNG / TGA / JPEG) or .wal textures through the game's palette,
 // from loose game directories.
 #include <cmath>
-#include <filesystem>
 #include <memory>
 
 #include "luxel/material/wal.hpp"
@@ -10,21 +9,12 @@
 
 namespace luxel::materials {
 namespace {
-namespace fs = std::filesystem;
 
 // Texinfo surface flags (qfiles.h).
 constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20;
 // Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
 constexpr double kFramesPerSecond = 2.0;
 constexpr int kMaxAnimationFrames = 64;
-
-bool hasPakFiles(const std::string& dir) {
-    std::error_code ec;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
-        if (toLowerAscii(it->path().extension().string()) == ".pak") return true;
-    return false;
-}
 
 // A texture is looked for under textures/ (a game dir) and at the top (a dir that is the textures folder).
 std::string findReplacement(const GameFiles& files, const std::string& name) {
@@ -62,7 +52,7 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
     bool warnedPak = false;
     for (const std::string& dir : options.gameDirs) {
         files.addDirectory(dir);
-        if (!warnedPak && hasPakFiles(dir)) {
+        if (!warnedPak && hasFileWithExtension(dir, ".pak")) {
             set.warnings.push_back(dir + ": Quake 2 .pak archives are not supported (extract them into the directory)");
             warnedPak = true;
         }

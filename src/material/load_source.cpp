@@ -2,7 +2,6 @@
 // loose game directories.
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 #include "luxel/material/vmt.hpp"
 #include "luxel/material/vtf.hpp"
@@ -11,20 +10,11 @@
 
 namespace luxel::materials {
 namespace {
-namespace fs = std::filesystem;
 
 // Textures wider than this are decoded from a smaller mip: a frame never shows more, and the largest
 // Source textures (4096) would cost 16x the time and memory.
 constexpr int32_t kMaxSourceTextureSide = 1024;
 constexpr int kMaxPatchDepth = 8;
-
-bool hasVpkFiles(const std::string& dir) {
-    std::error_code ec;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
-        if (toLowerAscii(it->path().extension().string()) == ".vpk") return true;
-    return false;
-}
 
 RgbaImage decodeVtfFile(const GameFiles& files, const std::string& path) {
     const auto bytes = files.read(path);
@@ -89,7 +79,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     bool warnedVpk = false;
     for (const std::string& dir : options.gameDirs) {
         s.files.addDirectory(dir);
-        if (!warnedVpk && hasVpkFiles(dir)) {
+        if (!warnedVpk && hasFileWithExtension(dir, ".vpk")) {
             set.warnings.push_back(dir + ": VPK archives are not supported (only loose files are searched)");
             warnedVpk = true;
         }

@@ -22,6 +22,10 @@ RgbaImage toRgba(const Image& image, const std::string& name);
 // A TGA / JPEG / PNG / ... file read from `files` and decoded.
 RgbaImage decodeGameImage(const GameFiles& files, const std::string& path);
 
+// Whether directory `dir` (not its subdirectories) holds a file whose extension is `ext` (".pak"), in
+// any case: archives luxel cannot read yet, worth one warning.
+bool hasFileWithExtension(const std::string& dir, const std::string& ext);
+
 // The first of `candidates` that exists in `files`, or "".
 std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates);
 
