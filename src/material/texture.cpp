@@ -56,20 +56,14 @@ Texture makeTexture(std::string name, RgbaImage image) {
 }
 
 AlbedoTable makeAlbedoTable(float gamma) {
-    // b * (1/255) rather than b / 255: the vector shading loop computes the same product without a divide.
+    // b * (1/255): the scale sampleLevel applies after filtering bytes, so a texel read through the table
+    // (the rebaker's mean colours) matches a filtered one.
     constexpr float kInv255 = 1.0f / 255.0f;
     AlbedoTable t;
     t.identity = gamma == 1.0f;
     for (int b = 0; b < 256; ++b)
         t.value[size_t(b)] = gamma == 1.0f ? float(b) * kInv255 : std::pow(float(b) / 255.0f, gamma);
     return t;
-}
-
-int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy) {
-    const float w = float(t.width()), h = float(t.height());
-    const float x = dudx * w, y = dvdx * h, u = dudy * w, v = dvdy * h;
-    const float fx2 = x * x + y * y, fy2 = u * u + v * v;
-    return mipLevelFromSquare(std::max(fx2, fy2), int(t.mips.size()) - 1);
 }
 
 }  // namespace luxel

@@ -96,6 +96,9 @@ inline Pixel resolve(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
     return {&s, base + s.v[0], base + s.v[1], base + s.v[2], {1.0f - b1 - b2, b1, b2}};
 }
 
+inline Vec3 positionOf(const Pixel& p) { return interp3(p.v0->position, p.v1->position, p.v2->position, p.bary); }
+inline Vec3 normalOf(const Pixel& p) { return normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary)); }
+
 template <RenderMode M>
 inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, float invW) {
     if constexpr (M == RenderMode::Depth) {
@@ -107,14 +110,11 @@ inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
     } else {
         Pixel p = resolve(ctx, triId, px, py, invW);
         if constexpr (M == RenderMode::Normals) {
-            Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
-            return n * 0.5f + Vec3{0.5f, 0.5f, 0.5f};
+            return normalOf(p) * 0.5f + Vec3{0.5f, 0.5f, 0.5f};
         } else {
             static_assert(M == RenderMode::Clusters, "light-bearing modes are shaded by shadeLightBlock");
-            Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
-            Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
             // Step off the surface along its normal: the surface itself lies on a leaf boundary.
-            return clusterColor(findCluster(*ctx.world, pos + n));
+            return clusterColor(findCluster(*ctx.world, positionOf(p) + normalOf(p)));
         }
     }
 }
@@ -186,7 +186,7 @@ void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, con
     const Vec3 nrm = normalize(a.normal);
     auto leafAt = [&](int k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        return findLeaf(*ctx.world, interp3(p.v0->position, p.v1->position, p.v2->position, p.bary) + nrm);
+        return findLeaf(*ctx.world, positionOf(p) + nrm);
     };
     auto colorOf = [&](int32_t leaf) {
         return leaf < 0 ? clusterColor(-1) : clusterColor(ctx.world->leaves[size_t(leaf)].cluster);
@@ -283,37 +283,38 @@ inline Vec3 sampleView(const PageView& pg, float u, float v) {
 // loops do the same IEEE operations per lane and may write up to 8 pixels past the run (callers give
 // them room and overwrite them).
 
+// The light of a Lightmap or Vertex triangle at one pixel; Constant: the textured triangle's constantLight.
+inline Vec3 lightAt(const TriShade& t, const PageView* pages, float fx, float fy, float iw) {
+    if (t.path == ShadePath::Lightmap) {
+        const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+        const float u = ((pu.c + pu.a * fx) + pu.b * fy) * iw, v = ((pv.c + pv.a * fx) + pv.b * fy) * iw;
+        Vec3 light = sampleView(pages[0], u, v) * t.weight[0];
+        for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
+        return light;
+    }
+    if (t.path == ShadePath::Vertex) {
+        const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
+        return {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
+                ((pb.c + pb.a * fx) + pb.b * fy) * iw};
+    }
+    return t.constantLight;
+}
+
+inline void pageViews(const TriShade& t, PageView* pages) {
+    if (t.path == ShadePath::Lightmap)
+        for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
+}
+
 void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n, float* out) {
-    switch (t.path) {
-        case ShadePath::Constant:
-        case ShadePath::Probe:  // shaded by probeRun; never reaches here
-            for (int k = 0; k < n; ++k) put(out + 3 * k, t.color, false);
-            return;
-        case ShadePath::Lightmap: {
-            const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
-            const float uRow = pu.b * fy, vRow = pv.b * fy;
-            PageView pages[kMaxLightmapSlots];
-            for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
-            for (int k = 0; k < n; ++k) {
-                const float fx = float(dx + k), iw = 1.0f / depth[k];
-                const float u = ((pu.c + pu.a * fx) + uRow) * iw, v = ((pv.c + pv.a * fx) + vRow) * iw;
-                Vec3 light = sampleView(pages[0], u, v);
-                if (!t.unitWeight) light = light * t.weight[0];
-                for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
-                put(out + 3 * k, lookOf(light, t.albedo, lp), false);
-            }
-            return;
-        }
-        case ShadePath::Vertex: {
-            const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
-            for (int k = 0; k < n; ++k) {
-                const float fx = float(dx + k), iw = 1.0f / depth[k];
-                Vec3 light{((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
-                           ((pb.c + pb.a * fx) + pb.b * fy) * iw};
-                put(out + 3 * k, lookOf(light, t.albedo, lp), false);
-            }
-            return;
-        }
+    if (t.path == ShadePath::Constant || t.path == ShadePath::Probe) {  // Probe: shaded by probeRun, never here
+        for (int k = 0; k < n; ++k) put(out + 3 * k, t.color, false);
+        return;
+    }
+    PageView pages[kMaxLightmapSlots];
+    pageViews(t, pages);
+    for (int k = 0; k < n; ++k) {
+        const float fx = float(dx + k), iw = 1.0f / depth[k];
+        put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), t.albedo, lp), false);
     }
 }
 
@@ -325,14 +326,13 @@ void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int p
     const Vec3 white{1, 1, 1};
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
-        const Vec3 nrm = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
-        put(out + 3 * k, lookOf(probeLight(*ctx.probes, pos + nrm, nrm), white, lp), false);
+        const Vec3 nrm = normalOf(p);
+        put(out + 3 * k, lookOf(probeLight(*ctx.probes, positionOf(p) + nrm, nrm), white, lp), false);
     }
 }
 
 // Lit / Albedo with a texture: the light as lightRunScalar computes it, times the texture's albedo at the
-// pixel's own mip level (mipLevelFor's rule on the derivatives d(u) = (d(u/w) - u d(1/w)) * w), so a pixel's
+// pixel's own mip level (mipLevelFromSquare on the footprint from the derivatives d(u) = (d(u/w) - u d(1/w)) * w), so a pixel's
 // value never depends on how rows are split into runs.
 struct TexFootprint {
     raster::AttrPlane tu, tv, invW;
@@ -372,34 +372,34 @@ inline Vec4 albedoAt(const ShadeContext& ctx, const TriShade& t, const TexFootpr
     return {a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s, a.w + (b.w - a.w) * s};
 }
 
-inline Vec3 lightAt(const TriShade& t, const PageView* pages, float fx, float fy, float iw) {
-    if (t.path == ShadePath::Lightmap) {
-        const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
-        const float u = ((pu.c + pu.a * fx) + pu.b * fy) * iw, v = ((pv.c + pv.a * fx) + pv.b * fy) * iw;
-        Vec3 light = sampleView(pages[0], u, v) * t.weight[0];
-        for (int s = 1; s < t.slots; ++s) light = light + sampleView(pages[s], u, v) * t.weight[s];
-        return light;
-    }
-    if (t.path == ShadePath::Vertex) {
-        const raster::AttrPlane &pr = t.plane[0], &pg = t.plane[1], &pb = t.plane[2];
-        return {((pr.c + pr.a * fx) + pr.b * fy) * iw, ((pg.c + pg.a * fx) + pg.b * fy) * iw,
-                ((pb.c + pb.a * fx) + pb.b * fy) * iw};
-    }
-    return t.constantLight;
+// What a textured triangle's pixels share: texture footprints and lightmap page views.
+struct TexturedSetup {
+    TexFootprint f;
+    std::optional<TexFootprint> f2;  // the blend texture's
+    PageView pages[kMaxLightmapSlots];
+};
+
+inline TexturedSetup texturedSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
+    TexturedSetup s{texFootprint(ctx, t, tri), std::nullopt, {}};
+    if (t.texture2) s.f2 = texFootprint(ctx, t, tri, *t.texture2);
+    pageViews(t, s.pages);
+    return s;
+}
+
+// One textured pixel: rgb with the look applied, and the albedo's alpha.
+inline Vec4 texturedPixel(const ShadeContext& ctx, const TriShade& t, const TexturedSetup& s, const LookParams& lp,
+                          float fx, float fy, float iw) {
+    const Vec4 a = albedoAt(ctx, t, s.f, s.f2 ? &*s.f2 : nullptr, fx, fy, iw);
+    const Vec3 c = lookOf(lightAt(t, s.pages, fx, fy, iw), Vec3{a.x, a.y, a.z} * t.albedo, lp);
+    return {c.x, c.y, c.z, a.w};
 }
 
 void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
                  const float* depth, int n, float* out) {
-    const TexFootprint f = texFootprint(ctx, t, tri);
-    std::optional<TexFootprint> f2;
-    if (t.texture2) f2 = texFootprint(ctx, t, tri, *t.texture2);
-    PageView pages[kMaxLightmapSlots];
-    if (t.path == ShadePath::Lightmap)
-        for (int s = 0; s < t.slots; ++s) pages[s] = pageView(t.page[s], t.pageWidth, t.pageHeight);
+    const TexturedSetup s = texturedSetup(ctx, t, tri);
     for (int k = 0; k < n; ++k) {
-        const float fx = float(dx + k), iw = 1.0f / depth[k];
-        const Vec4 a = albedoAt(ctx, t, f, f2 ? &*f2 : nullptr, fx, fy, iw);
-        put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), Vec3{a.x, a.y, a.z} * t.albedo, lp), false);
+        const Vec4 c = texturedPixel(ctx, t, s, lp, float(dx + k), fy, 1.0f / depth[k]);
+        put(out + 3 * k, Vec3{c.x, c.y, c.z}, false);
     }
 }
 
@@ -435,8 +435,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
     const Vec3 white{1, 1, 1};
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
-        put(out + 3 * k, lookOf(white, skyBoxColor(ctx, pos - ctx.eye), lp), false);
+        put(out + 3 * k, lookOf(white, skyBoxColor(ctx, positionOf(p) - ctx.eye), lp), false);
     }
 }
 
@@ -1219,8 +1218,12 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
     if (t.skyBox) {
         skyBoxRun(ctx, tri, lp, px, py, &invW, 1, out);
     } else if (t.texture) {
-        texturedRun(ctx, t, lp, tri, dx, fy, &invW, 1, out);
-        alpha = texelAt(ctx, *t.texture, texFootprint(ctx, t, tri), float(dx), fy, 1.0f / invW).w;
+        const TexturedSetup s = texturedSetup(ctx, t, tri);
+        const float fx = float(dx), iw = 1.0f / invW;
+        const Vec4 c = texturedPixel(ctx, t, s, lp, fx, fy, iw);
+        out[0] = c.x, out[1] = c.y, out[2] = c.z;
+        // Cut-outs and blending follow the base texture's alpha, not the displacement blend's.
+        alpha = s.f2 ? texelAt(ctx, *t.texture, s.f, fx, fy, iw).w : c.w;
     } else {
         lightRunScalar(t, lp, dx, fy, &invW, 1, out);
     }

@@ -32,10 +32,6 @@ inline int mipLevelFromSquare(float f2, int maxLevel) {
     return level < maxLevel ? level : maxLevel;
 }
 
-// Mip level for a pixel whose texture coordinates change by (dudx, dvdx) and (dudy, dvdy) per pixel
-// (normalised units).
-int mipLevelFor(const Texture& t, float dudx, float dvdx, float dudy, float dvdy);
-
 // One mip level with its constants hoisted, for loops that sample it many times.
 struct LevelView {
     const uint8_t* texels = nullptr;
