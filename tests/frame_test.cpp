@@ -34,11 +34,6 @@ RenderOptions linearOptions(RenderMode mode = RenderMode::Vertex) {
     return o;
 }
 
-Vec3 px(const Image& img, int x, int y) {
-    const float* p = img.at(x, y);
-    return {p[0], p[1], p[2]};
-}
-
 // A wall facing the camera at the origin looking +X: square of half-size h at distance d.
 std::vector<Vec3> wall(float d, float h) { return {{d, -h, -h}, {d, h, -h}, {d, h, h}, {d, -h, h}}; }
 
@@ -73,7 +68,7 @@ TEST_CASE("render: an endless floor under the camera covers exactly the rows bel
     for (int y = 0; y < 240; ++y)
         for (int x = 0; x < 320; ++x) {
             INFO("pixel " << x << "," << y);
-            REQUIRE((px(img, x, y).x > 0.5f) == (y >= 120));
+            REQUIRE((pixelAt(img, x, y).x > 0.5f) == (y >= 120));
         }
     REQUIRE(st.pixelsCovered == 320u * 120u);
     REQUIRE(st.trianglesIn == 2);
@@ -112,7 +107,7 @@ TEST_CASE("render: lightmap on a floor is interpolated perspective-correctly", "
             double ux = analyticU(x + 1, y), uy = analyticU(x, y + 1);
             if (std::isnan(ux) || std::isnan(uy)) continue;
             double tol = 1e-3 + 0.1 * std::max(std::fabs(ux - u), std::fabs(uy - u));
-            double got = px(img, x, y).x;
+            double got = pixelAt(img, x, y).x;
             if (std::fabs(got - u) / tol > worst) worst = std::fabs(got - u) / tol, wx = x, wy = y;
             ++checked;
         }
@@ -132,10 +127,10 @@ TEST_CASE("render: the nearer surface wins regardless of submission order", "[re
             addColoredPolygon(s, wall(100, 20), {-1, 0, 0}, {1, 0, 0});
         }
         Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), linearOptions());
-        REQUIRE(px(img, 32, 32).x == Approx(1.0f));
-        REQUIRE(px(img, 32, 32).y == 0.0f);
-        REQUIRE(px(img, 32, 22).y == Approx(1.0f));  // above the small red wall, inside the green one
-        REQUIRE(px(img, 32, 22).x == 0.0f);
+        REQUIRE(pixelAt(img, 32, 32).x == Approx(1.0f));
+        REQUIRE(pixelAt(img, 32, 32).y == 0.0f);
+        REQUIRE(pixelAt(img, 32, 22).y == Approx(1.0f));  // above the small red wall, inside the green one
+        REQUIRE(pixelAt(img, 32, 22).x == 0.0f);
     }
 }
 
@@ -169,7 +164,7 @@ TEST_CASE("render: a surface crossing the camera plane renders finite values wit
     REQUIRE(st.pixelsCovered > 1000);
     for (int y = 0; y < 120; ++y)
         for (int x = 0; x < 160; ++x) {
-            Vec3 c = px(img, x, y);
+            Vec3 c = pixelAt(img, x, y);
             REQUIRE(isFinite(c));
             REQUIRE(c.x >= -1e-4f);
             REQUIRE(c.y >= -1e-4f);
@@ -209,38 +204,38 @@ TEST_CASE("render: modes", "[render]") {
     Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64, 120);  // wall covers the middle only
     Vec3 centre;
 
-    centre = px(renderScene(s, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
+    centre = pixelAt(renderScene(s, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
     REQUIRE(centre == Vec3{0.25f, 0.5f, 0.75f});
-    centre = px(renderScene(s, cam, linearOptions(RenderMode::Vertex)), 32, 32);
+    centre = pixelAt(renderScene(s, cam, linearOptions(RenderMode::Vertex)), 32, 32);
     REQUIRE(centre.x == Approx(0.1f));
     REQUIRE(centre.z == Approx(0.3f));
-    centre = px(renderScene(s, cam, linearOptions(RenderMode::Lit)), 32, 32);
+    centre = pixelAt(renderScene(s, cam, linearOptions(RenderMode::Lit)), 32, 32);
     REQUIRE(centre.x == Approx(0.125f));
     REQUIRE(centre.y == Approx(0.5f));
     REQUIRE(centre.z == Approx(1.5f));
-    centre = px(renderScene(s, cam, linearOptions(RenderMode::Normals)), 32, 32);
+    centre = pixelAt(renderScene(s, cam, linearOptions(RenderMode::Normals)), 32, 32);
     REQUIRE(centre.x == Approx(0.0f).margin(1e-6));  // normal (-1,0,0)
     REQUIRE(centre.y == Approx(0.5f));
     REQUIRE(centre.z == Approx(0.5f));
     // No BSP tree in this world: every pixel is in cluster -1, drawn grey.
-    centre = px(renderScene(s, cam, linearOptions(RenderMode::Clusters)), 32, 32);
+    centre = pixelAt(renderScene(s, cam, linearOptions(RenderMode::Clusters)), 32, 32);
     REQUIRE(centre == Vec3{0.5f, 0.5f, 0.5f});
 
     RenderOptions bg = linearOptions(RenderMode::Lightmap);
     bg.background = {0.2f, 0.3f, 0.4f};
-    REQUIRE(px(renderScene(s, cam, bg), 0, 0) == Vec3{0.2f, 0.3f, 0.4f});
+    REQUIRE(pixelAt(renderScene(s, cam, bg), 0, 0) == Vec3{0.2f, 0.3f, 0.4f});
 
     // A lightmapped surface whose page is missing falls back to its vertex colour.
     RenderScene s2 = s;
     s2.geometry.surfaces[0].lightmapPage = 5;
-    centre = px(renderScene(s2, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
+    centre = pixelAt(renderScene(s2, cam, linearOptions(RenderMode::Lightmap)), 32, 32);
     REQUIRE(centre.y == Approx(0.2f));
 
     RenderScene sky = s;
     sky.geometry.surfaces[0].shading = SurfaceShading::Sky;
     RenderOptions so = linearOptions(RenderMode::Lightmap);
     so.skyColor = {0.9f, 0.8f, 0.7f};
-    REQUIRE(px(renderScene(sky, cam, so), 32, 32) == Vec3{0.9f, 0.8f, 0.7f});
+    REQUIRE(pixelAt(renderScene(sky, cam, so), 32, 32) == Vec3{0.9f, 0.8f, 0.7f});
 }
 
 TEST_CASE("render: depth mode ramps from 1 at the nearest pixel to 0.1 at the farthest", "[render]") {
@@ -249,8 +244,8 @@ TEST_CASE("render: depth mode ramps from 1 at the nearest pixel to 0.1 at the fa
     addColoredPolygon(s, wall(400, 1000), {-1, 0, 0}, {1, 1, 1});
     Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), linearOptions(RenderMode::Depth));
     // Both walls are perpendicular to forward: depth is exactly 100 and 400.
-    REQUIRE(px(img, 32, 32).x == Approx(1.0f));
-    REQUIRE(px(img, 2, 2).x == Approx(0.1f));
+    REQUIRE(pixelAt(img, 32, 32).x == Approx(1.0f));
+    REQUIRE(pixelAt(img, 2, 2).x == Approx(0.1f));
 }
 
 TEST_CASE("render: engine look clamps keeping hue, then applies gamma; linear keeps raw values", "[render]") {
@@ -265,16 +260,16 @@ TEST_CASE("render: engine look clamps keeping hue, then applies gamma; linear ke
     s.world.look.hueClampAt = 2;
     s.world.look.gamma = 1;
     o.look = Look::Engine;
-    Vec3 c = px(renderScene(s, cam, o), 8, 8);
+    Vec3 c = pixelAt(renderScene(s, cam, o), 8, 8);
     // (3, 1.5, 0.75) * 2/3 = (2, 1, 0.5), then clamped to [0,1].
     REQUIRE(c.x == Approx(1.0f));
     REQUIRE(c.y == Approx(1.0f));
     REQUIRE(c.z == Approx(0.5f));
     s.world.look.gamma = 2;
-    c = px(renderScene(s, cam, o), 8, 8);
+    c = pixelAt(renderScene(s, cam, o), 8, 8);
     REQUIRE(c.z == Approx(std::sqrt(0.5f)));
     o.look = Look::Linear;
-    c = px(renderScene(s, cam, o), 8, 8);
+    c = pixelAt(renderScene(s, cam, o), 8, 8);
     REQUIRE(c == Vec3{3.0f, 1.5f, 0.75f});
 }
 
@@ -285,14 +280,14 @@ TEST_CASE("render: billboards face the camera in their colour unless flares are 
     RenderOptions o = linearOptions(RenderMode::Lightmap);
     FrameStats st;
     Image img = renderScene(s, cam, o, &st);
-    REQUIRE(px(img, 32, 32) == Vec3{0.3f, 0.6f, 0.9f});
+    REQUIRE(pixelAt(img, 32, 32) == Vec3{0.3f, 0.6f, 0.9f});
     // Half-size 10 at distance 100 with fov 90 on 64 px: the quad spans 10/100*32 = 3.2 px each side
     // of the centre, so pixel centres 29.5..34.5 are inside: 6x6 pixels.
     REQUIRE(st.pixelsCovered == 36);
     o.drawFlares = false;
     img = renderScene(s, cam, o, &st);
     REQUIRE(st.pixelsCovered == 0);
-    REQUIRE(px(img, 32, 32) == Vec3{0, 0, 0});
+    REQUIRE(pixelAt(img, 32, 32) == Vec3{0, 0, 0});
 }
 
 TEST_CASE("render: spp samples inside the pixel and averages them", "[render]") {
@@ -312,14 +307,14 @@ TEST_CASE("render: spp samples inside the pixel and averages them", "[render]") 
     RenderOptions o = linearOptions();
     o.spp = 1;
     Image one = renderScene(s, cam, o);
-    REQUIRE(px(one, 39, 10).x == 1.0f);
-    REQUIRE(px(one, 40, 10).x == 0.0f);  // centre 40.5 is right of the edge
+    REQUIRE(pixelAt(one, 39, 10).x == 1.0f);
+    REQUIRE(pixelAt(one, 40, 10).x == 0.0f);  // centre 40.5 is right of the edge
     o.spp = 16;
     Image many = renderScene(s, cam, o);
-    REQUIRE(px(many, 39, 10).x == 1.0f);
-    REQUIRE(px(many, 41, 10).x == 0.0f);
+    REQUIRE(pixelAt(many, 39, 10).x == 1.0f);
+    REQUIRE(pixelAt(many, 41, 10).x == 0.0f);
     // Pixel 40 is a quarter covered.
-    REQUIRE(px(many, 40, 10).x == Approx(0.25f).margin(0.1f));
+    REQUIRE(pixelAt(many, 40, 10).x == Approx(0.25f).margin(0.1f));
 }
 
 TEST_CASE("render: mode names round-trip and bad input is a usage error", "[render]") {
@@ -442,7 +437,7 @@ TEST_CASE("render: a light style's weight adds exactly weight * its slot's light
                 const double t = -64.0 / d.z, hx = 64 + t * d.x, hy = 16 + t * d.y;
                 const bool insideA = hx > 1 && hx < 63 && hy > 1 && hy < 31;
                 const bool nearA = hx > -1 && hx < 65 && hy > -1 && hy < 33;
-                const Vec3 a = px(off, x, y), b = px(on, x, y);
+                const Vec3 a = pixelAt(off, x, y), b = pixelAt(on, x, y);
                 INFO("weight " << w << " pixel " << x << "," << y << " hit " << hx << "," << hy);
                 if (insideA) {
                     REQUIRE(b.x == a.x + c.x * w);
@@ -537,8 +532,8 @@ TEST_CASE("render: quakeless-ii_test1 style 5 changes exactly the pixels of its 
         size_t differ = 0;
         for (int y = 0; y < cam.height; ++y)
             for (int x = 0; x < cam.width; ++x) {
-                const bool styled = px(m, x, y).x > 0.5f;
-                const Vec3 a = px(off, x, y), b = px(on, x, y);
+                const bool styled = pixelAt(m, x, y).x > 0.5f;
+                const Vec3 a = pixelAt(off, x, y), b = pixelAt(on, x, y);
                 if (a == b) continue;
                 ++differ;
                 INFO("surface " << s << " pixel " << x << "," << y);

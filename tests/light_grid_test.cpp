@@ -17,6 +17,7 @@
 #include "luxel/vis/visibility.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
+#include "support/render_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
@@ -284,23 +285,6 @@ TEST_CASE("the grid render mode parses and names", "[light_grid]") {
 
 namespace {
 
-float linearOf(uint8_t byte) { return 4.0f * float(byte) / 255.0f; }
-
-Vec3 pixel(const Image& img, int x, int y) {
-    const float* p = img.at(x, y);
-    return {p[0], p[1], p[2]};
-}
-
-Camera roomCamera(Vec3 angles) {
-    Camera c;
-    c.position = {0, 0, 128};
-    c.angles = angles;
-    c.fovX = 90;
-    c.width = 320;
-    c.height = 180;
-    return c;
-}
-
 RenderOptions gridOptions() {
     RenderOptions o;
     o.mode = RenderMode::Grid;
@@ -319,20 +303,20 @@ TEST_CASE("grid mode lights each wall by ambient + directed * max(0, n . dir)", 
     World world = decodeBytes(makeRoomMap(room).build());
     REQUIRE(probeKind(world) == ProbeKind::Grid);
     Geometry geometry = tessellate(world);
-    const Vec3 ambient{linearOf(16), linearOf(24), linearOf(8)};
-    const Vec3 directed{linearOf(64), linearOf(32), linearOf(48)};
+    const Vec3 ambient{q3Linear(16), q3Linear(24), q3Linear(8)};
+    const Vec3 directed{q3Linear(64), q3Linear(32), q3Linear(48)};
     const float c45 = std::sqrt(0.5f);
 
     // Floor (normal +Z): cos 45.
-    checkNear(pixel(renderFrame(world, geometry, roomCamera({90, 0, 0}), gridOptions()), 160, 90),
+    checkNear(pixelAt(renderFrame(world, geometry, roomCamera({90, 0, 0}), gridOptions()), 160, 90),
               ambient + directed * c45);
     // South wall y = -256, normal +Y (yaw -90 looks -Y): cos 45 as well.
-    checkNear(pixel(renderFrame(world, geometry, roomCamera({0, -90, 0}), gridOptions()), 160, 90),
+    checkNear(pixelAt(renderFrame(world, geometry, roomCamera({0, -90, 0}), gridOptions()), 160, 90),
               ambient + directed * c45);
     // North wall (normal -Y), east wall (normal -X, perpendicular to dir) and ceiling (-Z): ambient alone.
-    checkNear(pixel(renderFrame(world, geometry, roomCamera({0, 90, 0}), gridOptions()), 160, 90), ambient);
-    checkNear(pixel(renderFrame(world, geometry, roomCamera({0, 0, 0}), gridOptions()), 160, 90), ambient);
-    checkNear(pixel(renderFrame(world, geometry, roomCamera({-90, 0, 0}), gridOptions()), 160, 90), ambient);
+    checkNear(pixelAt(renderFrame(world, geometry, roomCamera({0, 90, 0}), gridOptions()), 160, 90), ambient);
+    checkNear(pixelAt(renderFrame(world, geometry, roomCamera({0, 0, 0}), gridOptions()), 160, 90), ambient);
+    checkNear(pixelAt(renderFrame(world, geometry, roomCamera({-90, 0, 0}), gridOptions()), 160, 90), ambient);
 
     // The engine look (albedo 1): Quake 3 scales light over 2 down with its hue, then the display clamps.
     RoomOptions bright;
@@ -344,7 +328,7 @@ TEST_CASE("grid mode lights each wall by ambient + directed * max(0, n . dir)", 
     RenderOptions engine = gridOptions();
     engine.look = Look::Engine;
     // x 2 / 3.137 -> (2, 1, 0.5), clamped for display -> (1, 1, 0.5).
-    checkNear(pixel(renderFrame(brightWorld, brightGeometry, roomCamera({90, 0, 0}), engine), 160, 90), {1, 1, 0.5f});
+    checkNear(pixelAt(renderFrame(brightWorld, brightGeometry, roomCamera({90, 0, 0}), engine), 160, 90), {1, 1, 0.5f});
 }
 
 TEST_CASE("grid mode: sky keeps the sky colour, a map without probes is black", "[light_grid]") {
@@ -355,7 +339,7 @@ TEST_CASE("grid mode: sky keeps the sky colour, a map without probes is black", 
     Geometry skyGeometry = tessellate(skyWorld);
     RenderOptions o = gridOptions();
     o.skyColor = {0.25f, 0.5f, 0.75f};
-    checkNear(pixel(renderFrame(skyWorld, skyGeometry, roomCamera({0, 0, 0}), o), 160, 90), o.skyColor);
+    checkNear(pixelAt(renderFrame(skyWorld, skyGeometry, roomCamera({0, 0, 0}), o), 160, 90), o.skyColor);
 
     World plain = decodeBytes(makeRoomMap().build());
     REQUIRE(probeKind(plain) == ProbeKind::None);
@@ -364,7 +348,7 @@ TEST_CASE("grid mode: sky keeps the sky colour, a map without probes is black", 
     FrameStats stats;
     const Image img = renderFrame(plain, plainGeometry, roomCamera({90, 0, 0}), o, &stats);
     CHECK(stats.pixelsCovered == size_t(320) * 180);
-    for (auto [x, y] : {std::pair{0, 0}, {160, 90}, {319, 179}}) CHECK(pixel(img, x, y) == Vec3{0, 0, 0});
+    for (auto [x, y] : {std::pair{0, 0}, {160, 90}, {319, 179}}) CHECK(pixelAt(img, x, y) == Vec3{0, 0, 0});
 }
 
 TEST_CASE("grid mode gives the same bytes at 1, 2 and 8 threads, with or without a shared sampler", "[light_grid]") {
@@ -401,7 +385,7 @@ TEST_CASE("grid mode gives the same bytes at 1, 2 and 8 threads, with or without
     const Image withShared = renderFrame(world, geometry, camera, o);
     CHECK(std::memcmp(withShared.pixels.data(), ref.pixels.data(), ref.pixels.size() * sizeof(float)) == 0);
     // Not a uniform picture: the grid's variation shows.
-    CHECK_FALSE(pixel(ref, 10, 10) == pixel(ref, 300, 170));
+    CHECK_FALSE(pixelAt(ref, 10, 10) == pixelAt(ref, 300, 170));
 }
 
 namespace {

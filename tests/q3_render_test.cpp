@@ -10,31 +10,10 @@
 #include "luxel/vis/visibility.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
+#include "support/render_fixtures.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
-
-namespace {
-
-// Quake 3 stores light scaled down by the overbright shift: linear = 4 * byte / 255 (notes/decoding.md).
-float linearOf(uint8_t byte) { return 4.0f * float(byte) / 255.0f; }
-
-Vec3 pixel(const Image& img, int x, int y) {
-    const float* p = img.at(x, y);
-    return {p[0], p[1], p[2]};
-}
-
-Camera roomCamera(Vec3 angles) {
-    Camera c;
-    c.position = {0, 0, 128};
-    c.angles = angles;
-    c.fovX = 90;
-    c.width = 320;
-    c.height = 180;
-    return c;
-}
-
-}  // namespace
 
 TEST_CASE("a room with known lightmap bytes renders the known linear light", "[q3render]") {
     RoomOptions room;
@@ -48,23 +27,23 @@ TEST_CASE("a room with known lightmap bytes renders the known linear light", "[q
     // ndc 128/256 / (9/16) = 0.889: rows above (1 - 0.889) / 2 * 180 = 10 show the ceiling.
     Image east = renderFrame(world, geometry, roomCamera({0, 0, 0}), options);
     auto wall = room.wallBytes;
-    CHECK(pixel(east, 160, 90).x == Approx(linearOf(wall[3][0])).margin(1e-5));
-    CHECK(pixel(east, 160, 90).y == Approx(linearOf(wall[3][1])).margin(1e-5));
-    CHECK(pixel(east, 160, 90).z == Approx(linearOf(wall[3][2])).margin(1e-5));
-    CHECK(pixel(east, 160, 15).y == Approx(linearOf(wall[3][1])).margin(1e-5));
-    CHECK(pixel(east, 160, 5).x == Approx(linearOf(wall[1][0])).margin(1e-5));    // ceiling
-    CHECK(pixel(east, 160, 174).x == Approx(linearOf(wall[0][0])).margin(1e-5));  // floor
+    CHECK(pixelAt(east, 160, 90).x == Approx(q3Linear(wall[3][0])).margin(1e-5));
+    CHECK(pixelAt(east, 160, 90).y == Approx(q3Linear(wall[3][1])).margin(1e-5));
+    CHECK(pixelAt(east, 160, 90).z == Approx(q3Linear(wall[3][2])).margin(1e-5));
+    CHECK(pixelAt(east, 160, 15).y == Approx(q3Linear(wall[3][1])).margin(1e-5));
+    CHECK(pixelAt(east, 160, 5).x == Approx(q3Linear(wall[1][0])).margin(1e-5));    // ceiling
+    CHECK(pixelAt(east, 160, 174).x == Approx(q3Linear(wall[0][0])).margin(1e-5));  // floor
 
     // Yaw 90 looks +Y: the north wall with its unequal channels.
     Image north = renderFrame(world, geometry, roomCamera({0, 90, 0}), options);
-    CHECK(pixel(north, 160, 90).x == Approx(linearOf(wall[5][0])).margin(1e-5));
-    CHECK(pixel(north, 160, 90).z == Approx(linearOf(wall[5][2])).margin(1e-5));
+    CHECK(pixelAt(north, 160, 90).x == Approx(q3Linear(wall[5][0])).margin(1e-5));
+    CHECK(pixelAt(north, 160, 90).z == Approx(q3Linear(wall[5][2])).margin(1e-5));
     // Yaw 180 looks -X (west, red); pitch 90 looks straight down at the floor.
-    CHECK(pixel(renderFrame(world, geometry, roomCamera({0, 180, 0}), options), 160, 90).x ==
-          Approx(linearOf(wall[2][0])).margin(1e-5));
+    CHECK(pixelAt(renderFrame(world, geometry, roomCamera({0, 180, 0}), options), 160, 90).x ==
+          Approx(q3Linear(wall[2][0])).margin(1e-5));
     Image down = renderFrame(world, geometry, roomCamera({90, 0, 0}), options);
     for (auto [x, y] : {std::pair{0, 0}, {319, 179}, {160, 90}, {17, 133}})
-        CHECK(pixel(down, x, y).x == Approx(linearOf(wall[0][0])).margin(1e-5));
+        CHECK(pixelAt(down, x, y).x == Approx(q3Linear(wall[0][0])).margin(1e-5));
 }
 
 TEST_CASE("the engine look applies Quake 3's hue-preserving overbright clamp", "[q3render]") {
@@ -77,15 +56,15 @@ TEST_CASE("the engine look applies Quake 3's hue-preserving overbright clamp", "
     options.look = Look::Engine;
 
     // Scaled by 2 / 3.137 (hue kept) to (2, 1, 0.5), then clamped to the display range: (1, 1, 0.5).
-    Vec3 east = pixel(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90);
+    Vec3 east = pixelAt(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90);
     CHECK(east.x == Approx(1.0f).margin(1e-5));
     CHECK(east.y == Approx(1.0f).margin(1e-5));
     CHECK(east.z == Approx(0.5f).margin(1e-5));
     // No scaling below 2; the display clamp alone: (1, 0.627, 0.314).
-    Vec3 floor = pixel(renderFrame(world, geometry, roomCamera({90, 0, 0}), options), 160, 90);
+    Vec3 floor = pixelAt(renderFrame(world, geometry, roomCamera({90, 0, 0}), options), 160, 90);
     CHECK(floor.x == Approx(1.0f).margin(1e-5));
-    CHECK(floor.y == Approx(linearOf(40)).margin(1e-5));
-    CHECK(floor.z == Approx(linearOf(20)).margin(1e-5));
+    CHECK(floor.y == Approx(q3Linear(40)).margin(1e-5));
+    CHECK(floor.z == Approx(q3Linear(20)).margin(1e-5));
 }
 
 TEST_CASE("vertex-lit and sky surfaces", "[q3render]") {
@@ -96,8 +75,8 @@ TEST_CASE("vertex-lit and sky surfaces", "[q3render]") {
     RenderOptions options;
     options.look = Look::Linear;
     // Lightmap mode falls back to the vertex colour of vertex-lit faces (lightmap index -3).
-    Vec3 east = pixel(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90);
-    CHECK(east.y == Approx(linearOf(room.wallBytes[3][1])).margin(1e-5));
+    Vec3 east = pixelAt(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90);
+    CHECK(east.y == Approx(q3Linear(room.wallBytes[3][1])).margin(1e-5));
     CHECK(east.x == Approx(0.0f).margin(1e-6));
 
     RoomOptions skyRoom;
@@ -105,7 +84,7 @@ TEST_CASE("vertex-lit and sky surfaces", "[q3render]") {
     World sky = decodeBytes(makeRoomMap(skyRoom).build());
     Geometry skyGeometry = tessellate(sky);
     options.skyColor = {0.25f, 0.5f, 0.75f};
-    Vec3 s = pixel(renderFrame(sky, skyGeometry, roomCamera({0, 0, 0}), options), 160, 90);
+    Vec3 s = pixelAt(renderFrame(sky, skyGeometry, roomCamera({0, 0, 0}), options), 160, 90);
     CHECK(s.x == Approx(0.25f));
     CHECK(s.y == Approx(0.5f));
     CHECK(s.z == Approx(0.75f));

@@ -42,11 +42,6 @@ RenderOptions options(RenderMode mode, const MaterialSet& m) {
     return o;
 }
 
-Vec3 px(const Image& img, int x, int y) {
-    const float* p = img.at(x, y);
-    return {p[0], p[1], p[2]};
-}
-
 const std::array<std::array<uint8_t, 4>, 4> kTexels{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {51, 102, 153, 255}}};
 
 }  // namespace
@@ -61,14 +56,14 @@ TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vert
     const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2);  // pixel centres land on texel centres
     const Image albedo = renderScene(s, cam, options(RenderMode::Albedo, m));
     for (int i = 0; i < 4; ++i) {
-        const Vec3 got = px(albedo, i % 2, i / 2);
+        const Vec3 got = pixelAt(albedo, i % 2, i / 2);
         INFO("texel " << i);
         CHECK(got.x == Approx(kTexels[size_t(i)][0] / 255.0).margin(1e-5));
         CHECK(got.y == Approx(kTexels[size_t(i)][1] / 255.0).margin(1e-5));
         CHECK(got.z == Approx(kTexels[size_t(i)][2] / 255.0).margin(1e-5));
     }
     const Image lit = renderScene(s, cam, options(RenderMode::Lit, m));
-    const Vec3 c = px(lit, 1, 1);  // (51, 102, 153) lit by (0.5, 1, 2)
+    const Vec3 c = pixelAt(lit, 1, 1);  // (51, 102, 153) lit by (0.5, 1, 2)
     CHECK(c.x == Approx(0.5 * 51 / 255.0).margin(1e-5));
     CHECK(c.y == Approx(1.0 * 102 / 255.0).margin(1e-5));
     CHECK(c.z == Approx(2.0 * 153 / 255.0).margin(1e-5));
@@ -76,7 +71,7 @@ TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vert
     SECTION("Source textures are display-encoded: gamma 2.2 to linear albedo") {
         m.textureGamma = 2.2f;
         const Image g = renderScene(s, cam, options(RenderMode::Albedo, m));
-        CHECK(px(g, 1, 1).x == Approx(std::pow(51 / 255.0, 2.2)).margin(1e-5));
+        CHECK(pixelAt(g, 1, 1).x == Approx(std::pow(51 / 255.0, 2.2)).margin(1e-5));
     }
 }
 
@@ -98,7 +93,7 @@ TEST_CASE("a texture seen small is sampled from its mip chain, not aliased", "[t
     // 8x8 pixels over 64x64 texels: 8 texels a pixel, level 3, where every texel is the mean grey.
     const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), options(RenderMode::Albedo, m));
     for (int y = 0; y < 8; ++y)
-        for (int x = 0; x < 8; ++x) CHECK(px(img, x, y).x == Approx(127.5 / 255.0).margin(1.0 / 255.0));
+        for (int x = 0; x < 8; ++x) CHECK(pixelAt(img, x, y).x == Approx(127.5 / 255.0).margin(1.0 / 255.0));
 }
 
 TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with what is behind", "[textured]") {
@@ -117,27 +112,27 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
         m.looks[0].blend = BlendMode::AlphaTest;
         m.looks[0].alphaRef = 0.5f;
         const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
-        CHECK(px(img, 0, 0).x == Approx(1.0f));  // kept texel
-        CHECK(px(img, 1, 0).y == Approx(1.0f));  // hole: the green wall
-        CHECK(px(img, 1, 0).x == Approx(0.0f));
-        CHECK(px(img, 0, 1).y == Approx(1.0f));  // alpha 100/255 < 0.5: hole
-        CHECK(px(img, 1, 1).x == Approx(51 / 255.0f));
+        CHECK(pixelAt(img, 0, 0).x == Approx(1.0f));  // kept texel
+        CHECK(pixelAt(img, 1, 0).y == Approx(1.0f));  // hole: the green wall
+        CHECK(pixelAt(img, 1, 0).x == Approx(0.0f));
+        CHECK(pixelAt(img, 0, 1).y == Approx(1.0f));  // alpha 100/255 < 0.5: hole
+        CHECK(pixelAt(img, 1, 1).x == Approx(51 / 255.0f));
     }
     SECTION("blend") {
         m.looks[0].blend = BlendMode::Blend;
         const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
         const float a = 100 / 255.0f;
-        CHECK(px(img, 0, 1).z == Approx(1.0f * a).margin(1e-5));          // blue over green
-        CHECK(px(img, 0, 1).y == Approx(1.0f * (1 - a)).margin(1e-5));
-        CHECK(px(img, 1, 0).y == Approx(1.0f).margin(1e-5));              // alpha 0: green shows
-        CHECK(px(img, 0, 0).x == Approx(1.0f).margin(1e-5));              // opaque texel
+        CHECK(pixelAt(img, 0, 1).z == Approx(1.0f * a).margin(1e-5));          // blue over green
+        CHECK(pixelAt(img, 0, 1).y == Approx(1.0f * (1 - a)).margin(1e-5));
+        CHECK(pixelAt(img, 1, 0).y == Approx(1.0f).margin(1e-5));              // alpha 0: green shows
+        CHECK(pixelAt(img, 0, 0).x == Approx(1.0f).margin(1e-5));              // opaque texel
     }
     SECTION("additive, with opacity") {
         m.looks[0].blend = BlendMode::Additive;
         m.looks[0].opacity = 0.5f;
         const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
-        CHECK(px(img, 0, 0).x == Approx(0.5f).margin(1e-5));  // red * 0.5 over green
-        CHECK(px(img, 0, 0).y == Approx(1.0f).margin(1e-5));
+        CHECK(pixelAt(img, 0, 0).x == Approx(0.5f).margin(1e-5));  // red * 0.5 over green
+        CHECK(pixelAt(img, 0, 0).y == Approx(1.0f).margin(1e-5));
     }
     SECTION("overlays give the same bytes at 1 and 3 threads and with 4 samples a pixel") {
         m.looks[0].blend = BlendMode::Blend;
@@ -150,7 +145,7 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
         REQUIRE(one.pixels.size() == three.pixels.size());
         CHECK(std::memcmp(one.pixels.data(), three.pixels.data(), one.pixels.size() * sizeof(float)) == 0);
         // 4 samples a pixel of a blend still average to a blend (not a sum of blends).
-        CHECK(px(one, 70, 10).y <= 1.0f + 1e-5f);
+        CHECK(pixelAt(one, 70, 10).y <= 1.0f + 1e-5f);
     }
 }
 
@@ -163,7 +158,7 @@ TEST_CASE("a missing texture is neutral grey; hidden materials are not drawn", "
     m.looks[0].missing = true;
     m.looks[1].hidden = true;
     const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4), options(RenderMode::Lit, m));
-    CHECK(px(img, 1, 1).x == Approx(0.25f));  // grey 0.5 times light 0.5
+    CHECK(pixelAt(img, 1, 1).x == Approx(0.25f));  // grey 0.5 times light 0.5
 }
 
 TEST_CASE("sky surfaces show the sky box face the view direction points at", "[textured]") {
@@ -199,7 +194,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     for (size_t f = 0; f < 6; ++f) {
         const Image img = renderScene(s, makeCamera({0, 0, 0}, angles[f], 16, 16), options(RenderMode::Lit, m));
         INFO("face " << f);
-        const Vec3 c = px(img, 8, 8);
+        const Vec3 c = pixelAt(img, 8, 8);
         CHECK(c.x == Approx(colours[f][0] / 255.0));
         CHECK(c.y == Approx(colours[f][1] / 255.0));
         CHECK(c.z == Approx(colours[f][2] / 255.0));
@@ -280,8 +275,8 @@ TEST_CASE("a displacement blend texture is mixed in by the vertex alpha", "[text
     // on a wall facing the camera).
     for (int x = 0; x < 8; ++x) {
         const float alpha = (float(x) + 0.5f) / 8.0f;
-        CHECK(px(img, x, 4).x == Approx(1.0f - alpha).margin(1e-4));
-        CHECK(px(img, x, 4).z == Approx(alpha).margin(1e-4));
+        CHECK(pixelAt(img, x, 4).x == Approx(1.0f - alpha).margin(1e-4));
+        CHECK(pixelAt(img, x, 4).z == Approx(alpha).margin(1e-4));
     }
 }
 

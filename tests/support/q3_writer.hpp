@@ -162,6 +162,9 @@ std::pair<uint32_t, uint32_t> q3LumpRange(const std::vector<uint8_t>& file, int 
 // (so the default bytes 32 -> 0.50196, 64 -> 1.00392).
 // Vertex colours: every wall's vertices carry colour (wallBytes[w], 255); with vertexLit the faces use
 // lightmap index -3 and no lightmap pages are written.
+// Decoded linear light of a stored lightmap / grid byte (the overbright shift: 4 * byte / 255).
+inline float q3Linear(uint8_t byte) { return 4.0f * float(byte) / 255.0f; }
+
 struct RoomOptions {
     Vec3 mins{-256, -256, 0}, maxs{256, 256, 256};
     std::array<std::array<uint8_t, 3>, 6> wallBytes{{{64, 64, 64},   // floor: linear 1.00392

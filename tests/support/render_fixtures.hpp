@@ -61,6 +61,15 @@ std::vector<uint32_t> allSurfaces(const RenderScene& scene);
 
 Camera makeCamera(Vec3 position, Vec3 angles, int width, int height, float fovX = 90.0f);
 
+// 320x180 from the centre of q3_writer's default room (0 0 128), 90 degrees across.
+inline Camera roomCamera(Vec3 angles) { return makeCamera({0, 0, 128}, angles, 320, 180); }
+
+// A pixel's first three channels.
+inline Vec3 pixelAt(const Image& img, int x, int y) {
+    const float* p = img.at(x, y);
+    return {p[0], p[1], p[2]};
+}
+
 // renderSurfaces over every surface of the scene.
 Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOptions& options,
                   FrameStats* stats = nullptr);
