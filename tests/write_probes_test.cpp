@@ -57,18 +57,7 @@ double angleBetween(Vec3 a, Vec3 b) {
 
 // Everything but the probes decoded alike from two files.
 void requireSameExceptProbes(const World& a, const World& b) {
-    REQUIRE(a.surfaces.size() == b.surfaces.size());
-    REQUIRE(a.vertices.size() == b.vertices.size());
-    for (size_t i = 0; i < a.vertices.size(); ++i) {
-        REQUIRE(a.vertices[i].position == b.vertices[i].position);
-        REQUIRE(a.vertices[i].lightmapUV.x == b.vertices[i].lightmapUV.x);
-        REQUIRE(a.vertices[i].lightmapUV.y == b.vertices[i].lightmapUV.y);
-    }
-    REQUIRE(a.indices == b.indices);
-    REQUIRE(a.lightmaps.size() == b.lightmaps.size());
-    for (size_t i = 0; i < a.lightmaps.size(); ++i) REQUIRE(a.lightmaps[i].rgb == b.lightmaps[i].rgb);
-    REQUIRE(a.leaves.size() == b.leaves.size());
-    REQUIRE(a.pvs.rows == b.pvs.rows);
+    requireSameGeometryAndLight(a, b);
     REQUIRE(a.entityText == b.entityText);
     REQUIRE(a.staticProps.size() == b.staticProps.size());
     REQUIRE(a.leafAmbient == b.leafAmbient);
