@@ -1,8 +1,6 @@
 // `luxel bench MAP`: load/tessellate time and per-frame times, for the performance targets.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <iostream>
@@ -66,9 +64,7 @@ int runBench(const BenchArgs& args) {
 
     nlohmann::ordered_json j;
     j["map"] = source.displayName;
-    // --threads limits TBB globally; the arena alone would report every core.
-    j["threads"] = std::min<size_t>(size_t(tbb::this_task_arena::max_concurrency()),
-                                    tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+    j["threads"] = workerThreads();
     j["width"] = camera.width;
     j["height"] = camera.height;
     j["mode"] = renderModeName(options.mode);

@@ -1,5 +1,8 @@
 #include "common.hpp"
 
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -65,6 +68,15 @@ std::string missingSummary(const MaterialSet& set) {
     for (size_t i = 0; i < set.missing.size() && i < kNamesShown; ++i) line += (i ? ", " : "") + set.missing[i];
     if (set.missing.size() > kNamesShown) line += ", ...";
     return line;
+}
+
+void writeTextFile(const std::string& path, const std::string& text) {
+    writeFileAtomic(path, Bytes(text.begin(), text.end()));
+}
+
+int workerThreads() {
+    return int(std::min<size_t>(size_t(tbb::this_task_arena::max_concurrency()),
+                                tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
 }
 
 double nowMs() {

@@ -39,6 +39,13 @@ std::string missingSummary(const MaterialSet& set);
 // Parses "WxH" (e.g. 1920x1080); throws UsageError.
 void parseSize(const std::string& text, int& width, int& height);
 
+// Writes text to a file through writeFileAtomic (reports, JSON, CSV).
+void writeTextFile(const std::string& path, const std::string& text);
+
+// How many threads TBB work runs on: the arena's, capped by --threads (a global limit the arena alone
+// does not report).
+int workerThreads();
+
 // Milliseconds since an arbitrary start, for timings.
 double nowMs();
 

@@ -69,10 +69,6 @@ nlohmann::ordered_json vec(Vec3 v) { return {v.x, v.y, v.z}; }
 
 std::string csvVec(Vec3 v) { return fmt::format("{},{},{}", v.x, v.y, v.z); }
 
-void writeText(const std::string& path, const std::string& text) {
-    writeFileAtomic(path, Bytes(text.begin(), text.end()));
-}
-
 // --- Quake 3 ----------------------------------------------------------------------------------------------
 
 // Pixel (i, j) of level k is grid point (i, j, k), +Y up (row 0 is the largest j), showing ambient +
@@ -230,8 +226,8 @@ int runGrid(const GridArgs& args) {
     const bool grid = kind == ProbeKind::Grid;
     const size_t images = grid ? writeGridLevels(world, dir, engineLook, args.scale)
                                : writeCubeViews(world, dir, engineLook, args.scale);
-    if (!args.json.empty()) writeText(args.json, (grid ? gridJson(world) : cubesJson(world)).dump() + "\n");
-    if (!args.csv.empty()) writeText(args.csv, grid ? gridCsv(world) : cubesCsv(world));
+    if (!args.json.empty()) writeTextFile(args.json, (grid ? gridJson(world) : cubesJson(world)).dump() + "\n");
+    if (!args.csv.empty()) writeTextFile(args.csv, grid ? gridCsv(world) : cubesCsv(world));
     if (grid)
         std::cout << fmt::format("{}: light grid {}x{}x{} ({} points), wrote {} images to {}\n", source.displayName,
                                  world.grid->dims[0], world.grid->dims[1], world.grid->dims[2],

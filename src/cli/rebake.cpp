@@ -1,8 +1,6 @@
 // `luxel rebake MAP`: recompute the light grid / ambient cubes from the map's lit geometry with Embree
 // rays, compare with what the compiler stored, optionally write a copy of the map holding the new values.
 #include <fmt/format.h>
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 
 #include <fstream>
 #include <iostream>
@@ -83,8 +81,7 @@ int runRebake(const RebakeArgs& args) {
     RayScene scene(world, geometry);
     RebakeResult result = rebakeProbes(world, geometry, scene, options);
     const RebakeStats& st = result.stats;
-    const int threads = std::min<int>(tbb::this_task_arena::max_concurrency(),
-                                      int(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+    const int threads = workerThreads();
     const double raysPerSecond = st.bakeMs > 0 ? double(st.rays) / (st.bakeMs / 1000.0) : 0;
     const ProbeComparison vsStored = compareProbes(stored, result.values, comparedPoints(stored, result));
 
@@ -141,12 +138,7 @@ int runRebake(const RebakeArgs& args) {
         writeFileAtomic(args.write, writeProbes(source, world, result.values));
         std::cout << "wrote " << args.write << "\n";
     }
-    if (!args.report.empty()) {
-        Bytes bytes;
-        const std::string text = report.dump(2) + "\n";
-        bytes.assign(text.begin(), text.end());
-        writeFileAtomic(args.report, bytes);
-    }
+    if (!args.report.empty()) writeTextFile(args.report, report.dump(2) + "\n");
     return 0;
 }
 
