@@ -214,6 +214,13 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
                                      {{900, 300, -40}, {1, 1, 1, 1}, {1, 1}, {9, 6}},
                                      {{0, 300, -40}, {1, 1, 1, 1}, {0, 1}, {0, 6}}};
     addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, 0);
+    // The floor's y > 0 half again, styled: two light style slots summed with weights.
+    for (auto& f : floor) f.position.y = std::max(f.position.y, 0.0f), f.position.z += 0.5f;
+    const uint32_t styled = addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, 0);
+    s.world.surfaces[styled].styles = {0, 3, 255, 255};
+    LightmapPage second = s.world.lightmaps[size_t(page)];
+    for (float& c : second.rgb) c = 2.0f - c * 0.5f;
+    s.world.extraLightmapSlots[0].push_back(second);
     addTexturedWall(s, 400, 1, {0.3f, 2.5f, 0.9f});
     RgbaImage noise;
     noise.width = noise.height = 64;
@@ -234,6 +241,9 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
             s.world.look = {2.0f, gamma};
             RenderOptions o = options(RenderMode::Lit, m);
             o.look = look;
+            StyleWeights weights{};
+            weights[0] = 1.0f, weights[3] = 0.75f;
+            o.styleWeights = weights;
             raster::allowAvx2(true);
             const Image vec = renderScene(s, cam, o);
             raster::allowAvx2(false);
@@ -247,6 +257,13 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
                     break;
                 }
             CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
+            // The styled floor is in view: its second slot changes pixels.
+            weights[3] = 0.0f;
+            o.styleWeights = weights;
+            const Image unstyled = renderScene(s, cam, o);
+            size_t changed = 0;
+            for (size_t i = 0; i < vec.pixels.size(); ++i) changed += unstyled.pixels[i] != vec.pixels[i];
+            CHECK(changed > vec.pixels.size() / 20);
         }
 }
 

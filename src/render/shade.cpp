@@ -507,6 +507,17 @@ LUXEL_AVX2 inline void storeRgb8(float* out, __m256 r, __m256 g, __m256 b) {
     _mm256_storeu_ps(out + 16, interleave8<0x49, 0x92>(r, g, b, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)));
 }
 
+// 24 interleaved floats (8 pixels' r, g, b) to r, g and b vectors: storeRgb8 backwards.
+LUXEL_AVX2 inline void loadRgb8(const float* in, __m256& r, __m256& g, __m256& b) {
+    const __m256 v0 = _mm256_loadu_ps(in), v1 = _mm256_loadu_ps(in + 8), v2 = _mm256_loadu_ps(in + 16);
+    r = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                 _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    g = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                 _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    b = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                 _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
 // Which look a run needs, resolved once per run so the pixel loop has no look branches.
 enum class LookKind { Identity, HueClamp, General };
 
@@ -648,9 +659,8 @@ template <LookKind K>
 
 // The texels and look of a whole 8-pixel group whose lanes all have x1 = x0 + 1.
 template <bool Single, LookKind K>
-[[gnu::always_inline]] LUXEL_AVX2 inline void lightmapGroup(const TriShade& t, const LookParams& lp, const int32_t* i00,
-                                                            const int32_t* i01, bool oneCell, __m256 ax, __m256 ay,
-                                                            float* out) {
+[[gnu::always_inline]] LUXEL_AVX2 inline Rgb8 lightmapGroup(const TriShade& t, const LookParams& lp, const int32_t* i00,
+                                                            const int32_t* i01, bool oneCell, __m256 ax, __m256 ay) {
     Rgb8 c = sampleGroup(t.page[0], i00, i01, oneCell, ax, ay);
     if constexpr (!Single) {
         if (!t.unitWeight) {
@@ -665,60 +675,92 @@ template <bool Single, LookKind K>
         }
     }
     lookGroup<K>(c, t, lp);
-    storeRgb8(out, c.r, c.g, c.b);
+    return c;
 }
 
-// Lightmap runs: plane evaluation, the divide, clamping and texel coordinates 8 pixels at a time, then
-// texels per pixel pair (gathers would be simpler but cost ~11 cycles each on the machines we run on).
+// What every 8-pixel group of one lightmap run shares: the u/w, v/w planes on its row and the page's
+// clamp limits and row length.
+struct LightmapRow {
+    __m256 ua, uc, uRow, va, vc, vRow;
+    __m256 fw, fh, wMax, hMax;
+    __m256i wLast, hLast, rowFloats;
+    bool narrowPage;  // every texel is in the last column
+};
+
+LUXEL_AVX2 inline LightmapRow lightmapRow(const TriShade& t, float fy) {
+    const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
+    return {_mm256_set1_ps(pu.a),
+            _mm256_set1_ps(pu.c),
+            _mm256_set1_ps(pu.b * fy),
+            _mm256_set1_ps(pv.a),
+            _mm256_set1_ps(pv.c),
+            _mm256_set1_ps(pv.b * fy),
+            _mm256_set1_ps(float(t.pageWidth)),
+            _mm256_set1_ps(float(t.pageHeight)),
+            _mm256_set1_ps(float(t.pageWidth - 1)),
+            _mm256_set1_ps(float(t.pageHeight - 1)),
+            _mm256_set1_epi32(t.pageWidth - 1),
+            _mm256_set1_epi32(t.pageHeight - 1),
+            _mm256_set1_epi32(t.pageWidth * 3),
+            t.pageWidth < 2};
+}
+
+// The lightmap light (look K applied) of 8 pixels at columns fx with 1/w = iw: plane evaluation, clamping
+// and texel coordinates for all 8, then the texels of the whole group or, when a lane sits in the page's
+// last column, per pixel pair (gathers would be simpler but cost ~11 cycles each on the machines we run
+// on). Lanes outside `valid` (all but the first `left`) read texel (0, 0); their values are junk.
+template <bool Single, LookKind K>
+[[gnu::always_inline]] LUXEL_AVX2 inline Rgb8 lightmapLight8(const TriShade& t, const LookParams& lp, const LightmapRow& r,
+                                                             __m256 fx, __m256 iw, __m256i valid, int left) {
+    const __m256 half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+    const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(r.uc, _mm256_mul_ps(r.ua, fx)), r.uRow), iw);
+    const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(r.vc, _mm256_mul_ps(r.va, fx)), r.vRow), iw);
+    // sampleView per lane: clamp to the page (NaN -> 0).
+    __m256 tx = _mm256_sub_ps(_mm256_mul_ps(u, r.fw), half), ty = _mm256_sub_ps(_mm256_mul_ps(v, r.fh), half);
+    tx = _mm256_and_ps(_mm256_cmp_ps(tx, zero, _CMP_GE_OQ), tx);
+    ty = _mm256_and_ps(_mm256_cmp_ps(ty, zero, _CMP_GE_OQ), ty);
+    tx = _mm256_min_ps(r.wMax, tx);
+    ty = _mm256_min_ps(r.hMax, ty);
+    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(tx), valid);
+    const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(ty), valid);
+    const __m256i xStep = _mm256_cmpgt_epi32(r.wLast, x0);  // -1 where x1 = x0 + 1
+    const __m256i y1 = _mm256_sub_epi32(y0, _mm256_cmpgt_epi32(r.hLast, y0));
+    const __m256 ax = _mm256_sub_ps(tx, _mm256_cvtepi32_ps(x0)), ay = _mm256_sub_ps(ty, _mm256_cvtepi32_ps(y0));
+    const __m256i col = _mm256_add_epi32(x0, _mm256_add_epi32(x0, x0));
+    const __m256i v00 = _mm256_add_epi32(_mm256_mullo_epi32(y0, r.rowFloats), col);
+    alignas(32) int32_t i00[8], i01[8], step[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(i00), v00);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(i01), _mm256_add_epi32(_mm256_mullo_epi32(y1, r.rowFloats), col));
+    if (!r.narrowPage && _mm256_movemask_ps(_mm256_castsi256_ps(xStep)) == 0xff) {
+        // One cell: every valid pixel has lane 0's top-left texel (then its bottom row matches too).
+        const __m256i same = _mm256_cmpeq_epi32(v00, _mm256_permutevar8x32_epi32(v00, _mm256_setzero_si256()));
+        const __m256i sameOrInvalid = _mm256_or_si256(same, _mm256_xor_si256(valid, _mm256_set1_epi32(-1)));
+        const bool oneCell = _mm256_movemask_ps(_mm256_castsi256_ps(sameOrInvalid)) == 0xff;
+        return lightmapGroup<Single, K>(t, lp, i00, i01, oneCell, ax, ay);
+    }
+    _mm256_store_si256(reinterpret_cast<__m256i*>(step), _mm256_and_si256(xStep, _mm256_set1_epi32(3)));
+    alignas(32) float pairs[3 * 8 + 1] = {};  // the last pair's 16-byte store reaches one float past pixel 7
+    lightmapPairs<Single, K>(t, lp, i00, i01, step, ax, ay, left, pairs);
+    Rgb8 c;
+    loadRgb8(pairs, c.r, c.g, c.b);
+    return c;
+}
+
+// Lightmap runs, 8 pixels at a time.
 template <bool Single, LookKind K>
 LUXEL_AVX2 void lightmapRunAvx2(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n,
                                 float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
-    const raster::AttrPlane &pu = t.plane[0], &pv = t.plane[1];
-    const __m256 ua = _mm256_set1_ps(pu.a), uc = _mm256_set1_ps(pu.c), uRow = _mm256_set1_ps(pu.b * fy);
-    const __m256 va = _mm256_set1_ps(pv.a), vc = _mm256_set1_ps(pv.c), vRow = _mm256_set1_ps(pv.b * fy);
-    const __m256 fw = _mm256_set1_ps(float(t.pageWidth)), fh = _mm256_set1_ps(float(t.pageHeight));
-    const __m256 wMax = _mm256_set1_ps(float(t.pageWidth - 1)), hMax = _mm256_set1_ps(float(t.pageHeight - 1));
-    const __m256i wLast = _mm256_set1_epi32(t.pageWidth - 1), hLast = _mm256_set1_epi32(t.pageHeight - 1);
-    const __m256i rowFloats = _mm256_set1_epi32(t.pageWidth * 3);
-    const bool narrowPage = t.pageWidth < 2;  // every texel is in the last column
-    alignas(32) int32_t i00[8], i01[8], step[8];
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const LightmapRow row = lightmapRow(t, fy);
     for (int k = 0; k < n; k += 8) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
-        // Lanes past the run read depth 0 (masked load: no access past the row) and texel (0, 0); their
-        // values are dropped.
+        // Lanes past the run read depth 0 (masked load: no access past the row); their values are dropped.
         const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
-        const __m256 iw = _mm256_div_ps(one, d);
-        const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(uc, _mm256_mul_ps(ua, fx)), uRow), iw);
-        const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(vc, _mm256_mul_ps(va, fx)), vRow), iw);
-        // sampleView per lane: clamp to the page (NaN -> 0).
-        __m256 tx = _mm256_sub_ps(_mm256_mul_ps(u, fw), half), ty = _mm256_sub_ps(_mm256_mul_ps(v, fh), half);
-        tx = _mm256_and_ps(_mm256_cmp_ps(tx, zero, _CMP_GE_OQ), tx);
-        ty = _mm256_and_ps(_mm256_cmp_ps(ty, zero, _CMP_GE_OQ), ty);
-        tx = _mm256_min_ps(wMax, tx);
-        ty = _mm256_min_ps(hMax, ty);
-        const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(tx), valid);
-        const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(ty), valid);
-        const __m256i xStep = _mm256_cmpgt_epi32(wLast, x0);  // -1 where x1 = x0 + 1
-        const __m256i y1 = _mm256_sub_epi32(y0, _mm256_cmpgt_epi32(hLast, y0));
-        const __m256 ax = _mm256_sub_ps(tx, _mm256_cvtepi32_ps(x0)), ay = _mm256_sub_ps(ty, _mm256_cvtepi32_ps(y0));
-        const __m256i col = _mm256_add_epi32(x0, _mm256_add_epi32(x0, x0));
-        const __m256i v00 = _mm256_add_epi32(_mm256_mullo_epi32(y0, rowFloats), col);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(i00), v00);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(i01), _mm256_add_epi32(_mm256_mullo_epi32(y1, rowFloats), col));
-        if (!narrowPage && _mm256_movemask_ps(_mm256_castsi256_ps(xStep)) == 0xff) {
-            // One cell: every run pixel has lane 0's top-left texel (then its bottom row matches too).
-            const __m256i same = _mm256_cmpeq_epi32(v00, _mm256_permutevar8x32_epi32(v00, _mm256_setzero_si256()));
-            const bool oneCell = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(same, _mm256_xor_si256(
-                                                                                                 valid, _mm256_set1_epi32(-1))))) == 0xff;
-            lightmapGroup<Single, K>(t, lp, i00, i01, oneCell, ax, ay, out + 3 * k);
-        } else {
-            _mm256_store_si256(reinterpret_cast<__m256i*>(step), _mm256_and_si256(xStep, _mm256_set1_epi32(3)));
-            lightmapPairs<Single, K>(t, lp, i00, i01, step, ax, ay, left, out + 3 * k);
-        }
+        const Rgb8 c = lightmapLight8<Single, K>(t, lp, row, fx, _mm256_div_ps(one, d), valid, left);
+        storeRgb8(out + 3 * k, c.r, c.g, c.b);
     }
 }
 
@@ -763,38 +805,24 @@ LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy,
         iw);
 }
 
-// Byte `shift / 8` of each texel: as a float (identity table: filtered first, scaled by 1/255 after, as
+// Byte `c` of each texel: as a float (identity table: filtered first, scaled by 1/255 after, as
 // sampleLevel does) or through the albedo table.
-LUXEL_AVX2 inline __m256 texelChannel8(__m256i texel, int shift, bool identity, const float* lut) {
-    const __m256i b = _mm256_and_si256(_mm256_srl_epi32(texel, _mm_cvtsi32_si128(shift)), _mm256_set1_epi32(0xff));
+template <int C>
+LUXEL_AVX2 inline __m256 texelChannel8(__m256i texel, bool identity, const float* lut) {
+    constexpr char z = char(0x80);  // pshufb: a set high bit writes zero
+    const __m256i pick = _mm256_setr_epi8(C, z, z, z, C + 4, z, z, z, C + 8, z, z, z, C + 12, z, z, z, C, z, z, z, C + 4, z,
+                                          z, z, C + 8, z, z, z, C + 12, z, z, z);
+    const __m256i b = _mm256_shuffle_epi8(texel, pick);
     return identity ? _mm256_cvtepi32_ps(b) : gather(lut, b);
 }
 
-LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, int shift, __m256 ax, __m256 ay,
-                                    bool identity, const float* lut) {
-    const __m256 top = lerp8(texelChannel8(ta, shift, identity, lut), texelChannel8(tb, shift, identity, lut), ax);
-    const __m256 bottom = lerp8(texelChannel8(tc, shift, identity, lut), texelChannel8(td, shift, identity, lut), ax);
+template <int C>
+LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, __m256 ax, __m256 ay, bool identity,
+                                    const float* lut) {
+    const __m256 top = lerp8(texelChannel8<C>(ta, identity, lut), texelChannel8<C>(tb, identity, lut), ax);
+    const __m256 bottom = lerp8(texelChannel8<C>(tc, identity, lut), texelChannel8<C>(td, identity, lut), ax);
     const __m256 v = lerp8(top, bottom, ay);
     return identity ? _mm256_mul_ps(v, _mm256_set1_ps(1.0f / 255.0f)) : v;
-}
-
-LUXEL_AVX2 inline __m256 pageBilerp8(const float* page, __m256i i00, __m256i i10, __m256i i01, __m256i i11, int c,
-                                     __m256 ax, __m256 ay) {
-    const __m256i o = _mm256_set1_epi32(c);
-    const __m256 top = lerp8(gather(page, _mm256_add_epi32(i00, o)), gather(page, _mm256_add_epi32(i10, o)), ax);
-    const __m256 bottom = lerp8(gather(page, _mm256_add_epi32(i01, o)), gather(page, _mm256_add_epi32(i11, o)), ax);
-    return lerp8(top, bottom, ay);
-}
-
-// 24 interleaved floats (8 pixels' r, g, b) to r, g and b vectors: storeRgb8 backwards.
-LUXEL_AVX2 inline void loadRgb8(const float* in, __m256& r, __m256& g, __m256& b) {
-    const __m256 v0 = _mm256_loadu_ps(in), v1 = _mm256_loadu_ps(in + 8), v2 = _mm256_loadu_ps(in + 16);
-    r = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
-                                 _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
-    g = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
-                                 _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
-    b = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
-                                 _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
 }
 
 // Textured runs, 8 pixels at a time, with the same IEEE operations per lane as texturedRun (sampleView,
@@ -834,12 +862,10 @@ LUXEL_AVX2 inline void sampleTexture8(const Texture& tex, int level, __m256 u, _
     __m256i ta, tb, tc, td;
     texelPairs8(base, top, ta, tb);
     texelPairs8(base, bottom, tc, td);
-    r = texBilerp8(ta, tb, tc, td, 0, ax, ay, identity, lut);
-    g = texBilerp8(ta, tb, tc, td, 8, ax, ay, identity, lut);
-    b = texBilerp8(ta, tb, tc, td, 16, ax, ay, identity, lut);
+    r = texBilerp8<0>(ta, tb, tc, td, ax, ay, identity, lut);
+    g = texBilerp8<1>(ta, tb, tc, td, ax, ay, identity, lut);
+    b = texBilerp8<2>(ta, tb, tc, td, ax, ay, identity, lut);
 }
-
-constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
@@ -855,26 +881,22 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     const __m256 tua = _mm256_set1_ps(f.tu.a), tub = _mm256_set1_ps(f.tu.b), tva = _mm256_set1_ps(f.tv.a),
                  tvb = _mm256_set1_ps(f.tv.b);
     const __m256i maxLevel = _mm256_set1_epi32(f.maxLevel);
-    // Lightmapped: the light of the whole run first, by the lightmap loop in linear look with no albedo,
-    // which returns exactly sampleView * weight (the scalar loop's light).
-    alignas(32) float light[3 * (kMaxRun + 8)];
-    if (t.path == ShadePath::Lightmap) {
-        TriShade plain = t;
-        plain.hasAlbedo = false;
-        plain.albedo = {1, 1, 1};
-        LookParams linear = lp;
-        linear.linear = true;
-        lightmapRunFor(plain, linear)(plain, linear, dx, fy, depth, n, light);
-    }
+    // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
+    // which is exactly sampleView * weight (the scalar loop's light).
+    const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
+    const LightmapRow lightRow = lightmapped ? lightmapRow(t, fy) : LightmapRow{};
     for (int k = 0; k < n; k += 8) {
-        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
-        const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const int left = std::min(8, n - k);
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+        const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
         const __m256 iw = _mm256_div_ps(one, d);
         // Light.
         __m256 lr, lg, lb;
-        if (t.path == ShadePath::Lightmap) {
-            loadRgb8(light + 3 * k, lr, lg, lb);
+        if (lightmapped) {
+            const Rgb8 l = unitLight ? lightmapLight8<true, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left)
+                                     : lightmapLight8<false, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left);
+            lr = l.r, lg = l.g, lb = l.b;
         } else if (t.path == ShadePath::Vertex) {
             lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
         } else {
@@ -895,21 +917,24 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
             _mm256_add_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(127)), oneI),
             1);
         level = _mm256_and_si256(_mm256_min_epi32(level, maxLevel), minified);
-        alignas(32) int32_t levels[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
-        // One pass per distinct level among the valid lanes (almost always one), each lane taking its own.
-        __m256 ar = zero, ag = zero, ab = zero;
-        __m256i todo = valid;
-        while (true) {
-            const int m = _mm256_movemask_ps(_mm256_castsi256_ps(todo));
-            if (m == 0) break;
-            const int first = std::countr_zero(unsigned(m));
-            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-            __m256 r, g, b;
-            sampleTexture8(tex, levels[first], u, v, identityTable, lut, r, g, b);
-            const __m256 take = _mm256_castsi256_ps(mine);
-            ar = _mm256_blendv_ps(ar, r, take), ag = _mm256_blendv_ps(ag, g, take), ab = _mm256_blendv_ps(ab, b, take);
-            todo = _mm256_andnot_si256(mine, todo);
+        // Almost always every lane is on lane 0's level: one sample. Otherwise one pass per distinct level
+        // among the valid lanes, each lane taking its own.
+        __m256 ar, ag, ab;
+        const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
+        __m256i todo = _mm256_andnot_si256(onFirst, valid);
+        sampleTexture8(tex, _mm256_cvtsi256_si32(level), u, v, identityTable, lut, ar, ag, ab);
+        if (!_mm256_testz_si256(todo, todo)) {
+            alignas(32) int32_t levels[8];
+            _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+            do {
+                const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
+                const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+                __m256 r, g, b;
+                sampleTexture8(tex, levels[first], u, v, identityTable, lut, r, g, b);
+                const __m256 take = _mm256_castsi256_ps(mine);
+                ar = _mm256_blendv_ps(ar, r, take), ag = _mm256_blendv_ps(ag, g, take), ab = _mm256_blendv_ps(ab, b, take);
+                todo = _mm256_andnot_si256(mine, todo);
+            } while (!_mm256_testz_si256(todo, todo));
         }
         ar = _mm256_mul_ps(ar, _mm256_set1_ps(t.albedo.x));
         ag = _mm256_mul_ps(ag, _mm256_set1_ps(t.albedo.y));
@@ -963,7 +988,7 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 #if defined(LUXEL_SHADE_AVX2)
     const RgbaImage& base = t.texture->mips[0];
     const bool powerOfTwo = (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0;
-    if (vec && powerOfTwo && !t.texture2 && (t.path != ShadePath::Lightmap || (t.slots == 1 && t.narrowIndices)) &&
+    if (vec && powerOfTwo && !t.texture2 && (t.path != ShadePath::Lightmap || t.narrowIndices) &&
         size_t(base.width) * size_t(base.height) < (size_t(1) << 31))
         return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
 #else
