@@ -42,15 +42,21 @@ Texture makeTexture(std::string name, RgbaImage image) {
             }
         t.mips.push_back(std::move(dst));
     }
-    t.padded.resize(t.mips.size());
+    t.columnPairs.resize(t.mips.size());
     for (size_t level = 0; level < t.mips.size(); ++level) {
         const RgbaImage& m = t.mips[level];
-        std::vector<uint32_t>& p = t.padded[level];
-        p.resize(size_t(m.width + 1) * size_t(m.height + 1));
-        for (int y = 0; y <= m.height; ++y)
-            for (int x = 0; x <= m.width; ++x)
-                std::memcpy(&p[size_t(y) * size_t(m.width + 1) + size_t(x)],
-                            m.rgba.data() + (size_t(y % m.height) * size_t(m.width) + size_t(x % m.width)) * 4, 4);
+        const uint32_t* texels = reinterpret_cast<const uint32_t*>(m.rgba.data());
+        std::vector<uint32_t>& p = t.columnPairs[level];
+        p.resize(size_t(m.width + 1) * size_t(m.height) * 2);
+        uint32_t* entry = p.data();
+        for (int y = 0; y < m.height; ++y) {
+            const uint32_t* row = texels + size_t(y) * size_t(m.width);
+            const uint32_t* below = texels + size_t((y + 1) % m.height) * size_t(m.width);
+            for (int x = 0; x <= m.width; ++x, entry += 2) {
+                const int wrapped = x % m.width;
+                entry[0] = row[wrapped], entry[1] = below[wrapped];
+            }
+        }
     }
     return t;
 }

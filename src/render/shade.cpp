@@ -332,33 +332,48 @@ void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int p
 }
 
 // Lit / Albedo with a texture: the light as lightRunScalar computes it, times the texture's albedo at the
-// pixel's own mip level (mipLevelFromSquare on the footprint from the derivatives d(u) = (d(u/w) - u d(1/w)) * w), so a pixel's
-// value never depends on how rows are split into runs.
+// pixel's own mip level, so a pixel's value never depends on how rows are split into runs. The level
+// comes from the screen derivatives of u = U/W (U, W the u/w and 1/w planes): du/dx = (Ua W - U Wa) / W^2,
+// whose numerator has no x term (it cancels), and du/dy's numerator has no y term. So the numerators are
+// constant along a row (x derivatives) or linear in x (y derivatives), and only the 1/W^2 is per pixel.
 struct TexFootprint {
-    raster::AttrPlane tu, tv, invW;
-    float width, height;
+    raster::AttrPlane tu, tv;
     int maxLevel;
+    // In texels: du/dx * W^2 = dxU[0] + dxU[1] * fy, du/dy * W^2 = dyU[0] + dyU[1] * fx; the same for v.
+    float dxU[2], dxV[2], dyU[2], dyV[2];
 };
 
 inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const Texture& tex) {
-    return {t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, float(tex.width()), float(tex.height()),
-            int(tex.mips.size()) - 1};
+    const raster::AttrPlane &u = t.texPlane[0], &v = t.texPlane[1], &w = ctx.tris[tri].invW;
+    const float width = float(tex.width()), height = float(tex.height());
+    return {u,
+            v,
+            int(tex.mips.size()) - 1,
+            {(u.a * w.c - u.c * w.a) * width, (u.a * w.b - u.b * w.a) * width},
+            {(v.a * w.c - v.c * w.a) * height, (v.a * w.b - v.b * w.a) * height},
+            {(u.b * w.c - u.c * w.b) * width, (u.b * w.a - u.a * w.b) * width},
+            {(v.b * w.c - v.c * w.b) * height, (v.b * w.a - v.a * w.b) * height}};
 }
 inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
     return texFootprint(ctx, t, tri, *t.texture);
 }
 
-inline int pixelMipLevel(const TexFootprint& f, float u, float v, float iw) {
-    const float x = ((f.tu.a - u * f.invW.a) * iw) * f.width, y = ((f.tv.a - v * f.invW.a) * iw) * f.height;
-    const float p = ((f.tu.b - u * f.invW.b) * iw) * f.width, q = ((f.tv.b - v * f.invW.b) * iw) * f.height;
-    const float fx2 = x * x + y * y, fy2 = p * p + q * q;
-    return mipLevelFromSquare(std::max(fx2, fy2), f.maxLevel);
+// |d(u, v)/dx|^2 * W^4 in texels^2: the same for a whole row.
+inline float rowFootprint(const TexFootprint& f, float fy) {
+    const float x = f.dxU[0] + f.dxU[1] * fy, y = f.dxV[0] + f.dxV[1] * fy;
+    return x * x + y * y;
+}
+
+inline int pixelMipLevel(const TexFootprint& f, float rowSquare, float fx, float iw) {
+    const float p = f.dyU[0] + f.dyU[1] * fx, q = f.dyV[0] + f.dyV[1] * fx;
+    const float iw2 = iw * iw;
+    return mipLevelFromSquare(std::max(rowSquare, p * p + q * q) * (iw2 * iw2), f.maxLevel);
 }
 
 // The texture's albedo (rgb) and alpha at one pixel.
 inline Vec4 texelAt(const ShadeContext& ctx, const Texture& tex, const TexFootprint& f, float fx, float fy, float iw) {
     const float u = ((f.tu.c + f.tu.a * fx) + f.tu.b * fy) * iw, v = ((f.tv.c + f.tv.a * fx) + f.tv.b * fy) * iw;
-    return sampleLevel(levelView(tex, pixelMipLevel(f, u, v, iw)), u, v, *ctx.albedoTable);
+    return sampleLevel(levelView(tex, pixelMipLevel(f, rowFootprint(f, fy), fx, iw)), u, v, *ctx.albedoTable);
 }
 
 // The surface's texture, or with a blend texture the mix of both by the interpolated vertex alpha.
@@ -825,26 +840,20 @@ LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i 
     return identity ? _mm256_mul_ps(v, _mm256_set1_ps(1.0f / 255.0f)) : v;
 }
 
-// Textured runs, 8 pixels at a time, with the same IEEE operations per lane as texturedRun (sampleView,
-// pixelMipLevel, sampleLevel, lookOf), so both give the same bits. Lanes on one mip level (the common case)
-// sample with gathers; a group whose lanes straddle levels samples each lane with sampleLevel. Taken for
-// power-of-two textures, one lightmap slot or vertex / constant light, and a look without gamma or with
-// its table.
-// The texel at each lane's index and its right neighbour: two 4-lane 64-bit gathers, split into the left
-// and right texels of the 8 lanes.
-LUXEL_AVX2 inline void texelPairs8(const long long* base, __m256i index, __m256i& left, __m256i& right) {
-    const __m256i order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i lo = _mm256_permutevar8x32_epi32(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(index), 4), order);
-    const __m256i hi = _mm256_permutevar8x32_epi32(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(index, 1), 4), order);
-    left = _mm256_permute2x128_si256(lo, hi, 0x20);
-    right = _mm256_permute2x128_si256(lo, hi, 0x31);
+// The 16 bytes at column-pair entries a (low half) and b (high half).
+LUXEL_AVX2 inline __m256i loadQuads(const uint32_t* base, int32_t a, int32_t b) {
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(a)))),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(b))), 1);
 }
 
-// sampleLevel on 8 lanes at one level. Texels come in horizontal pairs from Texture::padded (each row
-// followed by its first texel, the first row repeated below the last), so a bilinear footprint is two
-// 64-bit loads a lane and needs no wrapping.
-LUXEL_AVX2 inline void sampleTexture8(const Texture& tex, int level, __m256 u, __m256 v, bool identity, const float* lut,
-                                      __m256& r, __m256& g, __m256& b) {
+// The four texels around each of 8 sample points, and the points' bilinear weights.
+struct TexelQuad8 {
+    __m256i topLeft, topRight, bottomLeft, bottomRight;
+    __m256 ax, ay;
+};
+
+[[gnu::always_inline]] LUXEL_AVX2 inline TexelQuad8 fetchTexels8(const Texture& tex, int level, __m256 u, __m256 v) {
     const LevelView view = levelView(tex, level);
     const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
@@ -853,44 +862,123 @@ LUXEL_AVX2 inline void sampleTexture8(const Texture& tex, int level, __m256 u, _
     sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
     sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
     const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
-    const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
+    TexelQuad8 q;
+    q.ax = _mm256_sub_ps(sx, flx), q.ay = _mm256_sub_ps(sy, fly);
     const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), _mm256_set1_epi32(view.width - 1));
     const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), _mm256_set1_epi32(view.height - 1));
-    const __m256i stride = _mm256_set1_epi32(view.width + 1);
-    const __m256i top = _mm256_add_epi32(_mm256_mullo_epi32(y0, stride), x0), bottom = _mm256_add_epi32(top, stride);
-    const long long* base = reinterpret_cast<const long long*>(tex.padded[size_t(level)].data());
-    __m256i ta, tb, tc, td;
-    texelPairs8(base, top, ta, tb);
-    texelPairs8(base, bottom, tc, td);
-    r = texBilerp8<0>(ta, tb, tc, td, ax, ay, identity, lut);
-    g = texBilerp8<1>(ta, tb, tc, td, ax, ay, identity, lut);
-    b = texBilerp8<2>(ta, tb, tc, td, ax, ay, identity, lut);
+    // Texture::columnPairs: one 16-byte load per lane gives (top left, bottom left, top right, bottom right).
+    alignas(32) int32_t entry[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(entry),
+                       _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(view.width + 1)), x0));
+    const uint32_t* base = tex.columnPairs[size_t(level)].data();
+    const __m256i r0 = loadQuads(base, entry[0], entry[4]), r1 = loadQuads(base, entry[1], entry[5]);
+    const __m256i r2 = loadQuads(base, entry[2], entry[6]), r3 = loadQuads(base, entry[3], entry[7]);
+    // In-lane 4x4 transpose: texel corner by lane.
+    const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+    const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+    q.topLeft = _mm256_unpacklo_epi64(t0, t2), q.bottomLeft = _mm256_unpackhi_epi64(t0, t2);
+    q.topRight = _mm256_unpacklo_epi64(t1, t3), q.bottomRight = _mm256_unpackhi_epi64(t1, t3);
+    return q;
 }
 
+[[gnu::always_inline]] LUXEL_AVX2 inline Rgb8 filterTexels8(const TexelQuad8& q, bool identity, const float* lut) {
+    return {texBilerp8<0>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
+            texBilerp8<1>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
+            texBilerp8<2>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut)};
+}
+
+// What the textured loop needs per row: the planes of the texture and of its mip level footprint.
+struct TexturedRow {
+    const Texture* texture;
+    raster::AttrPlane tu, tv;
+    float fy;
+    __m256 rowSquare, dyU0, dyU1, dyV0, dyV1;
+    __m256i maxLevel;
+};
+
+// Each lane's mip level (pixelMipLevel) and texture coordinates.
+[[gnu::always_inline]] LUXEL_AVX2 inline __m256i mipLevels8(const TexturedRow& r, __m256 fx, __m256 iw) {
+    const __m256 p = _mm256_add_ps(r.dyU0, _mm256_mul_ps(r.dyU1, fx)), q = _mm256_add_ps(r.dyV0, _mm256_mul_ps(r.dyV1, fx));
+    const __m256 columnSquare = _mm256_add_ps(_mm256_mul_ps(p, p), _mm256_mul_ps(q, q));
+    const __m256 iw2 = _mm256_mul_ps(iw, iw);
+    // std::max(rowSquare, columnSquare) * (iw2 * iw2)
+    const __m256 f2 = _mm256_mul_ps(_mm256_max_ps(columnSquare, r.rowSquare), _mm256_mul_ps(iw2, iw2));
+    const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, _mm256_set1_ps(1.0f), _CMP_GT_OQ));
+    const __m256i level = _mm256_srai_epi32(
+        _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(126)), 1);  // (e + 1) >> 1
+    return _mm256_and_si256(_mm256_min_epi32(level, r.maxLevel), minified);
+}
+
+// Albedo of a group whose lanes are on several mip levels: one pass per distinct level among the valid
+// lanes, each lane taking its own.
+[[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity,
+                                                   const float* lut) {
+    const __m256 u = plane8(r.tu, fx, r.fy, iw), v = plane8(r.tv, fx, r.fy, iw);
+    const __m256i level = mipLevels8(r, fx, iw);
+    alignas(32) int32_t levels[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+    Rgb8 c{_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    __m256i todo = valid;
+    while (!_mm256_testz_si256(todo, todo)) {
+        const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
+        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+        const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, levels[first], u, v), identity, lut);
+        const __m256 take = _mm256_castsi256_ps(mine);
+        c = {_mm256_blendv_ps(c.r, s.r, take), _mm256_blendv_ps(c.g, s.g, take), _mm256_blendv_ps(c.b, s.b, take)};
+        todo = _mm256_andnot_si256(mine, todo);
+    }
+    return c;
+}
+
+constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
+
+// Textured runs in two passes over the run's 8-pixel groups: first the divide, mip levels and texel
+// fetches of every group (gathers, whose latency the next groups' fetches then overlap), then light,
+// filtering and look.
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    const __m256i oneI = _mm256_set1_epi32(1);
     const TexFootprint f = texFootprint(ctx, t, tri);
-    const Texture& tex = *t.texture;
     const bool identityTable = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
-    const __m256 texW = _mm256_set1_ps(f.width), texH = _mm256_set1_ps(f.height);
-    const __m256 iwa = _mm256_set1_ps(f.invW.a), iwb = _mm256_set1_ps(f.invW.b);
-    const __m256 tua = _mm256_set1_ps(f.tu.a), tub = _mm256_set1_ps(f.tu.b), tva = _mm256_set1_ps(f.tv.a),
-                 tvb = _mm256_set1_ps(f.tv.b);
-    const __m256i maxLevel = _mm256_set1_epi32(f.maxLevel);
+    const TexturedRow row{t.texture,
+                          f.tu,
+                          f.tv,
+                          fy,
+                          _mm256_set1_ps(rowFootprint(f, fy)),
+                          _mm256_set1_ps(f.dyU[0]),
+                          _mm256_set1_ps(f.dyU[1]),
+                          _mm256_set1_ps(f.dyV[0]),
+                          _mm256_set1_ps(f.dyV[1]),
+                          _mm256_set1_epi32(f.maxLevel)};
+    constexpr int kGroups = kMaxRun / 8;
+    TexelQuad8 quads[kGroups];
+    __m256 invW[kGroups];
+    uint32_t mixed = 0;  // groups whose lanes are on several levels
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+        const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        invW[g] = iw;
+        const __m256i level = mipLevels8(row, fx, iw);
+        const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
+        if (!_mm256_testc_si256(onFirst, valid)) {  // some valid lane is on another level
+            mixed |= 1u << g;
+            continue;
+        }
+        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), plane8(f.tu, fx, fy, iw), plane8(f.tv, fx, fy, iw));
+    }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
     const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
     const LightmapRow lightRow = lightmapped ? lightmapRow(t, fy) : LightmapRow{};
-    for (int k = 0; k < n; k += 8) {
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
-        const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
-        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 iw = invW[g];
         // Light.
         __m256 lr, lg, lb;
         if (lightmapped) {
@@ -903,54 +991,23 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
             lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
             lb = _mm256_set1_ps(t.constantLight.z);
         }
-        // Texture coordinates and each lane's mip level (pixelMipLevel).
-        const __m256 u = plane8(f.tu, fx, fy, iw), v = plane8(f.tv, fx, fy, iw);
-        const __m256 ex = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tua, _mm256_mul_ps(u, iwa)), iw), texW);
-        const __m256 ey = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tva, _mm256_mul_ps(v, iwa)), iw), texH);
-        const __m256 ep = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tub, _mm256_mul_ps(u, iwb)), iw), texW);
-        const __m256 eq = _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(tvb, _mm256_mul_ps(v, iwb)), iw), texH);
-        const __m256 fx2 = _mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey));
-        const __m256 fy2 = _mm256_add_ps(_mm256_mul_ps(ep, ep), _mm256_mul_ps(eq, eq));
-        const __m256 f2 = _mm256_max_ps(fy2, fx2);  // std::max(fx2, fy2)
-        const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, one, _CMP_GT_OQ));
-        __m256i level = _mm256_srai_epi32(
-            _mm256_add_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(127)), oneI),
-            1);
-        level = _mm256_and_si256(_mm256_min_epi32(level, maxLevel), minified);
-        // Almost always every lane is on lane 0's level: one sample. Otherwise one pass per distinct level
-        // among the valid lanes, each lane taking its own.
-        __m256 ar, ag, ab;
-        const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
-        __m256i todo = _mm256_andnot_si256(onFirst, valid);
-        sampleTexture8(tex, _mm256_cvtsi256_si32(level), u, v, identityTable, lut, ar, ag, ab);
-        if (!_mm256_testz_si256(todo, todo)) {
-            alignas(32) int32_t levels[8];
-            _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
-            do {
-                const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
-                const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-                __m256 r, g, b;
-                sampleTexture8(tex, levels[first], u, v, identityTable, lut, r, g, b);
-                const __m256 take = _mm256_castsi256_ps(mine);
-                ar = _mm256_blendv_ps(ar, r, take), ag = _mm256_blendv_ps(ag, g, take), ab = _mm256_blendv_ps(ab, b, take);
-                todo = _mm256_andnot_si256(mine, todo);
-            } while (!_mm256_testz_si256(todo, todo));
-        }
-        ar = _mm256_mul_ps(ar, _mm256_set1_ps(t.albedo.x));
-        ag = _mm256_mul_ps(ag, _mm256_set1_ps(t.albedo.y));
-        ab = _mm256_mul_ps(ab, _mm256_set1_ps(t.albedo.z));
+        const Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
+                                              : filterTexels8(quads[g], identityTable, lut);
+        const __m256 ar = _mm256_mul_ps(albedo.r, _mm256_set1_ps(t.albedo.x));
+        const __m256 ag = _mm256_mul_ps(albedo.g, _mm256_set1_ps(t.albedo.y));
+        const __m256 ab = _mm256_mul_ps(albedo.b, _mm256_set1_ps(t.albedo.z));
         // lookOf(light, albedo).
-        __m256 r, g, b;
+        __m256 r, g8, b;
         if (lp.linear) {
-            r = _mm256_mul_ps(lr, ar), g = _mm256_mul_ps(lg, ag), b = _mm256_mul_ps(lb, ab);
+            r = _mm256_mul_ps(lr, ar), g8 = _mm256_mul_ps(lg, ag), b = _mm256_mul_ps(lb, ab);
         } else {
             if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt);
             r = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one);
-            g = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one);
+            g8 = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one);
             b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one);
-            if (lp.gamma) r = gamma8(r, *lp.table), g = gamma8(g, *lp.table), b = gamma8(b, *lp.table);
+            if (lp.gamma) r = gamma8(r, *lp.table), g8 = gamma8(g8, *lp.table), b = gamma8(b, *lp.table);
         }
-        storeRgb8(out + 3 * k, r, g, b);
+        storeRgb8(out + 3 * k, r, g8, b);
     }
 }
 
@@ -1008,7 +1065,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
 #if defined(LUXEL_SHADE_AVX2)
     const bool vec = raster::useAvx2() && (!lp.gamma || lp.table);
 #endif
-    constexpr int kSegment = 64;
+    constexpr int kSegment = kMaxRun;
     alignas(32) float buf[(kSegment + 9) * 3];
     uint32_t covered = 0;
     bool streamed = false;

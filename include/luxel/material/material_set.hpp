@@ -20,10 +20,10 @@ namespace luxel {
 struct Texture {
     std::string name;            // where it came from, for messages
     std::vector<RgbaImage> mips;
-    // Each level again as (width + 1) x (height + 1) RGBA8 texels: every row followed by its first texel and
-    // the first row repeated at the bottom, so a bilinear footprint is two horizontal pairs of adjacent
-    // texels without wrapping (the vector shading loop's 64-bit loads).
-    std::vector<std::vector<uint32_t>> padded;
+    // Each level again as vertical texel pairs: row y holds width + 1 entries, entry x being the RGBA8 texels
+    // (x, y) and (x, y + 1), both wrapped. Entries x and x + 1 are then a whole bilinear footprint, one
+    // 16-byte load (the vector shading loop's) with no wrapping left to do.
+    std::vector<std::vector<uint32_t>> columnPairs;
     bool hasAlpha = false;       // some texel of level 0 has alpha < 255
     int32_t width() const { return mips.empty() ? 0 : mips[0].width; }
     int32_t height() const { return mips.empty() ? 0 : mips[0].height; }
