@@ -163,3 +163,20 @@ TEST_CASE("the same bytes come out with 1, 2 and 8 threads", "[cli][maps]") {
         }
     }
 }
+
+TEST_CASE("flares are drawn in diagnostic modes and hidden in lit unless --flares", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string map = *sharedMaps() + "/q3/oa088_am_thornish.bsp";
+    auto triangles = [&](const std::string& args) {
+        auto r = runLuxel("bench --json --frames 1 --size 320x180 '" + map + "' " + args);
+        INFO(args << ": " << r.err);
+        REQUIRE(r.exitCode == 0);
+        return nlohmann::json::parse(r.out).at("triangles_in").get<int64_t>();
+    };
+    // The map's 135 billboards (../shared/maps/README.md) are two triangles each.
+    const int64_t litDefault = triangles("--mode lit"), litFlares = triangles("--mode lit --flares");
+    CHECK(litFlares - litDefault == 2 * 135);
+    CHECK(triangles("--mode lightmap") == litFlares);
+    CHECK(triangles("--mode lightmap --no-flares") == litDefault);
+    CHECK(runLuxel("bench --frames 1 --size 32x18 '" + map + "' --flares --no-flares").exitCode == 2);
+}

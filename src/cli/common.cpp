@@ -101,7 +101,9 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--sky-color", skyColor, "sky colour R G B (linear)")->expected(3);
     app.add_option("--spp", spp, "samples per pixel (supersampling)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--no-pvs", noPvs, "draw every leaf (no PVS culling)");
-    app.add_flag("--no-flares", noFlares, "hide billboards / flares");
+    app.add_flag("--flares", flares, "draw billboards / flares (default: yes, except in lit and albedo, where the "
+                                     "game draws none at its default r_flares 0)");
+    app.add_flag("--no-flares", noFlares, "hide billboards / flares")->excludes("--flares");
     app.add_option("--styles", styles,
                    "light style weights: rest (default: the map at time 0) | time=SECONDS | STYLE=WEIGHT,... "
                    "(e.g. 0=1,5=0.3; styles not listed are off)");
@@ -130,7 +132,9 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     o.look = look.empty() ? (ldrOutput ? Look::Engine : Look::Linear) : (look == "engine" ? Look::Engine : Look::Linear);
     o.spp = spp;
     o.usePvs = !noPvs;
-    o.drawFlares = !noFlares;
+    // Quake 3 engines ship r_flares 0, so a game-look render has no flares unless asked for.
+    const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
+    o.drawFlares = flares || (!noFlares && !gameLook);
     if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]};
     if (!styles.empty()) {
         parseStyleSpec(styles, World{});  // a malformed spec fails here, before the map is read

@@ -65,7 +65,7 @@ struct ViewArgs {
     std::string look;  // engine | linear; default from the output file type
     std::vector<float> skyColor;
     int spp = 1;
-    bool noPvs = false, noFlares = false;
+    bool noPvs = false, flares = false, noFlares = false;
     std::string styles;  // --styles: light style weights (Quake 2 / Source), resolved per map
 
     void addTo(CLI::App& app);
