@@ -579,3 +579,29 @@ TEST_CASE("Source: pakfile materials (patches resolved) and their VTFs become lo
     CHECK(std::find(set.missing.begin(), set.missing.end(), "CONCRETE/CONCRETEWALL002A") == set.missing.end());
     CHECK(std::find(set.missing.begin(), set.missing.end(), "METAL/METALFLOOR002A") != set.missing.end());
 }
+
+TEST_CASE("Quake 2: the worldspawn sky key loads env/NAME{rt,bk,lf,ft,up,dn}.pcx faces", "[materials]") {
+    const fs::path dir = q2GameDir("materials-q2-sky");
+    // Each face a 1x1 8-bit PCX whose one pixel is palette index 10 + face (RLE: a run of one).
+    static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+    for (int k = 0; k < 6; ++k) {
+        Bytes b(128, 0);
+        b[0] = 0x0a, b[1] = 5, b[2] = 1, b[3] = 8, b[65] = 1, b[66] = 1;  // window 0,0..0,0; 1 byte per line
+        b.push_back(0xc1);
+        b.push_back(uint8_t(10 + k));
+        b.push_back(0x0c);
+        for (const auto& c : testPalette()) b.insert(b.end(), c.begin(), c.end());
+        writeFile(dir / ("env/unit1_" + std::string(kSuffix[k]) + ".pcx"), b);
+    }
+    Q2MapBuilder builder = makeQ2FloorMap();
+    builder.entities = "{\n\"classname\" \"worldspawn\"\n\"sky\" \"unit1_\"\n}\n";
+    const MapSource src = memorySource(builder.build(), "q2sky.bsp");
+    const World world = decodeMap(src);
+    const MaterialSet set = loadMaterials(world, src, {{dir.string()}, "", 0});
+    REQUIRE(set.sky.present());
+    for (int k = 0; k < 6; ++k) {
+        INFO(kSuffix[k]);
+        REQUIRE(set.sky.faces[size_t(k)] >= 0);
+        CHECK(level0(*set.textures[size_t(set.sky.faces[size_t(k)])])[0] == paletteTexel(10 + k));
+    }
+}

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "luxel/material/pcx.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 #include "material_loaders.hpp"
 
 namespace luxel {
@@ -65,6 +67,7 @@ RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
     const auto bytes = files.read(path);
     if (!bytes) throw UsageError(path + ": not found");
     const std::string name = files.describe(path).value_or(path);
+    if (endsWithIgnoreCase(path, ".pcx")) return decodePcx(*bytes, name);  // OpenImageIO has no PCX reader
     return toRgba(decodeImage(*bytes, name), name);
 }
 

@@ -1,5 +1,4 @@
 // Quake 2 .wal header (100 bytes): name[32], width, height, offsets[4], animname[32], flags, contents, value.
-// PCX header fields used: manufacturer (byte 0), bits per pixel (byte 3), colour planes (byte 65).
 #include "luxel/material/wal.hpp"
 
 #include <algorithm>
@@ -9,10 +8,6 @@
 
 namespace luxel {
 namespace {
-
-constexpr size_t kPcxHeaderBytes = 128;
-constexpr size_t kPcxPaletteBytes = 769;  // marker + 256 * RGB
-constexpr uint8_t kPcxPaletteMarker = 0x0c;
 
 int32_t mipSide(int32_t side, int mip) { return std::max<int32_t>(1, side >> mip); }
 
@@ -59,29 +54,6 @@ RgbaImage decodeWal(const std::vector<uint8_t>& bytes, const std::string& name, 
         d[3] = (transparent255 && indices[i] == 255) ? 0 : 255;
     }
     return img;
-}
-
-Palette readPcxPalette(const std::vector<uint8_t>& bytes, const std::string& name) {
-    ByteReader r(bytes, name, "header");
-    if (r.size() < kPcxHeaderBytes + kPcxPaletteBytes)
-        r.fail(0, "file of " + std::to_string(r.size()) +
-                      " bytes is too small for a PCX header and a 256-colour palette");
-    if (r.u8() != 0x0a) r.fail(0, "not a PCX file (manufacturer byte is not 0x0A)");
-    r.seek(3);
-    if (const uint8_t bits = r.u8(); bits != 8)
-        r.fail(3, std::to_string(bits) + " bits per pixel; a 256-colour palette needs 8");
-    r.seek(65);
-    if (const uint8_t planes = r.u8(); planes != 1)
-        r.fail(65, std::to_string(planes) + " colour planes; a 256-colour palette needs 1");
-
-    const size_t at = r.size() - kPcxPaletteBytes;
-    ByteReader p = r.sub(at, kPcxPaletteBytes, "palette");
-    if (const uint8_t marker = p.u8(); marker != kPcxPaletteMarker)
-        p.fail(0, "palette marker is " + std::to_string(marker) + ", not 12 (0x0C)");
-    Palette palette{};
-    for (auto& c : palette)
-        for (uint8_t& v : c) v = p.u8();
-    return palette;
 }
 
 }  // namespace luxel

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "luxel/material/pcx.hpp"
 #include "luxel/material/rgba_image.hpp"
 
 namespace luxel {
 
-using Palette = std::array<std::array<uint8_t, 3>, 256>;
 
 struct WalInfo {
     std::string name, nextName;  // the texture's own name and the next frame of its animation ("" if none)
@@ -28,8 +28,5 @@ WalInfo readWalInfo(const std::vector<uint8_t>& bytes, const std::string& name);
 // `transparent255` makes index 255 fully transparent (the caller decides from the surface flags).
 RgbaImage decodeWal(const std::vector<uint8_t>& bytes, const std::string& name, const Palette& palette,
                     int mipLevel = 0, bool transparent255 = false);
-
-// The 256-colour palette at the end of an 8-bit PCX image: a 0x0C marker, then 768 bytes of RGB.
-Palette readPcxPalette(const std::vector<uint8_t>& bytes, const std::string& name);
 
 }  // namespace luxel

@@ -25,6 +25,10 @@ inline bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
 }
 
+inline bool endsWithIgnoreCase(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && equalsIgnoreCase(s.substr(s.size() - suffix.size()), suffix);
+}
+
 // atof / atoi as the engines read numbers: leading blanks and one '+' skipped, the longest numeric
 // prefix taken, 0 when there is none.
 namespace detail {
