@@ -147,6 +147,25 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
         // 4 samples a pixel of a blend still average to a blend (not a sum of blends).
         CHECK(pixelAt(one, 70, 10).y <= 1.0f + 1e-5f);
     }
+    SECTION("a frame drawn into the buffer of an earlier frame is the same bytes as a fresh one") {
+        m.looks[0].blend = BlendMode::Blend;
+        RenderOptions o = options(RenderMode::Lit, m);
+        o.spp = 2;
+        const Camera big = makeCamera({0, 0, 0}, {0, 0, 0}, 96, 64), turned = makeCamera({0, 0, 0}, {5, 20, 0}, 96, 64);
+        const Image fresh = renderScene(s, turned, o);
+        Image reused = renderScene(s, big, o);
+        const float* storage = reused.pixels.data();
+        renderSceneInto(s, turned, o, reused);
+        CHECK(reused.pixels.data() == storage);  // drawn over, not reallocated
+        REQUIRE(reused.pixels.size() == fresh.pixels.size());
+        CHECK(std::memcmp(reused.pixels.data(), fresh.pixels.data(), fresh.pixels.size() * sizeof(float)) == 0);
+        const bool viewsDiffer = fresh.pixels != renderScene(s, big, o).pixels;  // so the check means something
+        CHECK(viewsDiffer);
+        // Another size replaces the storage.
+        renderSceneInto(s, makeCamera({0, 0, 0}, {5, 20, 0}, 32, 16), o, reused);
+        CHECK(reused.width == 32);
+        CHECK(reused.pixels.size() == 32 * 16 * 3);
+    }
 }
 
 TEST_CASE("a missing texture is neutral grey; hidden materials are not drawn", "[textured]") {

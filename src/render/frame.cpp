@@ -128,8 +128,9 @@ const char* renderModeName(RenderMode mode) {
     return "?";
 }
 
-Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
-                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats) {
+void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                    Image& image) {
     const int W = camera.width, H = camera.height;
     if (W < 1 || H < 1 || W > raster::kMaxImageSide || H > raster::kMaxImageSide)
         throw UsageError("image size " + std::to_string(W) + "x" + std::to_string(H) + " is out of range (1.." +
@@ -142,10 +143,11 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     const StyleWeights styleWeights =
         options.styleWeights ? *options.styleWeights
                              : parseStyleSpec(options.styleSpec.empty() ? "rest" : options.styleSpec, world);
-    // Every pixel is written by the first pass's shading, so the frame is not zero-filled first.
-    Image image;
+    // Every pixel is written by the first pass's shading, so the frame is not zero-filled first, and a
+    // frame of the right size is drawn over as it is (no allocation, no page faults).
     tbb::task_group allocation;
-    allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
+    if (image.width != W || image.height != H || image.channels != 3 || image.pixels.size() != size_t(W) * size_t(H) * 3)
+        allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
 
     const MaterialSet* materials =
         options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo ? options.materials : nullptr;
@@ -447,11 +449,17 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     stats.setupMs = setupMs;
     stats.rasterMs = rasterMs;
     stats.shadeMs = shadeMs;
+}
+
+Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats) {
+    Image image;
+    renderSurfaces(world, geometry, camera, view, options, surfaces, stats, image);
     return image;
 }
 
-Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                  FrameStats* stats) {
+void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                 Image& image, FrameStats* stats) {
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
     st = FrameStats{};
@@ -461,7 +469,14 @@ Image renderFrame(const World& world, const Geometry& geometry, const Camera& ca
     cull.usePvs = options.usePvs;
     std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
     st.cullMs = msBetween(t0, Clock::now());
-    return renderSurfaces(world, geometry, camera, view, options, surfaces, st);
+    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image);
+}
+
+Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                  FrameStats* stats) {
+    Image image;
+    renderFrame(world, geometry, camera, options, image, stats);
+    return image;
 }
 
 }  // namespace luxel

@@ -95,9 +95,16 @@ Camera makeCamera(Vec3 position, Vec3 angles, int width, int height, float fovX)
 }
 
 Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOptions& options, FrameStats* stats) {
+    Image image;
+    renderSceneInto(scene, camera, options, image, stats);
+    return image;
+}
+
+void renderSceneInto(const RenderScene& scene, const Camera& camera, const RenderOptions& options, Image& image,
+                     FrameStats* stats) {
     FrameStats local;
     View view = makeView(camera);
-    return renderSurfaces(scene.world, scene.geometry, camera, view, options, allSurfaces(scene), stats ? *stats : local);
+    renderSurfaces(scene.world, scene.geometry, camera, view, options, allSurfaces(scene), stats ? *stats : local, image);
 }
 
 Vec3 pixelRay(const Camera& camera, double px, double py) {

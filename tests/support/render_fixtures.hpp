@@ -73,6 +73,9 @@ inline Vec3 pixelAt(const Image& img, int x, int y) {
 // renderSurfaces over every surface of the scene.
 Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOptions& options,
                   FrameStats* stats = nullptr);
+// The same into `image` (its storage reused when it has the camera's size).
+void renderSceneInto(const RenderScene& scene, const Camera& camera, const RenderOptions& options, Image& image,
+                     FrameStats* stats = nullptr);
 
 // Direction of the ray through the centre of pixel (px, py) (Quake conventions, not the renderer's code
 // path: built from angleVectors and the FOV only).

@@ -62,5 +62,9 @@ const char* renderModeName(RenderMode mode);
 // the result is identical for any thread count.
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera,
                   const RenderOptions& options, FrameStats* stats = nullptr);
+// The same into `image`, whose storage is reused when it already has the frame's size (frame after frame
+// of one size: no allocation); otherwise it is replaced.
+void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                 Image& image, FrameStats* stats = nullptr);
 
 }  // namespace luxel

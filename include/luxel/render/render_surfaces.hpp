@@ -12,6 +12,10 @@ namespace luxel {
 // those surfaces. Fills every FrameStats field except cull and cullMs.
 Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                      const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats);
+// The same into `image` (storage reused when it has the frame's size).
+void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                    Image& image);
 
 // Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
 // the centre, the rest follow the R2 low-discrepancy sequence.
