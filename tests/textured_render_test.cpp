@@ -218,6 +218,23 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         CHECK(c.y == Approx(colours[f][1] / 255.0));
         CHECK(c.z == Approx(colours[f][2] / 255.0));
     }
+    // Sky images are clamped at their edges, as the engines load them: a face whose left half is red and
+    // right half blue shows pure red and pure blue at the frame's edges (wrapping would mix the two there).
+    RgbaImage halves;
+    halves.width = halves.height = 2;
+    for (int y = 0; y < 2; ++y)
+        for (std::array<uint8_t, 4> t : {std::array<uint8_t, 4>{255, 0, 0, 255}, std::array<uint8_t, 4>{0, 0, 255, 255}})
+            halves.rgba.insert(halves.rgba.end(), t.begin(), t.end());
+    m.textures[0] = std::make_shared<const Texture>(makeTexture("halves", halves));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), options(RenderMode::Lit, m));
+    for (int y : {0, 32, 63}) {
+        INFO("row " << y);
+        CHECK(pixelAt(img, 0, y).x == Approx(1.0f).margin(1e-6));
+        CHECK(pixelAt(img, 0, y).z == Approx(0.0f).margin(1e-6));
+        CHECK(pixelAt(img, 63, y).z == Approx(1.0f).margin(1e-6));
+        CHECK(pixelAt(img, 63, y).x == Approx(0.0f).margin(1e-6));
+    }
+    CHECK(pixelAt(img, 32, 32).x == Approx(pixelAt(img, 31, 32).z).margin(0.05));  // the middle is a mix
 }
 
 TEST_CASE("the vector and portable textured loops give the same bits", "[textured]") {

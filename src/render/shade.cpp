@@ -440,8 +440,12 @@ Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
     const int32_t index = ctx.materials->sky.faces[size_t(face)];
     if (index < 0 || size_t(index) >= ctx.materials->textures.size() || !ctx.materials->textures[size_t(index)])
         return ctx.skyColor;
-    const Vec4 c = sampleTexture(*ctx.materials->textures[size_t(index)], 0, {(s + 1.0f) * 0.5f, (1.0f - t) * 0.5f},
-                                 *ctx.albedoTable);
+    // Clamped to the edge texels' centres, as the engines load sky images (clamp to edge), so a face's
+    // border does not mix in the opposite border.
+    const Texture& tex = *ctx.materials->textures[size_t(index)];
+    const float du = 0.5f / float(tex.width()), dv = 0.5f / float(tex.height());
+    const float u = std::clamp((s + 1.0f) * 0.5f, du, 1.0f - du), v = std::clamp((1.0f - t) * 0.5f, dv, 1.0f - dv);
+    const Vec4 c = sampleTexture(tex, 0, {u, v}, *ctx.albedoTable);
     return {c.x, c.y, c.z};
 }
 
