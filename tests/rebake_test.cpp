@@ -288,3 +288,37 @@ TEST_CASE("with textures, Quake 3 surfaces bounce their texture's mean colour", 
         CHECK(r.values.cubes[0][size_t(side)].z == Approx(linear(50)).epsilon(1e-4));
     }
 }
+
+TEST_CASE("the default sky light is light_environment's ambient as vrad reads it", "[rebake]") {
+    auto sky = [](std::vector<std::pair<std::string, std::string>> keys, bool hdr) {
+        World w;
+        w.hdrLighting = hdr;
+        keys.insert(keys.begin(), {"classname", "light_environment"});
+        w.entities.push_back({{{"classname", "worldspawn"}}});
+        w.entities.push_back({keys});
+        return defaultSkyLight(w);
+    };
+    auto same = [](Vec3 a, Vec3 b) { return std::abs(a.x - b.x) < 1e-6f && std::abs(a.y - b.y) < 1e-6f && std::abs(a.z - b.z) < 1e-6f; };
+    const float half = float(std::pow(128.0 / 255.0, 2.2));  // gamma 2.2 colour byte 128
+    // "r g b brightness": (c / 255)^2.2 * brightness / 255.
+    CHECK(same(sky({{"_ambient", "255 128 0 200"}}, false), {200 / 255.0f, half * 200 / 255.0f, 0}));
+    CHECK(same(sky({{"_ambient", "255 255 255"}}, false), {1, 1, 1}));  // no brightness: 255
+    // HDR: _ambientHDR when set, times _AmbientScaleHDR; "-1 -1 -1 1" means not set.
+    CHECK(same(sky({{"_ambient", "255 255 255 200"}, {"_ambientHDR", "255 255 255 100"}, {"_AmbientScaleHDR", "0.5"}}, true),
+               Vec3{50, 50, 50} / 255.0f));
+    CHECK(same(sky({{"_ambient", "255 255 255 200"}, {"_ambientHDR", "-1 -1 -1 1"}, {"_AmbientScaleHDR", "0.5"}}, true),
+               Vec3{100, 100, 100} / 255.0f));
+    CHECK(same(sky({{"_ambient", "255 255 255 200"}, {"_ambientHDR", "255 255 255 100"}}, false), Vec3{200, 200, 200} / 255.0f));
+    // Two 4-tuples: the second is the HDR one.
+    CHECK(same(sky({{"_ambient", "255 0 0 100 0 255 0 50"}}, false), {100 / 255.0f, 0, 0}));
+    CHECK(same(sky({{"_ambient", "255 0 0 100 0 255 0 50"}}, true), {0, 50 / 255.0f, 0}));
+    // No ambient: half the sun (HDR: _lightHDR when set, scaled by _lightscaleHDR).
+    CHECK(same(sky({{"_light", "255 255 255 200"}}, false), Vec3{100, 100, 100} / 255.0f));
+    CHECK(same(sky({{"_light", "255 255 255 200"}, {"_lightHDR", "255 255 255 40"}, {"_lightscaleHDR", "2"}}, true),
+               Vec3{40, 40, 40} / 255.0f));
+    CHECK(same(sky({{"_light", "255 255 255 200"}, {"_lightHDR", "-1 -1 -1 1"}, {"_lightscaleHDR", "2"}}, true),
+               Vec3{200, 200, 200} / 255.0f));
+    CHECK(same(sky({}, false), {0, 0, 0}));
+    World none;
+    CHECK(same(defaultSkyLight(none), {0, 0, 0}));
+}

@@ -17,11 +17,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/material/texture_sample.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 #include "luxel/vis/visibility.hpp"
 
 namespace luxel {
@@ -184,26 +186,49 @@ std::optional<Vec3> nudgeOutOfSolid(const World& world, Vec3 p, Vec3 cell) {
     return std::nullopt;
 }
 
-float parseFloatOr(std::istringstream& in, float fallback) {
-    float v;
-    return in >> v ? v : fallback;
+// vrad's LightForString, in linear units (its 0..255 scale / 255): "r g b [brightness]" with gamma 2.2
+// colour bytes times brightness / 255, or two such 4-tuples (the second for HDR compiles). nullopt for a
+// missing or malformed value and for the "-1 -1 -1 [1]" that marks an HDR value as not set.
+std::optional<Vec3> lightForString(const std::string* text, bool hdr) {
+    if (!text) return std::nullopt;
+    std::istringstream in(*text);
+    std::vector<double> v;
+    for (double x; v.size() < 8 && in >> x;) v.push_back(x);
+    if ((v.size() == 3 || v.size() == 4) && v[0] == -1 && v[1] == -1 && v[2] == -1 && (v.size() == 3 || v[3] == 1))
+        return std::nullopt;
+    if (v.size() == 8 && hdr) v.erase(v.begin(), v.begin() + 4);
+    if (v.size() < 3) return std::nullopt;
+    const double brightness = v.size() >= 4 ? v[3] : 255.0;
+    auto lin = [&](double c) { return float(std::pow(std::clamp(c, 0.0, 255.0) / 255.0, 2.2) * brightness / 255.0); };
+    const Vec3 light{lin(v[0]), lin(v[1]), lin(v[2])};
+    return isFinite(light) ? std::optional<Vec3>(light) : std::nullopt;
+}
+
+float floatOr(const Entity& e, const char* key, float fallback) {
+    const std::string* s = e.get(key);
+    return s ? leadingFloat(*s) : fallback;
 }
 
 }  // namespace
 
 Vec3 defaultSkyLight(const World& world) {
+    // vrad's ParseLightEnvironment: HDR compiles take _ambientHDR when it is set, else _ambient, else half
+    // the sun (_lightHDR when set, else _light; HDR scales it by _lightscaleHDR); HDR then scales the
+    // ambient by _AmbientScaleHDR.
+    const bool hdr = world.hdrLighting;
     for (const Entity& e : world.entities) {
         const std::string* cls = e.get("classname");
         if (!cls || *cls != "light_environment") continue;
-        const std::string* ambient = e.get("_ambient");
-        if (!ambient) continue;
-        std::istringstream in(*ambient);
-        const float r = parseFloatOr(in, 0), g = parseFloatOr(in, 0), b = parseFloatOr(in, 0);
-        const float brightness = parseFloatOr(in, 255);
-        // vrad's LightForString: pow(c / 255, 2.2) * brightness in its 0..255 units; linear = that / 255.
-        auto lin = [&](float c) { return std::pow(std::clamp(c, 0.0f, 255.0f) / 255.0f, 2.2f) * brightness / 255.0f; };
-        Vec3 sky{lin(r), lin(g), lin(b)};
-        return isFinite(sky) ? sky : Vec3{};
+        std::optional<Vec3> ambient = hdr ? lightForString(e.get("_ambientHDR"), true) : std::nullopt;
+        if (!ambient) ambient = lightForString(e.get("_ambient"), hdr);
+        if (!ambient) {
+            std::optional<Vec3> sun = hdr ? lightForString(e.get("_lightHDR"), true) : std::nullopt;
+            if (!sun) sun = lightForString(e.get("_light"), hdr);
+            if (sun && hdr) *sun = *sun * floatOr(e, "_lightscaleHDR", 1.0f);
+            ambient = sun.value_or(Vec3{}) * 0.5f;
+        }
+        if (hdr) *ambient = *ambient * floatOr(e, "_AmbientScaleHDR", 1.0f);
+        return isFinite(*ambient) ? *ambient : Vec3{};
     }
     return {};
 }

@@ -42,9 +42,10 @@ struct RebakeResult {
     RebakeStats stats;
 };
 
-// The sky light a map asks for: Source light_environment `_ambient` ("r g b brightness", gamma 2.2 colour
-// times brightness / 255, vrad's units -> linear); 0 when the map says nothing (Quake 3 sky light lives
-// in shaders, which luxel does not read yet).
+// The sky light a map asks for, in linear units: Source light_environment's sky ambient as vrad takes it
+// (`_ambientHDR` for HDR lighting when set, else `_ambient`, else half the sun; "r g b brightness" is gamma
+// 2.2 colour times brightness / 255); 0 when the map says nothing (Quake 3 sky light lives in shaders,
+// which luxel does not read yet).
 Vec3 defaultSkyLight(const World& world);
 
 // N unit directions for probe point `point`: stratified in z (one direction per equal-area band), with

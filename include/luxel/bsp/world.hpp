@@ -173,6 +173,7 @@ struct World {
     // cubes embedded in version 0 leaves, "leaf_ambient_lighting" or "leaf_ambient_lighting_hdr"), so
     // writers put rebaked probes back where they came from; empty when the map has none.
     std::string probeLump;
+    bool hdrLighting = false;  // Source: the lighting decoded is the map's HDR set (what vrad -hdr wrote)
     std::vector<StaticProp> staticProps;
     // Files the map carries (Source pakfile zip: materials, textures, cubemaps); empty when none.
     std::vector<uint8_t> embeddedArchive;
