@@ -1,6 +1,9 @@
 // End-to-end checks of the `luxel` command: exit codes, one-line errors, outputs that exist and parse.
+#include <OpenImageIO/imageio.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+
+#include <cstdlib>
 
 #include <algorithm>
 #include <filesystem>
@@ -117,6 +120,27 @@ TEST_CASE("render writes images by extension; bench prints its JSON figures", "[
     REQUIRE(r.exitCode == 0);
     CHECK(fs::exists(dir + "/lm/lm_0000.png"));
     CHECK(fs::exists(dir + "/lm/lm_0001.png"));  // the README says this map has 2 lightmaps
+}
+
+TEST_CASE("TIFF and EXR output carries a fixed time stamp: same input, same bytes", "[cli][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const auto dir = tempDir("cli-datetime");
+    const std::string map = *sharedMaps() + "/q3/bsptool_q3_mp_lobby.bsp";
+    auto stamp = [&](const std::string& ext) {
+        const std::string out = dir + "/lobby" + ext;
+        const auto r = runLuxel("render '" + map + "' --size 32x18 -o '" + out + "'");
+        REQUIRE(r.exitCode == 0);
+        auto in = OIIO::ImageInput::open(out);
+        REQUIRE(in);
+        return in->spec().get_string_attribute("DateTime");
+    };
+    CHECK(stamp(".tif") == "1970:01:01 00:00:00");
+    CHECK(stamp(".exr") == "1970:01:01 00:00:00");
+    // The reproducible-builds convention: 1700000000 s after the epoch is 2023-11-14 22:13:20 UTC.
+    ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    const std::string chosen = stamp(".tif");
+    ::unsetenv("SOURCE_DATE_EPOCH");
+    CHECK(chosen == "2023:11:14 22:13:20");
 }
 
 TEST_CASE("maps open from pk3 archives and by name in a game directory", "[cli]") {

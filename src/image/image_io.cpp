@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <system_error>
 #include <unistd.h>
@@ -26,6 +28,20 @@ bool isLdrPath(const std::string& path) {
     return !(ext == ".exr" || ext == ".tif" || ext == ".tiff" || ext == ".hdr" || ext == ".pfm");
 }
 
+namespace {
+
+std::string reproducibleDateTime() {
+    std::time_t t = 0;
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) t = std::time_t(std::strtoll(epoch, nullptr, 10));
+    std::tm utc{};
+    if (!gmtime_r(&t, &utc)) return "1970:01:01 00:00:00";
+    char text[32];
+    std::strftime(text, sizeof text, "%Y:%m:%d %H:%M:%S", &utc);
+    return text;
+}
+
+}  // namespace
+
 void writeImage(const std::string& path, const Image& image) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
     std::string ext = extensionOf(path);
@@ -36,6 +52,9 @@ void writeImage(const std::string& path, const Image& image) {
                          ldr ? OIIO::TypeDesc::UINT8 : (ext == ".exr" ? OIIO::TypeDesc::HALF : OIIO::TypeDesc::FLOAT));
     if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
     if (ext == ".exr") spec.attribute("compression", "zip");
+    // The TIFF and EXR writers stamp the current time unless given one; a fixed stamp keeps the output
+    // bytes a function of the input (SOURCE_DATE_EPOCH, the reproducible-builds convention, when set).
+    spec.attribute("DateTime", reproducibleDateTime());
 
     // The temporary keeps the extension so OpenImageIO picks the same writer.
     fs::path target(path);
