@@ -418,6 +418,20 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
     }
 }
 
+// The texture of sky box face `face` (0..5), or nullptr when the face has none (drawn in the sky colour).
+const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
+    const int32_t index = ctx.materials->sky.faces[size_t(face)];
+    if (index < 0 || size_t(index) >= ctx.materials->textures.size()) return nullptr;
+    return ctx.materials->textures[size_t(index)].get();
+}
+
+// Where face coordinates (s, t) in [-1, 1] sample a face texture: clamped to the edge texels' centres,
+// as the engines load sky images (clamp to edge), so a face's border does not mix in the opposite one.
+inline Vec2 skyFaceUV(const Texture& tex, float s, float t) {
+    const float du = 0.5f / float(tex.width()), dv = 0.5f / float(tex.height());
+    return {std::clamp((s + 1.0f) * 0.5f, du, 1.0f - du), std::clamp((1.0f - t) * 0.5f, dv, 1.0f - dv)};
+}
+
 // Quake's sky box faces (tr_sky.c st_to_vec): rt +X, bk -X, lf +Y, ft -Y, up +Z, dn -Z, with the face's
 // (s, t) in [-1, 1] and the picture's top row at t = +1.
 Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
@@ -437,15 +451,9 @@ Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
         s = -d.y / a.z;
         t = d.z > 0 ? -d.x / a.z : d.x / a.z;
     }
-    const int32_t index = ctx.materials->sky.faces[size_t(face)];
-    if (index < 0 || size_t(index) >= ctx.materials->textures.size() || !ctx.materials->textures[size_t(index)])
-        return ctx.skyColor;
-    // Clamped to the edge texels' centres, as the engines load sky images (clamp to edge), so a face's
-    // border does not mix in the opposite border.
-    const Texture& tex = *ctx.materials->textures[size_t(index)];
-    const float du = 0.5f / float(tex.width()), dv = 0.5f / float(tex.height());
-    const float u = std::clamp((s + 1.0f) * 0.5f, du, 1.0f - du), v = std::clamp((1.0f - t) * 0.5f, dv, 1.0f - dv);
-    const Vec4 c = sampleTexture(tex, 0, {u, v}, *ctx.albedoTable);
+    const Texture* tex = skyFaceTexture(ctx, face);
+    if (!tex) return ctx.skyColor;
+    const Vec4 c = sampleTexture(*tex, 0, skyFaceUV(*tex, s, t), *ctx.albedoTable);
     return {c.x, c.y, c.z};
 }
 
@@ -891,6 +899,102 @@ struct TexelQuad8 {
             texBilerp8<2>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut)};
 }
 
+// lookOf(light, albedo) on 8 pixels.
+LUXEL_AVX2 inline Rgb8 litLook8(__m256 lr, __m256 lg, __m256 lb, __m256 ar, __m256 ag, __m256 ab, const LookParams& lp) {
+    if (lp.linear) return {_mm256_mul_ps(lr, ar), _mm256_mul_ps(lg, ag), _mm256_mul_ps(lb, ab)};
+    if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    Rgb8 c{_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one),
+           _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one),
+           _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one)};
+    if (lp.gamma) c = {gamma8(c.r, *lp.table), gamma8(c.g, *lp.table), gamma8(c.b, *lp.table)};
+    return c;
+}
+
+// One axis of positionOf(p) - eye: (a0 * b0 + a1 * b1) + a2 * b2 - eye.
+LUXEL_AVX2 inline __m256 skyAxis8(float a0, float a1, float a2, float eye, __m256 b0, __m256 b1, __m256 b2) {
+    const __m256 p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a0), b0), _mm256_mul_ps(_mm256_set1_ps(a1), b1)),
+                                   _mm256_mul_ps(_mm256_set1_ps(a2), b2));
+    return _mm256_sub_ps(p, _mm256_set1_ps(eye));
+}
+
+// std::clamp(v, lo, hi) per lane (NaN stays NaN).
+LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
+    const __m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi);
+    const __m256 upper = _mm256_blendv_ps(v, h, _mm256_cmp_ps(h, v, _CMP_LT_OQ));
+    return _mm256_blendv_ps(upper, l, _mm256_cmp_ps(v, l, _CMP_LT_OQ));
+}
+
+// Sky box runs, 8 pixels at a time with the scalar loop's operations per lane (resolve, positionOf,
+// skyBoxColor, lookOf): view direction from the barycentric planes, cube face, clamped bilinear sample.
+// A group whose lanes see several faces, or a face texture that is not a power of two, goes pixel by pixel.
+LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,
+                              const float* depth, int n, float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    const raster::ShadeTri& st = ctx.tris[tri];
+    const SourceTri& src = ctx.sources[st.source];
+    const DrawVertex* base = src.kind == SourceKind::Flare ? ctx.flareVertices : ctx.geometry->vertices.data();
+    const Vec3 p0 = base[src.v[0]].position, p1 = base[src.v[1]].position, p2 = base[src.v[2]].position;
+    const float fy = float(py - st.y0);
+    const bool identity = ctx.albedoTable->identity;
+    const float* lut = ctx.albedoTable->value.data();
+    for (int k = 0; k < n; k += 8) {
+        const int left = std::min(8, n - k);
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+        const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 + k - st.x0), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 b1 = plane8(st.b1W, fx, fy, iw), b2 = plane8(st.b2W, fx, fy, iw);
+        const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
+        const __m256 dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
+        const __m256 dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
+        const __m256 dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
+        const __m256 ax = _mm256_andnot_ps(signBit, dx), ay = _mm256_andnot_ps(signBit, dy), az = _mm256_andnot_ps(signBit, dz);
+        const __m256 xMajor = _mm256_and_ps(_mm256_cmp_ps(ax, ay, _CMP_GE_OQ), _mm256_cmp_ps(ax, az, _CMP_GE_OQ));
+        const __m256 yMajor = _mm256_andnot_ps(xMajor, _mm256_cmp_ps(ay, az, _CMP_GE_OQ));
+        const __m256 positive = _mm256_cmp_ps(_mm256_blendv_ps(_mm256_blendv_ps(dz, dy, yMajor), dx, xMajor), zero, _CMP_GT_OQ);
+        // face = 2 * axis + (positive ? 0 : 1), axis 0 x, 1 y, 2 z
+        const __m256i axisIndex = _mm256_sub_epi32(_mm256_set1_epi32(2), _mm256_add_epi32(
+            _mm256_and_si256(_mm256_castps_si256(xMajor), _mm256_set1_epi32(2)),
+            _mm256_and_si256(_mm256_castps_si256(yMajor), _mm256_set1_epi32(1))));
+        const __m256i faces = _mm256_add_epi32(_mm256_add_epi32(axisIndex, axisIndex),
+                                               _mm256_andnot_si256(_mm256_castps_si256(positive), _mm256_set1_epi32(1)));
+        const __m256i sameFace = _mm256_cmpeq_epi32(faces, _mm256_permutevar8x32_epi32(faces, _mm256_setzero_si256()));
+        const int face = _mm256_cvtsi256_si32(faces);
+        const Texture* tex = skyFaceTexture(ctx, face);
+        const bool powerOfTwo = tex && (tex->width() & (tex->width() - 1)) == 0 && (tex->height() & (tex->height() - 1)) == 0;
+        if (!_mm256_testc_si256(sameFace, valid) || (tex && !powerOfTwo)) {
+            skyBoxRun(ctx, tri, lp, px0 + k, py, depth + k, left, out + 3 * k);
+            continue;
+        }
+        Rgb8 color;
+        if (!tex) {
+            color = {_mm256_set1_ps(ctx.skyColor.x), _mm256_set1_ps(ctx.skyColor.y), _mm256_set1_ps(ctx.skyColor.z)};
+        } else {
+            // skyBoxColor's (s, t) for this face: -x is x with its sign flipped (exact, as in the scalar code).
+            __m256 sNum, tNum, major;
+            switch (face) {
+                case 0: sNum = _mm256_xor_ps(dy, signBit), tNum = dz, major = ax; break;
+                case 1: sNum = dy, tNum = dz, major = ax; break;
+                case 2: sNum = dx, tNum = dz, major = ay; break;
+                case 3: sNum = _mm256_xor_ps(dx, signBit), tNum = dz, major = ay; break;
+                case 4: sNum = _mm256_xor_ps(dy, signBit), tNum = _mm256_xor_ps(dx, signBit), major = az; break;
+                default: sNum = _mm256_xor_ps(dy, signBit), tNum = dx, major = az; break;
+            }
+            const __m256 sFace = _mm256_div_ps(sNum, major), tFace = _mm256_div_ps(tNum, major);
+            const __m256 half = _mm256_set1_ps(0.5f);
+            const float du = 0.5f / float(tex->width()), dv = 0.5f / float(tex->height());
+            const __m256 u = clamp8(_mm256_mul_ps(_mm256_add_ps(sFace, one), half), du, 1.0f - du);
+            const __m256 v = clamp8(_mm256_mul_ps(_mm256_sub_ps(one, tFace), half), dv, 1.0f - dv);
+            color = filterTexels8(fetchTexels8(*tex, 0, u, v), identity, lut);
+        }
+        const Rgb8 c = litLook8(one, one, one, color.r, color.g, color.b, lp);
+        storeRgb8(out + 3 * k, c.r, c.g, c.b);
+    }
+}
+
 // What the textured loop needs per row: the planes of the texture and of its mip level footprint.
 struct TexturedRow {
     const Texture* texture;
@@ -942,7 +1046,7 @@ constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 one = _mm256_set1_ps(1.0f);
     const TexFootprint f = texFootprint(ctx, t, tri);
     const bool identityTable = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
@@ -1000,18 +1104,8 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         const __m256 ar = _mm256_mul_ps(albedo.r, _mm256_set1_ps(t.albedo.x));
         const __m256 ag = _mm256_mul_ps(albedo.g, _mm256_set1_ps(t.albedo.y));
         const __m256 ab = _mm256_mul_ps(albedo.b, _mm256_set1_ps(t.albedo.z));
-        // lookOf(light, albedo).
-        __m256 r, g8, b;
-        if (lp.linear) {
-            r = _mm256_mul_ps(lr, ar), g8 = _mm256_mul_ps(lg, ag), b = _mm256_mul_ps(lb, ab);
-        } else {
-            if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt);
-            r = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one);
-            g8 = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one);
-            b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one);
-            if (lp.gamma) r = gamma8(r, *lp.table), g8 = gamma8(g8, *lp.table), b = gamma8(b, *lp.table);
-        }
-        storeRgb8(out + 3 * k, r, g8, b);
+        const Rgb8 c = litLook8(lr, lg, lb, ar, ag, ab, lp);
+        storeRgb8(out + 3 * k, c.r, c.g, c.b);
     }
 }
 
@@ -1107,7 +1201,10 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     if (t.path == ShadePath::Probe)
                         probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.skyBox)
-                        skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
+#if defined(LUXEL_SHADE_AVX2)
+                        vec ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
+#endif
+                              skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.texture)
                         texturedRunFor(ctx, t, lp, tri, dx, fy, drow + i, end - i, o,
 #if defined(LUXEL_SHADE_AVX2)
