@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -228,19 +229,29 @@ bool varConditionHolds(std::string_view cond) {
     return skip == toggle;
 }
 
+// A key lower-cased with its "condition?" prefix resolved: nullopt when the condition fails;
+// `conditional` tells whether it had one.
+std::optional<std::string> effectiveKey(const std::string& raw, bool& conditional) {
+    std::string key = toLowerAscii(raw);
+    const size_t q = key.find('?');
+    conditional = q != std::string::npos && q > 0;
+    if (!conditional) return key;
+    if (!varConditionHolds(std::string_view(key).substr(0, q))) return std::nullopt;
+    return key.substr(q + 1);
+}
+
 // Sets params from the string children of a block. Unconditional keys only fill gaps (first wins);
 // a condition that holds replaces.
 void assignParams(std::map<std::string, std::string>& params, const Node& block) {
     for (const Node& child : block.children) {
         if (child.isBlock) continue;
-        std::string key = toLowerAscii(child.key);
-        size_t q = key.find('?');
-        if (q != std::string::npos && q > 0) {
-            if (!varConditionHolds(std::string_view(key).substr(0, q))) continue;
-            params[key.substr(q + 1)] = child.value;
-        } else {
-            params.try_emplace(std::move(key), child.value);
-        }
+        bool conditional = false;
+        std::optional<std::string> key = effectiveKey(child.key, conditional);
+        if (!key) continue;
+        if (conditional)
+            params[*key] = child.value;
+        else
+            params.try_emplace(std::move(*key), child.value);
     }
 }
 
@@ -251,13 +262,9 @@ std::map<std::string, std::string> patchBlock(const Node& root, std::string_view
         if (!child.isBlock || !equalsIgnoreCase(child.key, name)) continue;
         for (const Node& kv : child.children) {
             if (kv.isBlock) continue;
-            std::string key = toLowerAscii(kv.key);
-            size_t q = key.find('?');
-            if (q != std::string::npos && q > 0) {
-                if (!varConditionHolds(std::string_view(key).substr(0, q))) continue;
-                key = key.substr(q + 1);
-            }
-            out.try_emplace(std::move(key), kv.value);  // FindKey finds the first duplicate
+            bool conditional = false;
+            std::optional<std::string> key = effectiveKey(kv.key, conditional);
+            if (key) out.try_emplace(std::move(*key), kv.value);  // FindKey finds the first duplicate
         }
         break;  // FindKey: the first block of that name
     }
