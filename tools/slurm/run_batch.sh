@@ -95,7 +95,8 @@ luxel=$(abspath "$luxel")
 scene=$(abspath "$scene")
 [[ -x "$luxel" ]] || { echo "run_batch.sh: $luxel is not an executable (build it: tools/setup.sh)" >&2; exit 2; }
 [[ -f "$scene" ]] || { echo "run_batch.sh: scene $scene not found" >&2; exit 2; }
-"$luxel" batch --help >/dev/null 2>&1 || { echo "run_batch.sh: '$luxel batch --help' fails: no batch command?" >&2; exit 2; }
+"$luxel" batch --help 2>&1 | grep -q -- --merge \
+  || { echo "run_batch.sh: $luxel has no 'batch' command with --merge ('$luxel batch --help')" >&2; exit 2; }
 
 created_out=0
 if [[ -z "$out" ]]; then
