@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "luxel/bsp/viewpoints.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
 
@@ -28,6 +29,7 @@ World spawnWorld() {
         entity({{"classname", "light"}, {"origin", "0 0 0"}}),
         entity({{"classname", "info_player_deathmatch"}, {"origin", "-10 -20 -30"}, {"angles", "10 180 0"}}),
     };
+    w.viewpoints = findViewpoints(w);  // as the Quake 3 decoder does
     return w;
 }
 
@@ -74,7 +76,7 @@ TEST_CASE("spawn camera errors name what is missing", "[cameraspec]") {
     const std::string unknown = usageMessage(w, "behind-the-door");
     CHECK_THAT(unknown, Catch::Contains("behind-the-door") && Catch::Contains("spawn") &&
                            Catch::Contains("intermission") && Catch::Contains("overview"));
-    CHECK_THAT(usageMessage(w, "intermission"), Catch::Contains("no info_player_intermission"));
+    CHECK_THAT(usageMessage(w, "intermission"), Catch::Contains("no intermission camera"));
 }
 
 TEST_CASE("intermission camera aims at its target", "[cameraspec]") {
@@ -85,6 +87,7 @@ TEST_CASE("intermission camera aims at its target", "[cameraspec]") {
         entity({{"classname", "target_position"}, {"targetname", "other"}, {"origin", "0 500 0"}}),
         entity({{"classname", "target_position"}, {"targetname", "look"}, {"origin", "100 0 0"}}),
     };
+    w.viewpoints = findViewpoints(w);
     Camera c = cameraFromSpec(w, "intermission", 800, 600);
     CHECK(c.position == Vec3{0, 0, 100});  // no view height: the game uses the origin itself
     // Target straight along +X and 100 below over 100 forward: yaw 0, looking down 45 degrees.
@@ -94,12 +97,14 @@ TEST_CASE("intermission camera aims at its target", "[cameraspec]") {
 
     SECTION("target along +Y and above: yaw 90, negative pitch") {
         w.entities[2] = entity({{"classname", "info_notnull"}, {"targetname", "look"}, {"origin", "0 100 200"}});
+        w.viewpoints = findViewpoints(w);
         c = cameraFromSpec(w, "intermission", 800, 600);
         CHECK(c.angles.y == Approx(90).margin(1e-4));
         CHECK(c.angles.x == Approx(-45).margin(1e-4));
     }
     SECTION("no matching target: the entity's own angles") {
         w.entities[2].keys[1].second = "elsewhere";
+        w.viewpoints = findViewpoints(w);
         c = cameraFromSpec(w, "intermission", 800, 600);
         CHECK(c.angles == Vec3{0, 270, 0});
     }
@@ -246,7 +251,9 @@ TEST_CASE("Source's FOV is defined at 4:3 and widened for wider frames", "[camer
     Entity start;
     start.keys = {{"classname", "info_player_terrorist"}, {"origin", "10 20 30"}, {"angles", "0 180 0"}};
     source.entities = {start};
+    source.format = MapFormat::Source;
     source.eyeHeight = 64;
+    source.viewpoints = findViewpoints(source);
     const Camera c = cameraFromSpec(source, "spawn", 1920, 1080);
     CHECK(c.position == Vec3{10, 20, 94});
     CHECK(c.angles == Vec3{0, 180, 0});

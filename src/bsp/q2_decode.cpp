@@ -1,6 +1,7 @@
 // Quake 2 IBSP v38: header and lump directory, then every part in dependency order
 // (the parts live in q2_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/viewpoints.hpp"
 #include "q2_format.hpp"
 
 namespace luxel {
@@ -21,6 +22,7 @@ World decodeQuake2(const MapSource& source) {
     Context c(source);
     bsp::readLumpDirectory(file, kLumpNames, bsp::DirectoryCheck::AtLumpOffset, c.lumps, w);
     bsp::readEntities(c.lump(kEntities), w);
+    w.viewpoints = findViewpoints(w);
 
     c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
     decodeMaterials(c, w);

@@ -1,6 +1,7 @@
 // Quake 3 IBSP v46: header and lump directory, then every part in dependency order
 // (the parts live in q3_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/viewpoints.hpp"
 #include "q3_format.hpp"
 #include "tree_records.hpp"
 
@@ -20,6 +21,7 @@ World decodeQuake3(const MapSource& source) {
     bsp::readLumpDirectory(file, kLumpNames, bsp::DirectoryCheck::AtEntry, c.lumps, w);
     // Entities first: the light grid needs worldspawn's gridsize.
     bsp::readEntities(c.lump(kEntities), w);
+    w.viewpoints = findViewpoints(w);
 
     decodeMaterials(c, w);
     c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/viewpoints.hpp"
 #include "vbsp_format.hpp"
 
 namespace luxel {
@@ -46,6 +47,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     c.leafVersion = w.lumps[kLeafs].version;
 
     bsp::readEntities(c.lump(kEntities), w);
+    w.viewpoints = findViewpoints(w);
 
     c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
     decodeMaterials(c, w);

@@ -48,8 +48,13 @@ void writeImage(const std::string& path, const Image& image) {
     if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
     bool ldr = isLdrPath(path);
 
-    OIIO::ImageSpec spec(image.width, image.height, image.channels,
+    // JPEG has no alpha: a 4-channel image (RGB + coverage alpha) is written as its RGB there.
+    const bool dropAlpha = image.channels == 4 && (ext == ".jpg" || ext == ".jpeg");
+    const int channels = dropAlpha ? 3 : image.channels;
+    OIIO::ImageSpec spec(image.width, image.height, channels,
                          ldr ? OIIO::TypeDesc::UINT8 : (ext == ".exr" ? OIIO::TypeDesc::HALF : OIIO::TypeDesc::FLOAT));
+    // Alpha is coverage beside colour that is not premultiplied by it: stored as given, not divided by alpha.
+    if (channels == 4) spec.attribute("oiio:UnassociatedAlpha", 1);
     if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
     if (ext == ".exr") spec.attribute("compression", "zip");
     // The TIFF and EXR writers stamp the current time unless given one; a fixed stamp keeps the output
@@ -65,15 +70,15 @@ void writeImage(const std::string& path, const Image& image) {
 
     bool ok;
     if (ldr) {
-        std::vector<uint8_t> bytes(image.pixels.size());
+        std::vector<uint8_t> bytes(size_t(image.width) * size_t(image.height) * size_t(channels));
         for (size_t i = 0; i < bytes.size(); ++i) {
-            float v = image.pixels[i];
+            float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
             v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
             bytes[i] = uint8_t(std::lround(v * 255.0f));
         }
         ok = out->write_image(OIIO::TypeDesc::UINT8, bytes.data());
     } else {
-        ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());
+        ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());  // EXR / TIFF: never dropAlpha
     }
     std::string err = ok ? std::string() : out->geterror();
     ok = out->close() && ok;

@@ -8,126 +8,97 @@
 
 #include <fmt/format.h>
 
-#include "luxel/bsp/entities.hpp"
+#include "camera_parts.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/vis/visibility.hpp"
 
 namespace luxel {
 
-namespace {
+namespace camera {
 
 
-constexpr std::string_view kValidSpecs = "spawn, spawn:N (N counted from 0), intermission, overview";
+constexpr std::string_view kValidSpecs = "spawn, spawn:N (N counted from 0), intermission, overview, best";
 
 // "file.bsp: " for messages, or nothing for a World built in memory.
-std::string where(const World& world) { return world.file.empty() ? std::string() : world.file + ": "; }
+static std::string where(const World& world) { return world.file.empty() ? std::string() : world.file + ": "; }
 
-Vec3 entityOrigin(const Entity& e) {
-    Vec3 origin;
-    if (const std::string* v = e.get("origin")) parseVec3(*v, origin);
-    return origin;
-}
-
-// Keys are applied in file order with a later one winning, as the game's spawn code does:
-// "angle" is a yaw alone, "angles" is pitch yaw roll.
-Vec3 entityAngles(const Entity& e) {
-    Vec3 angles;
-    for (const auto& [key, value] : e.keys) {
-        if (key == "angle") {
-            Vec3 a;
-            if (parseVec3(value, a)) angles = {0, a.x, 0};
-        } else if (key == "angles") {
-            Vec3 a;
-            if (parseVec3(value, a)) angles = a;
-        }
-    }
-    return angles;
-}
-
-// Quake's vectoangles: pitch positive looking down, yaw counter-clockwise from +X, roll 0.
-Vec3 anglesFromDirection(Vec3 d) {
-    const float horizontal = std::sqrt(d.x * d.x + d.y * d.y);
-    if (horizontal == 0 && d.z == 0) return {};
-    float yaw = (d.x == 0 && d.y == 0) ? 0.0f : std::atan2(d.y, d.x) * (180.0f / kPi);
-    if (yaw < 0) yaw += 360.0f;
-    const float pitch = -std::atan2(d.z, horizontal) * (180.0f / kPi);
-    return {pitch, yaw, 0};
-}
-
-struct Frame {
-    int width, height;
-    float fovX;
-};
-
-Camera baseCamera(const Frame& frame) {
-    if (frame.width <= 0 || frame.height <= 0)
-        throw UsageError(fmt::format("image size must be positive, got {}x{}", frame.width, frame.height));
-    if (!(frame.fovX >= 1.0f && frame.fovX <= 179.0f))
-        throw UsageError(fmt::format("field of view must be 1 to 179 degrees, got {}", frame.fovX));
+Camera baseCamera(int width, int height, float fovX) {
+    if (width <= 0 || height <= 0) throw UsageError(fmt::format("image size must be positive, got {}x{}", width, height));
+    if (!(fovX >= 1.0f && fovX <= 179.0f))
+        throw UsageError(fmt::format("field of view must be 1 to 179 degrees, got {}", fovX));
     Camera c;
-    c.width = frame.width;
-    c.height = frame.height;
-    c.fovX = frame.fovX;
+    c.width = width;
+    c.height = height;
+    c.fovX = fovX;
     return c;
 }
 
-// Spawn points in the order "spawn:N" counts them: every info_player_deathmatch in file order, then every
-// info_player_start (single-player start) in file order, then team spawns so that team-only maps
-// (Quake 3 CTF, Nexuiz/Xonotic) have a camera too, class by class in the order listed, each in file order.
-constexpr std::string_view kSpawnClasses[] = {
-    "info_player_deathmatch", "info_player_start",  "team_CTF_redspawn", "team_CTF_bluespawn",
-    "team_CTF_redplayer",     "team_CTF_blueplayer", "info_player_team1", "info_player_team2",
-    "info_player_team3",      "info_player_team4",
-    // Source: Counter-Strike, Team Fortress 2, Half-Life 2: Deathmatch.
-    "info_player_terrorist", "info_player_counterterrorist", "info_player_teamspawn", "info_player_combine",
-    "info_player_rebel",
-};
-
-std::vector<const Entity*> spawnPoints(const World& world) {
-    std::vector<const Entity*> points;
-    for (std::string_view cls : kSpawnClasses)
-        for (const Entity* e : findEntities(world, cls)) points.push_back(e);
-    return points;
-}
-
-Camera spawnCamera(const World& world, size_t index, const std::string& spec, const Frame& frame) {
-    const auto points = spawnPoints(world);
-    if (points.empty())
-        throw UsageError(fmt::format("{}map has no spawn points (info_player_deathmatch, info_player_start or a team spawn)",
-                                     where(world)));
-    if (index >= points.size())
-        throw UsageError(fmt::format("{}map has {} spawn point{} (spawn:0 to spawn:{}); {} asked", where(world),
-                                     points.size(), points.size() == 1 ? "" : "s", points.size() - 1, spec));
-    const Entity& e = *points[index];
-    Camera c = baseCamera(frame);
-    c.position = entityOrigin(e) + Vec3{0, 0, world.eyeHeight};
-    c.angles = entityAngles(e);
-    return c;
-}
-
-// Quake's info_player_intermission, else Source's info_intermission or a point_viewcontrol camera.
-Camera intermissionCamera(const World& world, const Frame& frame) {
-    std::vector<const Entity*> points;
-    for (std::string_view cls : {"info_player_intermission", "info_intermission", "point_viewcontrol"})
-        if (points.empty()) points = findEntities(world, cls);
-    if (points.empty())
-        throw UsageError(fmt::format("{}map has no info_player_intermission (nor info_intermission or point_viewcontrol)",
-                                     where(world)));
-    const Entity& e = *points[0];
-    Camera c = baseCamera(frame);
-    // The game shows the intermission from the entity's origin itself, with no view height.
-    c.position = entityOrigin(e);
-    c.angles = entityAngles(e);
-    // As the game does: aim at the first entity whose targetname matches, else keep the entity's angles.
-    if (const std::string* target = e.get("target"); target && !target->empty()) {
-        for (const Entity& t : world.entities) {
-            const std::string* name = t.get("targetname");
-            if (!name || *name != *target) continue;
-            const Vec3 dir = entityOrigin(t) - c.position;
-            if (dot(dir, dir) > 0) c.angles = anglesFromDirection(dir);
-            break;
-        }
+Spec parseSpec(const std::string& spec) {
+    if (spec == "spawn") return {Spec::Kind::Spawn, 0};
+    if (spec.rfind("spawn:", 0) == 0) {
+        const std::string_view digits = std::string_view(spec).substr(6);
+        size_t index = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+        if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+            throw UsageError(fmt::format("camera '{}': the spawn index must be a number from 0, as in spawn:2", spec));
+        return {Spec::Kind::Spawn, index};
     }
+    if (spec == "intermission") return {Spec::Kind::Intermission, 0};
+    if (spec == "overview") return {Spec::Kind::Overview, 0};
+    if (spec == "best") return {Spec::Kind::Best, 0};
+    throw UsageError(fmt::format("unknown camera '{}'; valid cameras: {}", spec, kValidSpecs));
+}
+
+size_t countViewpoints(const World& world, Viewpoint::Kind kind) {
+    return size_t(std::count_if(world.viewpoints.begin(), world.viewpoints.end(),
+                                [kind](const Viewpoint& v) { return v.kind == kind; }));
+}
+
+const Viewpoint* viewpoint(const World& world, Viewpoint::Kind kind, size_t index) {
+    for (const Viewpoint& v : world.viewpoints)
+        if (v.kind == kind && index-- == 0) return &v;
+    return nullptr;
+}
+
+std::vector<uint8_t> playableClusters(const World& world) {
+    const int32_t n = world.pvs.numClusters;
+    if (n <= 0 || world.viewpoints.empty() || world.nodes.empty()) return {};
+    std::vector<uint8_t> from(size_t(n), 0);
+    bool any = false;
+    for (const Viewpoint& v : world.viewpoints) {
+        const int32_t c = findCluster(world, v.position);
+        if (c >= 0 && c < n) from[size_t(c)] = 1, any = true;
+    }
+    if (!any) return {};
+    std::vector<uint8_t> seen(size_t(n), 0);
+    for (int32_t a = 0; a < n; ++a)
+        if (from[size_t(a)])
+            for (int32_t b = 0; b < n; ++b) seen[size_t(b)] |= world.pvs.visible(a, b) ? 1 : 0;
+    return seen;
+}
+
+namespace {
+
+Camera spawnCamera(const World& world, size_t index, const std::string& spec, int width, int height, float fovX) {
+    const size_t count = countViewpoints(world, Viewpoint::Kind::Spawn);
+    if (count == 0) throw UsageError(fmt::format("{}map has no spawn points", where(world)));
+    if (index >= count)
+        throw UsageError(fmt::format("{}map has {} spawn point{} (spawn:0 to spawn:{}); {} asked", where(world), count,
+                                     count == 1 ? "" : "s", count - 1, spec));
+    const Viewpoint& v = *viewpoint(world, Viewpoint::Kind::Spawn, index);
+    Camera c = baseCamera(width, height, fovX);
+    c.position = v.position;
+    c.angles = v.angles;
+    return c;
+}
+
+Camera intermissionCamera(const World& world, int width, int height, float fovX) {
+    const Viewpoint* v = viewpoint(world, Viewpoint::Kind::Intermission, 0);
+    if (!v) throw UsageError(fmt::format("{}map has no intermission camera", where(world)));
+    Camera c = baseCamera(width, height, fovX);
+    c.position = v->position;
+    c.angles = v->angles;
     return c;
 }
 
@@ -141,7 +112,56 @@ bool validBox(Vec3 mins, Vec3 maxs) {
 // geometry), and even the drawn geometry's box is much larger on screen than the geometry seen at an
 // angle, so the frame is fitted to the points themselves. The 8 corners of models[0] are the fallback
 // when there is no drawable vertex.
+//
+// Two trims keep the frame on the playable map (each skipped when it would leave nothing):
+// * with a PVS and viewpoints, only surfaces listed by leaves of playableClusters(): a Source 3D sky box, a
+//   Quake 3 portal-sky room or a model room off to the side is seen from no spawn or item;
+// * per axis, points more than 2% of the central span beyond the 0.5th / 99.5th percentile are dropped
+//   (a lone far-out brush would otherwise shrink the whole map to a corner of the frame).
+std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep);
+
+std::vector<Vec3> trimOutliers(std::vector<Vec3> points) {
+    if (points.size() < 200) return points;
+    Vec3 lo, hi;
+    for (int axis = 0; axis < 3; ++axis) {
+        std::vector<float> v(points.size());
+        for (size_t i = 0; i < points.size(); ++i) v[i] = (&points[i].x)[axis];
+        const size_t a = v.size() / 200, b = v.size() - 1 - v.size() / 200;
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(a), v.end());
+        const float low = v[a];
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(b), v.end());
+        const float high = v[b];
+        const float slack = 0.02f * (high - low);
+        (&lo.x)[axis] = low - slack;
+        (&hi.x)[axis] = high + slack;
+    }
+    std::vector<Vec3> kept;
+    kept.reserve(points.size());
+    for (Vec3 p : points)
+        if (p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z) kept.push_back(p);
+    return kept.empty() ? points : kept;
+}
+
 std::vector<Vec3> framingPoints(const World& world) {
+    const std::vector<uint8_t> playable = playableClusters(world);
+    std::vector<Vec3> points;
+    if (!playable.empty()) {
+        std::vector<uint8_t> keep(world.surfaces.size(), 0);
+        for (const Leaf& leaf : world.leaves) {
+            if (leaf.cluster < 0 || size_t(leaf.cluster) >= playable.size() || !playable[size_t(leaf.cluster)]) continue;
+            const uint64_t end = std::min<uint64_t>(uint64_t(leaf.firstLeafSurface) + leaf.numLeafSurfaces,
+                                                    world.leafSurfaces.size());
+            for (uint64_t k = leaf.firstLeafSurface; k < end; ++k)
+                if (world.leafSurfaces[size_t(k)] < keep.size()) keep[world.leafSurfaces[size_t(k)]] = 1;
+        }
+        points = drawnPoints(world, &keep);
+    }
+    if (points.empty()) points = drawnPoints(world, nullptr);
+    return trimOutliers(std::move(points));
+}
+
+// The drawable points of framingPoints, of the surfaces marked in `keep` when given.
+std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep) {
     Bounds model;
     if (!world.models.empty() && validBox(world.models[0].mins, world.models[0].maxs)) {
         model.grow(world.models[0].mins);
@@ -160,6 +180,7 @@ std::vector<Vec3> framingPoints(const World& world) {
         points.push_back(p);
     };
     for (size_t s = first; s < last; ++s) {
+        if (keep && !(*keep)[s]) continue;
         const Surface& surface = world.surfaces[s];
         if (surface.material >= 0 && size_t(surface.material) < world.materials.size() &&
             (world.materials[size_t(surface.material)].flags & (kMaterialNoDraw | kMaterialSky)))
@@ -170,6 +191,7 @@ std::vector<Vec3> framingPoints(const World& world) {
             size_t(std::min<uint64_t>(uint64_t(surface.firstVertex) + surface.numVertices, world.vertices.size()));
         for (size_t v = v0; v < v1; ++v) add(world.vertices[v].position);
     }
+    if (keep) return points;  // the caller falls back to every surface
     if (points.empty() && !model.empty())
         for (int i = 0; i < 8; ++i)
             points.push_back({(i & 1) ? model.maxs.x : model.mins.x, (i & 2) ? model.maxs.y : model.mins.y,
@@ -188,9 +210,9 @@ std::vector<Vec3> framingPoints(const World& world) {
 // dot(q,f) + D, horizontal offset dot(q,r) - a and vertical offset dot(q,u) - b. "Inside" means
 // |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
 // smallest D and the centring a, b have closed forms.
-Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const Frame& frame, float yaw,
+Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float yaw,
                      double& distanceOut) {
-    Camera c = baseCamera(frame);
+    Camera c = base;
     constexpr float kPitch = 55.0f;
     c.angles = {kPitch, yaw, 0};
 
@@ -199,7 +221,7 @@ Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const F
 
     const double margin = 0.95;  // corners land within 95% of the half-frame
     const double tanX = std::tan(double(degToRad(c.fovX)) * 0.5) * margin;
-    const double tanY = tanX * double(frame.height) / double(frame.width);
+    const double tanY = tanX * double(c.height) / double(c.width);
     const Vec3 center = box.center();
 
     struct Along {
@@ -252,27 +274,37 @@ Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const F
     return c;
 }
 
-// Of the four diagonal views, the one from which the map appears largest (the eye closest): a long map
-// lies across the frame instead of along its height. Ties keep the first (yaw 45).
-Camera overviewCamera(const World& world, const Frame& frame) {
+// Of the eight views around the map (diagonals first), the one from which the map appears largest (the
+// eye closest): a long map lies across the frame instead of along its height, and a rectangular one seen
+// square-on fills a wide frame better than its diamond seen from a corner. Ties keep the first.
+std::optional<Camera> overviewCamera(const World& world, int width, int height, float fovX) {
+    const Camera base = baseCamera(width, height, fovX);
     const std::vector<Vec3> points = framingPoints(world);
     Bounds box;
     for (Vec3 p : points) box.grow(p);
-    if (box.empty()) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", where(world)));
+    if (box.empty()) return std::nullopt;
     Camera best;
     double bestDistance = 0;
-    for (float yaw : {45.0f, 135.0f, 225.0f, 315.0f}) {
+    bool first = true;
+    for (float yaw : {45.0f, 135.0f, 225.0f, 315.0f, 0.0f, 90.0f, 180.0f, 270.0f}) {
         double distance = 0;
-        Camera c = overviewAtYaw(points, box, frame, yaw, distance);
-        if (yaw == 45.0f || distance < bestDistance * (1 - 1e-6)) {
+        Camera c = overviewAtYaw(points, box, base, yaw, distance);
+        if (first || distance < bestDistance * (1 - 1e-6)) {
             best = c;
             bestDistance = distance;
+            first = false;
         }
     }
     return best;
 }
 
 }  // namespace
+
+std::optional<Camera> overview(const World& world, int width, int height, float fovX) {
+    return overviewCamera(world, width, height, fovX);
+}
+
+}  // namespace camera
 
 float horizontalFov(const World& world, float fov, int width, int height) {
     if (world.fovReferenceAspect <= 0 || width <= 0 || height <= 0) return fov;
@@ -284,19 +316,19 @@ float horizontalFov(const World& world, float fov, int width, int height) {
 }
 
 Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX) {
-    const Frame frame{width, height, horizontalFov(world, fovX, width, height)};
-    if (spec == "spawn") return spawnCamera(world, 0, spec, frame);
-    if (spec.rfind("spawn:", 0) == 0) {
-        const std::string_view digits = std::string_view(spec).substr(6);
-        size_t index = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-        if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
-            throw UsageError(fmt::format("camera '{}': the spawn index must be a number from 0, as in spawn:2", spec));
-        return spawnCamera(world, index, spec, frame);
+    const camera::Spec parsed = camera::parseSpec(spec);
+    const float fov = horizontalFov(world, fovX, width, height);
+    switch (parsed.kind) {
+        case camera::Spec::Kind::Spawn: return camera::spawnCamera(world, parsed.index, spec, width, height, fov);
+        case camera::Spec::Kind::Intermission: return camera::intermissionCamera(world, width, height, fov);
+        case camera::Spec::Kind::Overview: {
+            std::optional<Camera> c = camera::overviewCamera(world, width, height, fov);
+            if (!c) throw UsageError(fmt::format("{}map has no world bounds to frame an overview", camera::where(world)));
+            return *c;
+        }
+        case camera::Spec::Kind::Best: break;
     }
-    if (spec == "intermission") return intermissionCamera(world, frame);
-    if (spec == "overview") return overviewCamera(world, frame);
-    throw UsageError(fmt::format("unknown camera '{}'; valid cameras: {}", spec, kValidSpecs));
+    throw UsageError("camera 'best' needs the map's tessellated geometry (resolveCamera), not cameraFromSpec");
 }
 
 }  // namespace luxel

@@ -49,8 +49,10 @@ struct ChunkOut {
 
 // One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
 // (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
+// `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
 void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
-                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target) {
+                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target,
+                         uint8_t* drawn) {
     raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
                                 [&](int px, int py, float z) {
                                     float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
@@ -58,19 +60,24 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                     const Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
                                     float* o = target.at(px, py);
                                     const float a = c.w;
+                                    uint8_t* mark =
+                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
                                     switch (cand.blend) {
                                         case BlendMode::Opaque:
                                         case BlendMode::AlphaTest:
                                             if (a < cand.alphaRef) return;
                                             o[0] = c.x, o[1] = c.y, o[2] = c.z;
                                             d = z;
+                                            if (mark) *mark = 1;
                                             return;
                                         case BlendMode::Blend:
+                                            if (mark && a > 0) *mark = 1;
                                             o[0] = c.x * a + o[0] * (1.0f - a);
                                             o[1] = c.y * a + o[1] * (1.0f - a);
                                             o[2] = c.z * a + o[2] * (1.0f - a);
                                             return;
                                         case BlendMode::Additive:
+                                            if (mark && a > 0) *mark = 1;
                                             o[0] += c.x * a, o[1] += c.y * a, o[2] += c.z * a;
                                             return;
                                         case BlendMode::Multiply:
@@ -130,7 +137,7 @@ const char* renderModeName(RenderMode mode) {
 
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
-                    Image& image) {
+                    Image& image, FrameSamples* samples) {
     const int W = camera.width, H = camera.height;
     if (W < 1 || H < 1 || W > raster::kMaxImageSide || H > raster::kMaxImageSide)
         throw UsageError("image size " + std::to_string(W) + "x" + std::to_string(H) + " is out of range (1.." +
@@ -175,6 +182,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             default: kind = SourceKind::Vertex; break;
         }
         if (look && look->sky) kind = SourceKind::Sky;
+        if (kind == SourceKind::Sky && !options.drawSky) continue;
         if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
         const uint32_t* idx = geometry.indices.data() + ds.firstIndex;
         for (uint32_t i = 0; i + 3 <= ds.numIndices; i += 3) {
@@ -251,6 +259,16 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         frameId.resize(size_t(W) * size_t(H));
     }
     Image scratch;
+    // Transparent background: per pixel, how many sample passes drew something there.
+    std::vector<uint16_t> coverage;
+    if (options.transparentBackground) coverage.assign(size_t(W) * size_t(H), 0);
+    if (samples) {
+        samples->width = W;
+        samples->height = H;
+        samples->depth.assign(size_t(W) * size_t(H), 0.0f);
+        samples->surface.assign(size_t(W) * size_t(H), -1);
+        samples->sky.assign(size_t(W) * size_t(H), 0);
+    }
     std::vector<float> tileRasterMs, tileShadeMs;
     std::vector<uint32_t> tileCovered, tileMissing;
     double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
@@ -360,6 +378,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
             float depth[raster::kTileSize * raster::kTileSize];
             uint32_t id[raster::kTileSize * raster::kTileSize];
+            uint8_t drawn[raster::kTileSize * raster::kTileSize];
             for (int t = r.begin(); t != r.end(); ++t) {
                 auto t0 = Clock::now();
                 const raster::TileRect rect = raster::tileRect(bins, size_t(t), W, H);
@@ -369,6 +388,19 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
                 raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
                 auto t1 = Clock::now();
+                if (samples && pass == 0)
+                    for (int j = 0; j < th; ++j)
+                        for (int i = 0; i < tw; ++i) {
+                            const uint32_t tri = id[j * tw + i];
+                            if (tri == raster::kNoTriangle || !(depth[j * tw + i] > 0)) continue;
+                            const size_t at = size_t(ty + j) * size_t(W) + size_t(tx + i);
+                            const SourceTri& src = cands[shadeTris[tri].source].src;
+                            samples->depth[at] = 1.0f / depth[j * tw + i];
+                            samples->surface[at] = int32_t(src.surface);
+                            samples->sky[at] = src.kind == SourceKind::Sky ? 1 : 0;
+                        }
+                if (!coverage.empty())
+                    for (int i = 0; i < tw * th; ++i) drawn[i] = id[i] != raster::kNoTriangle ? 1 : 0;
                 if (depthMode) {
                     uint32_t covered = 0;
                     for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
@@ -384,7 +416,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
                         for (uint32_t k = o0; k < o1; ++k)
                             drawOverlayTriangle(ctx, tris, cands[shadeTris[overlayBins.ids[k]].source], overlayBins.ids[k],
-                                                rect, depth, target);
+                                                rect, depth, target, coverage.empty() ? nullptr : drawn);
                         if (useScratch)
                             for (int j = 0; j < th; ++j) {
                                 const float* src = scratch.at(tx, ty + j);
@@ -393,6 +425,10 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                             }
                     }
                 }
+                if (!coverage.empty())
+                    for (int j = 0; j < th; ++j)
+                        for (int i = 0; i < tw; ++i)
+                            coverage[size_t(ty + j) * size_t(W) + size_t(tx + i)] += drawn[j * tw + i];
                 auto t2 = Clock::now();
                 tileRasterMs[size_t(t)] = float(msBetween(t0, t1));
                 tileShadeMs[size_t(t)] = float(msBetween(t1, t2));
@@ -446,6 +482,21 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                               for (size_t i = r.begin(); i != r.end(); ++i) image.pixels[i] *= inv;
                           });
     }
+    if (!coverage.empty()) {
+        // RGB as drawn, alpha the share of sample passes that drew the pixel.
+        Image rgba = Image::uninitialized(W, H, 4);
+        const float inv = 1.0f / float(options.spp);
+        tbb::parallel_for(tbb::blocked_range<int>(0, H, 16), [&](const tbb::blocked_range<int>& r) {
+            for (int y = r.begin(); y != r.end(); ++y)
+                for (int x = 0; x < W; ++x) {
+                    const float* in = image.at(x, y);
+                    float* out = rgba.at(x, y);
+                    out[0] = in[0], out[1] = in[1], out[2] = in[2];
+                    out[3] = float(coverage[size_t(y) * size_t(W) + size_t(x)]) * inv;
+                }
+        });
+        image = std::move(rgba);
+    }
     stats.setupMs = setupMs;
     stats.rasterMs = rasterMs;
     stats.shadeMs = shadeMs;
@@ -459,7 +510,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
 }
 
 void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                 Image& image, FrameStats* stats) {
+                 Image& image, FrameStats* stats, FrameSamples* samples) {
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
     st = FrameStats{};
@@ -469,7 +520,7 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
     cull.usePvs = options.usePvs;
     std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
     st.cullMs = msBetween(t0, Clock::now());
-    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image);
+    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image, samples);
 }
 
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,

@@ -138,6 +138,24 @@ struct Entity {
     }
 };
 
+// A place the map itself suggests for a camera, resolved by the decoder from the game's entity classes so
+// that nothing after World needs to know them (see bsp/viewpoints.hpp for the classes of each game).
+struct Viewpoint {
+    enum class Kind : uint8_t {
+        Spawn,         // a player start (deathmatch, single-player, team)
+        Intermission,  // the game's own end-of-level / spectator camera
+        Item,          // a pickup (weapon, ammo, item): a hint where the playable space is
+    };
+    Kind kind = Kind::Spawn;
+    // Where a camera goes: Spawn and Item: the entity's origin raised by World::eyeHeight (the eye of a
+    // player standing there); Intermission: the origin itself, as the game shows it.
+    Vec3 position;
+    // Pitch yaw roll (degrees) from the entity's "angle" / "angles" keys, later key winning; Intermission:
+    // aimed at the origin of its target entity when it has one.
+    Vec3 angles;
+    std::string className;
+};
+
 // How the game turns linear light into display values; applied only when writing LDR pictures.
 struct EngineLook {
     // Light above this (in linear units where 1 = full white on white albedo) is scaled down with all
@@ -179,6 +197,9 @@ struct World {
     std::vector<uint8_t> embeddedArchive;
     std::vector<Entity> entities;
     std::string entityText;
+    // Spawn points first, in the order "spawn:N" counts them, then intermission cameras in order of
+    // preference, then items in file order.
+    std::vector<Viewpoint> viewpoints;
     EngineLook look;
     // The aspect ratio at which the game's horizontal FOV is defined (Source: 4/3, widened for wider
     // frames); 0 means the FOV is horizontal at any aspect (Quake).

@@ -3,10 +3,13 @@
 // horizontal field of view.
 #include <array>
 #include <string>
+#include <vector>
 
 #include "luxel/bsp/world.hpp"
 
 namespace luxel {
+
+struct Geometry;  // luxel/geometry/geometry.hpp
 
 struct Camera {
     Vec3 position;
@@ -30,18 +33,42 @@ View makeView(const Camera& camera);
 // Quake's AngleVectors: forward, right, up for (pitch, yaw, roll).
 void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
 
-// Resolves a camera spec: "spawn", "spawn:N", "intermission", "overview".
-// spawn:N counts from 0 over info_player_deathmatch, then info_player_start, then team spawns
-// (team_CTF_*spawn/*player, info_player_team1..4), each class in file order; the eye is 26 units above.
-// intermission: info_player_intermission, aimed at its target's origin when it has one.
-// overview: the world model's drawn geometry seen from above at an angle, every box corner in frame.
-// Throws UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5").
-// fovX is the horizontal field of view the camera will use: "overview" frames the map for it.
 // The horizontal FOV of a width x height frame for the game's FOV setting: unchanged where the FOV is
 // horizontal at any aspect (world.fovReferenceAspect 0, Quake), widened for frames wider than the
 // reference aspect (Source: 90 at 4:3 is 106.26 at 16:9).
 float horizontalFov(const World& world, float fov, int width, int height);
 
+// Camera specs (the renderer knows no entity classes: the decoder's World::viewpoints name the places):
+// * "spawn", "spawn:N": the N-th Spawn viewpoint (N from 0; the decoders list them in the games' order),
+//   at its eye position and angles.
+// * "intermission": the first Intermission viewpoint (the game's own camera, aimed at its target).
+// * "overview": the map's drawn geometry from above at an angle, every framed point inside the frame. The
+//   points framed are the vertices of world-model surfaces that are neither sky nor nodraw, clamped into
+//   models[0]'s bounds; when the map has a PVS and viewpoints, only surfaces of leaves in clusters that
+//   some viewpoint can see (a Source 3D sky box or a Quake 3 portal sky room is seen from no playable
+//   cluster), and with 0.5% of the points trimmed off each end of each axis (stray far-out brushes).
+// * "best": see resolveCamera.
+// cameraFromSpec resolves spawn, intermission and overview strictly, with no fallback: it throws
+// UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5"); "best" needs the
+// tessellated geometry and throws here. fovX is the game's FOV setting (see horizontalFov).
 Camera cameraFromSpec(const World& world, const std::string& spec, int width, int height, float fovX = 90.0f);
+
+// A camera spec resolved for a thumbnail: what was asked, what was used, and why they differ.
+struct ResolvedCamera {
+    Camera camera;
+    std::string spec;                // what was asked
+    std::string used;                // what was actually used: "spawn:0", "intermission", "overview", "best"
+    std::vector<std::string> notes;  // the fallbacks taken, one human-readable line each (no map name)
+    double score = 0;                // "best": the chosen view's score (bestCamera); 0 otherwise
+};
+
+// Resolves a spec with fallbacks, so that a batch always gets a picture of the map:
+//   intermission -> spawn:0 -> best -> overview   (each step taken when the previous one has nothing)
+//   spawn, spawn:N -> best -> overview            (no spawn points, or N past the last one)
+//   best -> overview                               (no candidate view draws anything)
+// Every step taken adds a note ("map has no intermission camera; used spawn:0"). A malformed or unknown
+// spec, a bad size or FOV, and a map with nothing to frame at all still throw UsageError.
+ResolvedCamera resolveCamera(const World& world, const Geometry& geometry, const std::string& spec, int width,
+                             int height, float fov = 90.0f);
 
 }  // namespace luxel

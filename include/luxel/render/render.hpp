@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
@@ -43,6 +44,21 @@ struct RenderOptions {
     // Lit / Albedo: textures, blending and sky of each material (loadMaterials for the rendered World);
     // nullptr: flat material reflectivity, everything opaque.
     const MaterialSet* materials = nullptr;
+    // false: sky surfaces are not drawn at all (what lies behind them shows, else the background): an
+    // overview seen from outside the map would otherwise show the sky brushes as slabs across it.
+    bool drawSky = true;
+    // true: the frame has 4 channels, RGB as without it and alpha the fraction of the pixel's samples where
+    // something was drawn (0 where only background shows, also where hidden sky would be; 1 elsewhere).
+    bool transparentBackground = false;
+};
+
+// Per-pixel facts of a frame's first sample pass, for callers that judge a view (the automatic camera):
+// row-major, width * height entries each, opaque and alpha-tested-as-opaque geometry only (overlays skipped).
+struct FrameSamples {
+    int width = 0, height = 0;
+    std::vector<float> depth;      // view depth (world units along the view direction); 0 where nothing drawn
+    std::vector<int32_t> surface;  // World surface index drawn there, -1 where nothing
+    std::vector<uint8_t> sky;      // 1 where that surface is drawn as sky
 };
 
 struct FrameStats {
@@ -58,13 +74,14 @@ struct FrameStats {
 RenderMode parseRenderMode(const std::string& name);
 const char* renderModeName(RenderMode mode);
 
-// Renders camera.width x camera.height, 3 channels. Thread count is whatever TBB arena it runs in;
+// Renders camera.width x camera.height, 3 channels (4 with RenderOptions::transparentBackground). Thread count is whatever TBB arena it runs in;
 // the result is identical for any thread count.
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera,
                   const RenderOptions& options, FrameStats* stats = nullptr);
 // The same into `image`, whose storage is reused when it already has the frame's size (frame after frame
 // of one size: no allocation); otherwise it is replaced.
+// `samples`, when given, receives the frame's per-pixel facts.
 void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                 Image& image, FrameStats* stats = nullptr);
+                 Image& image, FrameStats* stats = nullptr, FrameSamples* samples = nullptr);
 
 }  // namespace luxel

@@ -15,7 +15,7 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
 // The same into `image` (storage reused when it has the frame's size).
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
-                    Image& image);
+                    Image& image, FrameSamples* samples = nullptr);
 
 // Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
 // the centre, the rest follow the R2 low-discrepancy sequence.

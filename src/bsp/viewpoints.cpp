@@ -1,0 +1,119 @@
+// Each game's spawn, intermission and pickup classes turned into neutral viewpoints.
+#include "luxel/bsp/viewpoints.hpp"
+
+#include <cmath>
+#include <span>
+#include <string_view>
+
+#include "luxel/bsp/entities.hpp"
+
+namespace luxel {
+
+namespace {
+
+struct GameClasses {
+    std::span<const std::string_view> spawns;         // in spawn:N order
+    std::span<const std::string_view> intermissions;  // in order of preference
+    std::span<const std::string_view> itemPrefixes;
+    std::span<const std::string_view> itemClasses;    // exact names besides the prefixes
+};
+
+// Quake 3 (and the games on its engine: OpenArena, Nexuiz/Xonotic with their team spawns).
+constexpr std::string_view kQ3Spawns[] = {
+    "info_player_deathmatch", "info_player_start",   "team_CTF_redspawn", "team_CTF_bluespawn",
+    "team_CTF_redplayer",     "team_CTF_blueplayer", "info_player_team1", "info_player_team2",
+    "info_player_team3",      "info_player_team4",
+};
+constexpr std::string_view kQuakeIntermissions[] = {"info_player_intermission"};
+constexpr std::string_view kQ3ItemPrefixes[] = {"weapon_", "item_", "ammo_", "holdable_"};
+constexpr std::string_view kQ3ItemClasses[] = {"team_CTF_redflag", "team_CTF_blueflag"};
+
+constexpr std::string_view kQ2Spawns[] = {"info_player_deathmatch", "info_player_start", "info_player_coop"};
+constexpr std::string_view kQ2ItemPrefixes[] = {"weapon_", "item_", "ammo_", "key_"};
+
+// Source: Half-Life 2 / HL2:DM, Counter-Strike, Team Fortress 2.
+constexpr std::string_view kSourceSpawns[] = {
+    "info_player_deathmatch",        "info_player_start",     "info_player_terrorist",
+    "info_player_counterterrorist",  "info_player_teamspawn", "info_player_combine",
+    "info_player_rebel",
+};
+constexpr std::string_view kSourceIntermissions[] = {"info_intermission", "point_viewcontrol"};
+constexpr std::string_view kSourceItemPrefixes[] = {"weapon_", "item_"};
+
+GameClasses classesFor(MapFormat format) {
+    switch (format) {
+        case MapFormat::Quake3: return {kQ3Spawns, kQuakeIntermissions, kQ3ItemPrefixes, kQ3ItemClasses};
+        case MapFormat::Quake2: return {kQ2Spawns, kQuakeIntermissions, kQ2ItemPrefixes, {}};
+        case MapFormat::Source: return {kSourceSpawns, kSourceIntermissions, kSourceItemPrefixes, {}};
+    }
+    return {};
+}
+
+Vec3 entityOrigin(const Entity& e) {
+    Vec3 origin;
+    if (const std::string* v = e.get("origin")) parseVec3(*v, origin);
+    return isFinite(origin) ? origin : Vec3{};
+}
+
+// Keys are applied in file order with a later one winning, as the game's spawn code does:
+// "angle" is a yaw alone, "angles" is pitch yaw roll.
+Vec3 entityAngles(const Entity& e) {
+    Vec3 angles;
+    for (const auto& [key, value] : e.keys) {
+        Vec3 a;
+        if (key == "angle" && parseVec3(value, a)) angles = {0, a.x, 0};
+        else if (key == "angles" && parseVec3(value, a)) angles = a;
+    }
+    return isFinite(angles) ? angles : Vec3{};
+}
+
+// Quake's vectoangles: pitch positive looking down, yaw counter-clockwise from +X, roll 0.
+Vec3 anglesFromDirection(Vec3 d) {
+    const float horizontal = std::sqrt(d.x * d.x + d.y * d.y);
+    if (horizontal == 0 && d.z == 0) return {};
+    float yaw = (d.x == 0 && d.y == 0) ? 0.0f : std::atan2(d.y, d.x) * (180.0f / kPi);
+    if (yaw < 0) yaw += 360.0f;
+    const float pitch = -std::atan2(d.z, horizontal) * (180.0f / kPi);
+    return {pitch, yaw, 0};
+}
+
+bool isItem(std::string_view cls, const GameClasses& game) {
+    for (std::string_view prefix : game.itemPrefixes)
+        if (cls.size() > prefix.size() && cls.substr(0, prefix.size()) == prefix) return true;
+    for (std::string_view name : game.itemClasses)
+        if (cls == name) return true;
+    return false;
+}
+
+}  // namespace
+
+std::vector<Viewpoint> findViewpoints(const World& world) {
+    const GameClasses game = classesFor(world.format);
+    std::vector<Viewpoint> out;
+    const Vec3 eye{0, 0, world.eyeHeight};
+    for (std::string_view cls : game.spawns)
+        for (const Entity* e : findEntities(world, cls))
+            out.push_back({Viewpoint::Kind::Spawn, entityOrigin(*e) + eye, entityAngles(*e), std::string(cls)});
+    for (std::string_view cls : game.intermissions)
+        for (const Entity* e : findEntities(world, cls)) {
+            Viewpoint v{Viewpoint::Kind::Intermission, entityOrigin(*e), entityAngles(*e), std::string(cls)};
+            if (const std::string* target = e->get("target"); target && !target->empty()) {
+                for (const Entity& t : world.entities) {
+                    const std::string* name = t.get("targetname");
+                    if (!name || *name != *target) continue;
+                    const Vec3 dir = entityOrigin(t) - v.position;
+                    if (dot(dir, dir) > 0) v.angles = anglesFromDirection(dir);
+                    break;
+                }
+            }
+            out.push_back(std::move(v));
+        }
+    for (const Entity& e : world.entities) {
+        const std::string* cls = e.get("classname");
+        if (cls && isItem(*cls, game))
+            out.push_back({Viewpoint::Kind::Item, entityOrigin(e) + eye, entityAngles(e), *cls});
+    }
+    return out;
+}
+
+}  // namespace luxel
