@@ -19,6 +19,9 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
+  libtomlplusplus-dev libxxhash-dev fonts-dejavu-core
+  # tools/slurm: the local single-node cluster the batch shards run on; jq compares manifests
+  slurm-wlm munge jq
 )
 [ "$data" = 1 ] && packages+=(openarena-data openarena-088-data)
 

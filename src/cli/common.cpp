@@ -60,16 +60,6 @@ std::optional<MaterialSet> loadMaterialsFor(RenderMode mode, const World& world,
     return set;
 }
 
-std::string missingSummary(const MaterialSet& set) {
-    if (set.missing.empty()) return {};
-    constexpr size_t kNamesShown = 8;
-    std::string line = std::to_string(set.missing.size()) + " material" + (set.missing.size() == 1 ? "" : "s") +
-                       " without texture: ";
-    for (size_t i = 0; i < set.missing.size() && i < kNamesShown; ++i) line += (i ? ", " : "") + set.missing[i];
-    if (set.missing.size() > kNamesShown) line += ", ...";
-    return line;
-}
-
 void writeTextFile(const std::string& path, const std::string& text) {
     writeFileAtomic(path, Bytes(text.begin(), text.end()));
 }
@@ -89,12 +79,15 @@ double nowMs() {
 namespace luxel::cli {
 
 void ViewArgs::addTo(CLI::App& app) {
-    app.add_option("--camera", camera, "spawn[:N] | intermission | overview")->capture_default_str();
+    app.add_option("--camera", camera,
+                   "best (an automatic preview) | spawn[:N] | intermission | overview; a missing one falls back "
+                   "(intermission -> spawn:0 -> best -> overview)")
+        ->capture_default_str();
     app.add_option("--pos", pos, "camera position X Y Z (overrides --camera)")->expected(3);
     app.add_option("--angles", angles, "camera angles PITCH YAW ROLL in degrees (with --pos)")->expected(3);
     app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
-    app.add_option("--mode", mode, "lightmap | vertex | normals | depth | clusters | lit | albedo | grid")->capture_default_str();
+    app.add_option("--mode", mode, "auto (lit when textures are found, else lightmap) | lightmap | vertex | normals | depth | clusters | lit | albedo | grid")->capture_default_str();
     app.add_option("--look", look, "engine (game's overbright and clamping) | linear (raw light); default: engine "
                                    "for PNG/JPEG, linear for EXR/TIFF")
         ->check(CLI::IsMember({"engine", "linear"}));
@@ -104,12 +97,39 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_flag("--flares", flares, "draw billboards / flares (default: yes, except in lit and albedo, where the "
                                      "game draws none at its default r_flares 0)");
     app.add_flag("--no-flares", noFlares, "hide billboards / flares")->excludes("--flares");
+    app.add_flag("--sky", sky, "draw sky surfaces (default: yes, except in overviews, where sky brushes cover the map)");
+    app.add_flag("--no-sky", noSky, "hide sky surfaces")->excludes("--sky");
+    app.add_flag("--transparent", transparent, "PNG/EXR/TIFF: an alpha channel, 0 where nothing is drawn");
     app.add_option("--styles", styles,
                    "light style weights: rest (default: the map at time 0) | time=SECONDS | STYLE=WEIGHT,... "
                    "(e.g. 0=1,5=0.3; styles not listed are off)");
 }
 
-Camera ViewArgs::camera_(const World& world) const {
+ViewRequest ViewArgs::request(bool ldrOutput) const {
+    ViewRequest r;
+    r.camera = camera;
+    if (!pos.empty()) r.pos = Vec3{pos[0], pos[1], pos[2]};
+    if (!angles.empty()) r.angles = Vec3{angles[0], angles[1], angles[2]};
+    if (r.angles && !r.pos) throw UsageError("--angles needs --pos");
+    r.fov = fov;
+    parseSize(size, r.width, r.height);
+    r.mode = mode;
+    if (!look.empty()) r.look = look == "engine" ? Look::Engine : Look::Linear;
+    r.ldrOutput = ldrOutput;
+    r.spp = spp;
+    r.styles = styles;
+    if (flares) r.flares = true;
+    if (noFlares) r.flares = false;
+    if (sky) r.sky = true;
+    if (noSky) r.sky = false;
+    r.transparent = transparent;
+    if (!skyColor.empty()) r.skyColor = Vec3{skyColor[0], skyColor[1], skyColor[2]};
+    r.usePvs = !noPvs;
+    checkViewRequest(r);  // a bad mode or style spec fails here, before the map is read
+    return r;
+}
+
+Camera ViewArgs::camera_(const World& world, const Geometry& geometry) const {
     int width = 0, height = 0;
     parseSize(size, width, height);
     Camera cam;
@@ -119,11 +139,12 @@ Camera ViewArgs::camera_(const World& world) const {
         cam.width = width;
         cam.height = height;
         cam.fovX = horizontalFov(world, fov, width, height);
-    } else {
-        if (!angles.empty()) throw UsageError("--angles needs --pos");
-        cam = cameraFromSpec(world, camera, width, height, fov);
+        return cam;
     }
-    return cam;
+    if (!angles.empty()) throw UsageError("--angles needs --pos");
+    const ResolvedCamera resolved = resolveCamera(world, geometry, camera, width, height, fov);
+    for (const std::string& note : resolved.notes) std::cerr << "luxel: warning: " << world.file << ": " << note << "\n";
+    return resolved.camera;
 }
 
 RenderOptions ViewArgs::options(bool ldrOutput) const {
@@ -135,6 +156,8 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     // Quake 3 engines ship r_flares 0, so a game-look render has no flares unless asked for.
     const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
     o.drawFlares = flares || (!noFlares && !gameLook);
+    o.drawSky = !noSky;
+    o.transparentBackground = transparent;
     if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]};
     if (!styles.empty()) {
         parseStyleSpec(styles, World{});  // a malformed spec fails here, before the map is read

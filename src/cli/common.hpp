@@ -33,8 +33,6 @@ struct MapArgs {
 // naming the materials without a texture; `ms` gets the load time. nullopt for the other modes.
 std::optional<MaterialSet> loadMaterialsFor(RenderMode mode, const World& world, const MapSource& source,
                                             const MapArgs& args, double* ms = nullptr);
-// "N materials without texture: a, b, c, ..." (the first few names), or "" when none.
-std::string missingSummary(const MaterialSet& set);
 
 // Parses "WxH" (e.g. 1920x1080); throws UsageError.
 void parseSize(const std::string& text, int& width, int& height);
@@ -51,26 +49,31 @@ double nowMs();
 
 }  // namespace luxel::cli
 
+#include "luxel/render/map_view.hpp"
 #include "luxel/render/render.hpp"
 
 namespace luxel::cli {
 
-// Camera and picture options shared by render and bench.
+// Camera and picture options shared by render, batch and bench. The defaults are a thumbnail's (best
+// camera, lit when textures are found); a command may change them before addTo.
 struct ViewArgs {
-    std::string camera = "overview";
+    std::string camera = "best";
     std::vector<float> pos, angles;
     float fov = 90.0f;
     std::string size = "1920x1080";
-    std::string mode = "lightmap";
+    std::string mode = "auto";
     std::string look;  // engine | linear; default from the output file type
     std::vector<float> skyColor;
     int spp = 1;
-    bool noPvs = false, flares = false, noFlares = false;
+    bool noPvs = false, flares = false, noFlares = false, sky = false, noSky = false, transparent = false;
     std::string styles;  // --styles: light style weights (Quake 2 / Source), resolved per map
 
     void addTo(CLI::App& app);
-    Camera camera_(const World& world) const;
-    // `ldrOutput` picks the default look when --look is not given.
+    // The view as render and batch draw it (checked: throws UsageError); `ldrOutput` picks the default look.
+    ViewRequest request(bool ldrOutput) const;
+    // bench: the camera with resolveCamera's fallbacks (each printed as a warning) and concrete options
+    // (mode auto is not accepted there).
+    Camera camera_(const World& world, const Geometry& geometry) const;
     RenderOptions options(bool ldrOutput) const;
 };
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
     luxel::cli::addBenchCommand(app, action);
     luxel::cli::addGridCommand(app, action);
     luxel::cli::addRebakeCommand(app, action);
+    luxel::cli::addBatchCommand(app, action);
+    luxel::cli::addListCommand(app, action);
+    app.set_version_flag("--version", luxel::luxelVersionString());
 
     try {
         app.parse(argc, argv);

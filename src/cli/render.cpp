@@ -5,11 +5,8 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "luxel/bsp/decode.hpp"
-#include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
-#include "luxel/light/light_grid.hpp"
-#include "luxel/render/render.hpp"
+#include "luxel/render/map_view.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -22,31 +19,26 @@ struct RenderArgs {
 };
 
 int runRender(const RenderArgs& args) {
-    bool ldr = isLdrPath(args.output);
-    RenderOptions options = args.view.options(ldr);  // validates the mode before the slow part
-    MapSource source = args.map.open();
-    World world = decodeMap(source, args.map.decodeOptions());
-    Geometry geometry = tessellate(world);
-    Camera camera = args.view.camera_(world);
-    if (options.mode == RenderMode::Grid && probeKind(world) == ProbeKind::None)
-        std::cerr << "luxel: warning: " << source.displayName
-                  << " has no light grid or ambient cubes: grid mode draws its surfaces black\n";
-    double materialsMs = 0;
-    const std::optional<MaterialSet> materials = loadMaterialsFor(options.mode, world, source, args.map, &materialsMs);
-    if (materials) options.materials = &*materials;
-    FrameStats stats;
-    Image image = renderFrame(world, geometry, camera, options, &stats);
-    writeImage(args.output, image);
-    if (args.stats && materials)
+    const ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
+    LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions());
+    const RenderedView view = renderView(map, request);
+    for (const std::string& w : view.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
+    writeImage(args.output, view.image, viewMetadata(map, view));
+    if (!args.stats) return 0;
+    const Camera& camera = view.camera.camera;
+    const FrameStats& stats = view.stats;
+    if (map.materials)
         std::cerr << fmt::format("{}: {} textures loaded in {:.1f} ms; {} pixels drawn with the missing-texture grey\n",
-                                 args.output, materials->textures.size(), materialsMs, stats.pixelsMissingTexture);
-    if (args.stats)
-        std::cerr << fmt::format(
-            "{}: camera ({:.1f} {:.1f} {:.1f}) angles ({:.1f} {:.1f} {:.1f}) cluster {}; {} surfaces, {} of {} "
-            "triangles drawn, {} pixels covered; cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n",
-            args.output, camera.position.x, camera.position.y, camera.position.z, camera.angles.x, camera.angles.y,
-            camera.angles.z, stats.cull.cameraCluster, stats.cull.surfacesDrawn, stats.trianglesDrawn,
-            stats.trianglesIn, stats.pixelsCovered, stats.cullMs, stats.setupMs, stats.rasterMs, stats.shadeMs);
+                                 args.output, map.materials->textures.size(), map.materialsMs,
+                                 stats.pixelsMissingTexture);
+    std::cerr << fmt::format(
+        "{}: mode {}; camera {} ({:.1f} {:.1f} {:.1f}) angles ({:.1f} {:.1f} {:.1f}) cluster {}; {} surfaces, {} of {} "
+        "triangles drawn, {} pixels covered; camera {:.2f} ms, cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, "
+        "shade {:.2f} ms\n",
+        args.output, renderModeName(view.mode), view.camera.used, camera.position.x, camera.position.y,
+        camera.position.z, camera.angles.x, camera.angles.y, camera.angles.z, stats.cull.cameraCluster,
+        stats.cull.surfacesDrawn, stats.trianglesDrawn, stats.trianglesIn, stats.pixelsCovered, view.cameraMs,
+        stats.cullMs, stats.setupMs, stats.rasterMs, stats.shadeMs);
     return 0;
 }
 

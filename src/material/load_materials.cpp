@@ -117,6 +117,16 @@ void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMis
 
 }  // namespace materials
 
+std::string missingSummary(const MaterialSet& set) {
+    if (set.missing.empty()) return {};
+    constexpr size_t kNamesShown = 8;
+    std::string line = std::to_string(set.missing.size()) + " material" + (set.missing.size() == 1 ? "" : "s") +
+                       " without texture: ";
+    for (size_t i = 0; i < set.missing.size() && i < kNamesShown; ++i) line += (i ? ", " : "") + set.missing[i];
+    if (set.missing.size() > kNamesShown) line += ", ...";
+    return line;
+}
+
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options) {
     MaterialSet set;
     set.looks.resize(world.materials.size());

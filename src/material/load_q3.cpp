@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <atomic>
+#include <future>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "luxel/material/q3_shader.hpp"
@@ -55,32 +59,69 @@ std::optional<std::string> mapArchive(const std::string& displayName) {
     return std::nullopt;
 }
 
-Q3Files mountQuake3(const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
-    Q3Files f;
-    if (auto archive = mapArchive(source.displayName)) f.addArchive(*archive);
-    for (const std::string& dir : options.gameDirs) f.addGameDir(dir);
-    if (!mapArchive(source.displayName)) {
+// The folder holding a map's archive is the game directory it ships in (baseoa/pak0.pk3): searched after the
+// ones given, unless it is one of them.
+std::optional<std::string> archiveGameDir(const std::string& archive, const std::vector<std::string>& gameDirs) {
+    std::error_code ec;
+    fs::path dir = fs::path(archive).parent_path();
+    if (dir.empty()) dir = ".";
+    if (!fs::is_directory(dir, ec)) return std::nullopt;
+    const fs::path canonical = fs::weakly_canonical(dir, ec);
+    for (const std::string& d : gameDirs) {
+        std::error_code ec2;
+        if (fs::weakly_canonical(d, ec2) == canonical) return std::nullopt;
+    }
+    return dir.string();
+}
+
+// Which game directories a map's materials come from, highest precedence last-added: the map's own archive,
+// the given game dirs, then the archive's folder or (a loose map at <dir>/maps/x.bsp) <dir>.
+struct Q3Mounts {
+    std::optional<std::string> archive;
+    std::vector<std::string> gameDirs;
+    bool lastImplicit = false;  // the last game dir was not asked for: failing to mount it is only a warning
+    std::string key() const {
+        std::string k = archive.value_or("");
+        for (const std::string& d : gameDirs) k += "\n" + d;
+        return k;
+    }
+};
+
+Q3Mounts quake3Mounts(const MapSource& source, const MaterialOptions& options) {
+    Q3Mounts m;
+    m.archive = mapArchive(source.displayName);
+    m.gameDirs = options.gameDirs;
+    std::optional<std::string> implicitDir;
+    if (m.archive) {
+        implicitDir = archiveGameDir(*m.archive, options.gameDirs);
+    } else {
         // A map at <dir>/maps/x.bsp belongs to game dir <dir>, whose files the engine would search.
         const fs::path mapsDir = fs::path(source.displayName).parent_path();
         if (toLowerAscii(mapsDir.filename().string()) == "maps") {
             fs::path gameDir = mapsDir.parent_path();
             if (gameDir.empty()) gameDir = ".";
             std::error_code ec;
-            if (fs::is_directory(gameDir, ec)) {
-                try {
-                    f.addGameDir(gameDir.string());
-                } catch (const std::exception& e) {  // e.g. too many files: the map still renders
-                    set.warnings.push_back(std::string("not searched: ") + e.what());
-                }
-            }
+            if (fs::is_directory(gameDir, ec)) implicitDir = gameDir.string();
         }
     }
-    return f;
+    if (implicitDir) {
+        m.gameDirs.push_back(*implicitDir);
+        m.lastImplicit = true;
+    }
+    return m;
 }
+
+// A set of mounts with its shader scripts parsed: shared by every map that mounts the same archives and
+// directories (a batch over one game's maps parses its scripts once).
+struct Q3Game {
+    Q3Files f;
+    Q3ShaderTable table;
+    std::vector<std::string> warnings;
+};
 
 // ScanAndLoadShaderFiles order (see addShaders): scripts of the lowest-precedence mount first; inside one
 // mount, names in reverse order (the engine uses the archive's directory order, which GameFiles does not keep).
-Q3ShaderTable loadShaders(const Q3Files& f, MaterialSet& set) {
+Q3ShaderTable loadShaders(const Q3Files& f, std::vector<std::string>& warnings) {
     std::vector<std::pair<size_t, std::string>> scripts;
     for (std::string& path : f.files.list("scripts", "shader", false)) scripts.emplace_back(f.mountOf(path), std::move(path));
     std::sort(scripts.begin(), scripts.end(), [](const auto& a, const auto& b) {
@@ -92,14 +133,69 @@ Q3ShaderTable loadShaders(const Q3Files& f, MaterialSet& set) {
         try {
             bytes = f.files.read(path);
         } catch (const std::exception& e) {
-            set.warnings.push_back(e.what());
+            warnings.push_back(e.what());
         }
         if (!bytes) continue;
         const std::string name = f.files.describe(path).value_or(path);
         const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-        addShaders(table, parseShaderScript(text, name, &set.warnings));
+        addShaders(table, parseShaderScript(text, name, &warnings));
     }
     return table;
+}
+
+std::shared_ptr<const Q3Game> mountGame(const Q3Mounts& mounts) {
+    auto game = std::make_shared<Q3Game>();
+    if (mounts.archive) game->f.addArchive(*mounts.archive);
+    for (size_t i = 0; i < mounts.gameDirs.size(); ++i) {
+        const bool implicit = mounts.lastImplicit && i + 1 == mounts.gameDirs.size();
+        try {
+            game->f.addGameDir(mounts.gameDirs[i]);
+        } catch (const std::exception& e) {  // e.g. too many files: the map still renders
+            if (!implicit) throw;
+            game->warnings.push_back(std::string("not searched: ") + e.what());
+        }
+    }
+    game->table = loadShaders(game->f, game->warnings);
+    return game;
+}
+
+struct GameCache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_future<std::shared_ptr<const Q3Game>>> games;
+    std::atomic<size_t> mounts{0};
+};
+
+GameCache& gameCache() {
+    static GameCache cache;
+    return cache;
+}
+
+// The mounted game for these mounts, made once per process (concurrent callers wait for the first).
+std::shared_ptr<const Q3Game> cachedGame(const Q3Mounts& mounts) {
+    GameCache& cache = gameCache();
+    std::promise<std::shared_ptr<const Q3Game>> promise;
+    std::shared_future<std::shared_ptr<const Q3Game>> future;
+    bool mine = false;
+    {
+        std::lock_guard lock(cache.mutex);
+        auto [it, inserted] = cache.games.try_emplace(mounts.key());
+        if (inserted) {
+            it->second = promise.get_future().share();
+            mine = true;
+        }
+        future = it->second;
+    }
+    if (mine) {
+        try {
+            promise.set_value(mountGame(mounts));
+            cache.mounts.fetch_add(1);
+        } catch (...) {
+            promise.set_exception(std::current_exception());
+            std::lock_guard lock(cache.mutex);
+            cache.games.erase(mounts.key());  // a later map may try again (and report the error itself)
+        }
+    }
+    return future.get();
 }
 
 // R_FindImageFile: the name as written when its type is known, then the other image types.
@@ -118,8 +214,10 @@ bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begi
 
 void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
     set.textureGamma = 1.0f;
-    const Q3Files f = mountQuake3(source, options, set);
-    const Q3ShaderTable table = loadShaders(f, set);
+    const std::shared_ptr<const Q3Game> game = cachedGame(quake3Mounts(source, options));
+    const Q3Files& f = game->f;
+    const Q3ShaderTable& table = game->table;
+    set.warnings.insert(set.warnings.end(), game->warnings.begin(), game->warnings.end());
     TextureRequests requests;
     bool warnedLt128 = false;
     const Q3Shader* skyShader = nullptr;
@@ -228,3 +326,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
 }
 
 }  // namespace luxel::materials
+
+namespace luxel {
+size_t quake3GameMounts() { return materials::gameCache().mounts.load(); }
+}  // namespace luxel

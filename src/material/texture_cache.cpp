@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -10,11 +11,40 @@
 namespace luxel {
 namespace {
 
+struct Entry {
+    std::shared_ptr<const Texture> texture;
+    size_t bytes = 0;
+    uint64_t lastUse = 0;
+};
+
 struct Cache {
     std::mutex mutex;
-    std::unordered_map<std::string, std::shared_ptr<const Texture>> entries;
+    std::unordered_map<std::string, Entry> entries;
     std::atomic<size_t> decodes{0};
+    size_t lookups = 0, hits = 0, bytes = 0, budget = 0;
+    uint64_t clock = 0;
 };
+
+size_t textureBytes(const Texture& t) {
+    size_t bytes = sizeof(Texture);
+    for (const RgbaImage& m : t.mips) bytes += m.rgba.size();
+    for (const auto& pairs : t.columnPairs) bytes += pairs.size() * sizeof(uint32_t);
+    return bytes;
+}
+
+// Drops least recently used entries until the cache fits its budget (called with the mutex held).
+void evict(Cache& c) {
+    if (c.budget == 0 || c.bytes <= c.budget) return;
+    std::vector<std::pair<uint64_t, std::string>> byAge;
+    for (const auto& [key, e] : c.entries) byAge.emplace_back(e.lastUse, key);
+    std::sort(byAge.begin(), byAge.end());
+    for (const auto& [age, key] : byAge) {
+        if (c.bytes <= c.budget) break;
+        auto it = c.entries.find(key);
+        c.bytes -= it->second.bytes;
+        c.entries.erase(it);
+    }
+}
 
 Cache& cache() {
     static Cache c;
@@ -30,9 +60,13 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
     std::unordered_map<std::string, size_t> firstOfKey;
     {
         std::lock_guard lock(c.mutex);
+        c.lookups += jobs.size();
+        ++c.clock;
         for (size_t i = 0; i < jobs.size(); ++i) {
             if (auto it = c.entries.find(jobs[i].key); it != c.entries.end()) {
-                results[i].texture = it->second;
+                results[i].texture = it->second.texture;
+                it->second.lastUse = c.clock;
+                ++c.hits;
             } else if (firstOfKey.emplace(jobs[i].key, i).second) {
                 todo.push_back(i);
             }
@@ -52,9 +86,16 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
     for (size_t i : todo)
         if (results[i].texture) {
             // Another thread may have decoded the same file meanwhile: keep the first so callers share it.
-            auto [it, inserted] = c.entries.emplace(jobs[i].key, results[i].texture);
-            results[i].texture = it->second;
+            auto [it, inserted] = c.entries.try_emplace(jobs[i].key);
+            if (inserted) {
+                it->second.texture = results[i].texture;
+                it->second.bytes = textureBytes(*results[i].texture);
+                c.bytes += it->second.bytes;
+            }
+            it->second.lastUse = c.clock;
+            results[i].texture = it->second.texture;
         }
+    evict(c);
     for (size_t i = 0; i < jobs.size(); ++i)
         if (!results[i].texture && results[i].error.empty()) {
             const TextureResult& first = results[firstOfKey.at(jobs[i].key)];
@@ -73,6 +114,20 @@ size_t textureCacheSize() {
 void clearTextureCache() {
     std::lock_guard lock(cache().mutex);
     cache().entries.clear();
+    cache().bytes = 0;
+}
+
+TextureCacheStats textureCacheStats() {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    return {c.lookups, c.hits, c.decodes.load(), c.entries.size(), c.bytes};
+}
+
+void setTextureCacheBudget(size_t bytes) {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    c.budget = bytes;
+    evict(c);
 }
 
 }  // namespace luxel

@@ -52,10 +52,13 @@ struct Image {
 // True for extensions whose files hold display values (PNG, JPEG, ...), false for linear HDR (EXR, TIFF, HDR).
 bool isLdrPath(const std::string& path);
 
+// Text stored in the image file (PNG tEXt chunks, EXR / TIFF attributes): {"Software", "luxel 0.1.0"}, ...
+using ImageMetadata = std::vector<std::pair<std::string, std::string>>;
+
 // Writes by extension (.png .jpg .jpeg .exr .tif .tiff ...). LDR formats get values clamped to [0,1] and
 // quantised to 8 bits with round-to-nearest; EXR is written as half floats, TIFF as 32-bit floats.
 // The file appears atomically (temporary name + rename). Throws UsageError on failure.
-void writeImage(const std::string& path, const Image& image);
+void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata = {});
 
 // Decodes an image file held in memory (TGA, JPEG, PNG, ...) to float in [0,1] per byte value,
 // no colour conversion. `name` is used for the format hint and messages. Throws DecodeError.

@@ -90,4 +90,21 @@ struct MaterialOptions {
 // pakfile, then loose game dirs.
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options);
 
+// The process-wide texture cache: lookups and hits since the process started, what it holds now.
+struct TextureCacheStats {
+    size_t lookups = 0, hits = 0, decodes = 0;
+    size_t entries = 0, bytes = 0;
+};
+TextureCacheStats textureCacheStats();
+// Caps what the cache keeps (decoded bytes, mip levels included); past it the least recently used textures
+// are dropped (maps still holding them keep them alive). 0: no cap (the default).
+void setTextureCacheBudget(size_t bytes);
+
+// How many times Quake 3 game directories were mounted and their shader scripts parsed since the process
+// started: maps with the same archive and game directories share one (a batch reports it; tests check it).
+size_t quake3GameMounts();
+
+// "N materials without texture: a, b, c, ..." (the first few names), or "" when none.
+std::string missingSummary(const MaterialSet& set);
+
 }  // namespace luxel

@@ -1,0 +1,63 @@
+#pragma once
+// `luxel batch`: many maps x many views -> images, a manifest, a contact sheet and an index page. Maps run
+// in parallel (TBB, a bounded number in flight), each map's frames keep their own parallelism inside;
+// one bad map is recorded with its error and never stops the others. Renders through map_view.hpp, the
+// API `luxel render` uses; never parses a map itself.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "luxel/batch/shard.hpp"
+#include "luxel/scene/work_list.hpp"
+
+namespace luxel {
+
+enum class Verbosity { Quiet, Normal, Verbose };
+
+struct BatchOptions {
+    std::string outDir;
+    int threads = 0;           // worker threads (0: TBB's default, all cores)
+    int jobs = 0;              // maps in flight; 0: from threads and maxMemory (batchJobs)
+    size_t maxMemory = 0;      // bytes the batch may use; 0: half the machine's memory
+    bool force = false;        // redo outputs that are up to date
+    Shard shard;               // the part of the work list this process renders
+    std::string sheetPath;     // contact sheet; empty: outDir/sheet.png; "-": none
+    bool writeIndex = true;    // outDir/index.html
+    Verbosity verbosity = Verbosity::Normal;
+    int sheetTileWidth = 256;
+};
+
+struct BatchResult {
+    nlohmann::ordered_json manifest;
+    size_t ok = 0, failed = 0, upToDate = 0;
+    // 0 all maps rendered, 1 some failed (a batch that could not run throws UsageError instead).
+    int exitCode() const { return failed ? 1 : 0; }
+};
+
+// Maps in flight for this many threads and memory: one per thread, fewer when the estimate of a map's
+// working set (kMapMemoryEstimate) times the count passes half of maxMemory (the rest is for the caches).
+constexpr size_t kMapMemoryEstimate = size_t(384) << 20;
+int batchJobs(int threads, size_t maxMemory);
+
+// Checks every view of every job with the renderer's own parsers, so a bad mode or camera in a scene file
+// fails before any map is read. Throws UsageError "file:line: view[i].key: what".
+void checkJobs(const std::vector<MapJob>& jobs);
+
+// Renders the shard's part of `jobs` (the whole finalized work list: positions decide shards) into
+// options.outDir and writes manifest.json, the sheet and index.html there. Throws UsageError when the
+// batch cannot run (unwritable output folder).
+BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& options);
+
+// Combines the outputs of shard runs (each folder: manifest.json + images) into outDir: images copied,
+// one manifest (maps in work-list order, as one process would have written it), the sheet and the index.
+// Throws UsageError when the shards do not belong to one work list, overlap, or are missing.
+BatchResult mergeBatches(const std::vector<std::string>& shardDirs, const BatchOptions& options);
+
+// The output file of one view: pattern fields replaced ({map} = job.outputName, {view}, {ext}), relative to
+// the output folder; never absolute, never with "..".
+std::string outputPath(const MapJob& job, const SceneView& view);
+
+}  // namespace luxel

@@ -1,0 +1,75 @@
+#pragma once
+// A map opened for pictures and one view of it: decode, tessellate, materials, camera, frame. `luxel render`
+// and `luxel batch` both draw through this, so a thumbnail from a batch is the same picture `render` gives.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "luxel/bsp/decode.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/image/image.hpp"
+#include "luxel/material/material_set.hpp"
+#include "luxel/render/camera.hpp"
+#include "luxel/render/render.hpp"
+
+namespace luxel {
+
+struct LoadedMap {
+    std::string displayName;  // the map as messages name it
+    std::string mapName;
+    World world;
+    Geometry geometry;
+    MaterialOptions materialOptions;
+    // Loaded once materials are needed (lit, albedo and auto modes), for materialOptions.time.
+    std::optional<MaterialSet> materials;
+    MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
+    double decodeMs = 0, tessellateMs = 0, materialsMs = 0;
+};
+
+// Decodes and tessellates; the map's bytes are released afterwards. Throws DecodeError / UsageError.
+LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials);
+
+// Loads map.materials for `time` unless they are loaded for it already (textures come from the process-wide
+// cache). Returns the material warnings worth showing: the missing-texture summary and parse problems.
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time);
+
+struct ViewRequest {
+    std::string camera = "best";        // resolveCamera spec; ignored when pos is set
+    std::optional<Vec3> pos, angles;    // explicit camera
+    float fov = 90;                     // the game's FOV setting (horizontalFov)
+    int width = 512, height = 288;
+    std::string mode = "auto";          // a RenderMode name, or auto: lit when textures are found, else lightmap
+    std::optional<Look> look;           // default: engine for LDR output, linear for HDR
+    bool ldrOutput = true;
+    int spp = 1;
+    std::string styles;                 // parseStyleSpec syntax; empty: rest
+    float time = 0;                     // animated textures
+    std::optional<bool> flares;         // default: hidden in lit / albedo, as the games draw them (r_flares 0)
+    std::optional<bool> sky;            // default: drawn, except in overviews (sky brushes would cover the map)
+    bool transparent = false;           // 4 channels: alpha 0 where nothing (or hidden sky) is drawn
+    std::optional<Vec3> skyColor;
+    bool usePvs = true;
+};
+
+struct RenderedView {
+    Image image;
+    ResolvedCamera camera;
+    RenderMode mode = RenderMode::Lightmap;  // the mode drawn ("auto" resolved)
+    FrameStats stats;
+    std::vector<std::string> warnings;        // camera fallbacks, missing textures (no map name: callers prefix it)
+    double cameraMs = 0, frameMs = 0;
+};
+
+// Checks a request before any map is read: the mode, styles and size. Throws UsageError.
+void checkViewRequest(const ViewRequest& request);
+
+// Renders one view (materials loaded on demand). Throws UsageError (bad request, nothing to frame).
+RenderedView renderView(LoadedMap& map, const ViewRequest& request);
+
+// What goes into the image file's metadata: software, map, camera, mode.
+ImageMetadata viewMetadata(const LoadedMap& map, const RenderedView& view);
+
+// "luxel 0.1.0".
+std::string luxelVersionString();
+
+}  // namespace luxel

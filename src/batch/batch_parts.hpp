@@ -1,0 +1,42 @@
+#pragma once
+// Internal to the batch stage: what the runner, the manifest and the merge share.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "luxel/batch/batch.hpp"
+#include "luxel/render/map_view.hpp"
+
+namespace luxel::batch {
+
+using Json = nlohmann::ordered_json;
+
+// The renderer's request for a scene view (the output format decides the default look).
+ViewRequest viewRequest(const SceneView& view, const SceneOutput& output);
+
+// 128-bit xxHash of a map's bytes, as 32 hex digits.
+std::string contentHash(const Bytes& bytes);
+// A hash of everything besides the map's bytes that decides a job's images (views, game dirs, options,
+// luxel's version): a rerun may reuse outputs whose contentHash and optionsKey both match.
+std::string optionsKey(const MapJob& job);
+// Identifies the whole work list (every source in order), so a merge can tell shards of one batch apart.
+std::string workListKey(const std::vector<MapJob>& jobs);
+
+// The manifest entry of a finished map from the previous run in outDir when every output it lists still
+// exists with its recorded size and the hashes match; null otherwise.
+Json upToDateEntry(const Json& previousManifest, const MapJob& job, const std::string& hash, const std::string& options,
+                   const std::string& outDir);
+
+// The manifest: maps (in work-list order) with the summary of them; `timings` holds what varies run to run.
+Json makeManifest(const std::vector<Json>& maps, size_t workListSize, const std::string& workList, Json timings);
+
+// Contact sheet (unless sheetPath is "-") and index page for a finished manifest; records the sheet files in
+// manifest["sheets"]. Failures to write them are warnings in the manifest, not errors.
+void writeSheetAndIndex(Json& manifest, const BatchOptions& options);
+
+// Writes outDir/manifest.json atomically.
+void writeManifest(const Json& manifest, const std::string& outDir);
+Json readManifest(const std::string& dir);  // null when there is none; UsageError when it is not JSON
+
+}  // namespace luxel::batch

@@ -1,0 +1,100 @@
+// Scene views checked and turned into renderer requests; output paths from the scene's pattern.
+#include <charconv>
+#include <filesystem>
+
+#include "batch_parts.hpp"
+#include "luxel/image/image.hpp"
+#include "luxel/light/styles.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+namespace fs = std::filesystem;
+
+namespace batch {
+
+ViewRequest viewRequest(const SceneView& v, const SceneOutput& output) {
+    ViewRequest r;
+    r.camera = v.camera;
+    if (v.pos) r.pos = Vec3{(*v.pos)[0], (*v.pos)[1], (*v.pos)[2]};
+    if (v.angles) r.angles = Vec3{(*v.angles)[0], (*v.angles)[1], (*v.angles)[2]};
+    r.fov = v.fov;
+    r.width = v.width;
+    r.height = v.height;
+    r.mode = v.mode;
+    if (!v.look.empty()) r.look = v.look == "engine" ? Look::Engine : Look::Linear;
+    r.ldrOutput = isLdrPath("x." + output.format);
+    r.spp = v.spp;
+    r.styles = v.styles;
+    r.time = v.time;
+    r.flares = v.flares;
+    r.sky = v.sky;
+    r.transparent = v.transparent;
+    return r;
+}
+
+}  // namespace batch
+
+namespace {
+
+bool validCameraSpec(const std::string& spec) {
+    if (spec == "best" || spec == "overview" || spec == "intermission" || spec == "spawn") return true;
+    if (spec.rfind("spawn:", 0) != 0 || spec.size() == 6) return false;
+    size_t n = 0;
+    const auto [end, ec] = std::from_chars(spec.data() + 6, spec.data() + spec.size(), n);
+    return ec == std::errc() && end == spec.data() + spec.size();
+}
+
+// "file:line: view[i].key" for a key of a view, or the view itself when the key was not in the file.
+std::string where(const SceneView& v, const std::string& key) {
+    auto it = v.where.find(key);
+    return (it != v.where.end() ? it->second : v.location).text();
+}
+
+}  // namespace
+
+void checkJobs(const std::vector<MapJob>& jobs) {
+    for (const MapJob& job : jobs)
+        for (const SceneView& v : job.views) {
+            try {
+                if (v.mode != "auto") parseRenderMode(v.mode);
+            } catch (const UsageError& e) {
+                throw UsageError(where(v, "mode") + ": " + e.what());
+            }
+            try {
+                if (!v.styles.empty()) parseStyleSpec(v.styles, World{});
+            } catch (const UsageError& e) {
+                throw UsageError(where(v, "styles") + ": " + e.what());
+            }
+            if (!v.pos && !validCameraSpec(v.camera))
+                throw UsageError(where(v, "camera") + ": unknown camera '" + v.camera +
+                                 "' (best, overview, intermission, spawn, spawn:N, or pos + angles)");
+            checkViewRequest(batch::viewRequest(v, job.output));
+        }
+}
+
+std::string outputPath(const MapJob& job, const SceneView& view) {
+    std::string ext = job.output.format == "jpeg" ? "jpg" : job.output.format == "tiff" ? "tif" : job.output.format;
+    std::string out;
+    const std::string& p = job.output.pattern;
+    for (size_t i = 0; i < p.size();) {
+        auto field = [&](const char* name, const std::string& value) {
+            const size_t n = std::char_traits<char>::length(name);
+            if (p.compare(i, n, name) != 0) return false;
+            out += value;
+            i += n;
+            return true;
+        };
+        if (field("{map}", job.outputName) || field("{view}", sanitizeFileName(view.name)) || field("{ext}", ext) ||
+            field("{format}", ext))
+            continue;
+        out += p[i++];
+    }
+    // The scene parser rejects such patterns; a pattern from elsewhere must not escape the folder either.
+    const fs::path path = fs::path(out).lexically_normal();
+    if (out.empty() || path.is_absolute() || (!path.empty() && *path.begin() == ".."))
+        throw UsageError("output pattern '" + p + "' gives '" + out + "', outside the output folder");
+    if (path.extension().empty()) return path.string() + "." + ext;
+    return path.string();
+}
+
+}  // namespace luxel

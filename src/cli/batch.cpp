@@ -1,0 +1,182 @@
+// `luxel batch INPUT... -o DIR`: many maps to thumbnails, manifest, contact sheet and index page;
+// `luxel batch --merge DIR... -o DIR` combines shard outputs.
+#include <sys/sysinfo.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "luxel/batch/batch.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel::cli {
+namespace {
+
+struct BatchArgs {
+    std::vector<std::string> inputs;
+    std::string output;
+    std::vector<std::string> gameDirs;
+    bool ldr = false;
+    std::string palette;
+    float time = 0;
+    ViewArgs view;
+    std::string format = "png";
+    std::string shard;
+    int shards = 0;
+    int jobs = 0;
+    std::string maxMemory;
+    bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
+    std::string sheet;
+};
+
+// "1.5G", "800M", "2000000000".
+size_t parseBytes(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    double scale = 1;
+    const std::string unit = end ? std::string(end) : "";
+    if (unit == "K" || unit == "k") scale = 1024.0;
+    else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
+    else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
+    else if (!unit.empty()) throw UsageError("--max-memory wants a size such as 2G or 800M, got '" + text + "'");
+    if (!(v > 0) || v * scale > 1e15) throw UsageError("--max-memory must be positive, got '" + text + "'");
+    return size_t(v * scale);
+}
+
+size_t defaultMaxMemory() {
+    struct sysinfo info {};
+    if (sysinfo(&info) != 0) return size_t(4) << 30;
+    return size_t(info.totalram) * info.mem_unit / 2;
+}
+
+// The maps and views the inputs name: scene files bring their own, other inputs get the command line's.
+std::vector<MapJob> workList(const BatchArgs& args) {
+    std::vector<MapJob> jobs;
+    SceneView view;
+    view.name = "thumb";
+    view.camera = args.view.camera;
+    if (!args.view.pos.empty()) view.pos = args.view.pos;
+    if (!args.view.angles.empty()) view.angles = args.view.angles;
+    view.fov = args.view.fov;
+    parseSize(args.view.size, view.width, view.height);
+    view.mode = args.view.mode;
+    view.look = args.view.look;
+    view.styles = args.view.styles;
+    view.time = args.time;
+    view.spp = args.view.spp;
+    if (args.view.flares) view.flares = true;
+    if (args.view.noFlares) view.flares = false;
+    if (args.view.sky) view.sky = true;
+    if (args.view.noSky) view.sky = false;
+    view.transparent = args.view.transparent;
+    view.location = {"command line", 0, ""};
+
+    Scene plain;
+    plain.file = "command line";
+    plain.gameDirs = args.gameDirs;
+    plain.ldr = args.ldr;
+    plain.palette = args.palette;
+    plain.views = {view};
+    plain.output.format = args.format;
+    for (const std::string& input : args.inputs) {
+        if (isSceneFile(input)) {
+            Scene scene = loadScene(input);
+            // Command-line game dirs come first: a user points a shared scene at their own install.
+            scene.gameDirs.insert(scene.gameDirs.begin(), args.gameDirs.begin(), args.gameDirs.end());
+            for (MapJob& job : expandScene(scene)) jobs.push_back(std::move(job));
+        } else {
+            SceneMapInput in;
+            in.path = input;
+            in.location = {"command line", 0, "'" + input + "'"};
+            plain.maps = {in};
+            for (MapJob& job : expandScene(plain)) jobs.push_back(std::move(job));
+        }
+    }
+    finalizeWorkList(jobs);
+    return jobs;
+}
+
+int runBatchCommand(const BatchArgs& args) {
+    BatchOptions o;
+    o.threads = workerThreads();
+    o.jobs = args.jobs;
+    o.maxMemory = args.maxMemory.empty() ? defaultMaxMemory() : parseBytes(args.maxMemory);
+    o.force = args.force;
+    o.sheetPath = args.sheet;
+    o.writeIndex = !args.noIndex;
+    o.verbosity = args.quiet ? Verbosity::Quiet : args.verbose ? Verbosity::Verbose : Verbosity::Normal;
+    o.outDir = args.output;
+    if (args.inputs.empty()) throw UsageError(args.merge ? "--merge needs shard folders" : "no inputs given");
+    if (args.merge) {
+        const BatchResult r = mergeBatches(args.inputs, o);
+        if (!args.quiet)
+            std::cerr << fmt::format("merged {} shard folders: {} maps, {} failed -> {}\n", args.inputs.size(),
+                                     r.ok + r.failed, r.failed, o.outDir);
+        return r.exitCode();
+    }
+    if (!args.shard.empty())
+        o.shard = parseShard(args.shard);
+    else if (auto s = shardFromEnvironment([](const char* name) { return std::getenv(name); }, args.shards))
+        o.shard = *s;
+    else if (args.shards > 1)
+        throw UsageError("--shards N needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or --shard K/N");
+
+    const std::vector<MapJob> jobs = workList(args);
+    checkJobs(jobs);
+    // Scene files may name their own output folder.
+    std::string outDir = args.output;
+    if (outDir.empty()) {
+        for (const MapJob& job : jobs)
+            if (!job.output.dir.empty()) outDir = job.output.dir;
+        if (outDir.empty()) throw UsageError("no output folder: give -o DIR (or output.dir in the scene file)");
+    }
+    o.outDir = outDir;
+    const BatchResult r = runBatch(jobs, o);
+    if (!args.quiet)
+        std::cerr << fmt::format("{} maps: {} rendered, {} up to date, {} failed{} -> {}\n", r.ok + r.failed,
+                                 r.ok - r.upToDate, r.upToDate, r.failed,
+                                 o.shard.all() ? "" : fmt::format(" (shard {}/{})", o.shard.index, o.shard.count),
+                                 o.outDir + "/manifest.json");
+    return r.exitCode();
+}
+
+}  // namespace
+
+void addBatchCommand(CLI::App& app, Action& action) {
+    auto args = std::make_shared<BatchArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "batch", "Render many maps: thumbnails, manifest.json, a contact sheet and index.html (exit 0 all rendered, "
+                 "1 some failed, 2 the batch could not run)");
+    sub->add_option("inputs", args->inputs,
+                    "scene files (.toml), maps, archives (.pk3/.zip), folders and game folders; with --merge: shard "
+                    "output folders");
+    sub->add_option("-o,--output", args->output, "output folder (default: the scene file's output.dir)");
+    sub->add_option("--game-dir", args->gameDirs, "game directory for textures (repeatable), searched first")
+        ->allow_extra_args(false);
+    sub->add_flag("--ldr", args->ldr, "Source maps: LDR lighting");
+    sub->add_option("--palette", args->palette, "Quake 2: colormap.pcx for .wal textures");
+    sub->add_option("--time", args->time, "animated textures: the frame at this time");
+    args->view.size = "512x288";
+    args->view.addTo(*sub);
+    sub->add_option("--format", args->format, "image format of plain inputs' views: png | jpg | exr | tif")
+        ->check(CLI::IsMember({"png", "jpg", "exr", "tif"}))
+        ->capture_default_str();
+    sub->add_option("--shard", args->shard, "render only shard K of N (1-based): --shard 2/4");
+    sub->add_option("--shards", args->shards, "shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)")
+        ->check(CLI::Range(1, 100000));
+    sub->add_option("--jobs", args->jobs, "maps in flight (default: one per thread, fewer when memory is short)")
+        ->check(CLI::Range(1, 1024));
+    sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 2G (default: half the RAM)");
+    sub->add_flag("--force", args->force, "redo maps whose outputs are up to date");
+    sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");
+    sub->add_flag("--no-index", args->noIndex, "do not write DIR/index.html");
+    sub->add_flag("-q,--quiet", args->quiet, "print only errors");
+    sub->add_flag("-v,--verbose", args->verbose, "print every warning, prefixed with its map")->excludes("--quiet");
+    sub->add_flag("--merge", args->merge, "merge shard output folders (the inputs) into -o DIR");
+    sub->callback([args, &action] { action = [args] { return runBatchCommand(*args); }; });
+}
+
+}  // namespace luxel::cli

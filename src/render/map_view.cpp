@@ -1,0 +1,124 @@
+#include "luxel/render/map_view.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "luxel/light/light_grid.hpp"
+#include "luxel/light/styles.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+namespace {
+
+double nowMs() {
+    using namespace std::chrono;
+    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+bool needsMaterials(const std::string& mode) { return mode == "auto" || mode == "lit" || mode == "albedo"; }
+
+}  // namespace
+
+std::string luxelVersionString() { return std::string("luxel ") + LUXEL_VERSION; }
+
+LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials) {
+    LoadedMap map;
+    map.displayName = source.displayName;
+    map.mapName = source.mapName;
+    map.materialOptions = materials;
+    double t0 = nowMs();
+    map.world = decodeMap(source, decode);
+    double t1 = nowMs();
+    map.geometry = tessellate(map.world);
+    map.decodeMs = t1 - t0;
+    map.tessellateMs = nowMs() - t1;
+    source.bytes.clear();
+    source.bytes.shrink_to_fit();
+    map.source = std::move(source);
+    return map;
+}
+
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time) {
+    std::vector<std::string> warnings;
+    if (map.materials && map.materialOptions.time == time) return warnings;
+    map.materialOptions.time = time;
+    const double t0 = nowMs();
+    map.materials = loadMaterials(map.world, map.source, map.materialOptions);
+    map.materialsMs += nowMs() - t0;
+    if (std::string line = missingSummary(*map.materials); !line.empty()) {
+        const bool searched = !map.materialOptions.gameDirs.empty() || map.displayName.find(".pk3:") != std::string::npos;
+        if (!searched) line += " (no game directory searched: add --game-dir DIR)";
+        warnings.push_back(line);
+    }
+    return warnings;
+}
+
+void checkViewRequest(const ViewRequest& r) {
+    if (r.mode != "auto") parseRenderMode(r.mode);
+    if (!r.styles.empty()) parseStyleSpec(r.styles, World{});
+    if (r.width < 1 || r.height < 1 || r.width > 16384 || r.height > 16384)
+        throw UsageError(fmt::format("image size must be 1 to 16384 a side, got {}x{}", r.width, r.height));
+    if (r.spp < 1 || r.spp > 64) throw UsageError(fmt::format("spp must be 1 to 64, got {}", r.spp));
+    if (r.angles && !r.pos) throw UsageError("angles need a camera position");
+}
+
+RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
+    checkViewRequest(request);
+    RenderedView view;
+    const double t0 = nowMs();
+    if (request.pos) {
+        Camera& c = view.camera.camera;
+        c.position = *request.pos;
+        c.angles = request.angles.value_or(Vec3{});
+        c.width = request.width;
+        c.height = request.height;
+        c.fovX = horizontalFov(map.world, request.fov, request.width, request.height);
+        view.camera.spec = view.camera.used = "pos";
+    } else {
+        view.camera = resolveCamera(map.world, map.geometry, request.camera, request.width, request.height, request.fov);
+    }
+    view.cameraMs = nowMs() - t0;
+    for (const std::string& note : view.camera.notes) view.warnings.push_back(note);
+
+    if (needsMaterials(request.mode))
+        for (std::string& w : ensureMaterials(map, request.time)) view.warnings.push_back(std::move(w));
+    // auto: the game's look when the map's textures were found, its light alone when none were.
+    if (request.mode == "auto")
+        view.mode = map.materials && !map.materials->textures.empty() ? RenderMode::Lit : RenderMode::Lightmap;
+    else
+        view.mode = parseRenderMode(request.mode);
+
+    RenderOptions o;
+    o.mode = view.mode;
+    o.look = request.look.value_or(request.ldrOutput ? Look::Engine : Look::Linear);
+    o.spp = request.spp;
+    o.usePvs = request.usePvs;
+    const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
+    o.drawFlares = request.flares.value_or(!gameLook);
+    o.drawSky = request.sky.value_or(view.camera.used != "overview");
+    o.transparentBackground = request.transparent;
+    if (request.skyColor) o.skyColor = *request.skyColor;
+    o.styleSpec = request.styles;
+    if (gameLook && map.materials) o.materials = &*map.materials;
+    if (o.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
+        view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
+    const double t1 = nowMs();
+    view.image = renderFrame(map.world, map.geometry, view.camera.camera, o, &view.stats);
+    view.frameMs = nowMs() - t1;
+    return view;
+}
+
+ImageMetadata viewMetadata(const LoadedMap& map, const RenderedView& view) {
+    const Camera& c = view.camera.camera;
+    const std::string camera = fmt::format("{} pos {:.2f} {:.2f} {:.2f} angles {:.3f} {:.3f} {:.3f} fov {:.3f}",
+                                           view.camera.used, c.position.x, c.position.y, c.position.z, c.angles.x,
+                                           c.angles.y, c.angles.z, c.fovX);
+    return {{"Software", luxelVersionString()},
+            {"ImageDescription", fmt::format("{} ({}), camera {}", map.mapName, renderModeName(view.mode), camera)},
+            {"luxel:map", map.displayName},
+            {"luxel:camera", camera},
+            {"luxel:mode", renderModeName(view.mode)}};
+}
+
+}  // namespace luxel
