@@ -115,7 +115,8 @@ bool validBox(Vec3 mins, Vec3 maxs) {
 //
 // Two trims keep the frame on the playable map (each skipped when it would leave nothing):
 // * with a PVS and viewpoints, only surfaces listed by leaves of playableClusters(): a Source 3D sky box, a
-//   Quake 3 portal-sky room or a model room off to the side is seen from no spawn or item;
+//   Quake 3 portal-sky room or a model room off to the side is seen from no spawn or item (kept only when
+//   at least half of the drawn points remain);
 // * per axis, points more than 2% of the central span beyond the 0.5th / 99.5th percentile are dropped
 //   (a lone far-out brush would otherwise shrink the whole map to a corner of the frame).
 std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep);
@@ -156,7 +157,10 @@ std::vector<Vec3> framingPoints(const World& world) {
         }
         points = drawnPoints(world, &keep);
     }
-    if (points.empty()) points = drawnPoints(world, nullptr);
+    // The PVS from a few spawns of an indoor map can be a small part of it; a sky box or side room is a
+    // small part of the drawn points, so the trim stands only when it keeps most of them.
+    std::vector<Vec3> all = drawnPoints(world, nullptr);
+    if (points.size() * 2 < all.size()) points = std::move(all);
     return trimOutliers(std::move(points));
 }
 

@@ -46,7 +46,7 @@ float horizontalFov(const World& world, float fov, int width, int height);
 //   points framed are the vertices of world-model surfaces that are neither sky nor nodraw, clamped into
 //   models[0]'s bounds; when the map has a PVS and viewpoints, only surfaces of leaves in clusters that
 //   some viewpoint can see (a Source 3D sky box or a Quake 3 portal sky room is seen from no playable
-//   cluster), and with 0.5% of the points trimmed off each end of each axis (stray far-out brushes).
+//   cluster) when that keeps at least half of the points, and with 0.5% of the points trimmed off each end of each axis (stray far-out brushes).
 // * "best": see resolveCamera.
 // cameraFromSpec resolves spawn, intermission and overview strictly, with no fallback: it throws
 // UsageError naming what is missing (e.g. "map has 2 spawn points, asked for spawn:5"); "best" needs the
