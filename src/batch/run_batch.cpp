@@ -20,7 +20,8 @@ namespace luxel {
 namespace fs = std::filesystem;
 
 int batchJobs(int threads, size_t maxMemory) {
-    const size_t byMemory = std::max<size_t>(1, maxMemory / 2 / kMapMemoryEstimate);
+    if (maxMemory == 0) return std::max(threads, 1);
+    const size_t byMemory = std::max<size_t>(1, maxMemory / 8 * 5 / kMapMemoryEstimate);
     return int(std::clamp<size_t>(byMemory, 1, size_t(std::max(threads, 1))));
 }
 
@@ -78,6 +79,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             Json prev = upToDateEntry(previous, job, hash, options_, options.outDir);
             if (!prev.is_null()) {
                 out.entry = std::move(prev);
+                out.entry["index"] = index;  // the reused entry's position may have moved (maps added before it)
                 out.upToDate = true;
                 return out;
             }
@@ -154,7 +156,8 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     const int threads = std::max(1, options.threads);
     const size_t maxMemory = options.maxMemory;
     const int inFlight = options.jobs > 0 ? options.jobs : batchJobs(threads, maxMemory);
-    if (maxMemory) setTextureCacheBudget(maxMemory / 2);
+    // The decoded textures shared by all maps get 3/8 of the memory; the maps in flight the rest (batchJobs).
+    if (maxMemory) setTextureCacheBudget(maxMemory / 8 * 3);
 
     std::vector<Outcome> outcomes(mine.size());
     Progress progress(mine.size(), options.verbosity == Verbosity::Quiet, options.verbosity == Verbosity::Verbose);

@@ -2,6 +2,7 @@
 // `luxel batch --merge DIR... -o DIR` combines shard outputs.
 #include <sys/sysinfo.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -46,10 +47,12 @@ size_t parseBytes(const std::string& text) {
     return size_t(v * scale);
 }
 
+// Half the machine's memory, at most 2 GiB: a thumbnail batch needs no more, and a shared server keeps the rest.
 size_t defaultMaxMemory() {
+    constexpr size_t kCap = size_t(2) << 30;
     struct sysinfo info {};
-    if (sysinfo(&info) != 0) return size_t(4) << 30;
-    return size_t(info.totalram) * info.mem_unit / 2;
+    if (sysinfo(&info) != 0) return kCap;
+    return std::min(kCap, size_t(info.totalram) * info.mem_unit / 2);
 }
 
 // The maps and views the inputs name: scene files bring their own, other inputs get the command line's.
@@ -169,7 +172,7 @@ void addBatchCommand(CLI::App& app, Action& action) {
         ->check(CLI::Range(1, 100000));
     sub->add_option("--jobs", args->jobs, "maps in flight (default: one per thread, fewer when memory is short)")
         ->check(CLI::Range(1, 1024));
-    sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 2G (default: half the RAM)");
+    sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 4G (default: half the RAM, at most 2G); decides maps in flight and the texture cache");
     sub->add_flag("--force", args->force, "redo maps whose outputs are up to date");
     sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");
     sub->add_flag("--no-index", args->noIndex, "do not write DIR/index.html");

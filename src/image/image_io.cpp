@@ -42,7 +42,7 @@ std::string reproducibleDateTime() {
 
 }  // namespace
 
-void writeImage(const std::string& path, const Image& image) {
+void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
     std::string ext = extensionOf(path);
     if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
@@ -60,6 +60,8 @@ void writeImage(const std::string& path, const Image& image) {
     // The TIFF and EXR writers stamp the current time unless given one; a fixed stamp keeps the output
     // bytes a function of the input (SOURCE_DATE_EPOCH, the reproducible-builds convention, when set).
     spec.attribute("DateTime", reproducibleDateTime());
+    // PNG text chunks, EXR / TIFF string attributes: what made the picture, so a thumbnail can be traced back.
+    for (const auto& [key, value] : metadata) spec.attribute(key, value);
 
     // The temporary keeps the extension so OpenImageIO picks the same writer.
     fs::path target(path);
@@ -94,8 +96,10 @@ void writeImage(const std::string& path, const Image& image) {
     }
 }
 
-Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
-    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
+namespace {
+
+// Opens an in-memory image for reading with colour exactly as stored, its size checked against hostile headers.
+std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& reader, const std::string& name) {
     // Colour exactly as stored: OIIO would otherwise premultiply it by alpha (PNG, TGA), darkening textures.
     OIIO::ImageSpec config;
     config.attribute("oiio:UnassociatedAlpha", 1);
@@ -110,8 +114,31 @@ Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
         throw DecodeError(name, "image", 0,
                           "unsupported image size " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
                               "x" + std::to_string(spec.nchannels));
+    return in;
+}
+
+}  // namespace
+
+Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
+    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
+    auto in = openInMemory(reader, name);
+    const OIIO::ImageSpec& spec = in->spec();
     Image image(spec.width, spec.height, spec.nchannels);
     if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
+        throw DecodeError(name, "image", 0, "cannot decode image: " + in->geterror());
+    return image;
+}
+
+ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name) {
+    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
+    auto in = openInMemory(reader, name);
+    const OIIO::ImageSpec& spec = in->spec();
+    ByteImage image;
+    image.width = spec.width;
+    image.height = spec.height;
+    image.channels = spec.nchannels;
+    image.bytes.resize(size_t(spec.width) * size_t(spec.height) * size_t(spec.nchannels));
+    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::UINT8, image.bytes.data()))
         throw DecodeError(name, "image", 0, "cannot decode image: " + in->geterror());
     return image;
 }

@@ -32,7 +32,7 @@ std::string firstExisting(const GameFiles& files, const std::vector<std::string>
     return {};
 }
 
-RgbaImage toRgba(const Image& image, const std::string& name) {
+RgbaImage toRgba(const ByteImage& image, const std::string& name) {
     if (image.width <= 0 || image.height <= 0 || image.width > kMaxTextureSide || image.height > kMaxTextureSide)
         throw DecodeError(name, "image", 0, "size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
                                     " outside 1.." + std::to_string(kMaxTextureSide));
@@ -43,21 +43,17 @@ RgbaImage toRgba(const Image& image, const std::string& name) {
     out.height = image.height;
     const size_t n = size_t(image.width) * size_t(image.height);
     out.rgba.resize(n * 4);
-    auto byte = [](float v) {
-        const float b = std::round(std::clamp(v, 0.0f, 1.0f) * 255.0f);
-        return uint8_t(b);
-    };
-    for (size_t i = 0; i < n; ++i) {
-        const float* p = image.pixels.data() + i * size_t(ch);
-        uint8_t* q = out.rgba.data() + i * 4;
+    const uint8_t* p = image.bytes.data();
+    uint8_t* q = out.rgba.data();
+    for (size_t i = 0; i < n; ++i, p += ch, q += 4) {
         if (ch <= 2) {
-            q[0] = q[1] = q[2] = byte(p[0]);
-            q[3] = ch == 2 ? byte(p[1]) : 255;
+            q[0] = q[1] = q[2] = p[0];
+            q[3] = ch == 2 ? p[1] : 255;
         } else {
-            q[0] = byte(p[0]);
-            q[1] = byte(p[1]);
-            q[2] = byte(p[2]);
-            q[3] = ch == 4 ? byte(p[3]) : 255;
+            q[0] = p[0];
+            q[1] = p[1];
+            q[2] = p[2];
+            q[3] = ch == 4 ? p[3] : 255;
         }
     }
     return out;
@@ -68,7 +64,7 @@ RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
     if (!bytes) throw UsageError(path + ": not found");
     const std::string name = files.describe(path).value_or(path);
     if (endsWithIgnoreCase(path, ".pcx")) return decodePcx(*bytes, name);  // OpenImageIO has no PCX reader
-    return toRgba(decodeImage(*bytes, name), name);
+    return toRgba(decodeImageBytes(*bytes, name), name);
 }
 
 int32_t TextureRequests::add(const GameFiles& files, const std::string& path, const std::string& params,

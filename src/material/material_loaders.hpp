@@ -15,9 +15,8 @@
 
 namespace luxel::materials {
 
-// decodeImage output (floats = byte / 255) back to bytes, rounding; grey, grey + alpha, RGB (alpha 255)
-// and RGBA images. Throws DecodeError for other channel counts or sizes over kMaxTextureSide.
-RgbaImage toRgba(const Image& image, const std::string& name);
+// Decoded 8-bit samples as RGBA: grey, grey + alpha, RGB (alpha 255) and RGBA images. Throws DecodeError for other channel counts or sizes over kMaxTextureSide.
+RgbaImage toRgba(const ByteImage& image, const std::string& name);
 
 // A TGA / JPEG / PNG / ... file read from `files` and decoded.
 RgbaImage decodeGameImage(const GameFiles& files, const std::string& path);

@@ -9,7 +9,8 @@
 #      (luxel takes its shard from SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT), one CPU per task
 #   3. `luxel batch --merge OUT/shard-0 ... -o OUT/merged`
 #   4. a single-process `luxel batch SCENE -o OUT/single`
-#   5. merged == single: the same set of files, every file except manifest.json byte-identical (cmp),
+#   5. merged == single: the same set of files, every file except manifest.json and index.html (it shows
+#      per-run render times) byte-identical (cmp),
 #      manifest.json equal once timing keys (TIMING_KEYS below) and the shard block are removed
 #   6. prints the wall times; shuts the cluster down on exit (also on failure) if this script brought it up
 # Exit: 0 all equal, 1 a mismatch or a failed step (with a message), 2 bad usage / luxel unusable.
@@ -95,6 +96,15 @@ luxel=$(abspath "$luxel")
 scene=$(abspath "$scene")
 [[ -x "$luxel" ]] || { echo "run_batch.sh: $luxel is not an executable (build it: tools/setup.sh)" >&2; exit 2; }
 [[ -f "$scene" ]] || { echo "run_batch.sh: scene $scene not found" >&2; exit 2; }
+# The default scene renders the Debian OpenArena install (tools/setup.sh installs it).
+if [[ "$scene" == */scenes/openarena.toml && ! -d /usr/share/games/openarena/baseoa ]]; then
+  if ((allow_skip)); then
+    echo "skipped: /usr/share/games/openarena/baseoa missing (openarena-data not installed)"
+    exit 0
+  fi
+  echo "run_batch.sh: /usr/share/games/openarena/baseoa missing: run tools/setup.sh" >&2
+  exit 1
+fi
 "$luxel" batch --help 2>&1 | grep -q -- --merge \
   || { echo "run_batch.sh: $luxel has no 'batch' command with --merge ('$luxel batch --help')" >&2; exit 2; }
 
@@ -206,6 +216,9 @@ fi
 compared=0
 while IFS= read -r f; do
   [[ "$f" == ./manifest.json ]] && continue
+  # index.html shows each map's render time (a per-run figure); its maps, links and errors come from the
+  # manifest, which is compared below.
+  [[ "$f" == ./index.html ]] && continue
   [[ -f "$out/merged/$f" ]] || continue
   compared=$((compared + 1))
   cmp -s "$out/single/$f" "$out/merged/$f" || mismatch+=("${f#./} differs (cmp $out/single/${f#./} $out/merged/${f#./})")

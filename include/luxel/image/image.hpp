@@ -64,6 +64,14 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 // no colour conversion. `name` is used for the format hint and messages. Throws DecodeError.
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name);
 
+// 8-bit samples as stored (1 to 4 channels, row-major from the top): textures, which are 8-bit files and
+// need no float pass. 16-bit files are rounded to 8 bits. Throws DecodeError like decodeImage.
+struct ByteImage {
+    int width = 0, height = 0, channels = 0;
+    std::vector<uint8_t> bytes;
+};
+ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name);
+
 // Reads an image file from disk (tests, diff).
 Image readImage(const std::string& path);
 
