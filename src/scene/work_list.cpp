@@ -97,7 +97,9 @@ std::vector<MapLocation> expandMapInput(const std::string& path, SceneMapInput::
         case K::GameDir:
             if (!fs::is_directory(path, ec)) return fail("no such game directory");
             return mapsInGameDir(path);
-        case K::Directory: return mapsUnderDirectory(path);
+        case K::Directory:
+            if (!fs::is_directory(path, ec)) return fail("no such directory");
+            return mapsUnderDirectory(path);
         default: return fail("cannot tell what this is");
     }
 }
