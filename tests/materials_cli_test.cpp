@@ -72,15 +72,17 @@ TEST_CASE("info --materials --json lists textures from every --game-dir and the 
 TEST_CASE("render lit / albedo: one warning line for textures not found", "[cli][materials]") {
     Fixture f;
     const std::string out = (f.dir / "lit.png").string();
-    auto r = runLuxel("render '" + f.map + "' --mode lit --size 64x36 --game-dir '" + f.a + "' -o '" + out + "'");
+    // The overview sees every surface; the warning names the materials of surfaces in view.
+    auto r = runLuxel("render '" + f.map + "' --mode lit --camera overview --size 64x36 --game-dir '" + f.a + "' -o '" +
+                      out + "'");
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     CHECK(fs::exists(out));
     CHECK(lineCount(r.err) == 1);
     CHECK(r.err.find("2 materials without texture: textures/luxel/gone, textures/luxel/red") != std::string::npos);
 
-    r = runLuxel("render '" + f.map + "' --mode albedo --size 64x36 --game-dir '" + f.a + "' --game-dir '" + f.b +
-                 "' -o '" + out + "'");
+    r = runLuxel("render '" + f.map + "' --mode albedo --camera overview --size 64x36 --game-dir '" + f.a +
+                 "' --game-dir '" + f.b + "' -o '" + out + "'");
     REQUIRE(r.exitCode == 0);
     CHECK(r.err.find("1 material without texture: textures/luxel/gone") != std::string::npos);
 

@@ -1,11 +1,13 @@
 // Scene views checked and turned into renderer requests; output paths from the scene's pattern.
 #include <charconv>
 #include <filesystem>
+#include <map>
 
 #include "batch_parts.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/light/styles.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 
 namespace luxel {
 namespace fs = std::filesystem;
@@ -53,6 +55,17 @@ std::string where(const SceneView& v, const std::string& key) {
 }  // namespace
 
 void checkJobs(const std::vector<MapJob>& jobs) {
+    // Patterns such as "{map}-{view}" can give two (map, view) pairs one file ("dm" + "lit-top" and "dm-lit" +
+    // "top"); compared case-insensitively, as a case-folding file system would.
+    std::map<std::string, std::string> outputs;
+    for (const MapJob& job : jobs)
+        for (const SceneView& v : job.views) {
+            const std::string path = outputPath(job, v);
+            const std::string who = "map " + job.name + " (" + job.source + "), view " + v.name;
+            if (auto [it, inserted] = outputs.emplace(toLowerAscii(path), who); !inserted)
+                throw UsageError(v.location.text() + ": output file '" + path + "' of " + who + " is also that of " +
+                                 it->second + ": add {view} or a separator to the output pattern");
+        }
     for (const MapJob& job : jobs)
         for (const SceneView& v : job.views) {
             try {

@@ -51,8 +51,15 @@ bool looksLikeGameDir(const std::string& dir) {
 std::vector<MapLocation> mapsInGameDir(const std::string& dir) {
     std::map<std::string, MapLocation> byName;  // lower-case name -> the winner so far
     // Lowest precedence first, so each later source overrides: archives in load order, then loose files.
-    for (const std::string& pak : quake3PakFiles(dir))
-        for (MapLocation& m : mapsInArchive(pak)) byName[toLowerAscii(m.name)] = std::move(m);
+    for (const std::string& pak : quake3PakFiles(dir)) {
+        try {
+            for (MapLocation& m : mapsInArchive(pak)) byName[toLowerAscii(m.name)] = std::move(m);
+        } catch (const std::exception& e) {
+            // One unreadable archive is one failed entry (keyed so it never clashes with a map name); the
+            // other archives' maps still list.
+            byName[std::string(1, '\x01') + pak] = {pak, stem(pak), e.what()};
+        }
+    }
     std::error_code ec;
     for (fs::directory_iterator top(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && top != end;
          top.increment(ec)) {

@@ -123,11 +123,12 @@ std::string missingSummary(const MaterialSet& set) {
     return line;
 }
 
-MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options) {
+MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
+                          const std::vector<bool>& decodeOnly) {
     MaterialSet set;
     set.looks.resize(world.materials.size());
     switch (world.format) {
-        case MapFormat::Quake3: materials::loadQuake3(world, source, options, set); break;
+        case MapFormat::Quake3: materials::loadQuake3(world, source, options, decodeOnly, set); break;
         case MapFormat::Quake2: materials::loadQuake2(world, options, set); break;
         case MapFormat::Source: materials::loadSource(world, options, set); break;
     }

@@ -212,7 +212,8 @@ bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begi
 
 }  // namespace
 
-void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
+void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
+                const std::vector<bool>& decodeOnly, MaterialSet& set) {
     set.textureGamma = 1.0f;
     const std::shared_ptr<const Q3Game> game = cachedGame(quake3Mounts(source, options));
     const Q3Files& f = game->f;
@@ -306,7 +307,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         if (path.empty()) {
             look.missing = true;
             addMissing(set, mat.name);
-        } else {
+        } else if (decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i])) {
             look.texture = requests.addImage(f.files, path);
         }
     }

@@ -55,7 +55,8 @@ private:
 // Adds `name` to set.missing (sorted and made unique by loadMaterials).
 inline void addMissing(MaterialSet& set, const std::string& name) { set.missing.push_back(name); }
 
-void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set);
+void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
+                const std::vector<bool>& decodeOnly, MaterialSet& set);
 void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set);
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set);
 

@@ -1,5 +1,6 @@
 #include "luxel/render/map_view.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/vis/visibility.hpp"
 
 namespace luxel {
 namespace {
@@ -39,12 +41,36 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
     return map;
 }
 
-std::vector<std::string> ensureMaterials(LoadedMap& map, float time) {
+std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, bool usePvs) {
+    CullOptions cull;
+    cull.usePvs = usePvs;
+    const View view = makeView(camera);
+    std::vector<bool> seen(world.materials.size(), false);
+    for (uint32_t s : visibleSurfaces(world, geometry, view, camera.position, cull)) {
+        const int32_t m = world.surfaces[s].material;
+        if (m >= 0 && size_t(m) < seen.size()) seen[size_t(m)] = true;
+    }
+    return seen;
+}
+
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen) {
     std::vector<std::string> warnings;
-    if (map.materials && map.materialOptions.time == time) return warnings;
+    std::vector<bool>& loaded = map.texturesFor;  // empty: every material's textures
+    bool covered = map.materials && map.materialOptions.time == time;
+    if (covered && !loaded.empty()) {
+        if (seen.empty()) covered = false;
+        for (size_t i = 0; covered && i < seen.size(); ++i) covered = !seen[i] || (i < loaded.size() && loaded[i]);
+    }
+    if (covered) return warnings;
+    if (seen.empty() || !map.materials || map.materialOptions.time != time) {
+        loaded = seen;
+    } else {  // another view sees more: load the union, so earlier views' materials stay the same
+        loaded.resize(std::max(loaded.size(), seen.size()), false);
+        for (size_t i = 0; i < seen.size(); ++i) loaded[i] = loaded[i] || seen[i];
+    }
     map.materialOptions.time = time;
     const double t0 = nowMs();
-    map.materials = loadMaterials(map.world, map.source, map.materialOptions);
+    map.materials = loadMaterials(map.world, map.source, map.materialOptions, loaded);
     map.materialsMs += nowMs() - t0;
     if (std::string line = missingSummary(*map.materials); !line.empty()) {
         const bool searched = !map.materialOptions.gameDirs.empty() || map.displayName.find(".pk3:") != std::string::npos;
@@ -81,8 +107,10 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     view.cameraMs = nowMs() - t0;
     for (const std::string& note : view.camera.notes) view.warnings.push_back(note);
 
-    if (needsMaterials(request.mode))
-        for (std::string& w : ensureMaterials(map, request.time)) view.warnings.push_back(std::move(w));
+    if (needsMaterials(request.mode)) {
+        const std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
+        for (std::string& w : ensureMaterials(map, request.time, seen)) view.warnings.push_back(std::move(w));
+    }
     // auto: the game's look when the map's textures were found, its light alone when none were.
     if (request.mode == "auto")
         view.mode = map.materials && !map.materials->textures.empty() ? RenderMode::Lit : RenderMode::Lightmap;

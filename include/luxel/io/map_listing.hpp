@@ -20,7 +20,7 @@ std::vector<MapLocation> mapsInArchive(const std::string& archivePath);
 
 // The maps a Quake 3 game directory offers, one per name (case-insensitive), each from where the engine
 // would load it: loose maps/NAME.bsp first, then the pk3 archives from the highest precedence down
-// (quake3PakFiles order, later wins). Sorted by name.
+// (quake3PakFiles order, later wins). Sorted by name; an unreadable archive is listed once with its error.
 std::vector<MapLocation> mapsInGameDir(const std::string& dir);
 
 // A directory the engine would use as a game directory: it holds *.pk3 files or a maps/ folder.

@@ -88,7 +88,12 @@ struct MaterialOptions {
 // own pk3, each game dir (loose files, then its pk3s), the directory above the map's maps/ folder;
 // Quake 2: loose game dirs (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Source: the map's
 // pakfile, then loose game dirs.
-MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options);
+//
+// `decodeOnly` (non-empty): textures are decoded only for the materials it marks (a view decodes what it can
+// see); the others keep their draw flags (sky, blending, hidden) and no texture, and are still listed in
+// `missing` when their texture does not exist. Quake 3 honours it; Quake 2 and Source maps decode everything.
+MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
+                          const std::vector<bool>& decodeOnly = {});
 
 // The process-wide texture cache: lookups and hits since the process started, what it holds now.
 struct TextureCacheStats {

@@ -20,8 +20,10 @@ struct LoadedMap {
     World world;
     Geometry geometry;
     MaterialOptions materialOptions;
-    // Loaded once materials are needed (lit, albedo and auto modes), for materialOptions.time.
+    // Loaded once materials are needed (lit, albedo and auto modes), for materialOptions.time, with textures
+    // decoded for the materials texturesFor marks (those the views drawn so far can see; empty: all).
     std::optional<MaterialSet> materials;
+    std::vector<bool> texturesFor;
     MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
     double decodeMs = 0, tessellateMs = 0, materialsMs = 0;
 };
@@ -29,9 +31,13 @@ struct LoadedMap {
 // Decodes and tessellates; the map's bytes are released afterwards. Throws DecodeError / UsageError.
 LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials);
 
-// Loads map.materials for `time` unless they are loaded for it already (textures come from the process-wide
-// cache). Returns the material warnings worth showing: the missing-texture summary and parse problems.
-std::vector<std::string> ensureMaterials(LoadedMap& map, float time);
+// Loads map.materials for `time` with the textures of every material `seen` marks (empty: all), unless they
+// are loaded already (textures come from the process-wide cache). Returns the warnings worth showing: the
+// missing-texture summary.
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen = {});
+
+// The materials of the surfaces a camera can see (PVS and frustum, as renderFrame culls).
+std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, bool usePvs);
 
 struct ViewRequest {
     std::string camera = "best";        // resolveCamera spec; ignored when pos is set
