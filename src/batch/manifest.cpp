@@ -91,7 +91,7 @@ Json upToDateEntry(const Json& previous, const MapJob& job, const std::string& h
 
 Json makeManifest(const std::vector<Json>& maps, size_t workListSize, const std::string& workList, Json timings) {
     Json m;
-    m["luxel"] = luxelVersionString();
+    m["luxel"] = LUXEL_VERSION;
     m["work_list"] = {{"maps", workListSize}, {"key", workList}};
     size_t ok = 0, failed = 0, views = 0;
     for (const Json& map : maps) {

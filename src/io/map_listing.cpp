@@ -36,6 +36,10 @@ std::vector<MapLocation> mapsInArchive(const std::string& archivePath) {
     return maps;
 }
 
+bool archiveHasMember(const std::string& archivePath, const std::string& member) {
+    return ZipArchive(archivePath).locate(member).has_value();
+}
+
 bool looksLikeGameDir(const std::string& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return false;

@@ -89,6 +89,18 @@ std::vector<MapLocation> expandMapInput(const std::string& path, SceneMapInput::
     switch (kind) {
         case K::File: {
             if (!isMemberSpec(path) && !fs::is_regular_file(path, ec)) return fail("no such map file");
+            if (isMemberSpec(path)) {
+                const size_t colon = toLowerAscii(path).find(".pk3:") != std::string::npos
+                                         ? toLowerAscii(path).find(".pk3:") + 4
+                                         : toLowerAscii(path).find(".zip:") + 4;
+                const std::string archive = path.substr(0, colon), member = path.substr(colon + 1);
+                if (!fs::is_regular_file(archive, ec)) return fail("no such archive");
+                try {
+                    if (!archiveHasMember(archive, member)) return fail("the archive has no member " + member);
+                } catch (const DecodeError&) {
+                    // An unreadable archive fails when the map is opened, as that map's own error.
+                }
+            }
             return {{path, fs::path(isMemberSpec(path) ? path.substr(path.find(':') + 1) : path).stem().string(), {}}};
         }
         case K::Archive:

@@ -30,6 +30,10 @@ bool looksLikeGameDir(const std::string& dir);
 // sorted by spec; an unreadable archive is listed once with its error. At most kMaxListedMaps; more is an error (UsageError).
 std::vector<MapLocation> mapsUnderDirectory(const std::string& dir);
 
+// For "archive.pk3:maps/x.bsp": whether the archive holds that member (case-insensitive, as openMapPath
+// finds it). UsageError when the archive is missing, DecodeError when it is no zip.
+bool archiveHasMember(const std::string& archivePath, const std::string& member);
+
 // Whether a path names a zip archive by extension (.pk3, .zip).
 bool isArchivePath(const std::string& path);
 

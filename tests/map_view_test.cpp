@@ -1,0 +1,177 @@
+// The view API render and batch share: auto mode, textures decoded only for what a view sees (the same
+// pixels as decoding everything), the camera used, image metadata, and a map's own archive folder searched
+// for textures.
+#include <OpenImageIO/imageio.h>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "luxel/io/map_source.hpp"
+#include "luxel/render/map_view.hpp"
+#include "support/q3_writer.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeFile(const fs::path& path, const std::vector<uint8_t>& bytes) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// An uncompressed 1x1 true-colour TGA.
+std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
+    std::vector<uint8_t> t(18, 0);
+    t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;
+    for (uint8_t v : {b, g, r, uint8_t(255)}) t.push_back(v);
+    return t;
+}
+
+// room.bsp (the q3_writer room, wall texture "textures/luxel/wall", one grey lightmap page for every wall)
+// and a game folder holding that texture.
+struct Room {
+    fs::path dir = tempDir("map-view");
+    std::string map = (dir / "room.bsp").string(), game = (dir / "game").string();
+    Room() {
+        RoomOptions grey;
+        grey.sharedPage = true;
+        writeFile(map, makeRoomMap(grey).build());
+        writeFile(fs::path(game) / "textures/luxel/wall.tga", tga1x1(250, 100, 50));
+    }
+};
+
+const fs::path kOpenArena = "/usr/share/games/openarena/baseoa";
+
+}  // namespace
+
+TEST_CASE("auto mode draws lit when the map's textures are found, its lightmaps when none are", "[mapview]") {
+    Room room;
+    ViewRequest request;
+    request.camera = "spawn";
+    request.width = 32;
+    request.height = 18;
+
+    LoadedMap bare = loadMap(openMapPath(room.map), {}, {});
+    const RenderedView dark = renderView(bare, request);
+    CHECK(dark.mode == RenderMode::Lightmap);
+    REQUIRE_FALSE(dark.warnings.empty());  // the wall's texture is missing, and no game folder was searched
+    CHECK(dark.warnings[0].find("--game-dir") != std::string::npos);
+
+    LoadedMap textured = loadMap(openMapPath(room.map), {}, {{room.game}, "", 0});
+    const RenderedView lit = renderView(textured, request);
+    CHECK(lit.mode == RenderMode::Lit);
+    CHECK(lit.warnings.empty());
+    // The wall texel is (250, 100, 50): a lit pixel keeps that hue (red > green > blue); the lightmap alone is grey.
+    const float* c = lit.image.at(16, 9);
+    CHECK(c[0] > c[1]);
+    CHECK(c[1] > c[2]);
+    const float* g = dark.image.at(16, 9);
+    CHECK(g[0] == Approx(g[1]).margin(1e-6));
+    CHECK(g[1] == Approx(g[2]).margin(1e-6));
+}
+
+TEST_CASE("a view asked with pos and angles uses them; a named camera reports what it used", "[mapview]") {
+    Room room;
+    LoadedMap map = loadMap(openMapPath(room.map), {}, {});
+    ViewRequest request;
+    request.mode = "lightmap";
+    request.width = 16;
+    request.height = 9;
+    request.pos = Vec3{10, 20, 30};
+    request.angles = Vec3{5, 45, 0};
+    const RenderedView pinned = renderView(map, request);
+    CHECK(pinned.camera.used == "pos");
+    CHECK(pinned.camera.camera.position.x == 10.0f);
+    CHECK(pinned.camera.camera.angles.y == 45.0f);
+
+    request.pos.reset();
+    request.angles.reset();
+    request.camera = "intermission";  // the room has none: falls back to its spawn point, with a note
+    const RenderedView fallback = renderView(map, request);
+    CHECK(fallback.camera.spec == "intermission");
+    CHECK(fallback.camera.used != "intermission");
+    CHECK_FALSE(fallback.warnings.empty());
+}
+
+TEST_CASE("a written view carries luxel's version, the map, the mode and the camera as metadata", "[mapview]") {
+    Room room;
+    LoadedMap map = loadMap(openMapPath(room.map), {}, {});
+    ViewRequest request;
+    request.camera = "spawn";
+    request.mode = "lightmap";
+    request.width = 16;
+    request.height = 9;
+    const RenderedView view = renderView(map, request);
+    const std::string out = (room.dir / "view.png").string();
+    writeImage(out, view.image, viewMetadata(map, view));
+
+    auto in = OIIO::ImageInput::open(out);
+    REQUIRE(in);
+    const OIIO::ImageSpec& spec = in->spec();
+    CHECK(spec.get_string_attribute("Software") == std::string("luxel ") + LUXEL_VERSION);
+    CHECK(spec.get_string_attribute("luxel:map") == room.map);
+    CHECK(spec.get_string_attribute("luxel:mode") == "lightmap");
+    const std::string camera = spec.get_string_attribute("luxel:camera");
+    CHECK(camera.rfind("spawn", 0) == 0);
+    // The room's spawn point is at (0 0 128) (q3_writer.hpp): the camera line names that position.
+    CHECK(camera.find("pos 0.00 0.00 ") != std::string::npos);
+}
+
+TEST_CASE("decoding only the textures a view sees gives the same pixels as decoding all of them", "[mapview][maps]") {
+    std::error_code ec;
+    if (!fs::is_directory(kOpenArena, ec)) {
+        WARN("SKIPPED: " << kOpenArena.string() << " not installed (openarena-data)");
+        return;
+    }
+    const std::string spec = (kOpenArena / "pak1-maps.pk3:maps/oa_dm1.bsp").string();
+    for (const char* camera : {"spawn", "best"}) {
+        INFO(camera);
+        LoadedMap partial = loadMap(openMapPath(spec), {}, {{kOpenArena.string()}, "", 0});
+        ViewRequest request;
+        request.camera = camera;
+        request.mode = "lit";
+        request.width = 160;
+        request.height = 90;
+        const RenderedView a = renderView(partial, request);
+        REQUIRE(partial.materials);
+        const size_t decodedForView = partial.materials->textures.size();
+
+        // The other path: every material's textures, drawn through renderFrame directly.
+        LoadedMap whole = loadMap(openMapPath(spec), {}, {{kOpenArena.string()}, "", 0});
+        ensureMaterials(whole, 0);
+        REQUIRE(whole.materials);
+        CHECK(decodedForView < whole.materials->textures.size());  // the view really skipped some
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.look = Look::Engine;
+        o.drawFlares = false;
+        o.materials = &*whole.materials;
+        const Image b = renderFrame(whole.world, whole.geometry, a.camera.camera, o);
+        REQUIRE(b.pixels.size() == a.image.pixels.size());
+        CHECK(std::equal(a.image.pixels.begin(), a.image.pixels.end(), b.pixels.begin()));
+    }
+}
+
+TEST_CASE("a map inside an archive finds its textures in the archive's own folder", "[mapview][maps]") {
+    std::error_code ec;
+    if (!fs::is_directory(kOpenArena, ec)) {
+        WARN("SKIPPED: " << kOpenArena.string() << " not installed (openarena-data)");
+        return;
+    }
+    // No game folder given: pak1-maps.pk3 holds the map, pak0.pk3 and the others beside it the textures.
+    LoadedMap map = loadMap(openMapPath((kOpenArena / "pak1-maps.pk3:maps/oa_dm1.bsp").string()), {}, {});
+    ViewRequest request;
+    request.camera = "spawn";
+    request.width = 64;
+    request.height = 36;
+    const RenderedView view = renderView(map, request);
+    CHECK(view.mode == RenderMode::Lit);
+    REQUIRE(map.materials);
+    CHECK(map.materials->textures.size() > 10);
+    CHECK(view.stats.pixelsMissingTexture < view.stats.pixelsCovered / 10);
+}
