@@ -70,9 +70,9 @@ struct SurfaceDiff {
 
 struct StyleDiff {
     int style = 0;                // light style number (0 = the always-on light)
-    DiffStats stats;              // every matched luxel of this style, both directions (A->B and B->A)
+    DiffStats stats;              // every luxel of A matched on B (B's light bilinear at A's luxel centre)
     Verdict verdict = Verdict::Same;
-    // Surfaces of A with a luxel over `warn`, most changed first (by maxAbsDisplay, then rmsDisplay).
+    // Every surface of A with a luxel over `warn`, most changed first (by maxAbsDisplay, then rmsDisplay).
     std::vector<SurfaceDiff> changed;
 };
 
@@ -100,7 +100,6 @@ struct LightmapDiffOptions {
     DiffThresholds thresholds;
     float planeTolerance = 1.0f;   // a luxel matches a surface within this distance of its plane (units)
     float normalTolerance = 0.95f; // and with normals at least this aligned (cosine)
-    size_t maxChangedSurfaces = 50;
 };
 
 // Compares the lightmaps of two builds in world space. `matches` (optional) receives every luxel of A.
