@@ -4,6 +4,7 @@
 
 #include <embree3/rtcore.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -42,7 +43,8 @@ RayScene::RayScene(const World& world, const Geometry& geometry) : impl_(std::ma
     if (!s.scene) embreeFailed(s.device, "creating a scene");
     // Robust: rays must not slip through the shared edges of neighbouring triangles into the void, and a
     // high-quality build pays for itself over millions of incoherent rays.
-    rtcSetSceneFlags(s.scene, RTC_SCENE_FLAG_ROBUST);
+    // Context filters let allHits() see every hit along a ray.
+    rtcSetSceneFlags(s.scene, RTCSceneFlags(RTC_SCENE_FLAG_ROBUST | RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION));
     rtcSetSceneBuildQuality(s.scene, RTC_BUILD_QUALITY_HIGH);
 
     // Every Geometry triangle, so Embree's primitive id is the Geometry triangle index (hidden surfaces and
@@ -127,6 +129,61 @@ void RayScene::intersect(Vec3 origin, const Vec3* directions, int count, float t
         h.v = h.hit ? rh.hit.v[i] : 0;
         h.t = h.hit ? rh.ray.tfar[i] : 0;
     }
+}
+
+namespace {
+
+struct CollectContext {
+    RTCIntersectContext base;  // first: Embree hands the filter a pointer to this
+    std::vector<RayHit>* hits;
+    size_t max;
+};
+
+// Records the hit and rejects it, so traversal goes on to the next one.
+void collectHit(const RTCFilterFunctionNArguments* args) {
+    auto* ctx = reinterpret_cast<const CollectContext*>(args->context);
+    for (unsigned i = 0; i < args->N; ++i) {
+        if (args->valid[i] != -1) continue;
+        if (ctx->hits->size() < ctx->max) {
+            RayHit h;
+            h.hit = true;
+            h.triangle = RTCHitN_primID(args->hit, args->N, i);
+            h.u = RTCHitN_u(args->hit, args->N, i);
+            h.v = RTCHitN_v(args->hit, args->N, i);
+            h.t = RTCRayN_tfar(args->ray, args->N, i);
+            ctx->hits->push_back(h);
+        }
+        args->valid[i] = 0;
+    }
+}
+
+}  // namespace
+
+std::vector<RayHit> RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float tFar, size_t max) const {
+    std::vector<RayHit> hits;
+    RTCRayHit rh{};
+    rh.ray.org_x = origin.x;
+    rh.ray.org_y = origin.y;
+    rh.ray.org_z = origin.z;
+    rh.ray.dir_x = direction.x;
+    rh.ray.dir_y = direction.y;
+    rh.ray.dir_z = direction.z;
+    rh.ray.tnear = tNear;
+    rh.ray.tfar = tFar;
+    rh.ray.mask = 0xffffffffu;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.primID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    CollectContext ctx;
+    rtcInitIntersectContext(&ctx.base);
+    ctx.base.filter = collectHit;
+    ctx.hits = &hits;
+    ctx.max = max;
+    rtcIntersect1(impl_->scene, &ctx.base, &rh);
+    std::sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) {
+        return a.t != b.t ? a.t < b.t : a.triangle < b.triangle;
+    });
+    return hits;
 }
 
 }  // namespace luxel

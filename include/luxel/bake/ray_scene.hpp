@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "luxel/util/math.hpp"
+
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
 
@@ -36,6 +38,9 @@ public:
     // Closest hits of `count` rays (count <= 16) sharing one origin, directions unit length, over
     // [tNear, tFar). Thread-safe.
     void intersect(Vec3 origin, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
+    // Every hit of one ray over [tNear, tFar) (at most `max`), sorted by distance then triangle: coplanar
+    // surfaces (decals, duplicated faces) all show up, where intersect() returns one of them. Thread-safe.
+    std::vector<RayHit> allHits(Vec3 origin, Vec3 direction, float tNear, float tFar, size_t max = 16) const;
 
 private:
     struct Impl;

@@ -78,6 +78,9 @@ struct StyleDiff {
 
 struct LightmapDiff {
     size_t luxelsA = 0, luxelsB = 0;      // luxel centres on lit surfaces (style slot 0)
+    // Luxel centres left out because the matching does not find them on their own surface in their own
+    // build (a degenerate patch or UV triangle): they could not be matched in any build.
+    size_t unlocatedA = 0, unlocatedB = 0;
     size_t matchedA = 0, matchedB = 0;    // of those, located on the other build's surfaces
     std::vector<StyleDiff> styles;        // every style either build uses, ascending
     // Lit surfaces whose luxels mostly (over half) have no counterpart: added, removed or moved geometry,

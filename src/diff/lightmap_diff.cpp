@@ -1,0 +1,413 @@
+// Lightmaps compared in world space. Every luxel centre a surface's triangles cover in its page (found by
+// rasterising the triangles in lightmap texel space) is a world point with a plane; a short Embree ray
+// along the plane's normal finds the other build's surface through that point, whose lightmap is sampled
+// there (bilinear, linear light). Atlas packing, page numbers, face order and face splitting do not enter.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "luxel/bake/ray_scene.hpp"
+#include "luxel/diff/diff.hpp"
+#include "luxel/render/look.hpp"
+
+namespace luxel {
+namespace {
+
+double nowMs() {
+    using namespace std::chrono;
+    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+// One luxel centre on a lit surface.
+struct Luxel {
+    uint32_t surface = 0;
+    int32_t page = -1, x = 0, y = 0;
+    Vec3 position, normal;
+    Vec3 inset;  // position moved a hair inside its triangle
+    Vec2 uv;     // where the luxel is sampled, normalised to the page (the texel centre, or a point of a thin strip)
+};
+
+const LightmapPage* slotPage(const World& w, int slot, int32_t page) {
+    const std::vector<LightmapPage>& pages = slot == 0 ? w.lightmaps : w.extraLightmapSlots[size_t(slot - 1)];
+    if (page < 0 || size_t(page) >= pages.size()) return nullptr;
+    const LightmapPage& p = pages[size_t(page)];
+    if (p.width <= 0 || p.height <= 0 || p.rgb.size() != size_t(p.width) * size_t(p.height) * 3) return nullptr;
+    return &p;
+}
+
+Vec3 texel(const LightmapPage& p, int x, int y) {
+    x = std::clamp(x, 0, p.width - 1);
+    y = std::clamp(y, 0, p.height - 1);
+    const float* v = p.rgb.data() + (size_t(y) * size_t(p.width) + size_t(x)) * 3;
+    return {v[0], v[1], v[2]};
+}
+
+// Bilinear at page coordinates normalised to [0,1] (texel centres at (i + 0.5) / size), clamped at the page edge.
+Vec3 bilinear(const LightmapPage& p, Vec2 uv) {
+    const float fx = uv.x * float(p.width) - 0.5f, fy = uv.y * float(p.height) - 0.5f;
+    // Within a hundredth of a texel of a centre (the same atlas in both builds, up to float rounding of the
+    // hit's barycentrics or the inset point) the texel itself, so identical builds compare exactly.
+    const float rx = std::round(fx), ry = std::round(fy);
+    if (std::fabs(fx - rx) < 1e-2f && std::fabs(fy - ry) < 1e-2f) return texel(p, int(rx), int(ry));
+    const float x0 = std::floor(fx), y0 = std::floor(fy);
+    const float tx = fx - x0, ty = fy - y0;
+    const int ix = int(x0), iy = int(y0);
+    const Vec3 a = texel(p, ix, iy), b = texel(p, ix + 1, iy), c = texel(p, ix, iy + 1), d = texel(p, ix + 1, iy + 1);
+    return (a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + d * tx) * ty;
+}
+
+Vec3 triangleNormal(const DrawVertex& a, const DrawVertex& b, const DrawVertex& c) {
+    Vec3 n = cross(b.position - a.position, c.position - a.position);
+    const float len = std::sqrt(dot(n, n));
+    if (!(len > 0)) return {};
+    n = n * (1.0f / len);
+    // Winding differs between formats; the vertex normals say which side is the lit front.
+    const Vec3 vn = a.normal + b.normal + c.normal;
+    return dot(n, vn) < 0 ? n * -1.0f : n;
+}
+
+// The point of triangle (a, b, c) nearest p, as barycentric weights (2D; Ericson, Real-Time Collision
+// Detection 5.1.5).
+std::array<float, 3> nearestOnTriangle(Vec2 p, Vec2 a, Vec2 b, Vec2 c) {
+    auto sub = [](Vec2 u, Vec2 v) { return Vec2{u.x - v.x, u.y - v.y}; };
+    auto d2 = [](Vec2 u, Vec2 v) { return u.x * v.x + u.y * v.y; };
+    const Vec2 ab = sub(b, a), ac = sub(c, a), ap = sub(p, a);
+    const float d1 = d2(ab, ap), d2_ = d2(ac, ap);
+    if (d1 <= 0 && d2_ <= 0) return {1, 0, 0};
+    const Vec2 bp = sub(p, b);
+    const float d3 = d2(ab, bp), d4 = d2(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return {0, 1, 0};
+    const float vc = d1 * d4 - d3 * d2_;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        const float v = d1 / (d1 - d3);
+        return {1 - v, v, 0};
+    }
+    const Vec2 cp = sub(p, c);
+    const float d5 = d2(ab, cp), d6 = d2(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return {0, 0, 1};
+    const float vb = d5 * d2_ - d1 * d6;
+    if (vb <= 0 && d2_ >= 0 && d6 <= 0) {
+        const float w = d2_ / (d2_ - d6);
+        return {1 - w, 0, w};
+    }
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        const float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return {0, 1 - w, w};
+    }
+    const float denom = 1.0f / (va + vb + vc);
+    const float v = vb * denom, w = vc * denom;
+    return {1 - v - w, v, w};
+}
+
+// The luxels of every lit surface, surface by surface in index order. A luxel is a texel of the surface's
+// page sampled at a point of the surface: at its centre when a triangle covers the centre (first pass), else
+// at the surface point nearest the centre when the texel's square still touches a triangle (second pass:
+// strips thinner than a texel, which q3map2 lights, have no centre inside). A texel is taken once a surface.
+std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas) {
+    std::vector<Luxel> out;
+    std::vector<std::vector<uint32_t>> stamp(w.lightmaps.size());  // per page texel: surface + 1 that took it
+    if (areas) areas->assign(g.surfaces.size(), 0.0);
+    for (uint32_t s = 0; s < g.surfaces.size(); ++s) {
+        const DrawSurface& ds = g.surfaces[s];
+        if (ds.shading != SurfaceShading::Lightmap) continue;
+        const LightmapPage* page = slotPage(w, 0, ds.lightmapPage);
+        if (!page) continue;
+        std::vector<uint32_t>& taken = stamp[size_t(ds.lightmapPage)];
+        if (taken.empty()) taken.assign(size_t(page->width) * size_t(page->height), 0);
+        const float W = float(page->width), H = float(page->height);
+        for (int pass = 0; pass < 2; ++pass)
+            for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
+                const size_t i = size_t(ds.firstIndex) + k;
+                if (i + 2 >= g.indices.size()) break;
+                const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]],
+                                 &c = g.vertices[g.indices[i + 2]];
+                const Vec3 n = triangleNormal(a, b, c);
+                if (dot(n, n) == 0) continue;
+                if (areas && pass == 0) {
+                    const Vec3 cr = cross(b.position - a.position, c.position - a.position);
+                    (*areas)[s] += 0.5 * double(std::sqrt(dot(cr, cr)));
+                }
+                const Vec2 ta{a.lightmapUV.x * W, a.lightmapUV.y * H}, tb{b.lightmapUV.x * W, b.lightmapUV.y * H},
+                    tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
+                const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
+                if (!(std::fabs(area) > 1e-9f) || !std::isfinite(area)) continue;
+                const float grow = pass == 0 ? 0.0f : 0.5f;
+                const int x0 = std::max(0, int(std::floor(std::min({ta.x, tb.x, tc.x}) - grow)));
+                const int x1 = std::min(page->width - 1, int(std::ceil(std::max({ta.x, tb.x, tc.x}) + grow)));
+                const int y0 = std::max(0, int(std::floor(std::min({ta.y, tb.y, tc.y}) - grow)));
+                const int y1 = std::min(page->height - 1, int(std::ceil(std::max({ta.y, tb.y, tc.y}) + grow)));
+                constexpr float kEdge = -1e-4f;  // centres on a shared edge belong to both: the stamp dedups
+                for (int y = y0; y <= y1; ++y)
+                    for (int x = x0; x <= x1; ++x) {
+                        uint32_t& owner = taken[size_t(y) * size_t(page->width) + size_t(x)];
+                        if (owner == s + 1) continue;
+                        const Vec2 centre{float(x) + 0.5f, float(y) + 0.5f};
+                        float wa = ((tb.x - centre.x) * (tc.y - centre.y) - (tc.x - centre.x) * (tb.y - centre.y)) / area;
+                        float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
+                        float wc = 1.0f - wa - wb;
+                        const bool inside = wa >= kEdge && wb >= kEdge && wc >= kEdge;
+                        if (pass == 0 && !inside) continue;
+                        if (pass == 1) {
+                            const std::array<float, 3> nw = nearestOnTriangle(centre, ta, tb, tc);
+                            const Vec2 q{ta.x * nw[0] + tb.x * nw[1] + tc.x * nw[2], ta.y * nw[0] + tb.y * nw[1] + tc.y * nw[2]};
+                            if (std::fabs(q.x - centre.x) > 0.5f || std::fabs(q.y - centre.y) > 0.5f) continue;
+                            wa = nw[0], wb = nw[1], wc = nw[2];
+                        }
+                        owner = s + 1;
+                        Luxel l;
+                        l.surface = s;
+                        l.page = ds.lightmapPage;
+                        l.x = x;
+                        l.y = y;
+                        l.uv = {(ta.x * wa + tb.x * wb + tc.x * wc) / W, (ta.y * wa + tb.y * wb + tc.y * wc) / H};
+                        l.position = a.position * wa + b.position * wb + c.position * wc;
+                        // A hair toward the triangle's centre, for when the ray through the exact point (on, or a
+                        // rounding error past, an edge of a curved patch) meets only the neighbouring triangle.
+                        constexpr float kInset = 1e-3f;
+                        const float third = 1.0f / 3.0f;
+                        l.inset = a.position * (wa + (third - wa) * kInset) + b.position * (wb + (third - wb) * kInset) +
+                                  c.position * (wc + (third - wc) * kInset);
+                        l.normal = n;
+                        out.push_back(l);
+                    }
+            }
+    }
+    return out;
+}
+
+// The other build's surface and lightmap coordinates at a luxel: a ray from just in front of the luxel's
+// plane back through it, accepting only a lit surface facing the same way.
+struct Landing {
+    bool hit = false;
+    uint32_t surface = 0;
+    Vec2 uv;
+    float planeDistance = 0;
+};
+
+Landing landAt(const RayScene& scene, const World& w, const Geometry& g, const Luxel& l, Vec3 point,
+               const std::string& material, const LightmapDiffOptions& o) {
+    Landing out;
+    const Vec3 origin = point + l.normal * o.planeTolerance;
+    const Vec3 dir = l.normal * -1.0f;
+    // Of every lit surface facing the same way within the tolerance, prefer one of the same material (a
+    // decal or another coplanar face is not the luxel's own surface), then the nearest to the luxel's plane,
+    // then the same surface number (identical builds), then the lowest triangle.
+    int bestRank = 0;
+    for (const RayHit& hit : scene.allHits(origin, dir, 0.0f, 2.0f * o.planeTolerance)) {
+        const uint32_t s = hit.triangle < scene.triangleSurface().size() ? scene.triangleSurface()[hit.triangle]
+                                                                           : RayScene::kNoSurface;
+        if (s == RayScene::kNoSurface || g.surfaces[s].shading != SurfaceShading::Lightmap) continue;
+        const size_t i = size_t(hit.triangle) * 3;
+        const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]],
+                         &c = g.vertices[g.indices[i + 2]];
+        if (dot(triangleNormal(a, b, c), l.normal) < o.normalTolerance) continue;
+        const int32_t m = w.surfaces[s].material;
+        const bool sameMaterial = m >= 0 && size_t(m) < w.materials.size() && w.materials[size_t(m)].name == material;
+        const int rank = (sameMaterial ? 4 : 0) + (s == l.surface ? 1 : 0) + 8;
+        const float planeDistance = std::fabs(hit.t - o.planeTolerance);
+        const bool better = !out.hit || rank > bestRank ||
+                            (rank == bestRank && planeDistance < out.planeDistance);
+        if (!better) continue;
+        bestRank = rank;
+        out.hit = true;
+        out.surface = s;
+        out.planeDistance = planeDistance;
+        const float w0 = 1.0f - hit.u - hit.v;
+        out.uv = {a.lightmapUV.x * w0 + b.lightmapUV.x * hit.u + c.lightmapUV.x * hit.v,
+                  a.lightmapUV.y * w0 + b.lightmapUV.y * hit.u + c.lightmapUV.y * hit.v};
+    }
+    return out;
+}
+
+Landing land(const RayScene& scene, const World& w, const Geometry& g, const Luxel& l, const std::string& material,
+             const LightmapDiffOptions& o) {
+    const Landing exact = landAt(scene, w, g, l, l.position, material, o);
+    return exact.hit ? exact : landAt(scene, w, g, l, l.inset, material, o);
+}
+
+std::string materialOf(const World& w, uint32_t s) {
+    const int32_t m = w.surfaces[s].material;
+    return m >= 0 && size_t(m) < w.materials.size() ? w.materials[size_t(m)].name : std::string();
+}
+
+// The luxels that the matching finds again in their own build: on their own surface, at their own texel.
+// A centre the tessellation maps onto a degenerate triangle (a collapsed patch row, a UV sliver) lands
+// elsewhere even against itself; it cannot be matched in any build and is left out (counted).
+std::vector<Luxel> locatable(std::vector<Luxel> luxels, const RayScene& scene, const World& w, const Geometry& g,
+                             const LightmapDiffOptions& o, size_t& dropped) {
+    std::vector<uint8_t> keep(luxels.size(), 0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxels.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            const Luxel l = luxels[i];
+            const Landing at = land(scene, w, g, l, materialOf(w, l.surface), o);
+            if (!at.hit || at.surface != l.surface) continue;
+            const LightmapPage* page = slotPage(w, 0, l.page);
+            keep[i] = std::fabs(at.uv.x - l.uv.x) * float(page->width) < 1e-2f &&
+                      std::fabs(at.uv.y - l.uv.y) * float(page->height) < 1e-2f;
+            // Sampled where the ray found it, exactly as the other build is sampled: identical builds agree
+            // to the bit.
+            if (keep[i]) luxels[i].uv = at.uv;
+        }
+    });
+    std::vector<Luxel> out;
+    out.reserve(luxels.size());
+    for (size_t i = 0; i < luxels.size(); ++i)
+        if (keep[i]) out.push_back(luxels[i]);
+    dropped = luxels.size() - out.size();
+    return out;
+}
+
+Vec3 display(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
+
+struct SurfaceAcc {
+    size_t luxels = 0, unmatched = 0;
+    Vec3 mins{1e30f, 1e30f, 1e30f}, maxs{-1e30f, -1e30f, -1e30f};
+    double sx = 0, sy = 0, sz = 0;
+    std::map<int, DiffAccumulator> byStyle;
+};
+
+SurfaceDiff surfaceDiff(const World& w, uint32_t s, const SurfaceAcc& acc, double area) {
+    SurfaceDiff d;
+    d.surface = s;
+    const int32_t m = w.surfaces[s].material;
+    if (m >= 0 && size_t(m) < w.materials.size()) d.material = w.materials[size_t(m)].name;
+    d.mins = acc.mins;
+    d.maxs = acc.maxs;
+    const double n = double(std::max<size_t>(acc.luxels, 1));
+    d.centroid = {float(acc.sx / n), float(acc.sy / n), float(acc.sz / n)};
+    d.area = area;
+    d.luxels = acc.luxels;
+    d.unmatched = acc.unmatched;
+    return d;
+}
+
+void grow(SurfaceAcc& acc, Vec3 p) {
+    acc.mins = vmin(acc.mins, p);
+    acc.maxs = vmax(acc.maxs, p);
+    acc.sx += p.x, acc.sy += p.y, acc.sz += p.z;
+}
+
+}  // namespace
+
+LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, const Geometry& gb,
+                           const LightmapDiffOptions& o, std::vector<LuxelMatch>* matchesOut) {
+    const double t0 = nowMs();
+    LightmapDiff diff;
+    std::vector<double> areaA, areaB;
+    const RayScene sceneA(a, ga), sceneB(b, gb);
+    const std::vector<Luxel> luxA = locatable(luxelCentres(a, ga, &areaA), sceneA, a, ga, o, diff.unlocatedA);
+    const std::vector<Luxel> luxB = locatable(luxelCentres(b, gb, &areaB), sceneB, b, gb, o, diff.unlocatedB);
+    diff.luxelsA = luxA.size();
+    diff.luxelsB = luxB.size();
+
+    // A -> B: every luxel of A with B's light there, per style slot of A's surface.
+    std::vector<LuxelMatch> matches(luxA.size());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxA.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            const Luxel& l = luxA[i];
+            LuxelMatch& m = matches[i];
+            m.surface = l.surface;
+            m.page = l.page;
+            m.x = l.x;
+            m.y = l.y;
+            m.position = l.position;
+            m.normal = l.normal;
+            const Surface& sa = a.surfaces[l.surface];
+            for (int k = 0; k < 4; ++k)
+                if (sa.styles[size_t(k)] != 255)
+                    if (const LightmapPage* p = slotPage(a, k, l.page)) m.a[size_t(k)] = bilinear(*p, l.uv);
+            const Landing at = land(sceneB, b, gb, l, materialOf(a, l.surface), o);
+            if (!at.hit) continue;
+            m.matched = true;
+            const Surface& sb = b.surfaces[at.surface];
+            const int32_t pageB = gb.surfaces[at.surface].lightmapPage;
+            for (int k = 0; k < 4; ++k) {
+                if (sa.styles[size_t(k)] == 255) continue;
+                for (int j = 0; j < 4; ++j)  // the slot of B's surface holding the same style (none: dark)
+                    if (sb.styles[size_t(j)] == sa.styles[size_t(k)])
+                        if (const LightmapPage* p = slotPage(b, j, pageB)) m.b[size_t(k)] = bilinear(*p, at.uv);
+            }
+        }
+    });
+    // B -> A: only whether each luxel of B lies on a lit surface of A (what only B lights).
+    std::vector<uint8_t> matchedB(luxB.size(), 0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxB.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i)
+            matchedB[i] = land(sceneA, a, ga, luxB[i], materialOf(b, luxB[i].surface), o).hit ? 1 : 0;
+    });
+
+    // Per surface and style, in surface order (deterministic for any thread count).
+    std::map<uint32_t, SurfaceAcc> surfacesA, surfacesB;
+    std::map<int, DiffAccumulator> styles;
+    auto accumulatorFor = [&](std::map<int, DiffAccumulator>& byStyle, int style) -> DiffAccumulator& {
+        auto [it, inserted] = byStyle.try_emplace(style);
+        if (inserted) it->second.thresholds = o.thresholds;
+        return it->second;
+    };
+    for (const LuxelMatch& m : matches) {
+        SurfaceAcc& acc = surfacesA[m.surface];
+        ++acc.luxels;
+        grow(acc, m.position);
+        if (!m.matched) {
+            ++acc.unmatched;
+            continue;
+        }
+        ++diff.matchedA;
+        const Surface& sa = a.surfaces[m.surface];
+        for (int k = 0; k < 4; ++k) {
+            const int style = sa.styles[size_t(k)];
+            if (style == 255) continue;
+            const Vec3 va = m.a[size_t(k)], vb = m.b[size_t(k)];
+            const Vec3 da = display(va, a.look), db = display(vb, b.look);
+            accumulatorFor(acc.byStyle, style).add(va, vb, da, db);
+            accumulatorFor(styles, style).add(va, vb, da, db);
+        }
+    }
+    for (size_t i = 0; i < luxB.size(); ++i) {
+        SurfaceAcc& acc = surfacesB[luxB[i].surface];
+        ++acc.luxels;
+        grow(acc, luxB[i].position);
+        if (matchedB[i])
+            ++diff.matchedB;
+        else
+            ++acc.unmatched;
+    }
+    // Styles only B uses still get a (matched-luxel-free) entry, so the report names them.
+    for (const Surface& s : b.surfaces)
+        for (uint8_t st : s.styles)
+            if (st != 255) accumulatorFor(styles, st);
+
+    for (auto& [style, acc] : styles) {
+        StyleDiff sd;
+        sd.style = style;
+        sd.stats = acc.finish();
+        sd.verdict = verdictOf(sd.stats, o.thresholds);
+        for (const auto& [s, sacc] : surfacesA) {
+            auto it = sacc.byStyle.find(style);
+            if (it == sacc.byStyle.end() || it->second.stats.overWarn == 0) continue;
+            SurfaceDiff d = surfaceDiff(a, s, sacc, areaA[s]);
+            d.stats = it->second.finish();
+            sd.changed.push_back(std::move(d));
+        }
+        std::stable_sort(sd.changed.begin(), sd.changed.end(), [](const SurfaceDiff& x, const SurfaceDiff& y) {
+            if (x.stats.maxAbsDisplay != y.stats.maxAbsDisplay) return x.stats.maxAbsDisplay > y.stats.maxAbsDisplay;
+            return x.stats.rmsDisplay > y.stats.rmsDisplay;
+        });
+        diff.styles.push_back(std::move(sd));
+    }
+    for (const auto& [s, acc] : surfacesA)
+        if (acc.unmatched * 2 > acc.luxels) diff.onlyInA.push_back(surfaceDiff(a, s, acc, areaA[s]));
+    for (const auto& [s, acc] : surfacesB)
+        if (acc.unmatched * 2 > acc.luxels) diff.onlyInB.push_back(surfaceDiff(b, s, acc, areaB[s]));
+    if (matchesOut) *matchesOut = std::move(matches);
+    diff.ms = nowMs() - t0;
+    return diff;
+}
+
+}  // namespace luxel
