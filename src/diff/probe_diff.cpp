@@ -1,0 +1,209 @@
+// Light grid / ambient cube comparison of two builds: point by point when both builds store the same
+// points, else B sampled at A's points the way the engine samples it.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "luxel/diff/diff.hpp"
+#include "luxel/render/look.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+
+namespace {
+
+constexpr size_t kMaxWorst = 20;
+// Points per work block. The blocks' sums are merged in block order, so the figures do not depend on
+// the thread count.
+constexpr size_t kBlock = 4096;
+
+// What the game shows for light `linear`: the look's hue-preserving clamp, then [0,1] and the display gamma.
+Vec3 displayOf(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
+
+double largestChannelDiff(Vec3 a, Vec3 b) {
+    return std::max({std::fabs(double(b.x) - double(a.x)), std::fabs(double(b.y) - double(a.y)),
+                     std::fabs(double(b.z) - double(a.z))});
+}
+
+// Angle between two directions in degrees (atan2 of |a x b| and a . b: exactly 0 for equal vectors,
+// exactly 90 for perpendicular axes); negative when either is the zero vector.
+double angleDeg(Vec3 a, Vec3 b) {
+    const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+    if ((ax == 0 && ay == 0 && az == 0) || (bx == 0 && by == 0 && bz == 0)) return -1.0;
+    const double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    const double c = std::sqrt(cx * cx + cy * cy + cz * cz), d = ax * bx + ay * by + az * bz;
+    return std::atan2(c, d) * 180.0 / std::numbers::pi;
+}
+
+// Per point of A: the largest display difference, the direction angle (negative: not measured) and
+// whether anything about the point differs at all.
+struct PointResult {
+    double maxAbsDisplay = 0;
+    double directionDeg = -1;
+    bool changed = false;
+};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    if (v.size() % 2) return v[mid];
+    const double upper = v[mid];
+    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
+    return 0.5 * (lower + upper);
+}
+
+// Runs `perPoint(i, ambientAcc, directedAcc)` for every point in fixed blocks and merges the blocks in order.
+template <class F>
+void accumulate(size_t n, const DiffThresholds& t, DiffAccumulator& ambient, DiffAccumulator& directed, F perPoint) {
+    const size_t blocks = (n + kBlock - 1) / kBlock;
+    std::vector<DiffAccumulator> amb(blocks), dir(blocks);
+    for (size_t k = 0; k < blocks; ++k) amb[k].thresholds = dir[k].thresholds = t;
+    tbb::parallel_for(size_t(0), blocks, [&](size_t k) {
+        const size_t end = std::min(n, (k + 1) * kBlock);
+        for (size_t i = k * kBlock; i < end; ++i) perPoint(i, amb[k], dir[k]);
+    });
+    for (size_t k = 0; k < blocks; ++k) {
+        ambient.merge(amb[k]);
+        directed.merge(dir[k]);
+    }
+}
+
+void compareGrid(const World& a, const World& b, const DiffThresholds& t, ProbeDiff& out,
+                 std::vector<PointResult>& points, DiffAccumulator& ambient, DiffAccumulator& directed) {
+    const LightGrid& ga = *a.grid;
+    const LightGrid& gb = *b.grid;
+    const size_t n = ga.samples.size();
+    out.pointwise = ga.origin == gb.origin && ga.cellSize == gb.cellSize && ga.dims == gb.dims &&
+                    ga.samples.size() == gb.samples.size();
+
+    // B at A's points. Resampled: trilinear over B's 8 surrounding points with sampleGrid, the engine's
+    // blend (corners inside walls, ambient all zero, are skipped and the weights renormalised; the
+    // direction is the normalised weighted sum), so a grid that moved by a fraction of a cell compares
+    // with what the game would show at A's points.
+    std::vector<GridSample> resampled;
+    if (!out.pointwise) {
+        resampled.resize(n);
+        tbb::parallel_for(size_t(0), n, [&](size_t i) { resampled[i] = sampleGrid(gb, gridPointPosition(ga, i)); });
+    }
+    const std::vector<GridSample>& bAt = out.pointwise ? gb.samples : resampled;
+
+    // Directions are measured only where both builds' directed light is at least 1% of A's mean directed
+    // luminance: in the dark the compiler's direction is noise and says nothing about the lighting.
+    double sumLum = 0;
+    for (const GridSample& s : ga.samples) sumLum += double(luminance(s.directed));
+    const double meanLum = n ? sumLum / double(n) : 0.0;
+    const double minLum = 0.01 * meanLum;
+
+    accumulate(n, t, ambient, directed, [&](size_t i, DiffAccumulator& amb, DiffAccumulator& dir) {
+        const GridSample& sa = ga.samples[i];
+        const GridSample& sb = bAt[i];
+        const Vec3 aAmb = displayOf(sa.ambient, a.look), bAmb = displayOf(sb.ambient, b.look);
+        const Vec3 aDir = displayOf(sa.directed, a.look), bDir = displayOf(sb.directed, b.look);
+        amb.add(sa.ambient, sb.ambient, aAmb, bAmb);
+        dir.add(sa.directed, sb.directed, aDir, bDir);
+        PointResult& p = points[i];
+        p.maxAbsDisplay = std::max(largestChannelDiff(aAmb, bAmb), largestChannelDiff(aDir, bDir));
+        if (meanLum > 0 && double(luminance(sa.directed)) >= minLum && double(luminance(sb.directed)) >= minLum)
+            p.directionDeg = angleDeg(sa.direction, sb.direction);
+        p.changed = p.maxAbsDisplay > 0 || !(sa.ambient == sb.ambient) || !(sa.directed == sb.directed) ||
+                    p.directionDeg > 0;
+    });
+
+    std::vector<double> angles;
+    for (const PointResult& p : points)
+        if (p.directionDeg >= 0) angles.push_back(p.directionDeg);
+    if (!angles.empty()) {
+        out.maxDirectionDeg = *std::max_element(angles.begin(), angles.end());
+        out.medianDirectionDeg = median(std::move(angles));
+    }
+}
+
+void compareCubes(const World& a, const World& b, const DiffThresholds& t, ProbeDiff& out,
+                  std::vector<PointResult>& points, DiffAccumulator& ambient, DiffAccumulator& directed) {
+    const std::vector<AmbientSample>& sa = a.ambientSamples;
+    const std::vector<AmbientSample>& sb = b.ambientSamples;
+    const size_t n = sa.size();
+    out.pointwise = sa.size() == sb.size();
+    for (size_t i = 0; out.pointwise && i < n; ++i) out.pointwise = sa[i].position == sb[i].position;
+
+    // Otherwise B's cubes as a model at A's sample would receive them: the leaf holding the point, its
+    // samples blended by inverse squared distance (sampleCubes).
+    std::vector<AmbientCube> resampled;
+    if (!out.pointwise) {
+        const ProbeSampler sampler = makeProbeSampler(b);
+        resampled.resize(n);
+        tbb::parallel_for(size_t(0), n, [&](size_t i) { resampled[i] = sampleCubes(sampler, sa[i].position); });
+    }
+
+    accumulate(n, t, ambient, directed, [&](size_t i, DiffAccumulator& amb, DiffAccumulator&) {
+        const AmbientCube& ca = sa[i].sides;
+        const AmbientCube& cb = out.pointwise ? sb[i].sides : resampled[i];
+        PointResult& p = points[i];
+        for (size_t s = 0; s < 6; ++s) {
+            const Vec3 da = displayOf(ca[s], a.look), db = displayOf(cb[s], b.look);
+            amb.add(ca[s], cb[s], da, db);  // every side is one value of `ambient`
+            p.maxAbsDisplay = std::max(p.maxAbsDisplay, largestChannelDiff(da, db));
+            p.changed = p.changed || !(ca[s] == cb[s]);
+        }
+        p.changed = p.changed || p.maxAbsDisplay > 0;
+    });
+}
+
+}  // namespace
+
+ProbeDiff diffProbes(const World& a, const World& b, const DiffThresholds& thresholds) {
+    ProbeDiff out;
+    const ProbeKind ka = probeKind(a), kb = probeKind(b);
+    if (ka != kb)
+        throw UsageError(a.file + " stores " + probeKindName(ka) + ", " + b.file + " stores " + probeKindName(kb) +
+                         ": the probes cannot be compared");
+    out.kind = ka;
+    if (ka == ProbeKind::None) return out;
+
+    const std::vector<Vec3> positions = probePositions(a);
+    out.pointsA = positions.size();
+    out.pointsB = storedProbes(b).size();
+
+    std::vector<PointResult> points(positions.size());
+    DiffAccumulator ambient, directed;
+    ambient.thresholds = directed.thresholds = thresholds;
+    if (ka == ProbeKind::Grid)
+        compareGrid(a, b, thresholds, out, points, ambient, directed);
+    else
+        compareCubes(a, b, thresholds, out, points, ambient, directed);
+    out.ambient = ambient.finish();
+    out.directed = directed.finish();  // cubes: no values, count 0
+    // The verdict is the colours' (idiff's rules on ambient and directed). The direction angle is reported
+    // but decides nothing: it is meaningful only together with the directed light it steers, and a turned
+    // direction under weak directed light changes what the game shows by less than the colours say.
+    out.verdict = std::max(verdictOf(out.ambient, thresholds), verdictOf(out.directed, thresholds));
+
+    // The most changed points: largest display difference first, ties to the lower index; points where
+    // nothing differs (colours bit-identical, direction unturned) are not listed.
+    std::vector<size_t> changed;
+    for (size_t i = 0; i < points.size(); ++i)
+        if (points[i].changed) changed.push_back(i);
+    auto worse = [&](size_t x, size_t y) {
+        if (points[x].maxAbsDisplay != points[y].maxAbsDisplay) return points[x].maxAbsDisplay > points[y].maxAbsDisplay;
+        return x < y;
+    };
+    const size_t keep = std::min(kMaxWorst, changed.size());
+    std::partial_sort(changed.begin(), changed.begin() + std::ptrdiff_t(keep), changed.end(), worse);
+    for (size_t k = 0; k < keep; ++k) {
+        const size_t i = changed[k];
+        ProbePointDiff d;
+        d.index = i;
+        d.position = positions[i];
+        d.maxAbsDisplay = points[i].maxAbsDisplay;
+        d.directionDeg = std::max(0.0, points[i].directionDeg);
+        out.worst.push_back(d);
+    }
+    return out;
+}
+
+}  // namespace luxel
