@@ -135,8 +135,7 @@ namespace {
 
 struct CollectContext {
     RTCIntersectContext base;  // first: Embree hands the filter a pointer to this
-    std::vector<RayHit>* hits;
-    size_t max;
+    RayScene::Hits* hits;
 };
 
 // Records the hit and rejects it, so traversal goes on to the next one.
@@ -144,14 +143,13 @@ void collectHit(const RTCFilterFunctionNArguments* args) {
     auto* ctx = reinterpret_cast<const CollectContext*>(args->context);
     for (unsigned i = 0; i < args->N; ++i) {
         if (args->valid[i] != -1) continue;
-        if (ctx->hits->size() < ctx->max) {
-            RayHit h;
+        if (ctx->hits->count < RayScene::kMaxHits) {
+            RayHit& h = ctx->hits->hits[ctx->hits->count++];
             h.hit = true;
             h.triangle = RTCHitN_primID(args->hit, args->N, i);
             h.u = RTCHitN_u(args->hit, args->N, i);
             h.v = RTCHitN_v(args->hit, args->N, i);
             h.t = RTCRayN_tfar(args->ray, args->N, i);
-            ctx->hits->push_back(h);
         }
         args->valid[i] = 0;
     }
@@ -159,8 +157,9 @@ void collectHit(const RTCFilterFunctionNArguments* args) {
 
 }  // namespace
 
-std::vector<RayHit> RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float tFar, size_t max) const {
-    std::vector<RayHit> hits;
+namespace {
+
+RTCRayHit singleRay(Vec3 origin, Vec3 direction, float tNear, float tFar) {
     RTCRayHit rh{};
     rh.ray.org_x = origin.x;
     rh.ray.org_y = origin.y;
@@ -174,13 +173,36 @@ std::vector<RayHit> RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, 
     rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.primID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    return rh;
+}
+
+}  // namespace
+
+RayHit RayScene::closest(Vec3 origin, Vec3 direction, float tNear, float tFar) const {
+    RTCRayHit rh = singleRay(origin, direction, tNear, tFar);
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    rtcIntersect1(impl_->scene, &context, &rh);
+    RayHit h;
+    h.hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+    if (h.hit) {
+        h.triangle = rh.hit.primID;
+        h.u = rh.hit.u;
+        h.v = rh.hit.v;
+        h.t = rh.ray.tfar;
+    }
+    return h;
+}
+
+RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float tFar) const {
+    Hits hits;
+    RTCRayHit rh = singleRay(origin, direction, tNear, tFar);
     CollectContext ctx;
     rtcInitIntersectContext(&ctx.base);
     ctx.base.filter = collectHit;
     ctx.hits = &hits;
-    ctx.max = max;
     rtcIntersect1(impl_->scene, &ctx.base, &rh);
-    std::sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) {
+    std::sort(hits.hits.begin(), hits.hits.begin() + std::ptrdiff_t(hits.count), [](const RayHit& a, const RayHit& b) {
         return a.t != b.t ? a.t < b.t : a.triangle < b.triangle;
     });
     return hits;

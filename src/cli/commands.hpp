@@ -17,5 +17,6 @@ void addGridCommand(CLI::App& app, Action& action);
 void addRebakeCommand(CLI::App& app, Action& action);
 void addBatchCommand(CLI::App& app, Action& action);
 void addListCommand(CLI::App& app, Action& action);
+void addDiffCommand(CLI::App& app, Action& action);
 
 }  // namespace luxel::cli

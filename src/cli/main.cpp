@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     luxel::cli::addRebakeCommand(app, action);
     luxel::cli::addBatchCommand(app, action);
     luxel::cli::addListCommand(app, action);
+    luxel::cli::addDiffCommand(app, action);
     app.set_version_flag("--version", luxel::luxelVersionString());
 
     try {

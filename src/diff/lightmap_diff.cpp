@@ -105,79 +105,101 @@ std::array<float, 3> nearestOnTriangle(Vec2 p, Vec2 a, Vec2 b, Vec2 c) {
     return {1 - v - w, v, w};
 }
 
+// The luxels of one surface (see luxelCentres).
+void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Luxel>& out, double& areaOut) {
+    const DrawSurface& ds = g.surfaces[s];
+    if (ds.shading != SurfaceShading::Lightmap) return;
+    const LightmapPage* page = slotPage(w, 0, ds.lightmapPage);
+    if (!page) return;
+    const float W = float(page->width), H = float(page->height);
+    // Texels already taken by this surface, over the box its lightmap coordinates span (plus a texel).
+    float u0 = 1e30f, u1 = -1e30f, v0 = 1e30f, v1 = -1e30f;
+    for (uint32_t k = 0; k < ds.numIndices && size_t(ds.firstIndex) + k < g.indices.size(); ++k) {
+        const Vec2 uv = g.vertices[g.indices[size_t(ds.firstIndex) + k]].lightmapUV;
+        u0 = std::min(u0, uv.x * W), u1 = std::max(u1, uv.x * W), v0 = std::min(v0, uv.y * H), v1 = std::max(v1, uv.y * H);
+    }
+    if (!(u0 <= u1 && v0 <= v1)) return;
+    const int bx0 = std::max(0, int(std::floor(u0)) - 1), by0 = std::max(0, int(std::floor(v0)) - 1);
+    const int bx1 = std::min(page->width - 1, int(std::ceil(u1)) + 1), by1 = std::min(page->height - 1, int(std::ceil(v1)) + 1);
+    if (bx0 > bx1 || by0 > by1) return;
+    const size_t bw = size_t(bx1 - bx0 + 1);
+    std::vector<uint8_t> taken(bw * size_t(by1 - by0 + 1), 0);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
+            const size_t i = size_t(ds.firstIndex) + k;
+            if (i + 2 >= g.indices.size()) break;
+            const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]],
+                             &c = g.vertices[g.indices[i + 2]];
+            const Vec3 n = triangleNormal(a, b, c);
+            if (dot(n, n) == 0) continue;
+            if (pass == 0) {
+                const Vec3 cr = cross(b.position - a.position, c.position - a.position);
+                areaOut += 0.5 * double(std::sqrt(dot(cr, cr)));
+            }
+            const Vec2 ta{a.lightmapUV.x * W, a.lightmapUV.y * H}, tb{b.lightmapUV.x * W, b.lightmapUV.y * H},
+                tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
+            const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
+            if (!(std::fabs(area) > 1e-9f) || !std::isfinite(area)) continue;
+            const float grow = pass == 0 ? 0.0f : 0.5f;
+            const int x0 = std::max(bx0, int(std::floor(std::min({ta.x, tb.x, tc.x}) - grow)));
+            const int x1 = std::min(bx1, int(std::ceil(std::max({ta.x, tb.x, tc.x}) + grow)));
+            const int y0 = std::max(by0, int(std::floor(std::min({ta.y, tb.y, tc.y}) - grow)));
+            const int y1 = std::min(by1, int(std::ceil(std::max({ta.y, tb.y, tc.y}) + grow)));
+            constexpr float kEdge = -1e-4f;  // centres on a shared edge belong to both: `taken` dedups
+            for (int y = y0; y <= y1; ++y)
+                for (int x = x0; x <= x1; ++x) {
+                    uint8_t& isTaken = taken[size_t(y - by0) * bw + size_t(x - bx0)];
+                    if (isTaken) continue;
+                    const Vec2 centre{float(x) + 0.5f, float(y) + 0.5f};
+                    float wa = ((tb.x - centre.x) * (tc.y - centre.y) - (tc.x - centre.x) * (tb.y - centre.y)) / area;
+                    float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
+                    float wc = 1.0f - wa - wb;
+                    const bool inside = wa >= kEdge && wb >= kEdge && wc >= kEdge;
+                    if (pass == 0 && !inside) continue;
+                    if (pass == 1) {
+                        const std::array<float, 3> nw = nearestOnTriangle(centre, ta, tb, tc);
+                        const Vec2 q{ta.x * nw[0] + tb.x * nw[1] + tc.x * nw[2], ta.y * nw[0] + tb.y * nw[1] + tc.y * nw[2]};
+                        if (std::fabs(q.x - centre.x) > 0.5f || std::fabs(q.y - centre.y) > 0.5f) continue;
+                        wa = nw[0], wb = nw[1], wc = nw[2];
+                    }
+                    Luxel l;
+                    l.surface = s;
+                    l.page = ds.lightmapPage;
+                    l.x = x;
+                    l.y = y;
+                    l.uv = {(ta.x * wa + tb.x * wb + tc.x * wc) / W, (ta.y * wa + tb.y * wb + tc.y * wc) / H};
+                    l.position = a.position * wa + b.position * wb + c.position * wc;
+                    // A hair toward the triangle's centre, for when the ray through the exact point (on, or a
+                    // rounding error past, an edge of a curved patch) meets only the neighbouring triangle.
+                    constexpr float kInset = 1e-3f;
+                    const float third = 1.0f / 3.0f;
+                    l.inset = a.position * (wa + (third - wa) * kInset) + b.position * (wb + (third - wb) * kInset) +
+                              c.position * (wc + (third - wc) * kInset);
+                    l.normal = n;
+                    out.push_back(l);
+                    isTaken = 1;
+                }
+        }
+    }
+}
+
 // The luxels of every lit surface, surface by surface in index order. A luxel is a texel of the surface's
 // page sampled at a point of the surface: at its centre when a triangle covers the centre (first pass), else
 // at the surface point nearest the centre when the texel's square still touches a triangle (second pass:
 // strips thinner than a texel, which q3map2 lights, have no centre inside). A texel is taken once a surface.
+// Surfaces in parallel, concatenated in surface order (the same list for any thread count).
 std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas) {
+    std::vector<std::vector<Luxel>> perSurface(g.surfaces.size());
+    std::vector<double> area(g.surfaces.size(), 0.0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, g.surfaces.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), perSurface[s], area[s]);
+    });
+    size_t total = 0;
+    for (const auto& v : perSurface) total += v.size();
     std::vector<Luxel> out;
-    std::vector<std::vector<uint32_t>> stamp(w.lightmaps.size());  // per page texel: surface + 1 that took it
-    if (areas) areas->assign(g.surfaces.size(), 0.0);
-    for (uint32_t s = 0; s < g.surfaces.size(); ++s) {
-        const DrawSurface& ds = g.surfaces[s];
-        if (ds.shading != SurfaceShading::Lightmap) continue;
-        const LightmapPage* page = slotPage(w, 0, ds.lightmapPage);
-        if (!page) continue;
-        std::vector<uint32_t>& taken = stamp[size_t(ds.lightmapPage)];
-        if (taken.empty()) taken.assign(size_t(page->width) * size_t(page->height), 0);
-        const float W = float(page->width), H = float(page->height);
-        for (int pass = 0; pass < 2; ++pass)
-            for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
-                const size_t i = size_t(ds.firstIndex) + k;
-                if (i + 2 >= g.indices.size()) break;
-                const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]],
-                                 &c = g.vertices[g.indices[i + 2]];
-                const Vec3 n = triangleNormal(a, b, c);
-                if (dot(n, n) == 0) continue;
-                if (areas && pass == 0) {
-                    const Vec3 cr = cross(b.position - a.position, c.position - a.position);
-                    (*areas)[s] += 0.5 * double(std::sqrt(dot(cr, cr)));
-                }
-                const Vec2 ta{a.lightmapUV.x * W, a.lightmapUV.y * H}, tb{b.lightmapUV.x * W, b.lightmapUV.y * H},
-                    tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
-                const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
-                if (!(std::fabs(area) > 1e-9f) || !std::isfinite(area)) continue;
-                const float grow = pass == 0 ? 0.0f : 0.5f;
-                const int x0 = std::max(0, int(std::floor(std::min({ta.x, tb.x, tc.x}) - grow)));
-                const int x1 = std::min(page->width - 1, int(std::ceil(std::max({ta.x, tb.x, tc.x}) + grow)));
-                const int y0 = std::max(0, int(std::floor(std::min({ta.y, tb.y, tc.y}) - grow)));
-                const int y1 = std::min(page->height - 1, int(std::ceil(std::max({ta.y, tb.y, tc.y}) + grow)));
-                constexpr float kEdge = -1e-4f;  // centres on a shared edge belong to both: the stamp dedups
-                for (int y = y0; y <= y1; ++y)
-                    for (int x = x0; x <= x1; ++x) {
-                        uint32_t& owner = taken[size_t(y) * size_t(page->width) + size_t(x)];
-                        if (owner == s + 1) continue;
-                        const Vec2 centre{float(x) + 0.5f, float(y) + 0.5f};
-                        float wa = ((tb.x - centre.x) * (tc.y - centre.y) - (tc.x - centre.x) * (tb.y - centre.y)) / area;
-                        float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
-                        float wc = 1.0f - wa - wb;
-                        const bool inside = wa >= kEdge && wb >= kEdge && wc >= kEdge;
-                        if (pass == 0 && !inside) continue;
-                        if (pass == 1) {
-                            const std::array<float, 3> nw = nearestOnTriangle(centre, ta, tb, tc);
-                            const Vec2 q{ta.x * nw[0] + tb.x * nw[1] + tc.x * nw[2], ta.y * nw[0] + tb.y * nw[1] + tc.y * nw[2]};
-                            if (std::fabs(q.x - centre.x) > 0.5f || std::fabs(q.y - centre.y) > 0.5f) continue;
-                            wa = nw[0], wb = nw[1], wc = nw[2];
-                        }
-                        owner = s + 1;
-                        Luxel l;
-                        l.surface = s;
-                        l.page = ds.lightmapPage;
-                        l.x = x;
-                        l.y = y;
-                        l.uv = {(ta.x * wa + tb.x * wb + tc.x * wc) / W, (ta.y * wa + tb.y * wb + tc.y * wc) / H};
-                        l.position = a.position * wa + b.position * wb + c.position * wc;
-                        // A hair toward the triangle's centre, for when the ray through the exact point (on, or a
-                        // rounding error past, an edge of a curved patch) meets only the neighbouring triangle.
-                        constexpr float kInset = 1e-3f;
-                        const float third = 1.0f / 3.0f;
-                        l.inset = a.position * (wa + (third - wa) * kInset) + b.position * (wb + (third - wb) * kInset) +
-                                  c.position * (wc + (third - wc) * kInset);
-                        l.normal = n;
-                        out.push_back(l);
-                    }
-            }
-    }
+    out.reserve(total);
+    for (auto& v : perSurface) out.insert(out.end(), v.begin(), v.end());
+    if (areas) *areas = std::move(area);
     return out;
 }
 
@@ -199,6 +221,26 @@ Landing landAt(const RayScene& scene, const World& w, const Geometry& g, const L
     // decal or another coplanar face is not the luxel's own surface), then the nearest to the luxel's plane,
     // then the same surface number (identical builds), then the lowest triangle.
     int bestRank = 0;
+    // The closest hit settles it when it is the luxel's own surface number, material and plane (the usual
+    // case: a build compared with itself or with a recompile that kept the face order); otherwise every hit.
+    const RayHit first = scene.closest(origin, dir, 0.0f, 2.0f * o.planeTolerance);
+    if (first.hit && first.triangle < scene.triangleSurface().size() && scene.triangleSurface()[first.triangle] == l.surface &&
+        g.surfaces[l.surface].shading == SurfaceShading::Lightmap && l.surface < w.surfaces.size()) {
+        const int32_t m = w.surfaces[l.surface].material;
+        const size_t i = size_t(first.triangle) * 3;
+        const DrawVertex &a = g.vertices[g.indices[i]], &b = g.vertices[g.indices[i + 1]],
+                         &c = g.vertices[g.indices[i + 2]];
+        if (m >= 0 && size_t(m) < w.materials.size() && w.materials[size_t(m)].name == material &&
+            std::fabs(first.t - o.planeTolerance) < 1e-3f && dot(triangleNormal(a, b, c), l.normal) >= o.normalTolerance) {
+            out.hit = true;
+            out.surface = l.surface;
+            out.planeDistance = std::fabs(first.t - o.planeTolerance);
+            const float w0 = 1.0f - first.u - first.v;
+            out.uv = {a.lightmapUV.x * w0 + b.lightmapUV.x * first.u + c.lightmapUV.x * first.v,
+                      a.lightmapUV.y * w0 + b.lightmapUV.y * first.u + c.lightmapUV.y * first.v};
+            return out;
+        }
+    }
     for (const RayHit& hit : scene.allHits(origin, dir, 0.0f, 2.0f * o.planeTolerance)) {
         const uint32_t s = hit.triangle < scene.triangleSurface().size() ? scene.triangleSurface()[hit.triangle]
                                                                            : RayScene::kNoSurface;
@@ -306,32 +348,61 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     diff.luxelsA = luxA.size();
     diff.luxelsB = luxB.size();
 
-    // A -> B: every luxel of A with B's light there, per style slot of A's surface.
-    std::vector<LuxelMatch> matches(luxA.size());
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxA.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) {
-            const Luxel& l = luxA[i];
-            LuxelMatch& m = matches[i];
-            m.surface = l.surface;
-            m.page = l.page;
-            m.x = l.x;
-            m.y = l.y;
-            m.position = l.position;
-            m.normal = l.normal;
-            const Surface& sa = a.surfaces[l.surface];
-            for (int k = 0; k < 4; ++k)
-                if (sa.styles[size_t(k)] != 255)
-                    if (const LightmapPage* p = slotPage(a, k, l.page)) m.a[size_t(k)] = bilinear(*p, l.uv);
-            const Landing at = land(sceneB, b, gb, l, materialOf(a, l.surface), o);
-            if (!at.hit) continue;
-            m.matched = true;
-            const Surface& sb = b.surfaces[at.surface];
-            const int32_t pageB = gb.surfaces[at.surface].lightmapPage;
-            for (int k = 0; k < 4; ++k) {
-                if (sa.styles[size_t(k)] == 255) continue;
-                for (int j = 0; j < 4; ++j)  // the slot of B's surface holding the same style (none: dark)
-                    if (sb.styles[size_t(j)] == sa.styles[size_t(k)])
-                        if (const LightmapPage* p = slotPage(b, j, pageB)) m.b[size_t(k)] = bilinear(*p, at.uv);
+    auto accumulatorFor = [&](std::map<int, DiffAccumulator>& byStyle, int style) -> DiffAccumulator& {
+        auto [it, inserted] = byStyle.try_emplace(style);
+        if (inserted) it->second.thresholds = o.thresholds;
+        return it->second;
+    };
+    // A -> B, surface by surface in parallel (luxA is in surface order): every luxel of A with B's light
+    // there, per style slot of A's surface, summed into its surface's accumulators.
+    std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of each surface's luxels
+    for (size_t i = 0; i < luxA.size();) {
+        size_t j = i;
+        while (j < luxA.size() && luxA[j].surface == luxA[i].surface) ++j;
+        runs.emplace_back(i, j);
+        i = j;
+    }
+    std::vector<SurfaceAcc> runAcc(runs.size());
+    std::vector<size_t> runMatched(runs.size(), 0);
+    std::vector<LuxelMatch> matches(matchesOut ? luxA.size() : 0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t run = r.begin(); run != r.end(); ++run) {
+            SurfaceAcc& acc = runAcc[run];
+            for (size_t i = runs[run].first; i != runs[run].second; ++i) {
+                const Luxel& l = luxA[i];
+                LuxelMatch m;
+                m.surface = l.surface;
+                m.page = l.page;
+                m.x = l.x;
+                m.y = l.y;
+                m.position = l.position;
+                m.normal = l.normal;
+                const Surface& sa = a.surfaces[l.surface];
+                for (int k = 0; k < 4; ++k)
+                    if (sa.styles[size_t(k)] != 255)
+                        if (const LightmapPage* p = slotPage(a, k, l.page)) m.a[size_t(k)] = bilinear(*p, l.uv);
+                const Landing at = land(sceneB, b, gb, l, materialOf(a, l.surface), o);
+                ++acc.luxels;
+                grow(acc, l.position);
+                if (at.hit) {
+                    m.matched = true;
+                    ++runMatched[run];
+                    const Surface& sb = b.surfaces[at.surface];
+                    const int32_t pageB = gb.surfaces[at.surface].lightmapPage;
+                    for (int k = 0; k < 4; ++k) {
+                        const int style = sa.styles[size_t(k)];
+                        if (style == 255) continue;
+                        for (int j = 0; j < 4; ++j)  // the slot of B's surface holding the same style (none: dark)
+                            if (sb.styles[size_t(j)] == style)
+                                if (const LightmapPage* p = slotPage(b, j, pageB)) m.b[size_t(k)] = bilinear(*p, at.uv);
+                        accumulatorFor(acc.byStyle, style)
+                            .add(m.a[size_t(k)], m.b[size_t(k)], display(m.a[size_t(k)], a.look),
+                                 display(m.b[size_t(k)], b.look));
+                    }
+                } else {
+                    ++acc.unmatched;
+                }
+                if (matchesOut) matches[i] = m;
             }
         }
     });
@@ -342,32 +413,13 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
             matchedB[i] = land(sceneA, a, ga, luxB[i], materialOf(b, luxB[i].surface), o).hit ? 1 : 0;
     });
 
-    // Per surface and style, in surface order (deterministic for any thread count).
+    // Totals in surface order (deterministic for any thread count).
     std::map<uint32_t, SurfaceAcc> surfacesA, surfacesB;
     std::map<int, DiffAccumulator> styles;
-    auto accumulatorFor = [&](std::map<int, DiffAccumulator>& byStyle, int style) -> DiffAccumulator& {
-        auto [it, inserted] = byStyle.try_emplace(style);
-        if (inserted) it->second.thresholds = o.thresholds;
-        return it->second;
-    };
-    for (const LuxelMatch& m : matches) {
-        SurfaceAcc& acc = surfacesA[m.surface];
-        ++acc.luxels;
-        grow(acc, m.position);
-        if (!m.matched) {
-            ++acc.unmatched;
-            continue;
-        }
-        ++diff.matchedA;
-        const Surface& sa = a.surfaces[m.surface];
-        for (int k = 0; k < 4; ++k) {
-            const int style = sa.styles[size_t(k)];
-            if (style == 255) continue;
-            const Vec3 va = m.a[size_t(k)], vb = m.b[size_t(k)];
-            const Vec3 da = display(va, a.look), db = display(vb, b.look);
-            accumulatorFor(acc.byStyle, style).add(va, vb, da, db);
-            accumulatorFor(styles, style).add(va, vb, da, db);
-        }
+    for (size_t run = 0; run < runs.size(); ++run) {
+        diff.matchedA += runMatched[run];
+        for (const auto& [style, acc] : runAcc[run].byStyle) accumulatorFor(styles, style).merge(acc);
+        surfacesA[luxA[runs[run].first].surface] = std::move(runAcc[run]);
     }
     for (size_t i = 0; i < luxB.size(); ++i) {
         SurfaceAcc& acc = surfacesB[luxB[i].surface];

@@ -364,6 +364,8 @@ Json lightmapsJson(const LightmapDiff& lm) {
             {"luxels_b", lm.luxelsB},
             {"matched_a", lm.matchedA},
             {"matched_b", lm.matchedB},
+            {"unlocated_a", lm.unlocatedA},
+            {"unlocated_b", lm.unlocatedB},
             {"styles", std::move(styles)},
             {"geometry_verdict", verdictName(lm.onlyInA.empty() && lm.onlyInB.empty() ? Verdict::Same : Verdict::Fail)},
             {"only_in_a", surfacesJson(lm.onlyInA)},

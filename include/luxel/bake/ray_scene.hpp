@@ -2,6 +2,7 @@
 // An Embree scene of every drawn triangle of a map, in exactly the tessellation the renderer uses
 // (polygons, meshes, patches, displacements; hidden surfaces and billboards left out), built once per
 // map. A hit names the Geometry triangle, so the caller looks up the same lightmap the renderer samples.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -38,9 +39,19 @@ public:
     // Closest hits of `count` rays (count <= 16) sharing one origin, directions unit length, over
     // [tNear, tFar). Thread-safe.
     void intersect(Vec3 origin, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
-    // Every hit of one ray over [tNear, tFar) (at most `max`), sorted by distance then triangle: coplanar
-    // surfaces (decals, duplicated faces) all show up, where intersect() returns one of them. Thread-safe.
-    std::vector<RayHit> allHits(Vec3 origin, Vec3 direction, float tNear, float tFar, size_t max = 16) const;
+    // The closest hit of one ray over [tNear, tFar). Thread-safe.
+    RayHit closest(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
+    // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
+    // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
+    // Thread-safe; no allocation.
+    static constexpr size_t kMaxHits = 16;
+    struct Hits {
+        std::array<RayHit, kMaxHits> hits;
+        size_t count = 0;
+        const RayHit* begin() const { return hits.data(); }
+        const RayHit* end() const { return hits.data() + count; }
+    };
+    Hits allHits(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
 
 private:
     struct Impl;

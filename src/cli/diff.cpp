@@ -1,0 +1,239 @@
+// `luxel diff A B`: two builds of a map, two images or two folders compared; exit 0 same (or only
+// warnings), 1 differences over --fail, 2 an error (idiff's conventions).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "luxel/diff/diff.hpp"
+#include "luxel/diff/heatmap.hpp"
+#include "luxel/diff/report.hpp"
+#include "luxel/render/map_view.hpp"
+#include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
+
+namespace luxel::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct DiffArgs {
+    std::string a, b;
+    std::vector<std::string> fail, warn, failPercent, hardFail;
+    std::string json, junit, out;
+    std::vector<std::string> cameras;
+    std::string mode = "lightmap";
+    std::string size = "1280x720";
+    bool noViews = false;
+    std::vector<std::string> gameDirs;
+    bool ldr = false;
+};
+
+bool isImagePath(const std::string& p) {
+    for (const char* ext : {".png", ".jpg", ".jpeg", ".exr", ".tif", ".tiff", ".tga", ".hdr", ".bmp"})
+        if (endsWithIgnoreCase(p, ext)) return true;
+    return false;
+}
+
+// "0.01" sets every kind; "luxels=0.01", "grid=0.02", "images=0.004" one kind. Values in display units
+// (0..1; 2/255 = 0.00784), as idiff takes them.
+void applyThresholds(const std::vector<std::string>& specs, double DiffThresholds::*field, DiffReport& r,
+                     const char* option) {
+    for (const std::string& spec : specs) {
+        const size_t eq = spec.find('=');
+        const std::string kind = eq == std::string::npos ? "" : spec.substr(0, eq);
+        const std::string number = eq == std::string::npos ? spec : spec.substr(eq + 1);
+        char* end = nullptr;
+        const double v = std::strtod(number.c_str(), &end);
+        if (number.empty() || *end || !(v >= 0))
+            throw UsageError(fmt::format("{} wants a number >= 0 or KIND=NUMBER (luxels, grid, images), got '{}'",
+                                         option, spec));
+        if (kind.empty() || kind == "luxels") r.luxelThresholds.*field = v;
+        if (kind.empty() || kind == "grid") r.probeThresholds.*field = v;
+        if (kind.empty() || kind == "images") r.imageThresholds.*field = v;
+        if (!kind.empty() && kind != "luxels" && kind != "grid" && kind != "images")
+            throw UsageError(fmt::format("{}: unknown kind '{}' (luxels, grid, images)", option, kind));
+    }
+}
+
+DiffReport thresholdsOnly(const DiffArgs& args) {
+    DiffReport r;
+    applyThresholds(args.fail, &DiffThresholds::fail, r, "--fail");
+    applyThresholds(args.warn, &DiffThresholds::warn, r, "--warn");
+    applyThresholds(args.failPercent, &DiffThresholds::failPercent, r, "--fail-percent");
+    applyThresholds(args.hardFail, &DiffThresholds::hardFail, r, "--hard-fail");
+    return r;
+}
+
+DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::string& pathB, DiffReport r) {
+    r.kind = "maps";
+    MaterialOptions materials{args.gameDirs, "", 0};
+    LoadedMap a = loadMap(openMapPath(pathA), {args.ldr}, materials);
+    LoadedMap b = loadMap(openMapPath(pathB), {args.ldr}, materials);
+    if (a.world.format != b.world.format)
+        throw UsageError(fmt::format("{} is {} and {} is {}: formats differ", pathA, a.world.formatName, pathB,
+                                     b.world.formatName));
+    r.format = fmt::format("{} {}", a.world.formatName, a.world.version);
+    LightmapDiffOptions lo;
+    lo.thresholds = r.luxelThresholds;
+    std::vector<LuxelMatch> matches;
+    r.lightmaps = diffLightmaps(a.world, a.geometry, b.world, b.geometry, lo, args.out.empty() ? nullptr : &matches);
+    if (probeKind(a.world) != ProbeKind::None || probeKind(b.world) != ProbeKind::None)
+        r.probes = diffProbes(a.world, b.world, r.probeThresholds);
+
+    // Views: the same camera (resolved on A) for both builds; a camera that falls back onto one already
+    // drawn is drawn once.
+    std::vector<std::pair<std::string, Camera>> views;
+    if (!args.noViews) {
+        int width = 0, height = 0;
+        parseSize(args.size, width, height);
+        std::set<std::string> drawn;
+        const std::vector<std::string> specs =
+            args.cameras.empty() ? std::vector<std::string>{"spawn", "intermission", "overview"} : args.cameras;
+        for (const std::string& spec : specs) {
+            ViewRequest request;
+            request.camera = spec;
+            request.width = width;
+            request.height = height;
+            request.mode = args.mode;
+            request.flares = false;
+            const RenderedView va = renderView(a, request);
+            const std::string key = fmt::format("{} {} {} {}", va.camera.camera.position.x, va.camera.camera.position.y,
+                                                va.camera.camera.position.z, va.camera.camera.angles.y);
+            if (!drawn.insert(key).second) continue;
+            // B is drawn from exactly A's resolved camera, with the options A's view used.
+            RenderOptions o;
+            o.mode = va.mode;
+            o.look = Look::Engine;
+            o.drawFlares = false;
+            o.drawSky = va.camera.used != "overview";
+            if (o.mode == RenderMode::Lit) {
+                ensureMaterials(b, 0, materialsSeen(b.world, b.geometry, va.camera.camera, true));
+                if (b.materials) o.materials = &*b.materials;
+            }
+            const Image vb = renderFrame(b.world, b.geometry, va.camera.camera, o);
+            ImageDiff d = diffImages(va.image, vb, va.camera.used, r.imageThresholds);
+            d.a = pathA;
+            d.b = pathB;
+            r.images.push_back(std::move(d));
+            // File-name safe ("spawn:0" -> "spawn-0").
+            std::string name = va.camera.used;
+            std::replace(name.begin(), name.end(), ':', '-');
+            views.emplace_back(name, va.camera.camera);
+        }
+    }
+    if (!args.out.empty()) {
+        std::error_code ec;
+        fs::create_directories(args.out, ec);
+        writeHeatmaps(a.world, a.geometry, matches, *r.lightmaps, views, args.out);
+    }
+    return r;
+}
+
+DiffReport diffPaths(const DiffArgs& args, const std::string& pathA, const std::string& pathB, DiffReport r);
+
+// Entries matched by relative path: maps with maps, images with images.
+DiffReport diffFolders(const DiffArgs& args, const std::string& dirA, const std::string& dirB, DiffReport r) {
+    r.kind = "folders";
+    auto list = [](const std::string& dir) {
+        std::set<std::string> out;
+        std::error_code ec;
+        for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+             !ec && it != end; it.increment(ec)) {
+            std::error_code ec2;
+            if (!it->is_regular_file(ec2)) continue;
+            const std::string p = it->path().string();
+            if (endsWithIgnoreCase(p, ".bsp") || isImagePath(p)) out.insert(fs::relative(it->path(), dir).string());
+        }
+        return out;
+    };
+    const std::set<std::string> a = list(dirA), b = list(dirB);
+    for (const std::string& rel : a) {
+        if (!b.count(rel)) {
+            r.onlyInA.push_back(rel);
+            continue;
+        }
+        DiffReport entry;
+        entry.luxelThresholds = r.luxelThresholds;
+        entry.probeThresholds = r.probeThresholds;
+        entry.imageThresholds = r.imageThresholds;
+        try {
+            entry = diffPaths(args, (fs::path(dirA) / rel).string(), (fs::path(dirB) / rel).string(), entry);
+            r.entries.push_back(std::move(entry));
+        } catch (const std::exception& e) {
+            r.errors.push_back(rel + ": " + e.what());
+        }
+    }
+    for (const std::string& rel : b)
+        if (!a.count(rel)) r.onlyInB.push_back(rel);
+    return r;
+}
+
+DiffReport diffPaths(const DiffArgs& args, const std::string& pathA, const std::string& pathB, DiffReport r) {
+    r.a = pathA;
+    r.b = pathB;
+    std::error_code ec;
+    const bool dirA = fs::is_directory(pathA, ec), dirB = fs::is_directory(pathB, ec);
+    if (dirA || dirB) {
+        if (!(dirA && dirB)) throw UsageError(fmt::format("{} and {}: a folder can only be compared with a folder", pathA, pathB));
+        return diffFolders(args, pathA, pathB, std::move(r));
+    }
+    if (isImagePath(pathA) || isImagePath(pathB)) {
+        if (!(isImagePath(pathA) && isImagePath(pathB)))
+            throw UsageError(fmt::format("{} and {}: an image can only be compared with an image", pathA, pathB));
+        for (const std::string& p : {pathA, pathB})
+            if (!fs::is_regular_file(p, ec)) throw UsageError(p + ": no such file");
+        r.kind = "images";
+        r.images.push_back(diffImageFiles(pathA, pathB, r.imageThresholds));
+        r.images.back().name = fs::path(pathA).filename().string();
+        if (!r.images.back().error.empty()) throw UsageError(r.images.back().error);
+        return r;
+    }
+    return diffMaps(args, pathA, pathB, std::move(r));
+}
+
+int runDiff(const DiffArgs& args) {
+    DiffReport report = diffPaths(args, args.a, args.b, thresholdsOnly(args));
+    std::cout << summaryText(report);
+    if (!args.json.empty()) writeTextFile(args.json, toJson(report).dump(2) + "\n");
+    if (!args.junit.empty()) writeTextFile(args.junit, junitXml(report));
+    return exitCodeOf(overallVerdict(report));
+}
+
+}  // namespace
+
+void addDiffCommand(CLI::App& app, Action& action) {
+    auto args = std::make_shared<DiffArgs>();
+    CLI::App* sub = app.add_subcommand(
+        "diff", "Compare two builds of a map in world space (lightmaps, light grid / ambient cubes, views), two images "
+                "or two folders; exit 0 same, 1 different over --fail, 2 error");
+    sub->add_option("a", args->a, "build A: a map, an image or a folder")->required();
+    sub->add_option("b", args->b, "build B: the same kind as A")->required();
+    sub->add_option("--fail", args->fail,
+                    "a value fails above this display difference (0..1; 2/255 = 0.0078); KIND=X for one kind "
+                    "(luxels, grid, images); default 1e-6")
+        ->allow_extra_args(false);
+    sub->add_option("--warn", args->warn, "warn above this difference (same syntax); default 1e-6")->allow_extra_args(false);
+    sub->add_option("--fail-percent", args->failPercent,
+                    "fail only when more than this percent of values fail (same syntax); default 0")
+        ->allow_extra_args(false);
+    sub->add_option("--hard-fail", args->hardFail, "fail when any value differs more than this (same syntax)")
+        ->allow_extra_args(false);
+    sub->add_option("--json", args->json, "write every figure as JSON");
+    sub->add_option("--junit", args->junit, "write JUnit XML (a test case per comparison)");
+    sub->add_option("--out", args->out, "write heatmaps here: views, an overview and atlas pages coloured by the change");
+    sub->add_option("--camera", args->cameras, "views to render and compare (repeatable; default spawn, intermission, overview)")
+        ->allow_extra_args(false);
+    sub->add_option("--mode", args->mode, "view mode: lightmap (default) or lit")->check(CLI::IsMember({"lightmap", "lit"}));
+    sub->add_option("--size", args->size, "view size WxH")->capture_default_str();
+    sub->add_flag("--no-views", args->noViews, "compare lightmaps and probes only");
+    sub->add_option("--game-dir", args->gameDirs, "textures for --mode lit (repeatable)")->allow_extra_args(false);
+    sub->add_flag("--ldr", args->ldr, "Source maps: compare the LDR lighting");
+    sub->callback([args, &action] { action = [args] { return runDiff(*args); }; });
+}
+
+}  // namespace luxel::cli
