@@ -94,17 +94,25 @@ size_t RayScene::triangleCount() const { return impl_->triangleSurface.size(); }
 double RayScene::buildMs() const { return impl_->buildMs; }
 
 void RayScene::intersect(Vec3 origin, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const {
+    Vec3 origins[16];
+    for (int i = 0; i < count && i < 16; ++i) origins[i] = origin;
+    closest(origins, directions, count, tNear, tFar, hits);
+}
+
+void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar,
+                       RayHit* hits) const {
     if (count <= 0) return;
-    if (count > 16) throw std::invalid_argument("RayScene::intersect takes at most 16 rays");
+    if (count > 16) throw std::invalid_argument("RayScene: a packet holds at most 16 rays");
     alignas(64) RTCRayHit16 rh;
     alignas(64) int valid[16];
     for (int i = 0; i < 16; ++i) {
         const bool on = i < count;
         valid[i] = on ? -1 : 0;
+        const Vec3 o = on ? origins[i] : Vec3{};
         const Vec3 d = on ? directions[i] : Vec3{0, 0, 1};
-        rh.ray.org_x[i] = origin.x;
-        rh.ray.org_y[i] = origin.y;
-        rh.ray.org_z[i] = origin.z;
+        rh.ray.org_x[i] = o.x;
+        rh.ray.org_y[i] = o.y;
+        rh.ray.org_z[i] = o.z;
         rh.ray.dir_x[i] = d.x;
         rh.ray.dir_y[i] = d.y;
         rh.ray.dir_z[i] = d.z;

@@ -213,7 +213,7 @@ struct Landing {
 };
 
 Landing landAt(const RayScene& scene, const World& w, const Geometry& g, const Luxel& l, Vec3 point,
-               const std::string& material, const LightmapDiffOptions& o) {
+               const std::string& material, const LightmapDiffOptions& o, const RayHit* traced = nullptr) {
     Landing out;
     const Vec3 origin = point + l.normal * o.planeTolerance;
     const Vec3 dir = l.normal * -1.0f;
@@ -223,7 +223,7 @@ Landing landAt(const RayScene& scene, const World& w, const Geometry& g, const L
     int bestRank = 0;
     // The closest hit settles it when it is the luxel's own surface number, material and plane (the usual
     // case: a build compared with itself or with a recompile that kept the face order); otherwise every hit.
-    const RayHit first = scene.closest(origin, dir, 0.0f, 2.0f * o.planeTolerance);
+    const RayHit first = traced ? *traced : scene.closest(origin, dir, 0.0f, 2.0f * o.planeTolerance);
     if (first.hit && first.triangle < scene.triangleSurface().size() && scene.triangleSurface()[first.triangle] == l.surface &&
         g.surfaces[l.surface].shading == SurfaceShading::Lightmap && l.surface < w.surfaces.size()) {
         const int32_t m = w.surfaces[l.surface].material;
@@ -268,9 +268,27 @@ Landing landAt(const RayScene& scene, const World& w, const Geometry& g, const L
 }
 
 Landing land(const RayScene& scene, const World& w, const Geometry& g, const Luxel& l, const std::string& material,
-             const LightmapDiffOptions& o) {
-    const Landing exact = landAt(scene, w, g, l, l.position, material, o);
+             const LightmapDiffOptions& o, const RayHit* traced = nullptr) {
+    const Landing exact = landAt(scene, w, g, l, l.position, material, o, traced);
     return exact.hit ? exact : landAt(scene, w, g, l, l.inset, material, o);
+}
+
+// land() for luxels [begin, end) (all of one surface's material `material`), the closest hits traced as
+// packets of 16.
+void landRange(const RayScene& scene, const World& w, const Geometry& g, const Luxel* luxels, size_t count,
+               const std::string& material, const LightmapDiffOptions& o, Landing* out) {
+    for (size_t k = 0; k < count; k += 16) {
+        const int n = int(std::min<size_t>(16, count - k));
+        Vec3 origins[16], dirs[16];
+        RayHit hits[16];
+        for (int i = 0; i < n; ++i) {
+            const Luxel& l = luxels[k + size_t(i)];
+            origins[i] = l.position + l.normal * o.planeTolerance;
+            dirs[i] = l.normal * -1.0f;
+        }
+        scene.closest(origins, dirs, n, 0.0f, 2.0f * o.planeTolerance, hits);
+        for (int i = 0; i < n; ++i) out[k + size_t(i)] = land(scene, w, g, luxels[k + size_t(i)], material, o, &hits[i]);
+    }
 }
 
 std::string materialOf(const World& w, uint32_t s) {
@@ -281,28 +299,63 @@ std::string materialOf(const World& w, uint32_t s) {
 // The luxels that the matching finds again in their own build: on their own surface, at their own texel.
 // A centre the tessellation maps onto a degenerate triangle (a collapsed patch row, a UV sliver) lands
 // elsewhere even against itself; it cannot be matched in any build and is left out (counted).
-std::vector<Luxel> locatable(std::vector<Luxel> luxels, const RayScene& scene, const World& w, const Geometry& g,
-                             const LightmapDiffOptions& o, size_t& dropped) {
-    std::vector<uint8_t> keep(luxels.size(), 0);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxels.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) {
-            const Luxel l = luxels[i];
-            const Landing at = land(scene, w, g, l, materialOf(w, l.surface), o);
-            if (!at.hit || at.surface != l.surface) continue;
-            const LightmapPage* page = slotPage(w, 0, l.page);
-            keep[i] = std::fabs(at.uv.x - l.uv.x) * float(page->width) < 1e-2f &&
-                      std::fabs(at.uv.y - l.uv.y) * float(page->height) < 1e-2f;
-            // Sampled where the ray found it, exactly as the other build is sampled: identical builds agree
-            // to the bit.
-            if (keep[i]) luxels[i].uv = at.uv;
+// [begin, end) of each surface's luxels (luxel lists are in surface order).
+std::vector<std::pair<size_t, size_t>> surfaceRuns(const std::vector<Luxel>& luxels) {
+    std::vector<std::pair<size_t, size_t>> runs;
+    for (size_t i = 0; i < luxels.size();) {
+        size_t j = i;
+        while (j < luxels.size() && luxels[j].surface == luxels[i].surface) ++j;
+        runs.emplace_back(i, j);
+        i = j;
+    }
+    return runs;
+}
+
+// Lands every luxel of `luxels` on `scene`, surface by surface in parallel.
+std::vector<Landing> landAll(const std::vector<Luxel>& luxels, const World& from, const RayScene& scene, const World& w,
+                             const Geometry& g, const LightmapDiffOptions& o) {
+    const auto runs = surfaceRuns(luxels);
+    std::vector<Landing> out(luxels.size());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t run = r.begin(); run != r.end(); ++run) {
+            const auto [begin, end] = runs[run];
+            landRange(scene, w, g, luxels.data() + begin, end - begin, materialOf(from, luxels[begin].surface), o,
+                      out.data() + begin);
         }
     });
-    std::vector<Luxel> out;
-    out.reserve(luxels.size());
-    for (size_t i = 0; i < luxels.size(); ++i)
-        if (keep[i]) out.push_back(luxels[i]);
-    dropped = luxels.size() - out.size();
     return out;
+}
+
+// Which luxels the matching finds again in their own build: on their own surface, at their own texel.
+// A centre the tessellation maps onto a degenerate triangle (a collapsed patch row, a UV sliver) lands
+// elsewhere even against itself; it cannot be matched in any build and is left out (counted). The found
+// ones get the coordinates where the ray found them, so they are sampled exactly as the other build is:
+// identical builds agree to the bit.
+std::vector<uint8_t> locate(std::vector<Luxel>& luxels, const RayScene& scene, const World& w, const Geometry& g,
+                            const LightmapDiffOptions& o) {
+    const std::vector<Landing> at = landAll(luxels, w, scene, w, g, o);
+    std::vector<uint8_t> found(luxels.size(), 0);
+    for (size_t i = 0; i < luxels.size(); ++i) {
+        Luxel& l = luxels[i];
+        if (!at[i].hit || at[i].surface != l.surface) continue;
+        const LightmapPage* page = slotPage(w, 0, l.page);
+        if (!(std::fabs(at[i].uv.x - l.uv.x) * float(page->width) < 1e-2f &&
+              std::fabs(at[i].uv.y - l.uv.y) * float(page->height) < 1e-2f))
+            continue;
+        l.uv = at[i].uv;
+        found[i] = 1;
+    }
+    return found;
+}
+
+// The items whose `found` flag is set, in order.
+template <class T>
+std::vector<T> keepFound(std::vector<T> items, const std::vector<uint8_t>& found) {
+    size_t n = 0;
+    for (size_t i = 0; i < items.size(); ++i)
+        if (found[i]) items[n++] = std::move(items[i]);
+    items.resize(n);
+    return items;
 }
 
 Vec3 display(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
@@ -343,8 +396,30 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     LightmapDiff diff;
     std::vector<double> areaA, areaB;
     const RayScene sceneA(a, ga), sceneB(b, gb);
-    const std::vector<Luxel> luxA = locatable(luxelCentres(a, ga, &areaA), sceneA, a, ga, o, diff.unlocatedA);
-    const std::vector<Luxel> luxB = locatable(luxelCentres(b, gb, &areaB), sceneB, b, gb, o, diff.unlocatedB);
+    std::vector<Luxel> luxA = luxelCentres(a, ga, &areaA);
+    {
+        const std::vector<uint8_t> found = locate(luxA, sceneA, a, ga, o);
+        const size_t before = luxA.size();
+        luxA = keepFound(std::move(luxA), found);
+        diff.unlocatedA = before - luxA.size();
+    }
+    // B's luxels are only located on A (what only B lights); the self-check that leaves out unlocatable
+    // luxels runs on the ones A does not match (a luxel A matches is located anyway).
+    std::vector<Luxel> luxB = luxelCentres(b, gb, &areaB);
+    std::vector<Landing> landingsB = landAll(luxB, b, sceneA, a, ga, o);
+    {
+        std::vector<Luxel> unmatched;
+        std::vector<size_t> where;
+        for (size_t i = 0; i < luxB.size(); ++i)
+            if (!landingsB[i].hit) unmatched.push_back(luxB[i]), where.push_back(i);
+        const std::vector<uint8_t> foundUnmatched = locate(unmatched, sceneB, b, gb, o);
+        std::vector<uint8_t> found(luxB.size(), 1);
+        for (size_t j = 0; j < unmatched.size(); ++j) found[where[j]] = foundUnmatched[j];
+        const size_t before = luxB.size();
+        luxB = keepFound(std::move(luxB), found);
+        landingsB = keepFound(std::move(landingsB), found);
+        diff.unlocatedB = before - luxB.size();
+    }
     diff.luxelsA = luxA.size();
     diff.luxelsB = luxB.size();
 
@@ -355,13 +430,8 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     };
     // A -> B, surface by surface in parallel (luxA is in surface order): every luxel of A with B's light
     // there, per style slot of A's surface, summed into its surface's accumulators.
-    std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of each surface's luxels
-    for (size_t i = 0; i < luxA.size();) {
-        size_t j = i;
-        while (j < luxA.size() && luxA[j].surface == luxA[i].surface) ++j;
-        runs.emplace_back(i, j);
-        i = j;
-    }
+    const std::vector<std::pair<size_t, size_t>> runs = surfaceRuns(luxA);
+    const std::vector<Landing> landingsA = landAll(luxA, a, sceneB, b, gb, o);
     std::vector<SurfaceAcc> runAcc(runs.size());
     std::vector<size_t> runMatched(runs.size(), 0);
     std::vector<LuxelMatch> matches(matchesOut ? luxA.size() : 0);
@@ -381,7 +451,7 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
                 for (int k = 0; k < 4; ++k)
                     if (sa.styles[size_t(k)] != 255)
                         if (const LightmapPage* p = slotPage(a, k, l.page)) m.a[size_t(k)] = bilinear(*p, l.uv);
-                const Landing at = land(sceneB, b, gb, l, materialOf(a, l.surface), o);
+                const Landing& at = landingsA[i];
                 ++acc.luxels;
                 grow(acc, l.position);
                 if (at.hit) {
@@ -407,11 +477,6 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
         }
     });
     // B -> A: only whether each luxel of B lies on a lit surface of A (what only B lights).
-    std::vector<uint8_t> matchedB(luxB.size(), 0);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, luxB.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i)
-            matchedB[i] = land(sceneA, a, ga, luxB[i], materialOf(b, luxB[i].surface), o).hit ? 1 : 0;
-    });
 
     // Totals in surface order (deterministic for any thread count).
     std::map<uint32_t, SurfaceAcc> surfacesA, surfacesB;
@@ -425,7 +490,7 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
         SurfaceAcc& acc = surfacesB[luxB[i].surface];
         ++acc.luxels;
         grow(acc, luxB[i].position);
-        if (matchedB[i])
+        if (landingsB[i].hit)
             ++diff.matchedB;
         else
             ++acc.unmatched;

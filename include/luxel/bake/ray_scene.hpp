@@ -41,6 +41,9 @@ public:
     void intersect(Vec3 origin, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
     // The closest hit of one ray over [tNear, tFar). Thread-safe.
     RayHit closest(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
+    // Closest hits of `count` (<= 16) rays with their own origins and directions, traced as one packet
+    // (fast for coherent rays, e.g. the luxels of one surface). Thread-safe.
+    void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
     // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
     // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
     // Thread-safe; no allocation.
