@@ -179,3 +179,29 @@ TEST_CASE("real q3map2 pairs: a recompile is identical, a changed light changes 
     CHECK(dl.onlyInA.empty());
     CHECK(dl.onlyInB.empty());
 }
+
+TEST_CASE("real pairs: more compiler threads change only grid points inside walls (the compiler's noise); a changed light changes open space",
+          "[diff][lightmapdiff][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string dir = *sharedMaps() + "/pairs/oacmpdm8/";
+    auto load = [&](const std::string& name) {
+        MapSource src = openMapPath(dir + name + ".bsp");
+        return decodeMap(src);
+    };
+    const World base = load("base");
+    // pairs/README.md: `mt` keeps every lightmap and changes 2,515 of 48,504 grid cells' bytes, the points
+    // q3map2 moves out of solid with a random sequence. Most of the decoded points that differ lie in solid by
+    // luxel's own BSP walk (points on a wall's plane may fall either side of it).
+    Pair mt{base, load("mt"), {}, {}};
+    CHECK(style0(mt.run()).stats.maxAbsLinear == 0.0);
+    const ProbeDiff pm = diffProbes(mt.a, mt.b, {});
+    CHECK(pm.pointsA == 48504);
+    CHECK(pm.changed > 2000);
+    CHECK(pm.changed <= 2515);
+    CHECK(pm.changedInSolid * 10 >= pm.changed * 8);
+    // `light` changes grid cells in the open space around the light: few of those in solid.
+    const World light = load("light");
+    const ProbeDiff pl = diffProbes(base, light, {});
+    CHECK(pl.changed > 2000);
+    CHECK(pl.changedInSolid * 2 < pl.changed);
+}

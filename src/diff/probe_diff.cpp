@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "luxel/diff/diff.hpp"
+#include "luxel/vis/visibility.hpp"
 #include "luxel/render/look.hpp"
 #include "luxel/util/error.hpp"
 
@@ -192,6 +193,8 @@ ProbeDiff diffProbes(const World& a, const World& b, const DiffThresholds& thres
         if (points[x].maxAbsDisplay != points[y].maxAbsDisplay) return points[x].maxAbsDisplay > points[y].maxAbsDisplay;
         return x < y;
     };
+    out.changed = changed.size();
+    for (size_t i : changed) out.changedInSolid += findCluster(a, positions[i]) < 0 ? 1 : 0;
     const size_t keep = std::min(kMaxWorst, changed.size());
     std::partial_sort(changed.begin(), changed.begin() + std::ptrdiff_t(keep), changed.end(), worse);
     for (size_t k = 0; k < keep; ++k) {

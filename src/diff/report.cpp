@@ -215,6 +215,10 @@ std::string probeLine(const ProbeDiff& p, const DiffThresholds& t) {
     } else {
         out += ", " + statsText(p.ambient, t);
     }
+    if (p.changed)
+        out += fmt::format("; {} points differ, {} of them in solid (q3map2 moves grid points out of walls with a "
+                           "random sequence: with -threads > 1 those differ from run to run)",
+                           grouped(p.changed), grouped(p.changedInSolid));
     return out + ": " + upper(p.verdict);
 }
 
@@ -382,6 +386,8 @@ Json probesJson(const ProbeDiff& p) {
                          {"direction_deg", num(w.directionDeg)}});
     return {{"kind", probeKindName(p.kind)},
             {"pointwise", p.pointwise},
+            {"changed", p.changed},
+            {"changed_in_solid", p.changedInSolid},
             {"points_a", p.pointsA},
             {"points_b", p.pointsB},
             {"verdict", verdictName(p.verdict)},

@@ -127,6 +127,10 @@ struct ProbeDiff {
     double medianDirectionDeg = 0, maxDirectionDeg = 0;  // grid, over points whose directed light is not dark
     Verdict verdict = Verdict::Same;
     std::vector<ProbePointDiff> worst;  // most changed points first (at most 20)
+    // Points whose values differ at all, and of those the ones inside solid (no cluster in A). q3map2 moves
+    // a grid point that lies in solid to a nearby open point with a random sequence shared by its threads, so
+    // with -threads > 1 such points differ from run to run: changes only there are the compiler's noise.
+    size_t changed = 0, changedInSolid = 0;
 };
 
 // Compares the probes of two builds. Throws UsageError when the kinds differ.
