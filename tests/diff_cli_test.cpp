@@ -128,3 +128,30 @@ TEST_CASE("diff of folders: entries matched by path; an entry on one side only f
     const nlohmann::json j = readJson(a + "/../r.json");
     CHECK(j["only_in_a"] == nlohmann::json::array({"only.png"}));
 }
+
+TEST_CASE("golden images: written with --update-golden, the same build passes, another build and a missing image fail",
+          "[cli][diff][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string dir = tempDir("diff-golden");
+    {
+        std::ofstream scene(dir + "/views.toml");
+        scene << "maps = [\"" << pairs() << "base.bsp\"]\n"
+              << "[[view]]\nname = \"top\"\ncamera = \"overview\"\nsize = \"160x90\"\nmode = \"lightmap\"\n"
+              << "[[view]]\nname = \"pinned\"\npos = [0, -283, 326]\nangles = [90, 0, 0]\nsize = [160, 90]\nmode = \"lightmap\"\n";
+    }
+    const std::string scene = " --scene '" + dir + "/views.toml' --golden '" + dir + "/golden'";
+    auto r = runLuxel("diff '" + pairs() + "base.bsp'" + scene + " --update-golden");
+    INFO(r.out << r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK(fs::exists(dir + "/golden/top.png"));
+    CHECK(fs::exists(dir + "/golden/pinned.png"));
+    r = runLuxel("diff '" + pairs() + "base.bsp'" + scene + " --junit '" + dir + "/j.xml'");
+    CHECK(r.exitCode == 0);
+    // `light` recoloured the light at (2 -283 326): the view straight down from there sees it.
+    r = runLuxel("diff '" + pairs() + "light.bsp'" + scene);
+    CHECK(r.exitCode == 1);
+    fs::remove(dir + "/golden/top.png");
+    r = runLuxel("diff '" + pairs() + "base.bsp'" + scene);
+    CHECK(r.exitCode == 1);
+    CHECK(r.out.find("no golden image") != std::string::npos);
+}

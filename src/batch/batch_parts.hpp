@@ -12,8 +12,6 @@ namespace luxel::batch {
 
 using Json = nlohmann::ordered_json;
 
-// The renderer's request for a scene view (the output format decides the default look).
-ViewRequest viewRequest(const SceneView& view, const SceneOutput& output);
 
 // 128-bit xxHash of a map's bytes, as 32 hex digits.
 std::string contentHash(const Bytes& bytes);

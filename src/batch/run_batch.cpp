@@ -93,7 +93,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         e["views"] = Json::array();
         for (const SceneView& v : job.views) {
             const double v0 = nowMs();
-            RenderedView r = renderView(map, viewRequest(v, job.output));
+            RenderedView r = renderView(map, sceneViewRequest(v, job.output));
             const std::string rel = outputPath(job, v);
             const fs::path file = fs::path(options.outDir) / rel;
             fs::create_directories(file.parent_path());

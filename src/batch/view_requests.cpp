@@ -12,9 +12,7 @@
 namespace luxel {
 namespace fs = std::filesystem;
 
-namespace batch {
-
-ViewRequest viewRequest(const SceneView& v, const SceneOutput& output) {
+ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     ViewRequest r;
     r.camera = v.camera;
     if (v.pos) r.pos = Vec3{(*v.pos)[0], (*v.pos)[1], (*v.pos)[2]};
@@ -33,8 +31,6 @@ ViewRequest viewRequest(const SceneView& v, const SceneOutput& output) {
     r.transparent = v.transparent;
     return r;
 }
-
-}  // namespace batch
 
 namespace {
 
@@ -81,7 +77,7 @@ void checkJobs(const std::vector<MapJob>& jobs) {
             if (!v.pos && !validCameraSpec(v.camera))
                 throw UsageError(where(v, "camera") + ": unknown camera '" + v.camera +
                                  "' (best, overview, intermission, spawn, spawn:N, or pos + angles)");
-            checkViewRequest(batch::viewRequest(v, job.output));
+            checkViewRequest(sceneViewRequest(v, job.output));
         }
 }
 

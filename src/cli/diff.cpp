@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,12 +11,15 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "luxel/batch/batch.hpp"
 #include "luxel/diff/diff.hpp"
 #include "luxel/diff/heatmap.hpp"
 #include "luxel/diff/report.hpp"
 #include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
+#include "luxel/scene/scene.hpp"
+#include "luxel/scene/work_list.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -31,6 +35,8 @@ struct DiffArgs {
     bool noViews = false;
     std::vector<std::string> gameDirs;
     bool ldr = false;
+    std::string golden, scene;
+    bool updateGolden = false;
 };
 
 bool isImagePath(const std::string& p) {
@@ -196,8 +202,79 @@ DiffReport diffPaths(const DiffArgs& args, const std::string& pathA, const std::
     return diffMaps(args, pathA, pathB, std::move(r));
 }
 
+// The views to draw for golden images: a scene file's (its names) or --camera specs (named by the camera).
+std::vector<std::pair<std::string, ViewRequest>> goldenViews(const DiffArgs& args) {
+    std::vector<std::pair<std::string, ViewRequest>> views;
+    if (!args.scene.empty()) {
+        const Scene scene = loadScene(args.scene);
+        for (const SceneView& v : scene.views) views.emplace_back(v.name, sceneViewRequest(v, scene.output));
+        return views;
+    }
+    int width = 0, height = 0;
+    parseSize(args.size, width, height);
+    const std::vector<std::string> specs =
+        args.cameras.empty() ? std::vector<std::string>{"spawn", "intermission", "overview"} : args.cameras;
+    for (const std::string& spec : specs) {
+        ViewRequest r;
+        r.camera = spec;
+        r.width = width;
+        r.height = height;
+        r.mode = args.mode;
+        r.flares = false;
+        std::string name = spec;
+        std::replace(name.begin(), name.end(), ':', '-');
+        views.emplace_back(name, r);
+    }
+    return views;
+}
+
+// Golden-image testing: the map's views against images stored earlier in args.golden (NAME.png), or, with
+// --update-golden, the images (re)written. A missing golden image is a failed comparison.
+DiffReport diffGolden(const DiffArgs& args, DiffReport r) {
+    r.kind = "golden";
+    r.a = args.a;
+    r.b = args.golden;
+    LoadedMap map = loadMap(openMapPath(args.a), {args.ldr}, {args.gameDirs, "", 0});
+    r.format = fmt::format("{} {}", map.world.formatName, map.world.version);
+    std::error_code ec;
+    if (args.updateGolden) fs::create_directories(args.golden, ec);
+    for (auto& [name, request] : goldenViews(args)) {
+        request.ldrOutput = true;
+        const RenderedView view = renderView(map, request);
+        const std::string file = (fs::path(args.golden) / (sanitizeFileName(name) + ".png")).string();
+        if (args.updateGolden) {
+            writeImage(file, view.image, viewMetadata(map, view));
+            continue;
+        }
+        ImageDiff d;
+        d.name = name;
+        d.a = args.a;
+        d.b = file;
+        if (!fs::is_regular_file(file, ec)) {
+            d.error = file + ": no golden image (write them with --update-golden)";
+            d.verdict = Verdict::Fail;
+        } else {
+            // The golden PNG holds bytes: compare the render as it would be stored.
+            Image stored = view.image;
+            for (float& v : stored.pixels) v = std::round(std::clamp(std::isfinite(v) ? v : 0.0f, 0.0f, 1.0f) * 255.0f) / 255.0f;
+            const Image golden = readImage(file);
+            d = diffImages(stored, golden, name, r.imageThresholds);
+            d.a = args.a;
+            d.b = file;
+        }
+        r.images.push_back(std::move(d));
+    }
+    if (args.updateGolden) std::cerr << fmt::format("golden images written to {}\n", args.golden);
+    return r;
+}
+
 int runDiff(const DiffArgs& args) {
-    DiffReport report = diffPaths(args, args.a, args.b, thresholdsOnly(args));
+    if (!args.golden.empty() && !args.b.empty())
+        throw UsageError("--golden DIR compares one map with stored images: give the map only");
+    if (args.golden.empty() && args.b.empty()) throw UsageError("diff needs A and B (or one map with --golden DIR)");
+    if (args.updateGolden && args.golden.empty()) throw UsageError("--update-golden needs --golden DIR");
+    DiffReport report = args.golden.empty() ? diffPaths(args, args.a, args.b, thresholdsOnly(args))
+                                            : diffGolden(args, thresholdsOnly(args));
     std::cout << summaryText(report);
     if (!args.json.empty()) writeTextFile(args.json, toJson(report).dump(2) + "\n");
     if (!args.junit.empty()) writeTextFile(args.junit, junitXml(report));
@@ -212,7 +289,7 @@ void addDiffCommand(CLI::App& app, Action& action) {
         "diff", "Compare two builds of a map in world space (lightmaps, light grid / ambient cubes, views), two images "
                 "or two folders; exit 0 same, 1 different over --fail, 2 error");
     sub->add_option("a", args->a, "build A: a map, an image or a folder")->required();
-    sub->add_option("b", args->b, "build B: the same kind as A")->required();
+    sub->add_option("b", args->b, "build B: the same kind as A (none with --golden)");
     sub->add_option("--fail", args->fail,
                     "a value fails above this display difference (0..1; 2/255 = 0.0078); KIND=X for one kind "
                     "(luxels, grid, images); default 1e-6")
@@ -233,6 +310,10 @@ void addDiffCommand(CLI::App& app, Action& action) {
     sub->add_flag("--no-views", args->noViews, "compare lightmaps and probes only");
     sub->add_option("--game-dir", args->gameDirs, "textures for --mode lit (repeatable)")->allow_extra_args(false);
     sub->add_flag("--ldr", args->ldr, "Source maps: compare the LDR lighting");
+    sub->add_option("--golden", args->golden,
+                    "golden-image test: render map A's views and compare them with DIR/VIEW.png stored earlier");
+    sub->add_flag("--update-golden", args->updateGolden, "with --golden: (re)write the golden images instead");
+    sub->add_option("--scene", args->scene, "views from a scene file (scenes/README.md) instead of --camera");
     sub->callback([args, &action] { action = [args] { return runDiff(*args); }; });
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "luxel/batch/shard.hpp"
+#include "luxel/render/map_view.hpp"
 #include "luxel/scene/work_list.hpp"
 
 namespace luxel {
@@ -41,6 +42,10 @@ struct BatchResult {
 // working set (kMapMemoryEstimate) times the count passes 5/8 of maxMemory (the rest is the texture cache's).
 constexpr size_t kMapMemoryEstimate = size_t(384) << 20;
 int batchJobs(int threads, size_t maxMemory);
+
+// The renderer's request for a scene view (the output format decides the default look); `luxel diff --scene`
+// draws the same pictures.
+ViewRequest sceneViewRequest(const SceneView& view, const SceneOutput& output);
 
 // Checks every view of every job with the renderer's own parsers, so a bad mode or camera in a scene file
 // fails before any map is read. Throws UsageError "file:line: view[i].key: what".
