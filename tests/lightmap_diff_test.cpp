@@ -40,6 +40,12 @@ struct Pair {
     }
 };
 
+// One build of the q3map2 pairs in ../shared/maps/pairs/oacmpdm8 (pairs/README.md says what differs).
+World loadPair(const std::string& name) {
+    MapSource src = openMapPath(*sharedMaps() + "/pairs/oacmpdm8/" + name + ".bsp");
+    return decodeMap(src);
+}
+
 const StyleDiff& style0(const LightmapDiff& d) {
     REQUIRE_FALSE(d.styles.empty());
     REQUIRE(d.styles[0].style == 0);
@@ -149,12 +155,7 @@ TEST_CASE("a second light style changed: only that style is reported", "[diff][l
 TEST_CASE("real q3map2 pairs: a recompile is identical, a changed light changes the surfaces the compiler's own lumps say",
           "[diff][lightmapdiff][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
-    const std::string dir = *sharedMaps() + "/pairs/oacmpdm8/";
-    auto load = [&](const std::string& name) {
-        MapSource src = openMapPath(dir + name + ".bsp");
-        return decodeMap(src);
-    };
-    Pair same{load("base"), load("same"), {}, {}};
+    Pair same{loadPair("base"), loadPair("same"), {}, {}};
     LightmapDiffOptions strict;
     const LightmapDiff d = same.run(strict);
     CHECK(d.matchedA == d.luxelsA);
@@ -167,7 +168,7 @@ TEST_CASE("real q3map2 pairs: a recompile is identical, a changed light changes 
     // the three largest named there must be among them.
     const std::set<uint32_t> known{54,  55,  62,  63,  133, 136, 149, 155, 192, 194, 274, 276,
                                    362, 364, 383, 424, 458, 568, 576, 580, 604, 606, 639, 640};
-    Pair light{load("base"), load("light"), {}, {}};
+    Pair light{loadPair("base"), loadPair("light"), {}, {}};
     const LightmapDiff dl = light.run(strict);
     CHECK(dl.matchedA == dl.luxelsA);
     std::set<uint32_t> reported;
@@ -183,16 +184,11 @@ TEST_CASE("real q3map2 pairs: a recompile is identical, a changed light changes 
 TEST_CASE("real pairs: more compiler threads change only grid points inside walls (the compiler's noise); a changed light changes open space",
           "[diff][lightmapdiff][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
-    const std::string dir = *sharedMaps() + "/pairs/oacmpdm8/";
-    auto load = [&](const std::string& name) {
-        MapSource src = openMapPath(dir + name + ".bsp");
-        return decodeMap(src);
-    };
-    const World base = load("base");
+    const World base = loadPair("base");
     // pairs/README.md: `mt` keeps every lightmap and changes 2,515 of 48,504 grid cells' bytes, the points
     // q3map2 moves out of solid with a random sequence. Most of the decoded points that differ lie in solid by
     // luxel's own BSP walk (points on a wall's plane may fall either side of it).
-    Pair mt{base, load("mt"), {}, {}};
+    Pair mt{base, loadPair("mt"), {}, {}};
     CHECK(style0(mt.run()).stats.maxAbsLinear == 0.0);
     const ProbeDiff pm = diffProbes(mt.a, mt.b, {});
     CHECK(pm.pointsA == 48504);
@@ -200,7 +196,7 @@ TEST_CASE("real pairs: more compiler threads change only grid points inside wall
     CHECK(pm.changed <= 2515);
     CHECK(pm.changedInSolid * 10 >= pm.changed * 8);
     // `light` changes grid cells in the open space around the light: few of those in solid.
-    const World light = load("light");
+    const World light = loadPair("light");
     const ProbeDiff pl = diffProbes(base, light, {});
     CHECK(pl.changed > 2000);
     CHECK(pl.changedInSolid * 2 < pl.changed);

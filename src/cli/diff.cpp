@@ -75,6 +75,33 @@ DiffReport thresholdsOnly(const DiffArgs& args) {
     return r;
 }
 
+// The views to draw: a scene file's (named as there) or --camera specs (named by the camera; default spawn,
+// intermission and overview), in --mode and --size, flares off.
+std::vector<std::pair<std::string, ViewRequest>> requestedViews(const DiffArgs& args) {
+    std::vector<std::pair<std::string, ViewRequest>> views;
+    if (!args.scene.empty()) {
+        const Scene scene = loadScene(args.scene);
+        for (const SceneView& v : scene.views) views.emplace_back(v.name, sceneViewRequest(v, scene.output));
+        return views;
+    }
+    int width = 0, height = 0;
+    parseSize(args.size, width, height);
+    const std::vector<std::string> specs =
+        args.cameras.empty() ? std::vector<std::string>{"spawn", "intermission", "overview"} : args.cameras;
+    for (const std::string& spec : specs) {
+        ViewRequest r;
+        r.camera = spec;
+        r.width = width;
+        r.height = height;
+        r.mode = args.mode;
+        r.flares = false;
+        std::string name = spec;
+        std::replace(name.begin(), name.end(), ':', '-');
+        views.emplace_back(name, r);
+    }
+    return views;
+}
+
 DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::string& pathB, DiffReport r) {
     r.kind = "maps";
     MaterialOptions materials{args.gameDirs, "", 0};
@@ -95,41 +122,28 @@ DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::s
     // drawn is drawn once.
     std::vector<std::pair<std::string, Camera>> views;
     if (!args.noViews) {
-        int width = 0, height = 0;
-        parseSize(args.size, width, height);
         std::set<std::string> drawn;
-        const std::vector<std::string> specs =
-            args.cameras.empty() ? std::vector<std::string>{"spawn", "intermission", "overview"} : args.cameras;
-        for (const std::string& spec : specs) {
-            ViewRequest request;
-            request.camera = spec;
-            request.width = width;
-            request.height = height;
-            request.mode = args.mode;
-            request.flares = false;
+        for (auto& [viewName, request] : requestedViews(args)) {
             const RenderedView va = renderView(a, request);
             const std::string key = fmt::format("{} {} {} {}", va.camera.camera.position.x, va.camera.camera.position.y,
                                                 va.camera.camera.position.z, va.camera.camera.angles.y);
             if (!drawn.insert(key).second) continue;
-            // B is drawn from exactly A's resolved camera, with the options A's view used.
-            RenderOptions o;
-            o.mode = va.mode;
-            o.look = Look::Engine;
-            o.drawFlares = false;
-            o.drawSky = va.camera.used != "overview";
-            if (o.mode == RenderMode::Lit) {
-                ensureMaterials(b, 0, materialsSeen(b.world, b.geometry, va.camera.camera, true));
-                if (b.materials) o.materials = &*b.materials;
-            }
-            const Image vb = renderFrame(b.world, b.geometry, va.camera.camera, o);
-            ImageDiff d = diffImages(va.image, vb, va.camera.used, r.imageThresholds);
+            // B is drawn through the same request pinned to A's resolved camera (a map's own spawn points may
+            // move between builds; the comparison must not).
+            ViewRequest pinned = request;
+            pinned.pos = va.camera.camera.position;
+            pinned.angles = va.camera.camera.angles;
+            pinned.sky = request.sky.value_or(va.camera.used != "overview");
+            const RenderedView vb = renderView(b, pinned);
+            // Scene views keep their names; camera specs are named by the camera used ("spawn:0").
+            const std::string name = args.scene.empty() ? va.camera.used : viewName;
+            ImageDiff d = diffImages(va.image, vb.image, name, r.imageThresholds);
             d.a = pathA;
             d.b = pathB;
             r.images.push_back(std::move(d));
-            // File-name safe ("spawn:0" -> "spawn-0").
-            std::string name = va.camera.used;
-            std::replace(name.begin(), name.end(), ':', '-');
-            views.emplace_back(name, va.camera.camera);
+            std::string file = name;  // file-name safe for the heatmap ("spawn:0" -> "spawn-0")
+            std::replace(file.begin(), file.end(), ':', '-');
+            views.emplace_back(file, va.camera.camera);
         }
     }
     if (!args.out.empty()) {
@@ -202,32 +216,6 @@ DiffReport diffPaths(const DiffArgs& args, const std::string& pathA, const std::
     return diffMaps(args, pathA, pathB, std::move(r));
 }
 
-// The views to draw for golden images: a scene file's (its names) or --camera specs (named by the camera).
-std::vector<std::pair<std::string, ViewRequest>> goldenViews(const DiffArgs& args) {
-    std::vector<std::pair<std::string, ViewRequest>> views;
-    if (!args.scene.empty()) {
-        const Scene scene = loadScene(args.scene);
-        for (const SceneView& v : scene.views) views.emplace_back(v.name, sceneViewRequest(v, scene.output));
-        return views;
-    }
-    int width = 0, height = 0;
-    parseSize(args.size, width, height);
-    const std::vector<std::string> specs =
-        args.cameras.empty() ? std::vector<std::string>{"spawn", "intermission", "overview"} : args.cameras;
-    for (const std::string& spec : specs) {
-        ViewRequest r;
-        r.camera = spec;
-        r.width = width;
-        r.height = height;
-        r.mode = args.mode;
-        r.flares = false;
-        std::string name = spec;
-        std::replace(name.begin(), name.end(), ':', '-');
-        views.emplace_back(name, r);
-    }
-    return views;
-}
-
 // Golden-image testing: the map's views against images stored earlier in args.golden (NAME.png), or, with
 // --update-golden, the images (re)written. A missing golden image is a failed comparison.
 DiffReport diffGolden(const DiffArgs& args, DiffReport r) {
@@ -238,7 +226,7 @@ DiffReport diffGolden(const DiffArgs& args, DiffReport r) {
     r.format = fmt::format("{} {}", map.world.formatName, map.world.version);
     std::error_code ec;
     if (args.updateGolden) fs::create_directories(args.golden, ec);
-    for (auto& [name, request] : goldenViews(args)) {
+    for (auto& [name, request] : requestedViews(args)) {
         request.ldrOutput = true;
         const RenderedView view = renderView(map, request);
         const std::string file = (fs::path(args.golden) / (sanitizeFileName(name) + ".png")).string();
