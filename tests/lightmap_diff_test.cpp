@@ -201,3 +201,43 @@ TEST_CASE("real pairs: more compiler threads change only grid points inside wall
     CHECK(pl.changed > 2000);
     CHECK(pl.changedInSolid * 2 < pl.changed);
 }
+
+TEST_CASE("a face split in two with the same luxels is no difference", "[diff][lightmapdiff]") {
+    Pair p{gradientRoom(), gradientRoom(), {}, {}};
+    World& b = p.b;
+    // Wall 3 (two triangles) becomes two surfaces of one triangle each, on the same page and vertices.
+    REQUIRE(b.surfaces[3].numIndices == 6);
+    Surface second = b.surfaces[3];
+    b.surfaces[3].numIndices = 3;
+    second.firstIndex += 3;
+    second.numIndices = 3;
+    b.surfaces.push_back(second);
+    const LightmapDiff d = p.run();
+    CHECK(d.matchedA == d.luxelsA);
+    CHECK(d.matchedB == d.luxelsB);
+    CHECK(style0(d).stats.maxAbsLinear == 0.0);
+    CHECK(d.onlyInA.empty());
+    CHECK(d.onlyInB.empty());
+}
+
+TEST_CASE("real pairs: a moved light changes surfaces the compiler's lumps list, all near the light's path", "[diff][lightmapdiff][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // pairs/README.md: the light moved from (2 -283 326) to (66 -283 326); 20 surfaces' texels change by more
+    // than 2 stored bytes, all within 928 units of its path.
+    const std::set<uint32_t> known{54, 55, 62, 63, 133, 136, 149, 192, 194, 362,
+                                   364, 383, 424, 458, 568, 576, 580, 606, 639, 640};
+    Pair moved{loadPair("base"), loadPair("moved"), {}, {}};
+    const LightmapDiff d = moved.run();
+    CHECK(d.matchedA == d.luxelsA);
+    size_t reported = 0;
+    for (const SurfaceDiff& s : style0(d).changed) {
+        if (s.stats.maxAbsLinear <= 10.0 / 255.0) continue;
+        ++reported;
+        CHECK(known.count(s.surface) == 1);
+        // The path runs 32 units either side of (34 -283 326): the box within 928 + 32 units of that point.
+        const Vec3 mid{34, -283, 326};
+        const Vec3 q = vmin(vmax(mid, s.mins), s.maxs);  // the box's point nearest the middle of the path
+        CHECK(std::sqrt(dot(q - mid, q - mid)) <= 928.0f + 32.0f);
+    }
+    CHECK(reported >= 10);
+}
