@@ -241,3 +241,24 @@ TEST_CASE("real pairs: a moved light changes surfaces the compiler's lumps list,
     }
     CHECK(reported >= 10);
 }
+
+TEST_CASE("real pairs: re-packed atlases (texel size doubled, a bounce) are compared luxel for luxel in world space",
+          "[diff][lightmapdiff][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const World base = loadPair("base");
+    for (const char* name : {"settings", "bounce"}) {
+        INFO(name);
+        Pair p{base, loadPair(name), {}, {}};
+        const LightmapDiff d = p.run();
+        // The same geometry: every luxel of either build lies on a lit surface of the other.
+        CHECK(d.matchedA == d.luxelsA);
+        CHECK(d.matchedB == d.luxelsB);
+        CHECK(d.onlyInA.empty());
+        CHECK(d.onlyInB.empty());
+        // -samplescale 2 halves the luxels per side; a bounce keeps the texel size.
+        if (std::string(name) == "settings") CHECK(d.luxelsB * 2 < d.luxelsA);
+        // Light changed (resampled at other texel positions, or bounced): reported, not zero.
+        CHECK(style0(d).stats.rmsLinear > 0.0);
+        CHECK(style0(d).verdict == Verdict::Fail);
+    }
+}
