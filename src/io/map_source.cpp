@@ -88,14 +88,17 @@ void writeFileAtomic(const std::string& path, const Bytes& bytes) {
     }
 }
 
+std::optional<ArchiveMember> splitArchiveMember(const std::string& spec) {
+    const std::string lower = toLowerAscii(spec);
+    for (const char* ext : {".pk3:", ".zip:"})
+        if (const size_t pos = lower.find(ext); pos != std::string::npos)
+            return ArchiveMember{spec.substr(0, pos + 4), spec.substr(pos + 5)};
+    return std::nullopt;
+}
+
 MapSource openMapPath(const std::string& spec) {
-    // "archive.pk3:maps/x.bsp" (also .zip); a plain path otherwise.
-    std::string lower = toLowerAscii(spec);
-    for (const char* ext : {".pk3:", ".zip:"}) {
-        auto pos = lower.find(ext);
-        if (pos == std::string::npos) continue;
-        std::string archive = spec.substr(0, pos + 4);
-        std::string member = spec.substr(pos + 5);
+    if (auto split = splitArchiveMember(spec)) {
+        const std::string archive = split->archive, member = split->member;
         auto bytes = ZipArchive(archive).read(member);
         if (!bytes) throw UsageError(archive + ": has no member " + member);
         MapSource src;

@@ -53,9 +53,7 @@ struct Q3Files {
 
 // "archive.pk3" of "archive.pk3:maps/x.bsp", as openMapPath splits it.
 std::optional<std::string> mapArchive(const std::string& displayName) {
-    const std::string lower = toLowerAscii(displayName);
-    for (const char* ext : {".pk3:", ".zip:"})
-        if (auto pos = lower.find(ext); pos != std::string::npos) return displayName.substr(0, pos + 4);
+    if (auto split = splitArchiveMember(displayName)) return split->archive;
     return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "luxel/io/map_source.hpp"
 #include "luxel/scene/scene.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
@@ -193,11 +194,9 @@ bool hasGlobChars(const std::string& s) { return s.find_first_of("*?[") != std::
 // A map input that names nothing on disk is an error here, with its line; globs are checked when expanded.
 void checkExists(const Ctx& ctx, const toml::node& node, const std::string& key, SceneMapInput& in) {
     if (in.kind == SceneMapInput::Kind::Glob || (in.kind == SceneMapInput::Kind::Auto && hasGlobChars(in.path))) return;
-    std::string onDisk = in.path;
-    // "archive.pk3:maps/x.bsp": the archive must exist (the member is checked when it is opened).
-    const std::string lower = toLowerAscii(onDisk);
-    for (const char* ext : {".pk3:", ".zip:"})
-        if (auto pos = lower.find(ext); pos != std::string::npos) onDisk = onDisk.substr(0, pos + 4);
+    // "archive.pk3:maps/x.bsp": the archive must exist (the member is checked when the input is expanded).
+    const auto split = splitArchiveMember(in.path);
+    const std::string onDisk = split ? split->archive : in.path;
     std::error_code ec;
     if (!fs::exists(onDisk, ec)) ctx.fail(node, key, "'" + in.path + "': no such file or directory");
 }

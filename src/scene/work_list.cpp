@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 
@@ -24,10 +25,7 @@ std::string absolutePath(const std::string& path) {
 }
 
 std::string absoluteSpec(const std::string& spec) {
-    const std::string lower = toLowerAscii(spec);
-    for (const char* ext : {".pk3:", ".zip:"})
-        if (auto pos = lower.find(ext); pos != std::string::npos)
-            return absolutePath(spec.substr(0, pos + 4)) + spec.substr(pos + 4);
+    if (auto split = splitArchiveMember(spec)) return absolutePath(split->archive) + ":" + split->member;
     return absolutePath(spec);
 }
 
@@ -42,10 +40,7 @@ std::vector<std::string> globMatches(const std::string& pattern) {
     return out;
 }
 
-bool isMemberSpec(const std::string& path) {
-    const std::string lower = toLowerAscii(path);
-    return lower.find(".pk3:") != std::string::npos || lower.find(".zip:") != std::string::npos;
-}
+bool isMemberSpec(const std::string& path) { return splitArchiveMember(path).has_value(); }
 
 }  // namespace
 
@@ -88,20 +83,19 @@ std::vector<MapLocation> expandMapInput(const std::string& path, SceneMapInput::
     }
     switch (kind) {
         case K::File: {
-            if (!isMemberSpec(path) && !fs::is_regular_file(path, ec)) return fail("no such map file");
-            if (isMemberSpec(path)) {
-                const size_t colon = toLowerAscii(path).find(".pk3:") != std::string::npos
-                                         ? toLowerAscii(path).find(".pk3:") + 4
-                                         : toLowerAscii(path).find(".zip:") + 4;
-                const std::string archive = path.substr(0, colon), member = path.substr(colon + 1);
-                if (!fs::is_regular_file(archive, ec)) return fail("no such archive");
-                try {
-                    if (!archiveHasMember(archive, member)) return fail("the archive has no member " + member);
-                } catch (const DecodeError&) {
-                    // An unreadable archive fails when the map is opened, as that map's own error.
-                }
+            const auto split = splitArchiveMember(path);
+            if (!split) {
+                if (!fs::is_regular_file(path, ec)) return fail("no such map file");
+                return {{path, fs::path(path).stem().string(), {}}};
             }
-            return {{path, fs::path(isMemberSpec(path) ? path.substr(path.find(':') + 1) : path).stem().string(), {}}};
+            if (!fs::is_regular_file(split->archive, ec)) return fail("no such archive");
+            try {
+                if (!archiveHasMember(split->archive, split->member))
+                    return fail("the archive has no member " + split->member);
+            } catch (const DecodeError&) {
+                // An unreadable archive fails when the map is opened, as that map's own error.
+            }
+            return {{path, fs::path(split->member).stem().string(), {}}};
         }
         case K::Archive:
             if (!fs::is_regular_file(path, ec)) return fail("no such archive");

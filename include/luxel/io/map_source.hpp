@@ -25,6 +25,13 @@ struct MapSource {
 // Size limit for any one file read into memory; larger files are rejected with a clear error.
 constexpr uint64_t kMaxFileBytes = uint64_t(1) << 30;
 
+// "archive.pk3:maps/x.bsp" (also .zip, any case) split into the archive and the member; nullopt for a plain
+// path. Every place that names a map inside an archive goes through this one reading.
+struct ArchiveMember {
+    std::string archive, member;
+};
+std::optional<ArchiveMember> splitArchiveMember(const std::string& spec);
+
 // "a.bsp", or "archive.pk3:maps/a.bsp". Throws UsageError when missing, DecodeError when an archive is bad.
 MapSource openMapPath(const std::string& spec);
 
