@@ -87,16 +87,6 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                 });
 }
 
-// Tile grid shift that starts every tile row on a 64-byte line of the image, so shading can write whole
-// lines with streaming stores (rows must be a whole number of lines apart: width a multiple of 16).
-int tileShiftFor(const Image& image) {
-    if (image.width % 16 != 0) return 0;
-    const uintptr_t base = reinterpret_cast<uintptr_t>(image.pixels.data()) % 64;
-    for (int px = 0; px < 16; ++px)
-        if ((base + uintptr_t(px) * 12) % 64 == 0) return px == 0 ? 0 : raster::kTileSize - px;
-    return 0;
-}
-
 bool pageUsable(const World& world, int32_t page) {
     if (page < 0 || size_t(page) >= world.lightmaps.size()) return false;
     const LightmapPage& p = world.lightmaps[size_t(page)];
@@ -221,7 +211,6 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     const Mat4& m = view.viewProjection;
     const Vec3 eye = camera.position;
     const size_t numChunks = (cands.size() + kSetupChunk - 1) / kSetupChunk;
-    int tileShift = 0;  // set once the image exists
 
     render::ShadeContext ctx;
     ctx.world = &world;
@@ -333,7 +322,6 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         chunks.clear();
         if (pass == 0) {
             allocation.wait();
-            tileShift = tileShiftFor(image);
         }
         // Overlay triangles (alpha-tested, blended) skip the visibility buffer: after a tile's opaque pixels
         // are shaded, alpha-tested ones are drawn in triangle order with depth writes, then blended ones
@@ -356,9 +344,9 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;
-        raster::Bins bins = raster::binTriangles(tris, W, H, tileShift, hasOverlay ? &isOverlay : nullptr);
+        raster::Bins bins = raster::binTriangles(tris, W, H, 0, hasOverlay ? &isOverlay : nullptr);
         raster::Bins overlayBins;
-        if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H, tileShift);
+        if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
         // With several samples per pixel the overlay must blend over this pass's own picture, not the sum
         // of the passes so far: shade into a scratch frame, then add it.
         const bool useScratch = hasOverlay && options.spp > 1;

@@ -66,7 +66,7 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
 // Triangle ids per tile, nearest first (the order only affects speed: see rasterTile). Tiles are
 // kTileSize squares on a grid moved left by shiftX pixels (0 <= shiftX < kTileSize): tile column c covers
 // x in [c*kTileSize - shiftX, (c+1)*kTileSize - shiftX) within the image, so column 0 may be narrower.
-// (The renderer picks shiftX so tile rows start on cache lines of its image.)
+// (The renderer draws into 64-byte aligned frames whose tile rows start on cache lines at shiftX 0.)
 struct Bins {
     int tilesX = 0, tilesY = 0;
     int shiftX = 0;
