@@ -2,18 +2,16 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include <fmt/format.h>
 
+#include "luxel/util/clock.hpp"
+
 namespace luxel::batch {
 namespace {
 
-double nowSeconds() {
-    using namespace std::chrono;
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+double nowSeconds() { return nowMs() / 1000.0; }
 
 }  // namespace
 

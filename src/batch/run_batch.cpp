@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "batch_parts.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "progress.hpp"
 
@@ -27,11 +27,6 @@ int batchJobs(int threads, size_t maxMemory) {
 
 namespace batch {
 namespace {
-
-double nowMs() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
 
 // Errors end up in one manifest field and one log line.
 std::string oneLine(std::string text) {

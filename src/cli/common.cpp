@@ -3,12 +3,12 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "luxel/light/styles.hpp"
+#include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::cli {
@@ -69,10 +69,6 @@ int workerThreads() {
                                 tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
 }
 
-double nowMs() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
 
 }  // namespace luxel::cli
 

@@ -44,12 +44,11 @@ void writeTextFile(const std::string& path, const std::string& text);
 // does not report).
 int workerThreads();
 
-// Milliseconds since an arbitrary start, for timings.
-double nowMs();
 
 }  // namespace luxel::cli
 
 #include "luxel/render/map_view.hpp"
+#include "luxel/util/clock.hpp"
 #include "luxel/render/render.hpp"
 
 namespace luxel::cli {

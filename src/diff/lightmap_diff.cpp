@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <string>
@@ -14,14 +13,10 @@
 #include "luxel/bake/ray_scene.hpp"
 #include "luxel/diff/diff.hpp"
 #include "luxel/render/look.hpp"
+#include "luxel/util/clock.hpp"
 
 namespace luxel {
 namespace {
-
-double nowMs() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
 
 // One luxel centre on a lit surface.
 struct Luxel {

@@ -1,22 +1,17 @@
 #include "luxel/render/map_view.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include <fmt/format.h>
 
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
+#include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/vis/visibility.hpp"
 
 namespace luxel {
 namespace {
-
-double nowMs() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
 
 bool needsMaterials(const std::string& mode) { return mode == "auto" || mode == "lit" || mode == "albedo"; }
 
@@ -73,7 +68,8 @@ std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::
     map.materials = loadMaterials(map.world, map.source, map.materialOptions, loaded);
     map.materialsMs += nowMs() - t0;
     if (std::string line = missingSummary(*map.materials); !line.empty()) {
-        const bool searched = !map.materialOptions.gameDirs.empty() || map.displayName.find(".pk3:") != std::string::npos;
+        // A map inside an archive searches the archive's own folder (loadMaterials).
+        const bool searched = !map.materialOptions.gameDirs.empty() || splitArchiveMember(map.displayName).has_value();
         if (!searched) line += " (no game directory searched: add --game-dir DIR)";
         warnings.push_back(line);
     }
