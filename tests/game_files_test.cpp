@@ -29,14 +29,7 @@ namespace {
 
 using test::makeZip;
 
-void writeFile(const fs::path& path, const std::string& bytes) {
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-void writeFile(const fs::path& path, const Bytes& bytes) {
-    writeFile(path, std::string(bytes.begin(), bytes.end()));
-}
+void writeFile(const fs::path& path, const std::string& bytes) { test::writeFile(path, Bytes(bytes.begin(), bytes.end())); }
 
 std::string text(const std::optional<Bytes>& bytes) {
     REQUIRE(bytes.has_value());

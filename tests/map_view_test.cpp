@@ -18,20 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeFile(const fs::path& path, const std::vector<uint8_t>& bytes) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-// An uncompressed 1x1 true-colour TGA.
-std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
-    std::vector<uint8_t> t(18, 0);
-    t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;
-    for (uint8_t v : {b, g, r, uint8_t(255)}) t.push_back(v);
-    return t;
-}
-
 // room.bsp (the q3_writer room, wall texture "textures/luxel/wall", one grey lightmap page for every wall)
 // and a game folder holding that texture.
 struct Room {

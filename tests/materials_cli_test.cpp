@@ -16,20 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeFile(const fs::path& path, const std::vector<uint8_t>& bytes) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-// A 1x1 uncompressed 32-bit TGA of one colour.
-std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
-    std::vector<uint8_t> t(18, 0);
-    t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;
-    for (uint8_t v : {b, g, r, uint8_t(255)}) t.push_back(v);
-    return t;
-}
-
 size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
 
 // room.bsp: texture 0 textures/luxel/wall (found in dir a) plus textures/luxel/red (in dir b) and

@@ -29,12 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeFile(const fs::path& path, const Bytes& bytes) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
 void writeText(const fs::path& path, const std::string& text) { writeFile(path, Bytes(text.begin(), text.end())); }
 
 // An uncompressed 32-bit TGA (type 2) with the standard bottom-left origin: the first stored row is the

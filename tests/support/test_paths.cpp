@@ -22,6 +22,19 @@ std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::st
     return files;
 }
 
+void writeFile(const fs::path& path, const std::vector<uint8_t>& bytes) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
+    std::vector<uint8_t> t(18, 0);
+    t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;  // true colour, 1x1, 32 bits, 8 alpha bits
+    for (uint8_t v : {b, g, r, uint8_t(255)}) t.push_back(v);
+    return t;
+}
+
 std::string tempDir(const std::string& name) {
     fs::path dir = fs::temp_directory_path() / ("luxel-test-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(dir);

@@ -1,5 +1,6 @@
 #pragma once
 // Where tests find the shared real maps and the luxel binary.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -20,6 +21,12 @@ std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::st
 // A fresh empty directory under the system temp dir, removed at process exit is not needed: callers
 // use unique names.
 std::string tempDir(const std::string& name);
+
+// Writes bytes to path, creating its folders.
+void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);
+
+// An uncompressed 1x1 32-bit TGA of one opaque colour.
+std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b);
 
 struct CommandResult {
     int exitCode = -1;
