@@ -93,7 +93,7 @@ std::vector<MapJob> workList(const BatchArgs& args) {
         } else {
             SceneMapInput in;
             in.path = input;
-            in.location = {"command line", 0, "'" + input + "'"};
+            in.location = {"command line", 0, ""};  // expandMapInput names the input itself
             plain.maps = {in};
             for (MapJob& job : expandScene(plain)) jobs.push_back(std::move(job));
         }
