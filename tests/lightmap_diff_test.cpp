@@ -255,10 +255,62 @@ TEST_CASE("real pairs: re-packed atlases (texel size doubled, a bounce) are comp
         CHECK(d.matchedB == d.luxelsB);
         CHECK(d.onlyInA.empty());
         CHECK(d.onlyInB.empty());
+        CHECK_FALSE(d.sameGeometry);  // other lightmap coordinates: the general matching
         // -samplescale 2 halves the luxels per side; a bounce keeps the texel size.
         if (std::string(name) == "settings") CHECK(d.luxelsB * 2 < d.luxelsA);
         // Light changed (resampled at other texel positions, or bounced): reported, not zero.
         CHECK(style0(d).stats.rmsLinear > 0.0);
         CHECK(style0(d).verdict == Verdict::Fail);
     }
+}
+
+namespace {
+
+void checkSameFigures(const DiffStats& x, const DiffStats& y) {
+    CHECK(x.count == y.count);
+    CHECK(x.meanAbsLinear == y.meanAbsLinear);
+    CHECK(x.rmsLinear == y.rmsLinear);
+    CHECK(x.maxAbsLinear == y.maxAbsLinear);
+    CHECK(x.maxAbsDisplay == y.maxAbsDisplay);
+    CHECK(x.overWarn == y.overWarn);
+    CHECK(x.overFail == y.overFail);
+}
+
+// The one shared ray pass for builds of the same geometry against the two passes of the general matching.
+void checkSharedPassAgrees(Pair& p) {
+    LightmapDiffOptions general;
+    general.reuseSameGeometry = false;
+    const LightmapDiff shared = p.run(), full = p.run(general);
+    CHECK(shared.sameGeometry);
+    CHECK_FALSE(full.sameGeometry);
+    CHECK(shared.luxelsA == full.luxelsA);
+    CHECK(shared.luxelsB == full.luxelsB);
+    CHECK(shared.unlocatedA == full.unlocatedA);
+    CHECK(shared.unlocatedB == full.unlocatedB);
+    CHECK(shared.matchedA == full.matchedA);
+    CHECK(shared.matchedB == full.matchedB);
+    REQUIRE(shared.styles.size() == full.styles.size());
+    for (size_t k = 0; k < shared.styles.size(); ++k) {
+        checkSameFigures(shared.styles[k].stats, full.styles[k].stats);
+        REQUIRE(shared.styles[k].changed.size() == full.styles[k].changed.size());
+        for (size_t i = 0; i < shared.styles[k].changed.size(); ++i)
+            CHECK(shared.styles[k].changed[i].surface == full.styles[k].changed[i].surface);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("builds of the same geometry share one ray pass, with the figures of the general matching",
+          "[diff][lightmapdiff]") {
+    Pair p{gradientRoom(), gradientRoom(), {}, {}};
+    for (size_t i = 0; i < p.b.lightmaps[2].rgb.size(); ++i) p.b.lightmaps[2].rgb[i] += 0.125f;
+    checkSharedPassAgrees(p);
+    CHECK(style0(p.run()).changed.size() == 1);
+}
+
+TEST_CASE("real pairs: the shared ray pass of a changed light agrees with the general matching",
+          "[diff][lightmapdiff][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    Pair p{loadPair("base"), loadPair("light"), {}, {}};
+    checkSharedPassAgrees(p);
 }

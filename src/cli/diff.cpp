@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <exception>
 #include <iostream>
 #include <map>
 #include <set>
+
+#include <tbb/parallel_invoke.h>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -37,6 +40,8 @@ struct DiffArgs {
     bool ldr = false;
     std::string golden, scene;
     bool updateGolden = false;
+    bool fullMatching = false;
+    double heatScale = 0;
 };
 
 bool isImagePath(const std::string& p) {
@@ -105,14 +110,33 @@ std::vector<std::pair<std::string, ViewRequest>> requestedViews(const DiffArgs& 
 DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::string& pathB, DiffReport r) {
     r.kind = "maps";
     MaterialOptions materials{args.gameDirs, "", 0};
-    LoadedMap a = loadMap(openMapPath(pathA), {args.ldr}, materials);
-    LoadedMap b = loadMap(openMapPath(pathB), {args.ldr}, materials);
+    // Both builds load at once; A's error, if both fail, is the one reported (the same for any run).
+    LoadedMap a, b;
+    std::exception_ptr errorA, errorB;
+    tbb::parallel_invoke(
+        [&] {
+            try {
+                a = loadMap(openMapPath(pathA), {args.ldr}, materials);
+            } catch (...) {
+                errorA = std::current_exception();
+            }
+        },
+        [&] {
+            try {
+                b = loadMap(openMapPath(pathB), {args.ldr}, materials);
+            } catch (...) {
+                errorB = std::current_exception();
+            }
+        });
+    if (errorA) std::rethrow_exception(errorA);
+    if (errorB) std::rethrow_exception(errorB);
     if (a.world.format != b.world.format)
         throw UsageError(fmt::format("{} is {} and {} is {}: formats differ", pathA, a.world.formatName, pathB,
                                      b.world.formatName));
     r.format = fmt::format("{} {}", a.world.formatName, a.world.version);
     LightmapDiffOptions lo;
     lo.thresholds = r.luxelThresholds;
+    lo.reuseSameGeometry = !args.fullMatching;
     std::vector<LuxelMatch> matches;
     r.lightmaps = diffLightmaps(a.world, a.geometry, b.world, b.geometry, lo, args.out.empty() ? nullptr : &matches);
     if (probeKind(a.world) != ProbeKind::None || probeKind(b.world) != ProbeKind::None)
@@ -149,7 +173,9 @@ DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::s
     if (!args.out.empty()) {
         std::error_code ec;
         fs::create_directories(args.out, ec);
-        writeHeatmaps(a.world, a.geometry, matches, *r.lightmaps, views, args.out);
+        HeatmapOptions heat;
+        heat.scale = args.heatScale;
+        writeHeatmaps(a.world, a.geometry, matches, *r.lightmaps, views, args.out, heat);
     }
     return r;
 }
@@ -296,6 +322,12 @@ void addDiffCommand(CLI::App& app, Action& action) {
     sub->add_option("--mode", args->mode, "view mode: lightmap (default) or lit")->check(CLI::IsMember({"lightmap", "lit"}));
     sub->add_option("--size", args->size, "view size WxH")->capture_default_str();
     sub->add_flag("--no-views", args->noViews, "compare lightmaps and probes only");
+    sub->add_flag("--full-matching", args->fullMatching,
+                  "trace both builds even when their lit geometry is identical (the same figures, slower; for "
+                  "checking and benchmarking)");
+    sub->add_option("--heat-scale", args->heatScale,
+                    "heatmaps: the display difference shown at full colour (0..1; default 0: the largest found)")
+        ->check(CLI::Range(0.0, 1.0));
     sub->add_option("--game-dir", args->gameDirs, "textures for --mode lit (repeatable)")->allow_extra_args(false);
     sub->add_flag("--ldr", args->ldr, "Source maps: compare the LDR lighting");
     sub->add_option("--golden", args->golden,

@@ -3,11 +3,14 @@
 // along the plane's normal finds the other build's surface through that point, whose lightmap is sampled
 // there (bilinear, linear light). Atlas packing, page numbers, face order and face splitting do not enter.
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "luxel/bake/ray_scene.hpp"
@@ -321,26 +324,59 @@ std::vector<Landing> landAll(const std::vector<Luxel>& luxels, const World& from
     return out;
 }
 
-// Which luxels the matching finds again in their own build: on their own surface, at their own texel.
-// A centre the tessellation maps onto a degenerate triangle (a collapsed patch row, a UV sliver) lands
-// elsewhere even against itself; it cannot be matched in any build and is left out (counted). The found
-// ones get the coordinates where the ray found them, so they are sampled exactly as the other build is:
-// identical builds agree to the bit.
-std::vector<uint8_t> locate(std::vector<Luxel>& luxels, const RayScene& scene, const World& w, const Geometry& g,
-                            const LightmapDiffOptions& o) {
-    const std::vector<Landing> at = landAll(luxels, w, scene, w, g, o);
+// Which luxels the matching finds again in their own build (`self`: each luxel landed on its own build):
+// on their own surface, at their own texel. A centre the tessellation maps onto a degenerate triangle (a
+// collapsed patch row, a UV sliver) lands elsewhere even against itself; it cannot be matched in any build
+// and is left out (counted). The found ones get the coordinates where the ray found them, so they are
+// sampled exactly as the other build is: identical builds agree to the bit.
+std::vector<uint8_t> foundAgain(std::vector<Luxel>& luxels, const std::vector<Landing>& self, const World& w) {
     std::vector<uint8_t> found(luxels.size(), 0);
     for (size_t i = 0; i < luxels.size(); ++i) {
         Luxel& l = luxels[i];
-        if (!at[i].hit || at[i].surface != l.surface) continue;
+        if (!self[i].hit || self[i].surface != l.surface) continue;
         const LightmapPage* page = slotPage(w, 0, l.page);
-        if (!(std::fabs(at[i].uv.x - l.uv.x) * float(page->width) < 1e-2f &&
-              std::fabs(at[i].uv.y - l.uv.y) * float(page->height) < 1e-2f))
+        if (!(std::fabs(self[i].uv.x - l.uv.x) * float(page->width) < 1e-2f &&
+              std::fabs(self[i].uv.y - l.uv.y) * float(page->height) < 1e-2f))
             continue;
-        l.uv = at[i].uv;
+        l.uv = self[i].uv;
         found[i] = 1;
     }
     return found;
+}
+
+std::vector<uint8_t> locate(std::vector<Luxel>& luxels, const RayScene& scene, const World& w, const Geometry& g,
+                            const LightmapDiffOptions& o) {
+    return foundAgain(luxels, landAll(luxels, w, scene, w, g, o), w);
+}
+
+// Whether two builds have the same lit geometry as the matching sees it: triangles, positions, normals,
+// lightmap coordinates, surfaces, their materials' names and page sizes. Then every ray meets the same
+// triangles in both, and a luxel lands on the other build exactly where it lands on its own.
+bool sameLitGeometry(const World& a, const Geometry& ga, const World& b, const Geometry& gb) {
+    if (ga.indices != gb.indices || ga.vertices.size() != gb.vertices.size() || ga.surfaces.size() != gb.surfaces.size() ||
+        a.surfaces.size() != b.surfaces.size() || a.surfaces.size() < ga.surfaces.size())
+        return false;
+    for (size_t i = 0; i < ga.vertices.size(); ++i) {
+        const DrawVertex &u = ga.vertices[i], &v = gb.vertices[i];
+        if (!(u.position == v.position) || !(u.normal == v.normal)) return false;
+    }
+    for (size_t s = 0; s < ga.surfaces.size(); ++s) {
+        const DrawSurface &u = ga.surfaces[s], &v = gb.surfaces[s];
+        if (u.firstIndex != v.firstIndex || u.numIndices != v.numIndices || u.firstVertex != v.firstVertex ||
+            u.numVertices != v.numVertices || u.lightmapPage != v.lightmapPage || u.shading != v.shading ||
+            materialOf(a, uint32_t(s)) != materialOf(b, uint32_t(s)))
+            return false;
+        if (u.shading != SurfaceShading::Lightmap) continue;  // (a compiler leaves others' coordinates as garbage)
+        for (uint32_t k = 0; k < u.numIndices && size_t(u.firstIndex) + k < ga.indices.size(); ++k) {
+            const uint32_t i = ga.indices[size_t(u.firstIndex) + k];
+            if (i < ga.vertices.size() &&
+                std::memcmp(&ga.vertices[i].lightmapUV, &gb.vertices[i].lightmapUV, sizeof(Vec2)) != 0)
+                return false;
+        }
+        const LightmapPage *pa = slotPage(a, 0, u.lightmapPage), *pb = slotPage(b, 0, v.lightmapPage);
+        if (!pa != !pb || (pa && (pa->width != pb->width || pa->height != pb->height))) return false;
+    }
+    return true;
 }
 
 // The items whose `found` flag is set, in order.
@@ -390,18 +426,39 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     const double t0 = nowMs();
     LightmapDiff diff;
     std::vector<double> areaA, areaB;
-    const RayScene sceneA(a, ga), sceneB(b, gb);
-    std::vector<Luxel> luxA = luxelCentres(a, ga, &areaA);
-    {
-        const std::vector<uint8_t> found = locate(luxA, sceneA, a, ga, o);
-        const size_t before = luxA.size();
-        luxA = keepFound(std::move(luxA), found);
-        diff.unlocatedA = before - luxA.size();
-    }
+    // With the same lit geometry in both builds (a light changed, a recompile) every landing on B is the
+    // landing on A itself: one scene and one ray pass serve both directions, with the same results.
+    const bool same = o.reuseSameGeometry && sameLitGeometry(a, ga, b, gb);
+    diff.sameGeometry = same;
+    // The scenes and the luxel centres of both builds at once (each is parallel inside, but not throughout).
+    std::optional<RayScene> ownSceneA, ownSceneB;
+    std::vector<Luxel> allA, centresB;
+    tbb::parallel_invoke([&] { ownSceneA.emplace(a, ga); }, [&] { if (!same) ownSceneB.emplace(b, gb); },
+                         [&] { allA = luxelCentres(a, ga, &areaA); },
+                         [&] { if (!same) centresB = luxelCentres(b, gb, &areaB); });
+    const RayScene& sceneA = *ownSceneA;
+    const RayScene& sceneB = same ? sceneA : *ownSceneB;
+
+    std::vector<Landing> selfA = landAll(allA, a, sceneA, a, ga, o);
+    std::vector<Luxel> luxA = allA;
+    const std::vector<uint8_t> foundA = foundAgain(luxA, selfA, a);
+    luxA = keepFound(std::move(luxA), foundA);
+    diff.unlocatedA = allA.size() - luxA.size();
+    // A -> B landings (for the same geometry: A's own, which found every kept luxel).
+    std::vector<Landing> landingsA = same ? keepFound(selfA, foundA) : landAll(luxA, a, sceneB, b, gb, o);
+
     // B's luxels are only located on A (what only B lights); the self-check that leaves out unlocatable
     // luxels runs on the ones A does not match (a luxel A matches is located anyway).
-    std::vector<Luxel> luxB = luxelCentres(b, gb, &areaB);
-    std::vector<Landing> landingsB = landAll(luxB, b, sceneA, a, ga, o);
+    std::vector<Luxel> luxB;
+    std::vector<Landing> landingsB;
+    if (same) {
+        luxB = std::move(allA);  // luxelCentres depends on the geometry and page sizes only
+        landingsB = std::move(selfA);
+        areaB = areaA;
+    } else {
+        luxB = std::move(centresB);
+        landingsB = landAll(luxB, b, sceneA, a, ga, o);
+    }
     {
         std::vector<Luxel> unmatched;
         std::vector<size_t> where;
@@ -426,7 +483,6 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     // A -> B, surface by surface in parallel (luxA is in surface order): every luxel of A with B's light
     // there, per style slot of A's surface, summed into its surface's accumulators.
     const std::vector<std::pair<size_t, size_t>> runs = surfaceRuns(luxA);
-    const std::vector<Landing> landingsA = landAll(luxA, a, sceneB, b, gb, o);
     std::vector<SurfaceAcc> runAcc(runs.size());
     std::vector<size_t> runMatched(runs.size(), 0);
     std::vector<LuxelMatch> matches(matchesOut ? luxA.size() : 0);
@@ -481,14 +537,16 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
         for (const auto& [style, acc] : runAcc[run].byStyle) accumulatorFor(styles, style).merge(acc);
         surfacesA[luxA[runs[run].first].surface] = std::move(runAcc[run]);
     }
-    for (size_t i = 0; i < luxB.size(); ++i) {
-        SurfaceAcc& acc = surfacesB[luxB[i].surface];
-        ++acc.luxels;
-        grow(acc, luxB[i].position);
-        if (landingsB[i].hit)
-            ++diff.matchedB;
-        else
-            ++acc.unmatched;
+    for (const auto& [begin, end] : surfaceRuns(luxB)) {
+        SurfaceAcc& acc = surfacesB[luxB[begin].surface];
+        for (size_t i = begin; i < end; ++i) {
+            ++acc.luxels;
+            grow(acc, luxB[i].position);
+            if (landingsB[i].hit)
+                ++diff.matchedB;
+            else
+                ++acc.unmatched;
+        }
     }
     // Styles only B uses still get a (matched-luxel-free) entry, so the report names them.
     for (const Surface& s : b.surfaces)

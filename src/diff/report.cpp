@@ -370,6 +370,7 @@ Json lightmapsJson(const LightmapDiff& lm) {
             {"matched_b", lm.matchedB},
             {"unlocated_a", lm.unlocatedA},
             {"unlocated_b", lm.unlocatedB},
+            {"same_geometry", lm.sameGeometry},
             {"styles", std::move(styles)},
             {"geometry_verdict", verdictName(lm.onlyInA.empty() && lm.onlyInB.empty() ? Verdict::Same : Verdict::Fail)},
             {"only_in_a", surfacesJson(lm.onlyInA)},

@@ -86,6 +86,7 @@ struct LightmapDiff {
     // Lit surfaces whose luxels mostly (over half) have no counterpart: added, removed or moved geometry,
     // reported as geometry, not as lighting changes.
     std::vector<SurfaceDiff> onlyInA, onlyInB;
+    bool sameGeometry = false;            // the builds' lit geometry is identical (one ray pass served both)
     double ms = 0;
 };
 
@@ -103,6 +104,8 @@ struct LightmapDiffOptions {
     DiffThresholds thresholds;
     float planeTolerance = 1.0f;   // a luxel matches a surface within this distance of its plane (units)
     float normalTolerance = 0.95f; // and with normals at least this aligned (cosine)
+    // Builds with the same lit geometry share one ray pass (same results; off only to test that they are).
+    bool reuseSameGeometry = true;
 };
 
 // Compares the lightmaps of two builds in world space. `matches` (optional) receives every luxel of A.
