@@ -550,7 +550,8 @@ TEST_CASE("random byte corruption gives a World or a DecodeError, nothing else",
     CHECK(rejected > 0);
 }
 
-TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files only", "[q3decode]") {
+TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files, and probe their odd successors for deluxe maps",
+          "[q3decode]") {
     Q3MapBuilder b = makeRoomMap();
     b.lightmaps.clear();  // empty lightmap lump: pages come from files beside the map
     for (int i = 0; i < 6; ++i) b.faces[size_t(i)].lightmap = (i % 3) * 2;  // 0, 2, 4 like -deluxe output
@@ -561,7 +562,11 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files only", "[q3d
     std::vector<std::string> opened;
     World w = decodeMap(memSource(b.build(), files, &opened));
     std::set<std::string> openedSet(opened.begin(), opened.end());
-    CHECK(openedSet == std::set<std::string>{"mem/lm_0000.tga", "mem/lm_0002.tga", "mem/lm_0004.tga"});
+    // Every face on an even page: lm_0001 (present) and lm_0003 (missing) are looked for as direction pages;
+    // with lm_0003 missing the map has no deluxe maps.
+    CHECK(openedSet == std::set<std::string>{"mem/lm_0000.tga", "mem/lm_0001.tga", "mem/lm_0002.tga",
+                                             "mem/lm_0003.tga", "mem/lm_0004.tga"});
+    CHECK(w.deluxemaps.empty());
     REQUIRE(w.lightmaps.size() == 5);
     CHECK(w.lightmaps[1].width == 0);
     CHECK(w.lightmaps[3].width == 0);

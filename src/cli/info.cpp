@@ -138,8 +138,11 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
         }
     size_t lit = 0, vertexLit = 0;
     for (const auto& s : world.surfaces) (s.lightmapPage >= 0 ? lit : vertexLit)++;
+    size_t deluxePages = 0;
+    for (const auto& p : world.deluxemaps) deluxePages += p.width > 0 ? 1 : 0;
     j["lightmaps"] = {{"pages", usedPages}, {"page_width", pageW}, {"page_height", pageH},
-                      {"surfaces_lightmapped", lit}, {"surfaces_without_lightmap", vertexLit}};
+                      {"surfaces_lightmapped", lit}, {"surfaces_without_lightmap", vertexLit},
+                      {"deluxe_pages", deluxePages}};
     if (world.grid) {
         const auto& g = *world.grid;
         j["light_grid"] = {{"dims", g.dims},
@@ -204,6 +207,8 @@ void printText(const nlohmann::ordered_json& j) {
     std::cout << fmt::format("lightmaps: {} pages of {}x{}; {} surfaces lightmapped, {} without\n",
                              lm["pages"].get<uint64_t>(), lm["page_width"].get<int>(), lm["page_height"].get<int>(),
                              lm["surfaces_lightmapped"].get<uint64_t>(), lm["surfaces_without_lightmap"].get<uint64_t>());
+    if (lm["deluxe_pages"].get<uint64_t>() > 0)
+        std::cout << fmt::format("deluxe maps (light direction per luxel): {} pages\n", lm["deluxe_pages"].get<uint64_t>());
     if (j["light_grid"].is_null()) {
         std::cout << "light grid: none\n";
     } else {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <string>
 
@@ -389,6 +390,51 @@ std::vector<T> keepFound(std::vector<T> items, const std::vector<uint8_t>& found
     return items;
 }
 
+const LightmapPage* directionPage(const World& w, int32_t page) {
+    if (page < 0 || size_t(page) >= w.deluxemaps.size()) return nullptr;
+    const LightmapPage& p = w.deluxemaps[size_t(page)];
+    if (p.width <= 0 || p.height <= 0 || p.rgb.size() != size_t(p.width) * size_t(p.height) * 3) return nullptr;
+    return &p;
+}
+
+// Angle between two directions in degrees; -1 when either is (near) zero. The stored vectors need not be
+// unit length (bytes, bilinear blends), so both are normalised by the atan2 of |a x b| and a . b.
+double angleDeg(Vec3 a, Vec3 b) {
+    const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+    if (ax * ax + ay * ay + az * az < 1e-8 || bx * bx + by * by + bz * bz < 1e-8) return -1.0;
+    const double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    return std::atan2(std::sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz) * 180.0 / std::numbers::pi;
+}
+
+// The direction figures over the luxels bright enough in both builds (see DirectionDiff).
+DirectionDiff directionDiff(const std::vector<float>& angle, const std::vector<float>& dimmer,
+                            const std::vector<Luxel>& luxels, const World& a) {
+    double sum = 0;
+    size_t n = 0;
+    for (const Luxel& l : luxels)
+        if (const LightmapPage* p = slotPage(a, 0, l.page)) sum += double(luminance(bilinear(*p, l.uv))), ++n;
+    const float minLum = n ? float(0.01 * sum / double(n)) : 0.0f;
+    std::vector<double> measured;
+    for (size_t i = 0; i < angle.size(); ++i)
+        if (angle[i] >= 0 && dimmer[i] >= minLum && minLum > 0) measured.push_back(angle[i]);
+    DirectionDiff d;
+    d.count = measured.size();
+    if (measured.empty()) return d;
+    double total = 0;
+    for (double v : measured) {
+        total += v;
+        d.maxDeg = std::max(d.maxDeg, v);
+        d.over10Deg += v > 10.0 ? 1 : 0;
+    }
+    d.meanDeg = total / double(measured.size());
+    const size_t mid = measured.size() / 2;
+    std::nth_element(measured.begin(), measured.begin() + std::ptrdiff_t(mid), measured.end());
+    d.medianDeg = measured[mid];
+    if (measured.size() % 2 == 0)
+        d.medianDeg = 0.5 * (d.medianDeg + *std::max_element(measured.begin(), measured.begin() + std::ptrdiff_t(mid)));
+    return d;
+}
+
 Vec3 display(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
 
 struct SurfaceAcc {
@@ -486,6 +532,10 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
     std::vector<SurfaceAcc> runAcc(runs.size());
     std::vector<size_t> runMatched(runs.size(), 0);
     std::vector<LuxelMatch> matches(matchesOut ? luxA.size() : 0);
+    // Deluxe maps: the angle between the two builds' directions per matched luxel (negative: not measured)
+    // and the dimmer of the two style-0 luminances there.
+    const bool deluxe = !a.deluxemaps.empty() && !b.deluxemaps.empty();
+    std::vector<float> angle(deluxe ? luxA.size() : 0, -1.0f), dimmer(deluxe ? luxA.size() : 0, 0.0f);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t run = r.begin(); run != r.end(); ++run) {
             SurfaceAcc& acc = runAcc[run];
@@ -520,6 +570,11 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
                             .add(m.a[size_t(k)], m.b[size_t(k)], display(m.a[size_t(k)], a.look),
                                  display(m.b[size_t(k)], b.look));
                     }
+                    if (deluxe && sa.styles[0] == 0 && sb.styles[0] == 0)
+                        if (const LightmapPage *da = directionPage(a, l.page), *db = directionPage(b, pageB); da && db) {
+                            angle[i] = float(angleDeg(bilinear(*da, l.uv), bilinear(*db, at.uv)));
+                            dimmer[i] = std::min(luminance(m.a[0]), luminance(m.b[0]));
+                        }
                 } else {
                     ++acc.unmatched;
                 }
@@ -527,6 +582,7 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
             }
         }
     });
+    if (deluxe) diff.deluxe = directionDiff(angle, dimmer, luxA, a);
     // B -> A: only whether each luxel of B lies on a lit surface of A (what only B lights).
 
     // Totals in surface order (deterministic for any thread count).

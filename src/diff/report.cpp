@@ -204,6 +204,12 @@ std::string styleLine(const StyleDiff& s, const DiffThresholds& t) {
                        upper(s.verdict));
 }
 
+std::string deluxeLine(const DirectionDiff& d) {
+    return fmt::format("deluxe maps: {} lit luxels, light direction changed by median {:.1f} deg, mean {:.1f}, max "
+                       "{:.1f}; {} over 10 deg",
+                       grouped(d.count), d.medianDeg, d.meanDeg, d.maxDeg, grouped(d.over10Deg));
+}
+
 std::string probeLine(const ProbeDiff& p, const DiffThresholds& t) {
     std::string out = probeKindName(p.kind);
     out += ": " + grouped(p.pointsA) + " points";
@@ -256,6 +262,7 @@ void summarize(const DiffReport& r, const std::string& indent, std::string& out)
         line(fmt::format("lightmaps: {} luxels in A ({:.1f}% matched), {} in B ({:.1f}% matched)", grouped(lm.luxelsA),
                          share(lm.matchedA, lm.luxelsA), grouped(lm.luxelsB), share(lm.matchedB, lm.luxelsB)));
         for (const StyleDiff& s : lm.styles) line(styleLine(s, r.luxelThresholds));
+        if (lm.deluxe) line(deluxeLine(*lm.deluxe));
         if (!lm.onlyInA.empty()) line(geometrySideLine("A", lm.onlyInA) + ": FAIL");
         if (!lm.onlyInB.empty()) line(geometrySideLine("B", lm.onlyInB) + ": FAIL");
     }
@@ -372,6 +379,12 @@ Json lightmapsJson(const LightmapDiff& lm) {
             {"unlocated_b", lm.unlocatedB},
             {"same_geometry", lm.sameGeometry},
             {"styles", std::move(styles)},
+            {"deluxe", lm.deluxe ? Json{{"luxels", lm.deluxe->count},
+                                        {"median_deg", num(lm.deluxe->medianDeg)},
+                                        {"mean_deg", num(lm.deluxe->meanDeg)},
+                                        {"max_deg", num(lm.deluxe->maxDeg)},
+                                        {"over_10_deg", lm.deluxe->over10Deg}}
+                                 : Json(nullptr)},
             {"geometry_verdict", verdictName(lm.onlyInA.empty() && lm.onlyInB.empty() ? Verdict::Same : Verdict::Fail)},
             {"only_in_a", surfacesJson(lm.onlyInA)},
             {"only_in_b", surfacesJson(lm.onlyInB)},
@@ -436,6 +449,8 @@ void collectSuites(const DiffReport& r, std::vector<Suite>& suites) {
             for (size_t i = 0; i < std::min<size_t>(s.changed.size(), 10); ++i) c.details.push_back(surfaceLine(s.changed[i]));
             suite.cases.push_back(std::move(c));
         }
+        // Directions decide no verdict (see DirectionDiff): a passing case that carries the figures.
+        if (lm.deluxe) suite.cases.push_back({"deluxe maps", Verdict::Same, deluxeLine(*lm.deluxe), {}});
         TestCase g{"geometry", Verdict::Same, "same lit surfaces in both builds", {}};
         if (!lm.onlyInA.empty() || !lm.onlyInB.empty()) {
             g.verdict = Verdict::Fail;

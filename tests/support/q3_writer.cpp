@@ -226,13 +226,14 @@ RoomInfo addRoom(Q3MapBuilder& b, const RoomOptions& opt, int32_t cluster) {
                     b.addLightmap([&](int x, int y) { return opt.texel(w, x, y); });
                 else
                     b.addLightmap(opt.wallBytes[size_t(w)]);
+                if (opt.direction) b.addLightmap([&](int x, int y) { return opt.direction(w, x, y); });
             }
         }
     }
     const std::vector<Vec2> uv = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     info.firstFace = int32_t(b.faces.size());
     for (int w = 0; w < 6; ++w) {
-        int32_t lm = opt.vertexLit ? -3 : (opt.sharedPage ? info.firstLightmap : info.firstLightmap + w);
+        int32_t lm = opt.vertexLit ? -3 : (opt.sharedPage ? info.firstLightmap : info.firstLightmap + (opt.direction ? 2 * w : w));
         const auto& c = opt.wallBytes[size_t(w)];
         b.addPolygon(clockwise(walls[w].corners, walls[w].normal), walls[w].normal, 0, lm, uv, {c[0], c[1], c[2], 255});
     }

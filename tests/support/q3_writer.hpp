@@ -176,6 +176,9 @@ struct RoomOptions {
     bool sharedPage = false;
     std::array<uint8_t, 3> sharedBytes{64, 64, 64};
     std::function<std::array<uint8_t, 3>(int wall, int x, int y)> texel;  // overrides wallBytes if set
+    // q3map2 -deluxe: each wall's page is followed by a page of these direction bytes ((d + 1) * 127.5),
+    // and walls use the even pages (not with sharedPage).
+    std::function<std::array<uint8_t, 3>(int wall, int x, int y)> direction;
     bool vertexLit = false;
     int32_t textureFlags = 0;  // surface flags of the wall texture (e.g. kQ3SurfSky)
     // Light grid over models[0] bounds with the default 64 64 128 cell: every point has these bytes.

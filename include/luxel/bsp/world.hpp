@@ -183,6 +183,9 @@ struct World {
     std::vector<LightmapPage> lightmaps;  // style slot 0
     // Style slots 1..3: page i has the same size and layout as lightmaps[i] (empty when no surface uses the slot).
     std::array<std::vector<LightmapPage>, 3> extraLightmapSlots;
+    // Light direction per texel of lightmaps[i] (Quake 3 -deluxe maps): unit vectors in world space towards
+    // the light, in `rgb`; empty when the map has none, a page of width 0 where page i has none.
+    std::vector<LightmapPage> deluxemaps;
     Pvs pvs;
     std::optional<LightGrid> grid;
     std::vector<AmbientSample> ambientSamples;

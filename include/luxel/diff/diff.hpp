@@ -76,6 +76,15 @@ struct StyleDiff {
     std::vector<SurfaceDiff> changed;
 };
 
+// Light directions of deluxe maps (Quake 3 -deluxe) compared at the matched luxels of A. Only where both
+// builds' style-0 light there is at least 1% of A's mean luxel luminance: in the dark the compiler's
+// direction is noise. Reported; decides no verdict (as the grid's directions).
+struct DirectionDiff {
+    size_t count = 0;             // luxels measured
+    double medianDeg = 0, maxDeg = 0, meanDeg = 0;
+    size_t over10Deg = 0;         // luxels whose direction turned by more than 10 degrees
+};
+
 struct LightmapDiff {
     size_t luxelsA = 0, luxelsB = 0;      // luxel centres on lit surfaces (style slot 0)
     // Luxel centres left out because the matching does not find them on their own surface in their own
@@ -86,6 +95,7 @@ struct LightmapDiff {
     // Lit surfaces whose luxels mostly (over half) have no counterpart: added, removed or moved geometry,
     // reported as geometry, not as lighting changes.
     std::vector<SurfaceDiff> onlyInA, onlyInB;
+    std::optional<DirectionDiff> deluxe;  // both builds store deluxe maps
     bool sameGeometry = false;            // the builds' lit geometry is identical (one ray pass served both)
     double ms = 0;
 };
