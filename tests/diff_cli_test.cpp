@@ -64,8 +64,11 @@ TEST_CASE("diff of a changed light: exit 1 over the default threshold, 0 with --
     const nlohmann::json j = readJson(dir + "/r.json");
     CHECK(j["verdict"] == "fail");
     CHECK_FALSE(j["lightmaps"]["styles"][0]["changed"].empty());
-    // The heatmaps: the atlas pages of style 0 at least.
+    // The heatmaps: the atlas pages of style 0 at least, and the light grid's levels.
     CHECK(fs::exists(dir + "/heat/style_000"));
+    CHECK(fs::exists(dir + "/heat/grid/z_000.png"));
+    // The heat scale is a display difference: above 1 is a usage error.
+    CHECK(runLuxel("diff '" + pairs() + "base.bsp' '" + pairs() + "light.bsp' --no-views --heat-scale 2").exitCode == 2);
     // Every difference is at most a full display range: a threshold of 1 (hard-fail at 1) passes.
     r = runLuxel("diff '" + pairs() + "base.bsp' '" + pairs() + "light.bsp' --no-views --fail 1 --warn 1");
     CHECK(r.exitCode == 0);

@@ -176,6 +176,7 @@ DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::s
         HeatmapOptions heat;
         heat.scale = args.heatScale;
         writeHeatmaps(a.world, a.geometry, matches, *r.lightmaps, views, args.out, heat);
+        writeGridSlices(a.world, b.world, args.out, heat);
     }
     return r;
 }

@@ -3,6 +3,7 @@
 // lightmap mode with the linear look, which writes page values unchanged.
 #include "luxel/diff/heatmap.hpp"
 
+#include <fmt/format.h>
 #include <OpenImageIO/imagebuf.h>
 #include <OpenImageIO/imagebufalgo.h>
 
@@ -48,8 +49,19 @@ float displayLuminance(Vec3 linear, const EngineLook& look) {
 
 bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
-// Heat colour of a luxel whose display luminance in A is `grey`, changed by `change` (B - A, display
-// luminance) shown at full colour when |change| >= scale.
+// The signed change from A to B in display values: the difference of the channel that changed most (the
+// measure the thresholds use), so a change of hue shows as much as one of brightness.
+double signedChange(Vec3 linearA, Vec3 linearB, const EngineLook& lookA, const EngineLook& lookB) {
+    const Vec3 da = toDisplay(clampLightHue(linearA, lookA), lookA), db = toDisplay(clampLightHue(linearB, lookB), lookB);
+    const double d[3] = {double(db.x) - double(da.x), double(db.y) - double(da.y), double(db.z) - double(da.z)};
+    double best = d[0];
+    for (double v : {d[1], d[2]})
+        if (std::abs(v) > std::abs(best)) best = v;
+    return best;
+}
+
+// Heat colour of a luxel whose display luminance in A is `grey`, changed by `change` (signedChange) shown
+// at full colour when |change| >= scale.
 Vec3 heatColor(float grey, double change, double scale) {
     const float g = kDim * grey;
     const Vec3 base{g, g, g};
@@ -268,7 +280,7 @@ World heatWorld(const World& a, const std::vector<LuxelMatch>& matches, const He
         v.color = {g.x, g.y, g.z, v.color.w};
     }
 
-    // Signed change of each matched luxel carrying the style: display luminance of B minus that of A.
+    // Signed change of each matched luxel carrying the style (signedChange).
     std::vector<double> change(matches.size(), 0.0);
     std::vector<uint8_t> state(matches.size(), 0);  // 0 grey, 1 tinted, 2 unmatched
     double largest = 0;
@@ -286,7 +298,7 @@ World heatWorld(const World& a, const std::vector<LuxelMatch>& matches, const He
             state[i] = 2;
             continue;
         }
-        change[i] = double(displayLuminance(vb, a.look)) - double(displayLuminance(va, a.look));
+        change[i] = signedChange(va, vb, a.look, a.look);
         state[i] = 1;
         largest = std::max(largest, std::abs(change[i]));
     }
@@ -386,6 +398,69 @@ std::vector<std::string> writeHeatmaps(const World& a, const Geometry& ga, const
             writeImage(path, pageImage(page));
             written.push_back(path);
         }
+    }
+    return written;
+}
+
+std::vector<std::string> writeGridSlices(const World& a, const World& b, const std::string& dir,
+                                         const HeatmapOptions& options) {
+    std::vector<std::string> written;
+    if (!a.grid || !b.grid || a.grid->dims[0] <= 0 || a.grid->dims[1] <= 0 || a.grid->dims[2] <= 0) return written;
+    const LightGrid& ga = *a.grid;
+    const LightGrid& gb = *b.grid;
+    const int nx = ga.dims[0], ny = ga.dims[1], nz = ga.dims[2];
+    const size_t n = ga.samples.size();
+    if (n != size_t(nx) * size_t(ny) * size_t(nz)) return written;
+    const bool pointwise = ga.origin == gb.origin && ga.cellSize == gb.cellSize && ga.dims == gb.dims &&
+                           gb.samples.size() == n;
+
+    // A point's light is ambient + directed (what a surface facing the light receives), as the game
+    // displays it; the change is signedChange, B resampled at A's points when the grids
+    // differ. Points inside walls in A (ambient and directed all zero) are drawn black.
+    auto total = [](const GridSample& g) { return g.ambient + g.directed; };
+    std::vector<float> grey(n, 0.0f);
+    std::vector<double> change(n, 0.0);
+    std::vector<uint8_t> solid(n, 0);
+    double largest = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const GridSample& sa = ga.samples[i];
+        const GridSample sb = pointwise ? gb.samples[i] : sampleGrid(gb, gridPointPosition(ga, i));
+        solid[i] = luminance(total(sa)) == 0.0f ? 1 : 0;
+        grey[i] = displayLuminance(total(sa), a.look);
+        change[i] = signedChange(total(sa), total(sb), a.look, b.look);
+        if (!solid[i]) largest = std::max(largest, std::abs(change[i]));
+    }
+    const double scale = options.scale > 0 ? options.scale : std::max(largest, double(kMinScale));
+
+    const fs::path sub = fs::path(dir) / "grid";
+    std::error_code ec;
+    fs::create_directories(sub, ec);
+    if (ec) throw UsageError("cannot create heatmap folder " + sub.string() + ": " + ec.message());
+    const Font font;
+    // One picture per level of the grid, seen from above: +X to the right, +Y up, a square of `cell` pixels
+    // per point, and a band below for the legend and the level's height.
+    const int cell = std::clamp(512 / std::max(nx, ny), 2, 16);
+    const int band = 68;
+    const int width = std::max(nx * cell, 300), height = ny * cell + band;
+    for (int z = 0; z < nz; ++z) {
+        Image img(width, height, 3);
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x) {
+                const size_t i = size_t(x) + size_t(nx) * (size_t(y) + size_t(ny) * size_t(z));
+                const Vec3 c = solid[i] ? Vec3{0, 0, 0} : heatColor(grey[i], change[i], scale);
+                fillRect(img, x * cell, (ny - 1 - y) * cell, (x + 1) * cell, (ny - y) * cell, c);
+            }
+        drawLegend(img, scale, font);
+        if (font.found) {
+            OIIO::ImageSpec spec(img.width, img.height, img.channels, OIIO::TypeDesc::FLOAT);
+            OIIO::ImageBuf buf(spec, img.pixels.data());
+            const float height_ = ga.origin.z + float(z) * ga.cellSize.z;
+            drawText(buf, img.width - 8, img.height - 12, fmt::format("z = {:g} (level {} of {})", height_, z + 1, nz),
+                     12, font, IBA::TextAlignX::Right);
+        }
+        const std::string path = (sub / (numbered("z_%03d", z) + ".png")).string();
+        writeImage(path, img);
+        written.push_back(path);
     }
     return written;
 }
