@@ -230,9 +230,9 @@ TEST_CASE("probe diff: one ambient cube side changed is that sample", "[diff]") 
 }
 
 TEST_CASE("probe diff: cubes at other positions are sampled from B's leaves", "[diff]") {
-    // One leaf (a single node whose both sides are leaf 0) holding B's two samples; A has one sample at B's
-    // sample 0. sampleCubes blends by 1 / (1 + d^2): weight 1 for sample 0 (d = 0) and 1 / 17 for sample 1
-    // (d = 4), so B at A's point is s0 + (s1 - s0) / 18.
+    // One leaf (a single node whose both sides are leaf 0) holding B's two samples; A has one sample with
+    // sample 0's values at (1, 0, 0), where B has none. sampleCubes blends by 1 / (1 + d^2): weight 1/2 for
+    // sample 0 (d = 1) and 1 / 10 for sample 1 (d = 3), so B at A's point is s0 + (s1 - s0) / 6.
     World b;
     b.format = MapFormat::Source;
     Leaf leaf;
@@ -252,16 +252,67 @@ TEST_CASE("probe diff: cubes at other positions are sampled from B's leaves", "[
     b.ambientSamples = {s0, s1};
     b.leafAmbient = {{0, 2}};
     World a = b;
-    a.ambientSamples = {s0};
+    AmbientSample moved = s0;
+    moved.position = {1, 0, 0};
+    a.ambientSamples = {moved};
     a.leafAmbient = {{0, 1}};
     const ProbeDiff d = diffProbes(a, b, DiffThresholds{});
     CHECK_FALSE(d.pointwise);
+    CHECK(d.matchedPoints == 0);
     CHECK(d.pointsA == 1);
     CHECK(d.pointsB == 2);
     CHECK(d.ambient.count == 6);
-    CHECK(d.ambient.maxAbsLinear == Approx(0.375 / 18.0).margin(1e-6));
+    CHECK(d.ambient.maxAbsLinear == Approx(0.375 / 6.0).margin(1e-6));
     REQUIRE(d.worst.size() == 1);
     CHECK(d.worst[0].index == 0);
+}
+
+TEST_CASE("probe diff: cube samples are matched by their leaf's bounds and position when leaves are renumbered", "[diff]") {
+    // Two leaves split at x = 0, two samples each with different values. B stores the same leaves in the
+    // other order, and their samples in the other order: every sample of A has its own stored twin in B.
+    World a;
+    a.format = MapFormat::Source;
+    Leaf west, east;
+    west.cluster = 0, east.cluster = 1;
+    west.mins = {-100, -100, -100}, west.maxs = {0, 100, 100};
+    east.mins = {0, -100, -100}, east.maxs = {100, 100, 100};
+    a.leaves = {west, east};
+    a.planes = {Plane{{1, 0, 0}, 0}};
+    a.nodes = {Node{0, {-2, -1}, {-100, -100, -100}, {100, 100, 100}}};  // front (x > 0): leaf 1
+    auto sample = [](Vec3 p, float v) {
+        AmbientSample s;
+        s.position = p;
+        for (size_t i = 0; i < 6; ++i) s.sides[i] = {v, v * 0.5f, 0.125f * float(i)};
+        return s;
+    };
+    a.ambientSamples = {sample({-50, 0, 0}, 0.25f), sample({-10, 0, 0}, 0.75f), sample({50, 0, 0}, 1.0f),
+                        sample({10, 0, 0}, 0.5f)};
+    a.leafAmbient = {{0, 2}, {2, 2}};
+    World b = a;
+    b.leaves = {east, west};
+    b.nodes = {Node{0, {-1, -2}, {-100, -100, -100}, {100, 100, 100}}};
+    b.ambientSamples = {a.ambientSamples[3], a.ambientSamples[2], a.ambientSamples[1], a.ambientSamples[0]};
+    b.leafAmbient = {{0, 2}, {2, 2}};
+
+    ProbeDiff d = diffProbes(a, b, DiffThresholds{});
+    CHECK_FALSE(d.pointwise);
+    CHECK(d.matchedPoints == 4);
+    CHECK(d.ambient.count == 24);
+    checkAllZero(d.ambient);
+    CHECK(d.verdict == Verdict::Same);
+
+    // One of them changed in B: exactly that sample of A, by the change.
+    b.ambientSamples[1].sides[0].x += 0.25f;  // A's sample 2
+    d = diffProbes(a, b, DiffThresholds{});
+    CHECK(d.matchedPoints == 4);
+    CHECK(d.ambient.maxAbsLinear == 0.25);
+    REQUIRE(d.worst.size() == 1);
+    CHECK(d.worst[0].index == 2);
+
+    // A leaf whose bounds changed is not the same leaf: its samples are resampled from B's leaves.
+    b.leaves[0].maxs.z = 90;
+    d = diffProbes(a, b, DiffThresholds{});
+    CHECK(d.matchedPoints == 2);
 }
 
 TEST_CASE("probe diff: kinds must match", "[diff]") {

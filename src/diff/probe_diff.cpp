@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -81,6 +82,7 @@ void compareGrid(const World& a, const World& b, const DiffThresholds& t, ProbeD
     const size_t n = ga.samples.size();
     out.pointwise = ga.origin == gb.origin && ga.cellSize == gb.cellSize && ga.dims == gb.dims &&
                     ga.samples.size() == gb.samples.size();
+    out.matchedPoints = out.pointwise ? n : 0;
 
     // B at A's points. Resampled: trilinear over B's 8 surrounding points with sampleGrid, the engine's
     // blend (corners inside walls, ambient all zero, are skipped and the weights renormalised; the
@@ -124,26 +126,64 @@ void compareGrid(const World& a, const World& b, const DiffThresholds& t, ProbeD
     }
 }
 
+// The leaf owning each ambient sample (World::leafAmbient), -1 for none.
+std::vector<int32_t> sampleOwners(const World& w) {
+    std::vector<int32_t> owner(w.ambientSamples.size(), -1);
+    for (size_t leaf = 0; leaf < w.leafAmbient.size() && leaf < w.leaves.size(); ++leaf) {
+        const auto [first, count] = w.leafAmbient[leaf];
+        for (size_t k = first; k < size_t(first) + count && k < owner.size(); ++k) owner[k] = int32_t(leaf);
+    }
+    return owner;
+}
+
+// A sample's identity across builds: its leaf's bounds and its position (leaf and sample numbers change
+// when the compiler renumbers leaves; vrad places samples in a leaf by its bounds).
+using SampleKey = std::array<float, 9>;
+SampleKey sampleKey(const World& w, size_t i, int32_t owner) {
+    const Leaf& l = w.leaves[size_t(owner)];
+    const Vec3 p = w.ambientSamples[i].position;
+    return {l.mins.x, l.mins.y, l.mins.z, l.maxs.x, l.maxs.y, l.maxs.z, p.x, p.y, p.z};
+}
+
 void compareCubes(const World& a, const World& b, const DiffThresholds& t, ProbeDiff& out,
                   std::vector<PointResult>& points, DiffAccumulator& ambient, DiffAccumulator& directed) {
     const std::vector<AmbientSample>& sa = a.ambientSamples;
     const std::vector<AmbientSample>& sb = b.ambientSamples;
     const size_t n = sa.size();
-    out.pointwise = sa.size() == sb.size();
-    for (size_t i = 0; out.pointwise && i < n; ++i) out.pointwise = sa[i].position == sb[i].position;
 
-    // Otherwise B's cubes as a model at A's sample would receive them: the leaf holding the point, its
+    // Each sample of A matched to B's sample in a leaf with the same bounds at the same position; the same
+    // index when both builds store the same samples in the same order.
+    constexpr size_t kNone = size_t(-1);
+    std::vector<size_t> partner(n, kNone);
+    bool sameOrder = sa.size() == sb.size();
+    for (size_t i = 0; sameOrder && i < n; ++i) sameOrder = sa[i].position == sb[i].position;
+    if (sameOrder) {
+        for (size_t i = 0; i < n; ++i) partner[i] = i;
+    } else {
+        const std::vector<int32_t> ownerA = sampleOwners(a), ownerB = sampleOwners(b);
+        std::map<SampleKey, size_t> inB;
+        for (size_t j = 0; j < sb.size(); ++j)
+            if (ownerB[j] >= 0) inB.emplace(sampleKey(b, j, ownerB[j]), j);  // the first of duplicates
+        for (size_t i = 0; i < n; ++i)
+            if (ownerA[i] >= 0)
+                if (auto it = inB.find(sampleKey(a, i, ownerA[i])); it != inB.end()) partner[i] = it->second;
+    }
+    out.matchedPoints = size_t(std::count_if(partner.begin(), partner.end(), [&](size_t j) { return j != kNone; }));
+    out.pointwise = sameOrder;
+
+    // The rest: B's cubes as a model at A's sample would receive them: the leaf holding the point, its
     // samples blended by inverse squared distance (sampleCubes).
-    std::vector<AmbientCube> resampled;
-    if (!out.pointwise) {
+    std::vector<AmbientCube> resampled(n);
+    if (out.matchedPoints < n) {
         const ProbeSampler sampler = makeProbeSampler(b);
-        resampled.resize(n);
-        tbb::parallel_for(size_t(0), n, [&](size_t i) { resampled[i] = sampleCubes(sampler, sa[i].position); });
+        tbb::parallel_for(size_t(0), n, [&](size_t i) {
+            if (partner[i] == kNone) resampled[i] = sampleCubes(sampler, sa[i].position);
+        });
     }
 
     accumulate(n, t, ambient, directed, [&](size_t i, DiffAccumulator& amb, DiffAccumulator&) {
         const AmbientCube& ca = sa[i].sides;
-        const AmbientCube& cb = out.pointwise ? sb[i].sides : resampled[i];
+        const AmbientCube& cb = partner[i] != kNone ? sb[partner[i]].sides : resampled[i];
         PointResult& p = points[i];
         for (size_t s = 0; s < 6; ++s) {
             const Vec3 da = displayOf(ca[s], a.look), db = displayOf(cb[s], b.look);

@@ -214,7 +214,11 @@ std::string probeLine(const ProbeDiff& p, const DiffThresholds& t) {
     std::string out = probeKindName(p.kind);
     out += ": " + grouped(p.pointsA) + " points";
     if (p.pointsB != p.pointsA) out += " in A, " + grouped(p.pointsB) + " in B";
-    out += p.pointwise ? "" : " (B resampled at A's points)";
+    if (!p.pointwise && p.matchedPoints == 0)
+        out += " (B resampled at A's points)";
+    else if (!p.pointwise)
+        out += fmt::format(" ({} matched by leaf bounds and position, {} resampled)", grouped(p.matchedPoints),
+                           grouped(p.pointsA - p.matchedPoints));
     if (p.kind == ProbeKind::Grid) {
         out += ", ambient " + statsText(p.ambient, t) + "; directed " + statsText(p.directed, t);
         out += fmt::format("; max direction change {:.1f} deg (median {:.1f})", p.maxDirectionDeg, p.medianDirectionDeg);
@@ -400,6 +404,7 @@ Json probesJson(const ProbeDiff& p) {
                          {"direction_deg", num(w.directionDeg)}});
     return {{"kind", probeKindName(p.kind)},
             {"pointwise", p.pointwise},
+            {"matched_points", p.matchedPoints},
             {"changed", p.changed},
             {"changed_in_solid", p.changedInSolid},
             {"points_a", p.pointsA},

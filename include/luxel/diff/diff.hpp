@@ -133,7 +133,10 @@ struct ProbePointDiff {
 
 struct ProbeDiff {
     ProbeKind kind = ProbeKind::None;
-    bool pointwise = false;       // same points in both builds (else B resampled at A's points)
+    bool pointwise = false;       // same points in both builds, in the same order
+    // Points of A compared with a stored point of B: the grid when pointwise; a cube sample with B's sample in
+    // a leaf of the same bounds at the same position (leaf numbers may differ). The rest: B resampled there.
+    size_t matchedPoints = 0;
     size_t pointsA = 0, pointsB = 0;
     DiffStats ambient;            // grid ambient / every cube side
     DiffStats directed;           // grid directed (cubes: unused)
