@@ -67,6 +67,34 @@ TEST_CASE("the engine look applies Quake 3's hue-preserving overbright clamp", "
     CHECK(floor.z == Approx(q3Linear(20)).margin(1e-5));
 }
 
+TEST_CASE("the windowed engine look shifts by the whole overbright with the clamp at 255, and has no ramp", "[q3render]") {
+    // r_overBrightBits 0 (ref/README.md): bytes x4 at load, the largest channel clamped to 255 hue-preserving,
+    // an identity ramp. Byte 200 -> 800 > 255: (200, 100, 50) * 255 / 800 = (63.75, 31.875, 15.9375) of 255.
+    RoomOptions room;
+    room.wallBytes[3] = {200, 100, 50};
+    room.wallBytes[0] = {40, 20, 10};  // x4 = (160, 80, 40): under 255, unchanged
+    World world = decodeBytes(makeRoomMap(room).build());
+    Geometry geometry = tessellate(world);
+    RenderOptions options;
+    options.look = Look::EngineWindowed;
+    const Vec3 east = pixelAt(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90);
+    CHECK(east.x == Approx(1.0f).margin(1e-5));
+    CHECK(east.y == Approx(0.5f).margin(1e-5));
+    CHECK(east.z == Approx(0.25f).margin(1e-5));
+    const Vec3 floor = pixelAt(renderFrame(world, geometry, roomCamera({90, 0, 0}), options), 160, 90);
+    CHECK(floor.x == Approx(160.0f / 255.0f).margin(1e-5));
+    CHECK(floor.y == Approx(80.0f / 255.0f).margin(1e-5));
+    CHECK(floor.z == Approx(40.0f / 255.0f).margin(1e-5));
+    // The full-screen look of the same warm wall clips per channel: hue lost, (1, 1, 0.5).
+    options.look = Look::Engine;
+    CHECK(pixelAt(renderFrame(world, geometry, roomCamera({0, 0, 0}), options), 160, 90).y == Approx(1.0f).margin(1e-5));
+}
+
+TEST_CASE("look names", "[q3render]") {
+    for (Look l : {Look::Engine, Look::EngineWindowed, Look::Linear}) CHECK(parseLook(lookName(l)) == l);
+    CHECK_FALSE(parseLook("windowed"));
+}
+
 TEST_CASE("vertex-lit and sky surfaces", "[q3render]") {
     RoomOptions room;
     room.vertexLit = true;

@@ -21,7 +21,7 @@ ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     r.width = v.width;
     r.height = v.height;
     r.mode = v.mode;
-    if (!v.look.empty()) r.look = v.look == "engine" ? Look::Engine : Look::Linear;
+    if (!v.look.empty()) r.look = parseLook(v.look).value_or(Look::Engine);
     r.ldrOutput = isLdrPath("x." + output.format);
     r.spp = v.spp;
     r.styles = v.styles;

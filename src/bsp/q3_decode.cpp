@@ -15,6 +15,7 @@ World decodeQuake3(const MapSource& source) {
     w.file = source.displayName;
     // Stored light is a quarter of what the engine shows, and the game shows up to 2x through hardware gamma.
     w.look.hueClampAt = 2.0f;
+    w.look.windowedHueClampAt = 1.0f;
 
     ByteReader file = bsp::readIbspHeader(source, 46, w);
     Context c{source, {}};

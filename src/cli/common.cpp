@@ -84,9 +84,10 @@ void ViewArgs::addTo(CLI::App& app) {
     app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--mode", mode, "auto (lit when textures are found, else lightmap) | lightmap | vertex | normals | depth | clusters | lit | albedo | grid")->capture_default_str();
-    app.add_option("--look", look, "engine (game's overbright and clamping) | linear (raw light); default: engine "
-                                   "for PNG/JPEG, linear for EXR/TIFF")
-        ->check(CLI::IsMember({"engine", "linear"}));
+    app.add_option("--look", look, "engine (the game full-screen: overbright through the display ramp) | "
+                                   "engine-windowed (Quake 3 in a window, r_overBrightBits 0: more saturated) | "
+                                   "linear (raw light); default: engine for PNG/JPEG, linear for EXR/TIFF")
+        ->check(CLI::IsMember({"engine", "engine-windowed", "linear"}));
     app.add_option("--sky-color", skyColor, "sky colour R G B (linear)")->expected(3);
     app.add_option("--spp", spp, "samples per pixel (supersampling)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--no-pvs", noPvs, "draw every leaf (no PVS culling)");
@@ -110,7 +111,7 @@ ViewRequest ViewArgs::request(bool ldrOutput) const {
     r.fov = fov;
     parseSize(size, r.width, r.height);
     r.mode = mode;
-    if (!look.empty()) r.look = look == "engine" ? Look::Engine : Look::Linear;
+    if (!look.empty()) r.look = parseLook(look).value_or(Look::Engine);
     r.ldrOutput = ldrOutput;
     r.spp = spp;
     r.styles = styles;
@@ -146,7 +147,7 @@ Camera ViewArgs::camera_(const World& world, const Geometry& geometry) const {
 RenderOptions ViewArgs::options(bool ldrOutput) const {
     RenderOptions o;
     o.mode = parseRenderMode(mode);
-    o.look = look.empty() ? (ldrOutput ? Look::Engine : Look::Linear) : (look == "engine" ? Look::Engine : Look::Linear);
+    o.look = look.empty() ? (ldrOutput ? Look::Engine : Look::Linear) : parseLook(look).value_or(Look::Engine);
     o.spp = spp;
     o.usePvs = !noPvs;
     // Quake 3 engines ship r_flares 0, so a game-look render has no flares unless asked for.

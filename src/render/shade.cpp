@@ -131,7 +131,8 @@ struct LookParams {
 LookParams lookParams(Look look, const EngineLook& engine, const GammaTable* table) {
     LookParams lp;
     lp.linear = look == Look::Linear;
-    lp.hueClampAt = engine.hueClampAt;
+    lp.hueClampAt = look == Look::EngineWindowed && engine.windowedHueClampAt > 0 ? engine.windowedHueClampAt
+                                                                                 : engine.hueClampAt;
     lp.gamma = engine.gamma > 0 && engine.gamma != 1.0f;
     lp.invGamma = lp.gamma ? 1.0f / engine.gamma : 1.0f;
     lp.table = lp.gamma && table && table->valid ? table : nullptr;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "luxel/io/map_source.hpp"
+#include "luxel/render/render.hpp"
 #include "luxel/scene/scene.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
@@ -170,7 +171,7 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
             v.mode = getString(ctx, node, key);
         } else if (k == "look") {
             v.look = getString(ctx, node, key);
-            if (v.look != "engine" && v.look != "linear") ctx.fail(node, key, "expected \"engine\" or \"linear\"");
+            if (!parseLook(v.look)) ctx.fail(node, key, "expected \"engine\", \"engine-windowed\" or \"linear\"");
         } else if (k == "styles") {
             v.styles = getString(ctx, node, key);
         } else if (k == "time") {

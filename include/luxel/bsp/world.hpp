@@ -161,6 +161,9 @@ struct EngineLook {
     // Light above this (in linear units where 1 = full white on white albedo) is scaled down with all
     // three channels together, keeping hue (Quake 3: 2, the ×4 overbright shown through ×2 hardware gamma).
     float hueClampAt = 0;  // 0: no hue-preserving clamp
+    // Look::EngineWindowed's clamp (Quake 3 without hardware overbright: the whole x4 shift applied to the
+    // bytes, clamped hue-preserving at 255, so at 1 here); 0: the same as hueClampAt.
+    float windowedHueClampAt = 0;
     float gamma = 1.0f;    // display gamma applied after clamping to [0,1]
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
@@ -23,7 +24,15 @@ struct ProbeSampler;  // luxel/light/light_grid.hpp
 // Lit: albedo (textures when RenderOptions::materials is set, else flat reflectivity) times light.
 // Albedo: the albedo alone.
 enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit, Grid, Albedo };
-enum class Look { Engine, Linear };
+// Engine: the game's look in its usual full-screen configuration (Quake 3: hardware overbright, light shifted
+// one bit with the hue-preserving clamp, the display ramp doubling and clamping per channel). EngineWindowed:
+// Quake 3 as drawn in a window or without gamma control (r_overBrightBits 0): the whole overbright shift with
+// the hue-preserving clamp, no ramp; the same as Engine for other formats. Linear: raw light times albedo.
+enum class Look { Engine, EngineWindowed, Linear };
+
+// "engine", "engine-windowed", "linear" -> Look; nullopt for anything else.
+std::optional<Look> parseLook(std::string_view name);
+const char* lookName(Look look);
 
 struct RenderOptions {
     RenderMode mode = RenderMode::Lightmap;

@@ -1,0 +1,64 @@
+// luxel's looks against the real engine's frames (../shared/ref/q3: ioquake3 at an exact camera on oa_dm1),
+// compared with OpenImageIO's comparison as `luxel diff` does.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "luxel/diff/diff.hpp"
+#include "luxel/image/image.hpp"
+#include "luxel/render/map_view.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kOpenArena = "/usr/share/games/openarena/baseoa";
+
+// The camera of ref/README.md: eye (1128, 1424, 124), yaw -135, horizontal FOV 90, 1280x720.
+ViewRequest refView(const std::string& mode, Look look) {
+    ViewRequest r;
+    r.pos = Vec3{1128, 1424, 124};
+    r.angles = Vec3{0, -135, 0};
+    r.width = 1280;
+    r.height = 720;
+    r.mode = mode;
+    r.look = look;
+    r.flares = false;  // r_flares 0
+    return r;
+}
+
+double meanError(LoadedMap& map, const ViewRequest& request, const std::string& refFile) {
+    const RenderedView view = renderView(map, request);
+    return diffImages(view.image, readImage(refFile), refFile, {}).stats.meanAbsDisplay;
+}
+
+}  // namespace
+
+TEST_CASE("engine looks against ioquake3's own frames of oa_dm1", "[maps][reference]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string ref = *sharedMaps() + "/../ref/q3/";
+    if (!fs::exists(std::string(kOpenArena) + "/pak1-maps.pk3") || !fs::exists(ref)) {
+        WARN("SKIPPED: openarena-data or ../shared/ref is not installed");
+        return;
+    }
+    LoadedMap map = loadMap(openMapPath(std::string(kOpenArena) + "/pak1-maps.pk3:maps/oa_dm1.bsp"), {}, {{kOpenArena}, "", 0});
+    // The engine draws the same geometry with its own texture filtering (trilinear mips of power-of-two
+    // resampled images) and rasterisation rules: edges and mip choices differ by a few bytes on some pixels.
+    // A mean of 2.5/255 allows that and nothing more (a wrong look is 5/255 or more: see the cross-checks).
+    constexpr double kTolerance = 2.5 / 255.0;
+    const double windowedVsWindowed = meanError(map, refView("lit", Look::EngineWindowed), ref + "oa_dm1_spawn_lit_gl1_windowed.png");
+    const double engineVsWindowed = meanError(map, refView("lit", Look::Engine), ref + "oa_dm1_spawn_lit_gl1_windowed.png");
+    const double engineVsGl2 = meanError(map, refView("lit", Look::Engine), ref + "oa_dm1_spawn_lit_gl2.png");
+    const double lightmapVsRLightmap =
+        meanError(map, refView("lightmap", Look::EngineWindowed), ref + "oa_dm1_spawn_r_lightmap.png");
+    INFO("windowed " << windowedVsWindowed * 255 << "/255, engine vs windowed " << engineVsWindowed * 255
+                     << "/255, engine vs gl2 " << engineVsGl2 * 255 << "/255, lightmap " << lightmapVsRLightmap * 255 << "/255");
+    CHECK(windowedVsWindowed < kTolerance);
+    CHECK(engineVsGl2 < kTolerance);
+    CHECK(lightmapVsRLightmap < kTolerance);
+    // Each look matches its own configuration better than the other one's.
+    CHECK(windowedVsWindowed * 2 < engineVsWindowed);
+}
