@@ -707,3 +707,45 @@ TEST_CASE("every OpenArena shader script parses", "[shader_parse][maps]") {
         CHECK(drawKind(table.at("textures/common/caulk")) == Q3DrawKind::NoDraw);
     }
 }
+
+TEST_CASE("parseShaderScript keeps every tcMod with its arguments in order", "[shader_parse]") {
+    const char* kScript = R"(textures/test/water
+{
+	{
+		map textures/test/water.tga
+		tcMod scale 2 0.5
+		tcMod scroll 0.1 -0.25
+		tcMod rotate 30
+		tcMod turb 0 0.1 0.5 2
+		tcMod stretch sin 1 0.2 0 0.5
+		tcMod transform 1 0 0 1 0.5 0.25
+		tcMod scroll 1
+		tcMod scale 3 3
+	}
+}
+)";
+    std::vector<std::string> warnings;
+    const auto shaders = parseShaderScript(kScript, "t.shader", &warnings);
+    REQUIRE(shaders.size() == 1);
+    const Q3Stage& st = shaders[0].stages.at(0);
+    REQUIRE(st.tcMods.size() == 7);  // "scroll 1" lacks a number: warned and dropped
+    CHECK(st.tcMods[0].kind == Q3TcModKind::Scale);
+    CHECK(st.tcMods[1].kind == Q3TcModKind::Scroll);
+    CHECK(st.tcMods[1].p[0] == 0.1f);
+    CHECK(st.tcMods[1].p[1] == -0.25f);
+    CHECK(st.tcMods[2].kind == Q3TcModKind::Rotate);
+    CHECK(st.tcMods[2].p[0] == 30.0f);
+    CHECK(st.tcMods[3].kind == Q3TcModKind::Turb);
+    CHECK(st.tcMods[3].p[3] == 2.0f);
+    CHECK(st.tcMods[4].kind == Q3TcModKind::Stretch);
+    CHECK(st.tcMods[4].waveFunc == "sin");
+    CHECK(st.tcMods[4].p[3] == 0.5f);
+    CHECK(st.tcMods[5].kind == Q3TcModKind::Transform);
+    CHECK(st.tcMods[5].p[4] == 0.5f);
+    CHECK(st.tcMods[5].p[5] == 0.25f);
+    CHECK(st.tcMods[6].kind == Q3TcModKind::Scale);
+    CHECK(st.tcModScale[0] == 6.0f);
+    CHECK(st.tcModScale[1] == 1.5f);
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("tcMod scroll"));
+}

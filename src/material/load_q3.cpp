@@ -208,6 +208,67 @@ std::string findImage(const GameFiles& files, const std::string& name) {
 
 bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begin(), sh.stages.end(), pred); }
 
+// The image of a stage at `time`: animMap's frame (floor(time * frequency) modulo the frames, as
+// RB_BindAnimatedImage), else its map.
+std::string stageImageAt(const Q3Stage& stage, float time) {
+    if (stage.animFrames.empty()) return stage.map;
+    const double frames = std::floor(double(time) * double(stage.animFrequency));
+    const auto n = int64_t(stage.animFrames.size());
+    int64_t frame = std::isfinite(frames) ? int64_t(std::fmod(frames, double(n))) : 0;
+    if (frame < 0) frame += n;
+    return stage.animFrames[size_t(frame)];
+}
+
+BlendFactor blendFactor(Q3BlendFactor f) {
+    switch (f) {
+        case Q3BlendFactor::One: return BlendFactor::One;
+        case Q3BlendFactor::Zero: return BlendFactor::Zero;
+        case Q3BlendFactor::SrcAlpha: return BlendFactor::SrcAlpha;
+        case Q3BlendFactor::OneMinusSrcAlpha: return BlendFactor::OneMinusSrcAlpha;
+        case Q3BlendFactor::DstColor: return BlendFactor::DstColor;
+        case Q3BlendFactor::OneMinusDstColor: return BlendFactor::OneMinusDstColor;
+        case Q3BlendFactor::SrcColor: return BlendFactor::SrcColor;
+        case Q3BlendFactor::OneMinusSrcColor: return BlendFactor::OneMinusSrcColor;
+        case Q3BlendFactor::DstAlpha: return BlendFactor::DstAlpha;
+        case Q3BlendFactor::OneMinusDstAlpha: return BlendFactor::OneMinusDstAlpha;
+        case Q3BlendFactor::SrcAlphaSaturate: return BlendFactor::One;  // min(As, 1 - Ad): 1 over an opaque sky
+    }
+    return BlendFactor::One;
+}
+
+// The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given; its
+// cloud height 0 means 512). Stages without an image (video maps) are left out; tcMod turb and stretch
+// are not applied (no sky shader of the OpenArena maps uses them).
+void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time) {
+    set.sky.cloudHeight = sky.skyCloudHeight > 0 ? sky.skyCloudHeight : 512.0f;
+    for (const Q3Stage& stage : sky.stages) {
+        if (stage.isLightmap || stage.isWhiteImage) continue;
+        const std::string name = stageImageAt(stage, time);
+        if (name.empty()) continue;
+        const std::string path = findImage(files, name);
+        if (path.empty()) {
+            set.warnings.push_back(sky.name + ": cloud image " + name + " not found");
+            continue;
+        }
+        CloudLayer layer;
+        layer.texture = requests.addImage(files, path);
+        if (stage.hasBlend) layer.src = blendFactor(stage.blend.src), layer.dst = blendFactor(stage.blend.dst);
+        for (const Q3TcMod& m : stage.tcMods) {
+            TexMod t;
+            switch (m.kind) {
+                case Q3TcModKind::Scale: t.kind = TexMod::Kind::Scale; break;
+                case Q3TcModKind::Scroll: t.kind = TexMod::Kind::Scroll; break;
+                case Q3TcModKind::Rotate: t.kind = TexMod::Kind::Rotate; break;
+                case Q3TcModKind::Transform: t.kind = TexMod::Kind::Transform; break;
+                default: continue;
+            }
+            std::copy(std::begin(m.p), std::end(m.p), std::begin(t.p));
+            layer.mods.push_back(t);
+        }
+        set.sky.clouds.push_back(std::move(layer));
+    }
+}
+
 }  // namespace
 
 void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
@@ -219,7 +280,8 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
     set.warnings.insert(set.warnings.end(), game->warnings.begin(), game->warnings.end());
     TextureRequests requests;
     bool warnedLt128 = false;
-    const Q3Shader* skyShader = nullptr;
+    const Q3Shader* skyShader = nullptr;  // the first sky shader the map uses: the engine draws one sky
+    bool skyWanted = false;               // its material is drawn by this load (decodeOnly)
 
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
@@ -242,7 +304,10 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             }
             if (kind == Q3DrawKind::Sky) {
                 look.sky = true;
-                if (!skyShader && sh.skyBoxBase) skyShader = &sh;
+                if (!skyShader && sh.hasSkyParms) {
+                    skyShader = &sh;
+                    skyWanted = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
+                }
                 continue;
             }
             const Q3Stage* stage = firstTextureStage(sh);
@@ -250,15 +315,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 wanted.push_back(key);  // what q3map2 and the editors show for a stageless shader
                 if (!sh.editorImage.empty()) wanted.push_back(sh.editorImage);
             } else if (stage) {
-                if (!stage->animFrames.empty()) {
-                    const double frames = std::floor(double(options.time) * double(stage->animFrequency));
-                    const auto n = int64_t(stage->animFrames.size());
-                    int64_t frame = std::isfinite(frames) ? int64_t(std::fmod(frames, double(n))) : 0;
-                    if (frame < 0) frame += n;
-                    wanted.push_back(stage->animFrames[size_t(frame)]);
-                } else {
-                    wanted.push_back(stage->map);
-                }
+                wanted.push_back(stageImageAt(*stage, options.time));
                 look.tcScale = {stage->tcModScale[0], stage->tcModScale[1]};
                 look.vertexColor = stage->rgbGen == Q3RgbGen::Vertex || stage->rgbGen == Q3RgbGen::ExactVertex;
             }
@@ -310,7 +367,9 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         }
     }
 
-    if (skyShader) {
+    set.time = options.time;
+    if (skyShader && skyWanted) addClouds(set, *skyShader, f.files, requests, options.time);
+    if (skyShader && skyShader->skyBoxBase) {
         static const char* const kSuffix[6] = {"_rt", "_bk", "_lf", "_ft", "_up", "_dn"};
         for (int k = 0; k < 6; ++k) {
             const std::string name = *skyShader->skyBoxBase + kSuffix[k];

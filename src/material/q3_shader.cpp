@@ -529,14 +529,36 @@ private:
             skipLine();
         } else if (equalsIgnoreCase(k, "tcmod")) {
             auto kind = arg();
-            if (kind && equalsIgnoreCase(kind->text, "scale")) {
-                auto u = floatArg(), v = floatArg();
-                if (u && v) {
-                    st.tcModScale[0] *= *u;
-                    st.tcModScale[1] *= *v;
-                } else {
-                    lx_.warn(t.line, "tcMod scale: expected two numbers");
+            // Arguments per kind (ParseTexMod); a line with too few numbers is warned about and dropped.
+            static const struct { const char* name; Q3TcModKind kind; int numbers; bool wave; } kKinds[] = {
+                {"scale", Q3TcModKind::Scale, 2, false},         {"scroll", Q3TcModKind::Scroll, 2, false},
+                {"rotate", Q3TcModKind::Rotate, 1, false},       {"transform", Q3TcModKind::Transform, 6, false},
+                {"turb", Q3TcModKind::Turb, 4, false},           {"stretch", Q3TcModKind::Stretch, 4, true}};
+            for (const auto& k : kKinds) {
+                if (!kind || !equalsIgnoreCase(kind->text, k.name)) continue;
+                Q3TcMod mod;
+                mod.kind = k.kind;
+                bool ok = true;
+                if (k.wave) {
+                    auto func = arg();
+                    ok = func.has_value();
+                    if (ok) mod.waveFunc = toLowerAscii(func->text);
                 }
+                for (int i = 0; ok && i < k.numbers; ++i) {
+                    auto f = floatArg();
+                    ok = f.has_value();
+                    if (ok) mod.p[i] = *f;
+                }
+                if (!ok) {
+                    lx_.warn(t.line, std::string("tcMod ") + k.name + ": expected " + std::to_string(k.numbers) +
+                                         " numbers" + (k.wave ? " after the wave function" : ""));
+                    break;
+                }
+                if (mod.kind == Q3TcModKind::Scale) {
+                    st.tcModScale[0] *= mod.p[0];
+                    st.tcModScale[1] *= mod.p[1];
+                }
+                st.tcMods.push_back(mod);
             }
             skipLine();
         } else if (equalsIgnoreCase(k, "alphagen")) {

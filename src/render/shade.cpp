@@ -458,12 +458,87 @@ Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
     return {c.x, c.y, c.z};
 }
 
+// Where the view direction d meets the cloud dome, as ioquake3's R_InitSkyTexCoords places it: a sphere
+// of radius R + h around (0, 0, -R) seen from the eye at the origin (R = 4096, h = the cloud height), the
+// hit point v taken from the sphere's centre and normalised, s = acos(v.x), t = acos(v.y) (radians: the
+// cloud stage's tcMods then scale them).
+Vec2 cloudCoords(Vec3 d, float height) {
+    constexpr float R = 4096.0f;
+    d = normalize(d);
+    const float p = -R * d.z + std::sqrt(R * R * d.z * d.z + 2.0f * R * height + height * height);
+    const Vec3 v = normalize(d * p + Vec3{0, 0, R});
+    return {std::acos(std::clamp(v.x, -1.0f, 1.0f)), std::acos(std::clamp(v.y, -1.0f, 1.0f))};
+}
+
+// The GL blend factor's value for source colour/alpha and destination colour (the sky behind is opaque:
+// destination alpha 1).
+Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst) {
+    switch (f) {
+        case BlendFactor::One: return {1, 1, 1};
+        case BlendFactor::Zero: return {0, 0, 0};
+        case BlendFactor::SrcAlpha: return {srcAlpha, srcAlpha, srcAlpha};
+        case BlendFactor::OneMinusSrcAlpha: return {1 - srcAlpha, 1 - srcAlpha, 1 - srcAlpha};
+        case BlendFactor::DstColor: return dst;
+        case BlendFactor::OneMinusDstColor: return Vec3{1, 1, 1} - dst;
+        case BlendFactor::SrcColor: return src;
+        case BlendFactor::OneMinusSrcColor: return Vec3{1, 1, 1} - src;
+        case BlendFactor::DstAlpha: return {1, 1, 1};
+        case BlendFactor::OneMinusDstAlpha: return {0, 0, 0};
+    }
+    return {1, 1, 1};
+}
+
+// The sky in direction d: the far box (or the sky colour), then each cloud layer at the frame's time
+// blended over it, each clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome
+// coordinates (radians) to the next pixel, for the layers' mip levels.
+Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, Vec2 dome, float footprint2) {
+    const SkyBox& sky = ctx.materials->sky;
+    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
+    for (const CloudLayer& layer : sky.clouds) {
+        if (layer.texture < 0 || size_t(layer.texture) >= ctx.materials->textures.size()) continue;
+        const Texture* tex = ctx.materials->textures[size_t(layer.texture)].get();
+        if (!tex || tex->mips.empty()) continue;
+        const Vec2 st = applyTexMods(layer.mods, dome, ctx.materials->time);
+        // The mods scale the footprint by their scale factors (scroll and rotation keep it).
+        float scale2 = 1;
+        for (const TexMod& m : layer.mods)
+            if (m.kind == TexMod::Kind::Scale) scale2 *= std::max(m.p[0] * m.p[0], m.p[1] * m.p[1]);
+        const float texels = float(std::max(tex->width(), tex->height()));
+        const int level = mipLevelFromSquare(footprint2 * scale2 * texels * texels, int(tex->mips.size()) - 1);
+        const Vec4 s = sampleLevel(levelView(*tex, level), st.x, st.y, *ctx.albedoTable);
+        const Vec3 src{s.x, s.y, s.z};
+        const Vec3 blended = src * blendFactorOf(layer.src, src, s.w, c) + c * blendFactorOf(layer.dst, src, s.w, c);
+        c = {clamp01(blended.x), clamp01(blended.y), clamp01(blended.z)};
+    }
+    return c;
+}
+
 void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
                float* out) {
     const Vec3 white{1, 1, 1};
+    const SkyBox& sky = ctx.materials->sky;
+    if (sky.clouds.empty()) {
+        for (int k = 0; k < n; ++k) {
+            const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, positionOf(p) - ctx.eye), lp), false);
+        }
+        return;
+    }
+    // Dome coordinates of the run's pixels and one past its end (the footprint of the last pixel), from
+    // the triangle's planes extended outside it: the direction is a smooth function of the pixel.
+    std::vector<Vec3> dirs(size_t(n) + 1);
+    std::vector<Vec2> dome(size_t(n) + 1);
+    const raster::ShadeTri& st = ctx.tris[tri];
+    for (int k = 0; k <= n; ++k) {
+        const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
+        const Pixel p = resolve(ctx, tri, px0 + k, py, invW);
+        dirs[size_t(k)] = positionOf(p) - ctx.eye;
+        dome[size_t(k)] = cloudCoords(dirs[size_t(k)], sky.cloudHeight);
+    }
     for (int k = 0; k < n; ++k) {
-        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        put(out + 3 * k, lookOf(white, skyBoxColor(ctx, positionOf(p) - ctx.eye), lp), false);
+        const Vec2 a = dome[size_t(k)], b = dome[size_t(k) + 1];
+        const float f2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+        put(out + 3 * k, lookOf(white, skyColorAt(ctx, dirs[size_t(k)], a, f2), lp), false);
     }
 }
 
@@ -1203,7 +1278,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                         probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.skyBox)
 #if defined(LUXEL_SHADE_AVX2)
-                        vec ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
+                        vec && ctx.materials->sky.clouds.empty() ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
 #endif
                               skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.texture)

@@ -57,11 +57,38 @@ struct SurfaceLook {
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
 };
 
-// Sky: a box of six textures (Quake 3 skyParms / Quake 2 and Source sky names) or a flat colour.
+// OpenGL blend factors (a stage's result = source * srcFactor + what is behind * dstFactor).
+enum class BlendFactor : uint8_t {
+    One, Zero, SrcAlpha, OneMinusSrcAlpha, DstColor, OneMinusDstColor, SrcColor, OneMinusSrcColor, DstAlpha,
+    OneMinusDstAlpha
+};
+
+// A texture coordinate change at a time t, applied in order (Quake 3 tcMod): Scale (s, t factors), Scroll
+// (s, t per second; the offset kept to its fraction as the engine does), Rotate (degrees per second about
+// (0.5, 0.5)), Transform (s' = s m00 + t m10 + t0, t' = s m01 + t m11 + t1).
+struct TexMod {
+    enum class Kind : uint8_t { Scale, Scroll, Rotate, Transform } kind = Kind::Scale;
+    float p[6] = {0, 0, 0, 0, 0, 0};
+};
+Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time);
+
+// One cloud layer of a sky: its texture on the dome (Quake 3 skyParms cloud height), moved by its mods at
+// the frame's time and blended over the layers before it.
+struct CloudLayer {
+    int32_t texture = -1;  // into MaterialSet::textures
+    BlendFactor src = BlendFactor::One, dst = BlendFactor::Zero;
+    std::vector<TexMod> mods;
+};
+
+// Sky: a box of six textures (Quake 3 skyParms / Quake 2 and Source sky names) and cloud layers drawn on
+// a dome over it, or a flat colour.
 struct SkyBox {
     // Faces in the order right (+X... see sky.cpp), back, left, front, up, down; -1 missing.
     std::array<int32_t, 6> faces{-1, -1, -1, -1, -1, -1};
-    bool present() const { return faces[0] >= 0; }
+    std::vector<CloudLayer> clouds;
+    float cloudHeight = 512;  // the dome's height above the eye (ioquake3 R_InitSkyTexCoords)
+    bool hasBox() const { return faces[0] >= 0; }
+    bool present() const { return hasBox() || !clouds.empty(); }
 };
 
 struct MaterialSet {
@@ -71,6 +98,7 @@ struct MaterialSet {
     std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
     std::vector<std::string> fogShaders; // Quake 3 fog volume shaders the map uses (not drawn), sorted
     SkyBox sky;
+    float time = 0;  // the time (seconds) animated layers are drawn at (MaterialOptions::time)
     // Texture bytes -> albedo: (byte / 255)^textureGamma. Quake 2 and 3 multiply display-encoded texels by
     // the light (1); Source lights linear texels (2.2).
     float textureGamma = 1.0f;

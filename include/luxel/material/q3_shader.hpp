@@ -37,6 +37,16 @@ struct Q3BlendFunc {
 };
 inline bool operator==(Q3BlendFunc a, Q3BlendFunc b) { return a.src == b.src && a.dst == b.dst; }
 
+// One tcMod line, in the order written. Scale (sScale tScale), Scroll (sSpeed tSpeed, per second), Rotate
+// (degrees per second), Transform (m00 m01 m10 m11 t0 t1), Turb (base amplitude phase frequency: the wave is
+// a sine), Stretch (func base amplitude phase frequency), as ioquake3's ParseTexMod reads them.
+enum class Q3TcModKind : uint8_t { Scale, Scroll, Rotate, Transform, Turb, Stretch };
+struct Q3TcMod {
+    Q3TcModKind kind = Q3TcModKind::Scale;
+    std::string waveFunc;  // Stretch: sin, triangle, square, sawtooth, inversesawtooth, noise
+    float p[6] = {0, 0, 0, 0, 0, 0};
+};
+
 struct Q3Stage {
     std::string map;  // image path as written ('\' turned to '/'); animMap: the first frame; "" for videoMap
     bool isLightmap = false;    // map $lightmap
@@ -55,7 +65,8 @@ struct Q3Stage {
     // back on for ONE ZERO (ioquake3 ParseStage).
     bool depthWrite = true;
     bool depthFuncEqual = false;
-    float tcModScale[2] = {1, 1};  // product of every tcMod scale; scroll/rotate/turb/stretch are ignored
+    float tcModScale[2] = {1, 1};  // product of every tcMod scale (the static part the lit path draws)
+    std::vector<Q3TcMod> tcMods;   // every tcMod with its arguments, in order
     bool tcGenEnvironment = false;
     bool detail = false;
     int line = 0;  // line of the stage's '{'

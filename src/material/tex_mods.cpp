@@ -1,0 +1,42 @@
+// Texture coordinate changes over time, as ioquake3's RB_CalcScrollTexCoords / RB_CalcRotateTexCoords /
+// RB_CalcTransformTexCoords compute them (tr_shade_calc.c).
+#include <cmath>
+#include <numbers>
+
+#include "luxel/material/material_set.hpp"
+
+namespace luxel {
+
+namespace {
+
+Vec2 transform(Vec2 st, float m00, float m01, float m10, float m11, float t0, float t1) {
+    return {st.x * m00 + st.y * m10 + t0, st.x * m01 + st.y * m11 + t1};
+}
+
+}  // namespace
+
+Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time) {
+    for (const TexMod& m : mods) {
+        switch (m.kind) {
+            case TexMod::Kind::Scale: st = {st.x * m.p[0], st.y * m.p[1]}; break;
+            case TexMod::Kind::Scroll: {
+                // The engine keeps only the fraction of the offset so coordinates stay small over long games.
+                float s = m.p[0] * time, t = m.p[1] * time;
+                s -= std::floor(s);
+                t -= std::floor(t);
+                st = {st.x + s, st.y + t};
+                break;
+            }
+            case TexMod::Kind::Rotate: {
+                const double rad = -double(m.p[0]) * double(time) * std::numbers::pi / 180.0;
+                const float c = float(std::cos(rad)), s = float(std::sin(rad));
+                st = transform(st, c, s, -s, c, 0.5f - 0.5f * c + 0.5f * s, 0.5f - 0.5f * s - 0.5f * c);
+                break;
+            }
+            case TexMod::Kind::Transform: st = transform(st, m.p[0], m.p[1], m.p[2], m.p[3], m.p[4], m.p[5]); break;
+        }
+    }
+    return st;
+}
+
+}  // namespace luxel

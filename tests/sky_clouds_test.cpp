@@ -1,0 +1,215 @@
+// Cloud skies: layers on ioquake3's dome (a sphere of radius R + h about (0, 0, -R), R = 4096, h the cloud
+// height; s = acos(v.x), t = acos(v.y) of the unit vector from its centre to the hit), moved by their tcMods
+// at the frame's time and blended over each other. Expected texels computed by hand from that geometry.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include "luxel/bsp/decode.hpp"
+#include "luxel/render/render.hpp"
+#include "support/decode_helpers.hpp"
+#include "support/q3_writer.hpp"
+#include "support/render_fixtures.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+constexpr double kPiD = std::numbers::pi;
+
+// 256 x 256, red = x, green = y, blue 0: a linear ramp, which bilinear filtering and box-filtered mips keep
+// (up to byte rounding of the mips), so the expected value at (s, t) is s * 256 - 0.5 wrapped into 0..255.
+std::shared_ptr<const Texture> ramp() {
+    RgbaImage img;
+    img.width = img.height = 256;
+    for (int y = 0; y < 256; ++y)
+        for (int x = 0; x < 256; ++x)
+            for (uint8_t v : {uint8_t(x), uint8_t(y), uint8_t(0), uint8_t(255)}) img.rgba.push_back(v);
+    return std::make_shared<const Texture>(makeTexture("ramp", img));
+}
+
+std::shared_ptr<const Texture> flat(std::array<uint8_t, 4> c) {
+    RgbaImage img;
+    img.width = img.height = 1;
+    img.rgba.assign(c.begin(), c.end());
+    return std::make_shared<const Texture>(makeTexture("flat", img));
+}
+
+// A closed cube of sky around the origin.
+RenderScene skyCube() {
+    RenderScene s;
+    s.world.materials.resize(1);
+    const float d = 100;
+    auto face = [&](std::vector<Vec3> p, Vec3 front) {
+        std::vector<FixtureVertex> v;
+        for (Vec3 q : p) v.push_back({q, {1, 1, 1, 1}, {}, {}});
+        addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
+    };
+    face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});
+    face({{-d, -d, -d}, {-d, d, -d}, {-d, d, d}, {-d, -d, d}}, {1, 0, 0});
+    face({{-d, d, -d}, {d, d, -d}, {d, d, d}, {-d, d, d}}, {0, -1, 0});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, -d, d}, {-d, -d, d}}, {0, 1, 0});
+    face({{-d, -d, d}, {d, -d, d}, {d, d, d}, {-d, d, d}}, {0, 0, -1});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, d, -d}, {-d, d, -d}}, {0, 0, 1});
+    return s;
+}
+
+// The centre pixel of a 17 x 17 view from the origin: exactly the view axis.
+Vec3 centre(const MaterialSet& m, Vec3 angles) {
+    RenderOptions o;
+    o.mode = RenderMode::Lit;
+    o.look = Look::Linear;
+    o.usePvs = false;
+    o.materials = &m;
+    o.skyColor = {0.25f, 0.25f, 0.25f};
+    const Image img = renderScene(skyCube(), makeCamera({0, 0, 0}, angles, 17, 17), o);
+    return pixelAt(img, 8, 8);
+}
+
+// The ramp's red or green at texture coordinate c (repeat; 256 texels).
+double rampAt(double c) {
+    const double f = c * 256.0 - 0.5;
+    return (f - 256.0 * std::floor(f / 256.0)) / 255.0;
+}
+
+MaterialSet cloudSky() {
+    MaterialSet m;
+    m.looks.resize(1);
+    m.textures.push_back(ramp());
+    CloudLayer layer;
+    layer.texture = 0;
+    m.sky.clouds.push_back(layer);
+    m.sky.cloudHeight = 512;
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("cloud layer: the dome coordinates at the zenith and at the horizon", "[sky]") {
+    const MaterialSet m = cloudSky();
+    // Straight up: v = (0, 0, 1), s = t = acos(0) = pi / 2.
+    const Vec3 up = centre(m, {-90, 0, 0});
+    CHECK(up.x == Approx(rampAt(kPiD / 2)).margin(1.0 / 255));
+    CHECK(up.y == Approx(rampAt(kPiD / 2)).margin(1.0 / 255));
+    CHECK(up.z == 0.0f);
+    // Along +X: the ray meets the sphere at p = sqrt(2 R h + h^2) = sqrt(4456448); |v| = R + h = 4608, so
+    // v.x = p / 4608, s = acos(v.x); v.y = 0, t = pi / 2.
+    const double s = std::acos(std::sqrt(4456448.0) / 4608.0);
+    const Vec3 east = centre(m, {0, 0, 0});
+    CHECK(east.x == Approx(rampAt(s)).margin(1.0 / 255));
+    CHECK(east.y == Approx(rampAt(kPiD / 2)).margin(1.0 / 255));
+}
+
+TEST_CASE("cloud layer: tcMod scale and scroll at the frame's time", "[sky]") {
+    MaterialSet m = cloudSky();
+    TexMod scale, scroll;
+    scale.kind = TexMod::Kind::Scale;
+    scale.p[0] = 2, scale.p[1] = 1;
+    scroll.kind = TexMod::Kind::Scroll;
+    scroll.p[0] = 0.1f, scroll.p[1] = 0.35f;
+    m.sky.clouds[0].mods = {scale, scroll};
+    // Time 0: the scale alone (s doubled).
+    Vec3 up = centre(m, {-90, 0, 0});
+    CHECK(up.x == Approx(rampAt(kPiD)).margin(1.0 / 255));
+    CHECK(up.y == Approx(rampAt(kPiD / 2)).margin(1.0 / 255));
+    // Time 2: offsets 0.2 and 0.7 (their fractions: 0.7 stays).
+    m.time = 2;
+    up = centre(m, {-90, 0, 0});
+    CHECK(up.x == Approx(rampAt(kPiD + 0.2)).margin(1.0 / 255));
+    CHECK(up.y == Approx(rampAt(kPiD / 2 + 0.7)).margin(1.0 / 255));
+}
+
+TEST_CASE("cloud layers blend over each other with their blend factors", "[sky]") {
+    MaterialSet m = cloudSky();
+    m.textures.push_back(flat({40, 80, 120, 255}));
+    CloudLayer add;
+    add.texture = 1;
+    add.src = BlendFactor::One;
+    add.dst = BlendFactor::One;
+    m.sky.clouds.push_back(add);
+    const Vec3 up = centre(m, {-90, 0, 0});
+    CHECK(up.x == Approx(rampAt(kPiD / 2) + 40.0 / 255).margin(1.0 / 255));
+    CHECK(up.z == Approx(120.0 / 255).margin(1e-6));
+    // A filter layer (DST_COLOR ZERO) multiplies what is below.
+    m.sky.clouds[1].src = BlendFactor::DstColor;
+    m.sky.clouds[1].dst = BlendFactor::Zero;
+    const Vec3 filtered = centre(m, {-90, 0, 0});
+    CHECK(filtered.x == Approx(rampAt(kPiD / 2) * 40.0 / 255).margin(1.0 / 255));
+    CHECK(filtered.z == 0.0f);
+    // Without layers or box: the sky colour.
+    MaterialSet none;
+    none.looks.resize(1);
+    CHECK(centre(none, {-90, 0, 0}).x == Approx(0.25f));
+}
+
+TEST_CASE("a Quake 3 sky shader's stages become cloud layers with their blend and tcMods", "[sky][materials]") {
+    const std::string dir = tempDir("sky-clouds");
+    writeFile(dir + "/textures/sky/far.tga", tga1x1(10, 20, 30));
+    writeFile(dir + "/textures/sky/near.tga", tga1x1(40, 50, 60));
+    const std::string script = R"(textures/luxel/wall
+{
+	surfaceparm sky
+	skyparms - 0 -
+	{
+		map textures/sky/far.tga
+		tcMod scale 2 3
+		tcMod scroll 0.03 0.01
+		tcMod turb 0 0.1 0 1
+	}
+	{
+		map textures/sky/near
+		blendFunc GL_DST_COLOR GL_ZERO
+		tcMod rotate 10
+	}
+	{
+		map $lightmap
+	}
+}
+)";
+    writeFile(dir + "/scripts/sky.shader", Bytes(script.begin(), script.end()));
+    const MapSource src = memorySource(makeRoomMap().build(), "room.bsp");
+    MaterialOptions options;
+    options.gameDirs = {dir};
+    options.time = 1.5f;
+    const MaterialSet m = loadMaterials(decodeMap(src), src, options);
+    CHECK(m.looks[0].sky);
+    CHECK(m.time == 1.5f);
+    CHECK_FALSE(m.sky.hasBox());
+    CHECK(m.sky.cloudHeight == 512.0f);  // skyparms height 0: the engine's 512
+    REQUIRE(m.sky.clouds.size() == 2);   // $lightmap is not a cloud layer
+    const CloudLayer& far = m.sky.clouds[0];
+    CHECK(far.src == BlendFactor::One);
+    CHECK(far.dst == BlendFactor::Zero);
+    REQUIRE(far.mods.size() == 2);  // turb is not applied to clouds
+    CHECK(far.mods[0].kind == TexMod::Kind::Scale);
+    CHECK(far.mods[1].kind == TexMod::Kind::Scroll);
+    CHECK(far.mods[1].p[0] == 0.03f);
+    const CloudLayer& near = m.sky.clouds[1];
+    CHECK(near.src == BlendFactor::DstColor);
+    CHECK(near.dst == BlendFactor::Zero);
+    REQUIRE(near.mods.size() == 1);
+    CHECK(near.mods[0].kind == TexMod::Kind::Rotate);
+    REQUIRE(m.textures.at(size_t(near.texture)));
+    CHECK(m.textures[size_t(near.texture)]->mips[0].rgba[0] == 40);
+}
+
+TEST_CASE("tcMod rotate and transform move coordinates as the engine's matrices do", "[sky]") {
+    TexMod rotate;
+    rotate.kind = TexMod::Kind::Rotate;
+    rotate.p[0] = 90;  // degrees per second: at t = 1 a quarter turn clockwise about (0.5, 0.5)
+    // The engine turns by -90 degrees: s' = s cos + t sin + ..., (1, 0.5) -> (0.5, 0) ... about the centre.
+    const Vec2 r = applyTexMods({rotate}, {1.0f, 0.5f}, 1.0f);
+    CHECK(r.x == Approx(0.5f).margin(1e-6));
+    CHECK(r.y == Approx(0.0f).margin(1e-6));
+    CHECK(applyTexMods({rotate}, {0.5f, 0.5f}, 3.7f).x == Approx(0.5f).margin(1e-6));  // the centre stays
+    TexMod transform;
+    transform.kind = TexMod::Kind::Transform;
+    const float m[6] = {2, 0.5f, 0.25f, 3, 0.1f, 0.2f};  // s' = 2s + 0.25t + 0.1, t' = 0.5s + 3t + 0.2
+    std::copy(std::begin(m), std::end(m), std::begin(transform.p));
+    const Vec2 t = applyTexMods({transform}, {1.0f, 2.0f}, 0.0f);
+    CHECK(t.x == Approx(2.6f));
+    CHECK(t.y == Approx(6.7f));
+}
