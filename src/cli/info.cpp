@@ -57,6 +57,7 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
         if (l.opacity != 1.0f) m["opacity"] = l.opacity;
         if (l.tcScale.x != 1.0f || l.tcScale.y != 1.0f) m["tc_scale"] = {l.tcScale.x, l.tcScale.y};
         if (l.texture2 >= 0) m["texture2"] = textureName(l.texture2);
+        if (l.program) m["program_stages"] = l.program->stages.size();
         m["flags"] = flags;
         list.push_back(std::move(m));
     }
@@ -64,6 +65,7 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
     j["fog_shaders"] = set.fogShaders;
     auto& sky = j["sky"] = nlohmann::ordered_json::array();
     for (int32_t f : set.sky.faces) sky.push_back(textureName(f));
+    j["cloud_layers"] = set.sky.clouds.size();
     j["warnings"] = set.warnings;
     return j;
 }
@@ -78,6 +80,8 @@ void printMaterials(const nlohmann::ordered_json& j) {
         if (m.contains("alpha_ref")) extra += fmt::format(" {:.3f}", m["alpha_ref"].get<float>());
         if (m.contains("opacity")) extra += fmt::format(" opacity {:.2f}", m["opacity"].get<float>());
         for (const auto& f : m["flags"]) extra += " " + f.get<std::string>();
+        if (m.contains("program_stages"))
+            extra += fmt::format(" program of {} stages", m["program_stages"].get<size_t>());
         std::cout << fmt::format("  {}\n    {}  [{}]\n", m["name"].get<std::string>(), texture, extra);
     }
     std::cout << fmt::format("missing textures: {}\n", j["missing"].size());

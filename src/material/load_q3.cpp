@@ -236,6 +236,133 @@ BlendFactor blendFactor(Q3BlendFactor f) {
     return BlendFactor::One;
 }
 
+// Whether the one-texture look shows the shader exactly: no stages, one plain texture stage, or a lightmap and
+// a plain texture stage multiplied (either order). Plain: only tcMod scale, base coordinates, no waves,
+// alpha from the texture, colour identity / identityLighting / vertex. Anything else is drawn as a program.
+bool plainStage(const Q3Stage& s) {
+    for (const Q3TcMod& m : s.tcMods)
+        if (m.kind != Q3TcModKind::Scale) return false;
+    const bool colour = s.rgbGen == Q3RgbGen::Identity || s.rgbGen == Q3RgbGen::IdentityLighting ||
+                        s.rgbGen == Q3RgbGen::Vertex || s.rgbGen == Q3RgbGen::ExactVertex;
+    return colour && !s.tcGenEnvironment && !s.detail && !s.clamp && s.alphaGen == Q3AlphaGen::Identity &&
+           s.alphaFunc == Q3AlphaFunc::None && s.videoMap.empty() && !s.isWhiteImage;
+}
+
+bool filterBlend(const Q3Stage& s) {
+    return s.hasBlend && (s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::Zero} ||
+                          s.blend == Q3BlendFunc{Q3BlendFactor::Zero, Q3BlendFactor::SrcColor});
+}
+
+bool simpleShader(const Q3Shader& sh) {
+    const auto& st = sh.stages;
+    if (st.empty()) return true;
+    if (st.size() == 1) return !st[0].isLightmap && plainStage(st[0]);
+    if (st.size() != 2 || !plainStage(st[0]) || !plainStage(st[1]) || st[0].hasBlend) return false;
+    return st[0].isLightmap != st[1].isLightmap && filterBlend(st[1]);
+}
+
+Wave waveOf(const Q3Wave& w) {
+    Wave out;
+    static const std::pair<const char*, Wave::Func> kFuncs[] = {
+        {"sin", Wave::Func::Sin},           {"triangle", Wave::Func::Triangle},
+        {"square", Wave::Func::Square},     {"sawtooth", Wave::Func::Sawtooth},
+        {"inversesawtooth", Wave::Func::InverseSawtooth}, {"noise", Wave::Func::Noise}};
+    for (const auto& [name, f] : kFuncs)
+        if (w.func == name) out.func = f;
+    out.base = w.base, out.amplitude = w.amplitude, out.phase = w.phase, out.frequency = w.frequency;
+    return out;
+}
+
+float clamp01(double v) { return float(std::clamp(v, 0.0, 1.0)); }
+
+// The stage's tcMods at `time` as one affine map (each mod is affine at a fixed time): the images of the
+// origin and the two unit vectors. Stretch scales about (0.5, 0.5) by 1 / its wave; turb (not affine) is
+// left out.
+void stageAffine(const Q3Stage& s, float time, float* a) {
+    std::vector<TexMod> mods;
+    for (const Q3TcMod& m : s.tcMods) {
+        TexMod t;
+        std::copy(std::begin(m.p), std::end(m.p), std::begin(t.p));
+        switch (m.kind) {
+            case Q3TcModKind::Scale: t.kind = TexMod::Kind::Scale; break;
+            case Q3TcModKind::Scroll: t.kind = TexMod::Kind::Scroll; break;
+            case Q3TcModKind::Rotate: t.kind = TexMod::Kind::Rotate; break;
+            case Q3TcModKind::Transform: t.kind = TexMod::Kind::Transform; break;
+            case Q3TcModKind::Stretch: {
+                Q3Wave w;
+                w.func = m.waveFunc, w.base = m.p[0], w.amplitude = m.p[1], w.phase = m.p[2], w.frequency = m.p[3];
+                const double v = evalWave(waveOf(w), time);
+                const float p = v != 0 ? float(1.0 / v) : 1.0f;
+                t.kind = TexMod::Kind::Transform;
+                const float m6[6] = {p, 0, 0, p, 0.5f - 0.5f * p, 0.5f - 0.5f * p};
+                std::copy(std::begin(m6), std::end(m6), std::begin(t.p));
+                break;
+            }
+            case Q3TcModKind::Turb: continue;
+        }
+        mods.push_back(t);
+    }
+    const Vec2 o = applyTexMods(mods, {0, 0}, time), x = applyTexMods(mods, {1, 0}, time),
+               y = applyTexMods(mods, {0, 1}, time);
+    a[0] = x.x - o.x, a[1] = x.y - o.y, a[2] = y.x - o.x, a[3] = y.y - o.y, a[4] = o.x, a[5] = o.y;
+}
+
+// The shader's stages as a program at `time` (see MaterialStage), textures requested from `files`.
+std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameFiles& files, TextureRequests& requests,
+                                                 float time, bool decode) {
+    auto program = std::make_shared<StageProgram>();
+    for (const Q3Stage& s : sh.stages) {
+        MaterialStage m;
+        if (s.isLightmap) {
+            m.source = MaterialStage::Source::Lightmap;
+        } else if (s.isWhiteImage || !s.videoMap.empty()) {
+            m.source = MaterialStage::Source::White;
+        } else {
+            const std::string path = findImage(files, stageImageAt(s, time));
+            if (path.empty()) m.source = MaterialStage::Source::White;
+            else if (decode) m.texture = requests.addImage(files, path);
+        }
+        m.texGen = s.tcGenEnvironment ? MaterialStage::TexGen::Environment
+                                      : s.isLightmap ? MaterialStage::TexGen::Lightmap : MaterialStage::TexGen::Base;
+        stageAffine(s, time, m.affine);
+        m.clamp = s.clamp;
+        m.blends = s.hasBlend;
+        if (s.hasBlend) m.src = blendFactor(s.blend.src), m.dst = blendFactor(s.blend.dst);
+        switch (s.alphaFunc) {
+            case Q3AlphaFunc::None: m.alphaTest = MaterialStage::AlphaTest::None; break;
+            case Q3AlphaFunc::GT0: m.alphaTest = MaterialStage::AlphaTest::Gt0; break;
+            case Q3AlphaFunc::LT128: m.alphaTest = MaterialStage::AlphaTest::Lt128; break;
+            case Q3AlphaFunc::GE128: m.alphaTest = MaterialStage::AlphaTest::Ge128; break;
+        }
+        switch (s.rgbGen) {
+            case Q3RgbGen::IdentityLighting: m.color = MaterialStage::Color::IdentityLighting; break;
+            case Q3RgbGen::Vertex: m.color = MaterialStage::Color::Vertex; break;
+            case Q3RgbGen::ExactVertex:
+            case Q3RgbGen::LightingDiffuse: m.color = MaterialStage::Color::ExactVertex; break;
+            case Q3RgbGen::OneMinusVertex: m.color = MaterialStage::Color::OneMinusVertex; break;
+            case Q3RgbGen::Const: m.color = MaterialStage::Color::Constant, m.constant = s.rgbConst; break;
+            case Q3RgbGen::Wave: {
+                const float g = clamp01(evalWave(waveOf(s.rgbWave), time));  // RB_CalcWaveColor: a clamped grey
+                m.color = MaterialStage::Color::Constant, m.constant = {g, g, g};
+                break;
+            }
+            default: m.color = MaterialStage::Color::One; break;  // identity, entity (white), unknown
+        }
+        switch (s.alphaGen) {
+            case Q3AlphaGen::Identity: m.alpha = MaterialStage::Alpha::Texture; break;
+            case Q3AlphaGen::Vertex: m.alpha = MaterialStage::Alpha::Vertex; break;
+            case Q3AlphaGen::OneMinusVertex: m.alpha = MaterialStage::Alpha::OneMinusVertex; break;
+            case Q3AlphaGen::Const: m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = s.alphaConst; break;
+            case Q3AlphaGen::Wave:
+                m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = clamp01(evalWave(waveOf(s.alphaWave), time));
+                break;
+            default: m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = 1; break;  // portal, entity: opaque
+        }
+        program->stages.push_back(m);
+    }
+    return program;
+}
+
 // The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given; its
 // cloud height 0 means 512). Stages without an image (video maps) are left out; tcMod turb and stretch
 // are not applied (no sky shader of the OpenArena maps uses them).
@@ -354,6 +481,9 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 case Q3DrawKind::Additive: look.blend = BlendMode::Additive; break;
                 default: break;
             }
+            if (kind == Q3DrawKind::Opaque && !simpleShader(sh))
+                look.program = stageProgram(sh, f.files, requests, options.time,
+                                            decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]));
         }
         if (wanted.empty()) continue;
         std::string path;

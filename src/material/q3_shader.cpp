@@ -562,7 +562,7 @@ private:
             }
             skipLine();
         } else if (equalsIgnoreCase(k, "alphagen")) {
-            skipLine();
+            parseAlphaGen(st, t.line);
         } else {
             return false;
         }
@@ -622,8 +622,47 @@ private:
         if (st.rgbGen == Q3RgbGen::Const) {
             if (auto v = vectorArg(line, "rgbGen const")) st.rgbConst = *v;
         } else if (st.rgbGen == Q3RgbGen::Wave) {
-            skipLine();
+            if (auto w = waveArgs(line, "rgbGen wave")) st.rgbWave = *w;
         }
+    }
+
+    // func base amplitude phase frequency (ParseWaveForm).
+    std::optional<Q3Wave> waveArgs(int line, const char* what) {
+        auto func = arg();
+        Q3Wave w;
+        std::optional<float> v[4];
+        if (func)
+            for (auto& x : v) x = floatArg();
+        if (!func || !v[3]) {
+            lx_.warn(line, std::string(what) + ": expected a function and four numbers");
+            return std::nullopt;
+        }
+        w.func = toLowerAscii(func->text);
+        w.base = *v[0], w.amplitude = *v[1], w.phase = *v[2], w.frequency = *v[3];
+        return w;
+    }
+
+    void parseAlphaGen(Q3Stage& st, int line) {
+        auto p = arg();
+        if (!p) {
+            lx_.warn(line, "alphaGen: missing value");
+            return;
+        }
+        static constexpr std::pair<const char*, Q3AlphaGen> kNames[] = {
+            {"identity", Q3AlphaGen::Identity}, {"const", Q3AlphaGen::Const},   {"vertex", Q3AlphaGen::Vertex},
+            {"oneMinusVertex", Q3AlphaGen::OneMinusVertex}, {"wave", Q3AlphaGen::Wave},
+            {"portal", Q3AlphaGen::Portal},     {"entity", Q3AlphaGen::Entity},
+        };
+        st.alphaGen = Q3AlphaGen::Other;
+        for (const auto& [name, gen] : kNames)
+            if (equalsIgnoreCase(p->text, name)) st.alphaGen = gen;
+        if (st.alphaGen == Q3AlphaGen::Const) {
+            if (auto v = floatArg()) st.alphaConst = *v;
+            else lx_.warn(line, "alphaGen const: expected a number");
+        } else if (st.alphaGen == Q3AlphaGen::Wave) {
+            if (auto w = waveArgs(line, "alphaGen wave")) st.alphaWave = *w;
+        }
+        skipLine();
     }
 
     // ioquake3 ParseStage's epilogue: default rgbGen, ONE ZERO means opaque, depth mask.

@@ -78,6 +78,15 @@ inline Vec3 interp3(const Vec3& a, const Vec3& b, const Vec3& c, const Bary& w) 
             a.z * w.b0 + b.z * w.b1 + c.z * w.b2};
 }
 
+inline Vec2 interp2(const Vec2& a, const Vec2& b, const Vec2& c, const Bary& w) {
+    return {a.x * w.b0 + b.x * w.b1 + c.x * w.b2, a.y * w.b0 + b.y * w.b1 + c.y * w.b2};
+}
+
+inline Vec4 interp4(const Vec4& a, const Vec4& b, const Vec4& c, const Bary& w) {
+    return {a.x * w.b0 + b.x * w.b1 + c.x * w.b2, a.y * w.b0 + b.y * w.b1 + c.y * w.b2,
+            a.z * w.b0 + b.z * w.b1 + c.z * w.b2, a.w * w.b0 + b.w * w.b1 + c.w * w.b2};
+}
+
 inline Vec3 rgb(const Vec4& c) { return {c.x, c.y, c.z}; }
 
 struct Pixel {
@@ -419,6 +428,132 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
     }
 }
 
+// --- Stage programs ----------------------------------------------------------------------------------------
+// A program's pixel is computed the way the engine's framebuffer builds it: each stage's colour (texture, the
+// lightmap or white, times its colour generator) is blended over the result so far and clamped to [0, 1].
+// Light enters the framebuffer as the engine loads it: the look's hue-preserving clamp, divided by the
+// overbright ramp the display applies at the end (engine look: 2, so the lightmap is half of luxel's light
+// and identityLight is 1/2; engine-windowed: 1). The linear look has no clamps and no ramp.
+
+// GL blend factor values for source colour/alpha and destination colour/alpha.
+Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstAlpha);
+
+struct ProgramLight {
+    bool linear = false;
+    float ramp = 1;      // the display ramp: framebuffer values are light / ramp
+    float clampAt = 0;   // the look's hue clamp (light units)
+    Vec3 fb(Vec3 light) const {  // light as the framebuffer holds it
+        if (linear) return light;
+        if (clampAt > 0) {
+            const float m = std::max(light.x, std::max(light.y, light.z));
+            if (m > clampAt) light *= clampAt / m;
+        }
+        return light * (1.0f / ramp);
+    }
+};
+
+inline ProgramLight programLight(const LookParams& lp) {
+    ProgramLight p;
+    p.linear = lp.linear;
+    p.clampAt = lp.hueClampAt;
+    p.ramp = !lp.linear && lp.hueClampAt > 0 ? lp.hueClampAt : 1.0f;
+    return p;
+}
+
+// The largest squared stretch of the stage's affine map (its footprint scale).
+inline float affineScale2(const MaterialStage& s) {
+    return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
+}
+
+Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint* feet, const PageView* pages,
+                  const ProgramLight& pl, const Pixel& p, float fx, float fy, float iw) {
+    const Vec3 light = pl.fb(lightAt(t, pages, fx, fy, iw));
+    const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
+    const Vec3 vertexLight = pl.fb({vcolor.x, vcolor.y, vcolor.z});
+    const float identityLight = 1.0f / pl.ramp;
+    Vec3 fb{0, 0, 0};
+    float fbAlpha = 1;
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size(); ++k) {
+        const MaterialStage& s = stages[k];
+        Vec3 c{1, 1, 1};
+        float a = 1;
+        if (s.source == MaterialStage::Source::Lightmap) {
+            c = light;
+        } else if (s.source == MaterialStage::Source::Texture && s.texture >= 0) {
+            const Texture& tex = *ctx.materials->textures[size_t(s.texture)];
+            Vec2 st;
+            int level = 0;
+            if (s.texGen == MaterialStage::TexGen::Environment) {
+                // RB_CalcEnvironmentTexCoords: the view vector reflected about the normal.
+                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+                const Vec3 viewer = normalize(ctx.eye - interp3(p.v0->position, p.v1->position, p.v2->position, p.bary));
+                const Vec3 r = n * (2.0f * dot(n, viewer)) - viewer;
+                st = {0.5f + r.y * 0.5f, 0.5f - r.z * 0.5f};
+            } else {
+                st = s.texGen == MaterialStage::TexGen::Lightmap
+                         ? interp2(p.v0->lightmapUV, p.v1->lightmapUV, p.v2->lightmapUV, p.bary)
+                         : interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
+                const TexFootprint& f = feet[k];
+                const float q = f.dyU[0] + f.dyU[1] * fx, r = f.dyV[0] + f.dyV[1] * fx;
+                const float iw2 = iw * iw;
+                level = mipLevelFromSquare(std::max(rowFootprint(f, fy), q * q + r * r) * (iw2 * iw2) * affineScale2(s),
+                                           f.maxLevel);
+            }
+            st = {st.x * s.affine[0] + st.y * s.affine[2] + s.affine[4], st.x * s.affine[1] + st.y * s.affine[3] + s.affine[5]};
+            if (s.clamp) st = {std::clamp(st.x, 0.0f, 1.0f), std::clamp(st.y, 0.0f, 1.0f)};
+            const Vec4 texel = sampleLevel(levelView(tex, level), st.x, st.y, *ctx.albedoTable);
+            c = {texel.x, texel.y, texel.z};
+            a = texel.w;
+        }
+        switch (s.color) {
+            case MaterialStage::Color::One: break;
+            case MaterialStage::Color::IdentityLighting: c *= identityLight; break;
+            case MaterialStage::Color::Vertex: c = c * vertexLight * identityLight; break;
+            case MaterialStage::Color::ExactVertex: c = c * vertexLight; break;
+            case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight); break;
+            case MaterialStage::Color::Constant: c = c * s.constant; break;
+        }
+        switch (s.alpha) {
+            case MaterialStage::Alpha::Texture: break;
+            case MaterialStage::Alpha::Vertex: a = vcolor.w; break;
+            case MaterialStage::Alpha::OneMinusVertex: a = 1 - vcolor.w; break;
+            case MaterialStage::Alpha::Constant: a = s.alphaConstant; break;
+        }
+        const bool kept = s.alphaTest == MaterialStage::AlphaTest::None ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Gt0 && a > 0) ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Lt128 && a < 0.5f) ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Ge128 && a >= 0.5f);
+        if (!kept) continue;
+        if (s.blends && k > 0) {
+            c = c * blendFactorOf(s.src, c, a, fb, fbAlpha) + fb * blendFactorOf(s.dst, c, a, fb, fbAlpha);
+        }
+        fb = pl.linear ? c : Vec3{clamp01(c.x), clamp01(c.y), clamp01(c.z)};
+        fbAlpha = a;
+    }
+    return fb * pl.ramp;
+}
+
+void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
+                const float* depth, int n, float* out) {
+    PageView pages[kMaxLightmapSlots];
+    pageViews(t, pages);
+    const ProgramLight pl = programLight(lp);
+    // One footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
+    TexFootprint feet[16];
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size() && k < 16; ++k)
+        if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
+            feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+    const float fy = float(py - t.y0);
+    const Vec3 white{1, 1, 1};
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const Vec3 c = programPixel(ctx, t, feet, pages, pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
+        put(out + 3 * k, lookOf(c, white, lp), false);
+    }
+}
+
 // The texture of sky box face `face` (0..5), or nullptr when the face has none (drawn in the sky colour).
 const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
     const int32_t index = ctx.materials->sky.faces[size_t(face)];
@@ -470,9 +605,7 @@ Vec2 cloudCoords(Vec3 d, float height) {
     return {std::acos(std::clamp(v.x, -1.0f, 1.0f)), std::acos(std::clamp(v.y, -1.0f, 1.0f))};
 }
 
-// The GL blend factor's value for source colour/alpha and destination colour (the sky behind is opaque:
-// destination alpha 1).
-Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst) {
+Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstAlpha) {
     switch (f) {
         case BlendFactor::One: return {1, 1, 1};
         case BlendFactor::Zero: return {0, 0, 0};
@@ -482,8 +615,8 @@ Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst) {
         case BlendFactor::OneMinusDstColor: return Vec3{1, 1, 1} - dst;
         case BlendFactor::SrcColor: return src;
         case BlendFactor::OneMinusSrcColor: return Vec3{1, 1, 1} - src;
-        case BlendFactor::DstAlpha: return {1, 1, 1};
-        case BlendFactor::OneMinusDstAlpha: return {0, 0, 0};
+        case BlendFactor::DstAlpha: return {dstAlpha, dstAlpha, dstAlpha};
+        case BlendFactor::OneMinusDstAlpha: return {1 - dstAlpha, 1 - dstAlpha, 1 - dstAlpha};
     }
     return {1, 1, 1};
 }
@@ -507,11 +640,14 @@ Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, Vec2 dome, float footprint2) {
         const int level = mipLevelFromSquare(footprint2 * scale2 * texels * texels, int(tex->mips.size()) - 1);
         const Vec4 s = sampleLevel(levelView(*tex, level), st.x, st.y, *ctx.albedoTable);
         const Vec3 src{s.x, s.y, s.z};
-        const Vec3 blended = src * blendFactorOf(layer.src, src, s.w, c) + c * blendFactorOf(layer.dst, src, s.w, c);
+        // (The sky behind is opaque: destination alpha 1.)
+        const Vec3 blended = src * blendFactorOf(layer.src, src, s.w, c, 1) + c * blendFactorOf(layer.dst, src, s.w, c, 1);
         c = {clamp01(blended.x), clamp01(blended.y), clamp01(blended.z)};
     }
     return c;
 }
+
+constexpr int kMaxSkyRun = 64;
 
 void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
                float* out) {
@@ -526,8 +662,13 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
     }
     // Dome coordinates of the run's pixels and one past its end (the footprint of the last pixel), from
     // the triangle's planes extended outside it: the direction is a smooth function of the pixel.
-    std::vector<Vec3> dirs(size_t(n) + 1);
-    std::vector<Vec2> dome(size_t(n) + 1);
+    Vec3 dirs[kMaxSkyRun + 1];
+    Vec2 dome[kMaxSkyRun + 1];
+    if (n > kMaxSkyRun) {  // callers pass at most a segment; split anything longer
+        skyBoxRun(ctx, tri, lp, px0, py, depth, kMaxSkyRun, out);
+        skyBoxRun(ctx, tri, lp, px0 + kMaxSkyRun, py, depth + kMaxSkyRun, n - kMaxSkyRun, out + 3 * kMaxSkyRun);
+        return;
+    }
     const raster::ShadeTri& st = ctx.tris[tri];
     for (int k = 0; k <= n; ++k) {
         const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
@@ -1281,6 +1422,8 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                         vec && ctx.materials->sky.clouds.empty() ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
 #endif
                               skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
+                    else if (t.program)
+                        programRun(ctx, t, lp, tri, x + i, y + j, drow + i, end - i, o);
                     else if (t.texture)
                         texturedRunFor(ctx, t, lp, tri, dx, fy, drow + i, end - i, o,
 #if defined(LUXEL_SHADE_AVX2)
@@ -1394,6 +1537,20 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             t.missingTexture = true;
         }
     }
+    // Opaque programs in lit mode: every stage per pixel, instead of the one texture; base coordinates kept
+    // unscaled in texPlane for the stages' footprints.
+    if (look && look->program && ctx.mode == RenderMode::Lit && look->blend == BlendMode::Opaque &&
+        (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
+        const DrawVertex* vb = ctx.geometry->vertices.data();
+        const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
+        t.program = look->program.get();
+        t.texture = nullptr;
+        t.texture2 = nullptr;
+        t.missingTexture = false;
+        t.albedo = {1, 1, 1};
+        t.texPlane[0] = combine(tri, a.texUV.x, b.texUV.x, c.texUV.x);
+        t.texPlane[1] = combine(tri, a.texUV.y, b.texUV.y, c.texUV.y);
+    }
     // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
     t.hasAlbedo = !(t.albedo == Vec3{1, 1, 1});
     if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present()) {
@@ -1402,7 +1559,8 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // Albedo mode, and unlit materials in lit mode: light 1 (an unlit Quake 3 rgbGen vertex stage is lit by
     // its vertex colours instead).
-    if (ctx.mode == RenderMode::Albedo || (look && look->unlit && !(look->vertexColor && s.kind == SourceKind::Vertex))) {
+    if (ctx.mode == RenderMode::Albedo ||
+        (look && !t.program && look->unlit && !(look->vertexColor && s.kind == SourceKind::Vertex))) {
         t.constantLight = {1, 1, 1};
         if (!t.texture) t.color = lookOf(t.constantLight, t.albedo, lp);
         if (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex) return t;
@@ -1476,6 +1634,8 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
     float alpha = 1.0f;
     if (t.skyBox) {
         skyBoxRun(ctx, tri, lp, px, py, &invW, 1, out);
+    } else if (t.program) {
+        programRun(ctx, t, lp, tri, px, py, &invW, 1, out);
     } else if (t.texture) {
         const TexturedSetup s = texturedSetup(ctx, t, tri);
         const float fx = float(dx), iw = 1.0f / invW;

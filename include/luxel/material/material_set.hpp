@@ -40,6 +40,8 @@ enum class BlendMode : uint8_t {
     Multiply,   // src * dst (Quake 3 "filter" stages used alone)
 };
 
+struct StageProgram;  // below
+
 struct SurfaceLook {
     int32_t texture = -1;        // into MaterialSet::textures; -1: untextured (flat reflectivity)
     bool missing = false;        // a texture was wanted but not found: drawn neutral grey
@@ -55,6 +57,8 @@ struct SurfaceLook {
     bool sky = false;            // drawn as sky
     bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
+    // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
+    std::shared_ptr<const StageProgram> program;
 };
 
 // OpenGL blend factors (a stage's result = source * srcFactor + what is behind * dstFactor).
@@ -71,6 +75,41 @@ struct TexMod {
     float p[6] = {0, 0, 0, 0, 0, 0};
 };
 Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time);
+
+// A periodic function of time (Quake 3 waveForm): base + amplitude * func(phase + time * frequency), func
+// of period 1: sin(2 pi x); triangle 0 -> 1 -> 0 -> -1 -> 0; square +1 then -1; sawtooth frac(x); inverse
+// sawtooth 1 - frac(x); noise is taken as 0 (its base).
+struct Wave {
+    enum class Func : uint8_t { Sin, Triangle, Square, Sawtooth, InverseSawtooth, Noise } func = Func::Sin;
+    float base = 0, amplitude = 0, phase = 0, frequency = 0;
+};
+double evalWave(const Wave& wave, double time);
+
+// One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
+// the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.
+struct MaterialStage {
+    enum class Source : uint8_t { Texture, Lightmap, White } source = Source::Texture;
+    int32_t texture = -1;  // Source::Texture: into MaterialSet::textures (-1: not found, drawn white)
+    enum class TexGen : uint8_t { Base, Lightmap, Environment } texGen = TexGen::Base;
+    // s' = s a[0] + t a[2] + a[4], t' = s a[1] + t a[3] + a[5] (the stage's tcMods at the set's time).
+    float affine[6] = {1, 0, 0, 1, 0, 0};
+    bool clamp = false;                 // clampMap: coordinates clamped to [0, 1]
+    bool blends = false;                // false: the stage replaces what is there
+    BlendFactor src = BlendFactor::One, dst = BlendFactor::Zero;
+    enum class AlphaTest : uint8_t { None, Gt0, Lt128, Ge128 } alphaTest = AlphaTest::None;
+    // Colour multiplier: 1; the engine's identityLight (1 / the look's overbright ramp); the vertex colour as
+    // the framebuffer holds light, times identityLight (Vertex) or not (ExactVertex), or 1 minus it; a constant.
+    enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant } color = Color::One;
+    Vec3 constant{1, 1, 1};
+    enum class Alpha : uint8_t { Texture, Vertex, OneMinusVertex, Constant } alpha = Alpha::Texture;
+    float alphaConstant = 1;
+};
+
+// A material whose stages the one-texture look cannot show (a glow, an environment map, animated or
+// scrolling stages, waves): evaluated per pixel, stage by stage, blended like the engine's framebuffer.
+struct StageProgram {
+    std::vector<MaterialStage> stages;
+};
 
 // One cloud layer of a sky: its texture on the dome (Quake 3 skyParms cloud height), moved by its mods at
 // the frame's time and blended over the layers before it.

@@ -37,6 +37,15 @@ struct Q3BlendFunc {
 };
 inline bool operator==(Q3BlendFunc a, Q3BlendFunc b) { return a.src == b.src && a.dst == b.dst; }
 
+// A periodic function of time (ioquake3 waveForm_t): func(phase + time * frequency) * amplitude + base.
+struct Q3Wave {
+    std::string func = "sin";  // sin, triangle, square, sawtooth, inversesawtooth, noise
+    float base = 0, amplitude = 0, phase = 0, frequency = 0;
+};
+
+// alphaGen (ioquake3 ParseStage); Identity: the texture's alpha. Other: lightingSpecular, an unknown name.
+enum class Q3AlphaGen : uint8_t { Identity, Const, Vertex, OneMinusVertex, Wave, Portal, Entity, Other };
+
 // One tcMod line, in the order written. Scale (sScale tScale), Scroll (sSpeed tSpeed, per second), Rotate
 // (degrees per second), Transform (m00 m01 m10 m11 t0 t1), Turb (base amplitude phase frequency: the wave is
 // a sine), Stretch (func base amplitude phase frequency), as ioquake3's ParseTexMod reads them.
@@ -61,6 +70,10 @@ struct Q3Stage {
     Q3RgbGen rgbGen = Q3RgbGen::IdentityLighting;  // resolved default when not written
     bool rgbGenExplicit = false;
     Vec3 rgbConst{1, 1, 1};  // rgbGen const ( r g b ), 0..1
+    Q3Wave rgbWave;          // rgbGen wave
+    Q3AlphaGen alphaGen = Q3AlphaGen::Identity;
+    float alphaConst = 1;    // alphaGen const
+    Q3Wave alphaWave;        // alphaGen wave
     // Effective depth write: on by default, off after a blendFunc unless the stage says depthWrite,
     // back on for ONE ZERO (ioquake3 ParseStage).
     bool depthWrite = true;

@@ -66,6 +66,9 @@ struct TriShade {
     bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
     float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
     bool missingTexture = false;  // drawn in the neutral grey of a texture that was not found
+    // Lit, opaque materials drawn as a program: every stage per pixel (light from the path above, base
+    // texture coordinates in texPlane, unscaled).
+    const StageProgram* program = nullptr;
 };
 
 struct ShadeContext {

@@ -1,5 +1,5 @@
-// Texture coordinate changes over time, as ioquake3's RB_CalcScrollTexCoords / RB_CalcRotateTexCoords /
-// RB_CalcTransformTexCoords compute them (tr_shade_calc.c).
+// What changes with time in a material: texture coordinate changes as ioquake3's RB_CalcScrollTexCoords /
+// RB_CalcRotateTexCoords / RB_CalcTransformTexCoords compute them (tr_shade_calc.c), and wave forms.
 #include <cmath>
 #include <numbers>
 
@@ -37,6 +37,21 @@ Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time) {
         }
     }
     return st;
+}
+
+double evalWave(const Wave& w, double time) {
+    const double x = double(w.phase) + time * double(w.frequency);
+    const double f = x - std::floor(x);  // the phase within the period
+    double v = 0;
+    switch (w.func) {
+        case Wave::Func::Sin: v = std::sin(2.0 * std::numbers::pi * f); break;
+        case Wave::Func::Triangle: v = f < 0.25 ? 4 * f : f < 0.75 ? 2 - 4 * f : 4 * f - 4; break;
+        case Wave::Func::Square: v = f < 0.5 ? 1 : -1; break;
+        case Wave::Func::Sawtooth: v = f; break;
+        case Wave::Func::InverseSawtooth: v = 1 - f; break;
+        case Wave::Func::Noise: v = 0; break;
+    }
+    return double(w.base) + double(w.amplitude) * v;
 }
 
 }  // namespace luxel
