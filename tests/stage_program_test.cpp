@@ -112,3 +112,40 @@ TEST_CASE("stage program: rgbGen wave at --time, identityLighting, scrolled text
     checkNear(eastWall(plain, Look::Engine), Vec3{128.0f / 255, 64.0f / 255, 1.0f});
     checkNear(eastWall(plain, Look::EngineWindowed), Vec3{128.0f / 255, 64.0f / 255, 1.0f});
 }
+
+TEST_CASE("detail stages fold into the one-texture look; other extra stages make a program", "[program]") {
+    const std::string dir = tempDir("stage-program-detail");
+    writeFile(dir + "/textures/luxel/base.tga", tga1x1(128, 64, 255));
+    writeFile(dir + "/textures/luxel/grain.tga", tga1x1(100, 110, 120));
+    const std::string script = R"(textures/luxel/wall
+{
+	{
+		map textures/luxel/base.tga
+		rgbGen identity
+	}
+	{
+		map $lightmap
+		blendfunc filter
+		rgbGen identity
+	}
+	{
+		map textures/luxel/grain.tga
+		blendfunc gl_dst_color gl_src_color
+		tcMod scale 12 6
+		detail
+	}
+}
+)";
+    writeFile(dir + "/scripts/luxel.shader", Bytes(script.begin(), script.end()));
+    const MapSource src = memorySource(makeRoomMap().build(), "room.bsp");
+    MaterialOptions mo;
+    mo.gameDirs = {dir};
+    const MaterialSet set = loadMaterials(decodeMap(src), src, mo);
+    const SurfaceLook& look = set.looks.at(0);
+    CHECK_FALSE(look.program);
+    REQUIRE(look.detail[0] >= 0);
+    CHECK(look.detail[1] == -1);
+    CHECK(look.detailScale[0].x == 12.0f);
+    CHECK(look.detailScale[0].y == 6.0f);
+    CHECK(set.textures.at(size_t(look.detail[0]))->mips[0].rgba[0] == 100);
+}

@@ -301,8 +301,17 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
     m.looks[0].texture = m.looks[1].texture = 0;
     m.looks[1].tcScale = {3.0f, 2.0f};
     const Camera cam = makeCamera({0, 0, 0}, {10, 15, 0}, 160, 96);
+    // With and without Quake 3 detail textures (two of them on the floor, at their own scales).
+    RgbaImage grain = noise;
+    for (size_t i = 0; i < grain.rgba.size(); ++i) grain.rgba[i] = uint8_t(96 + grain.rgba[i] / 4);
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("grain", grain)));
+    for (bool details : {false, true})
     for (float gamma : {1.0f, 2.2f})
         for (Look look : {Look::Engine, Look::Linear}) {
+            if (details) {
+                m.looks[0].detail = {1, 1};
+                m.looks[0].detailScale = {Vec2{4, 4}, Vec2{0.5f, 3}};
+            }
             m.textureGamma = gamma;
             s.world.look = {2.0f, gamma};
             RenderOptions o = options(RenderMode::Lit, m);
@@ -331,6 +340,29 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
             for (size_t i = 0; i < vec.pixels.size(); ++i) changed += unstyled.pixels[i] != vec.pixels[i];
             CHECK(changed > vec.pixels.size() / 20);
         }
+}
+
+TEST_CASE("a detail texture multiplies the albedo by twice its texel", "[textured]") {
+    RenderScene s;
+    addTexturedWall(s, 10, 0);
+    MaterialSet m;
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("tex", image2x2(kTexels))));
+    RgbaImage one;
+    one.width = one.height = 1;
+    one.rgba = {64, 128, 255, 255};
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("detail", one)));
+    m.looks.resize(1);
+    m.looks[0].texture = 0;
+    m.looks[0].detail = {1, -1};
+    // A 2 x 2 view: pixel centres on texel centres (see the first test); light 1 (vertex colour white).
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m));
+    const Vec3 c = pixelAt(img, 0, 0);  // red (1, 0, 0) x 2 * (64, 128, 255) / 255
+    CHECK(c.x == Approx(2.0 * 64 / 255).margin(1e-5));
+    CHECK(c.y == Approx(0.0).margin(1e-6));
+    const Vec3 d = pixelAt(img, 1, 1);  // (51, 102, 153) / 255 x 2 * (64, 128, 255) / 255
+    CHECK(d.x == Approx(51.0 / 255 * 2 * 64 / 255).margin(1e-5));
+    CHECK(d.y == Approx(102.0 / 255 * 2 * 128 / 255).margin(1e-5));
+    CHECK(d.z == Approx(153.0 / 255 * 2).margin(1e-5));
 }
 
 TEST_CASE("a displacement blend texture is mixed in by the vertex alpha", "[textured]") {

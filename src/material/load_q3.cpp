@@ -253,8 +253,28 @@ bool filterBlend(const Q3Stage& s) {
                           s.blend == Q3BlendFunc{Q3BlendFactor::Zero, Q3BlendFactor::SrcColor});
 }
 
-bool simpleShader(const Q3Shader& sh) {
-    const auto& st = sh.stages;
+// A detail stage the look folds in: GL_DST_COLOR GL_SRC_COLOR (2 x detail x what is there), static scale.
+bool foldableDetail(const Q3Stage& s) {
+    Q3Stage plain = s;
+    plain.detail = false;
+    return s.detail && !s.isLightmap && plainStage(plain) && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor};
+}
+
+// Up to two foldable detail stages after the base stages count as simple: x 2 * detail on the albedo is the
+// engine's result unless an intermediate framebuffer value saturates (light x texture x 2 * detail > 1 before
+// the display ramp).
+bool simpleShader(const Q3Shader& shader) {
+    std::vector<Q3Stage> st;
+    size_t details = 0;
+    for (const Q3Stage& s : shader.stages) {
+        if (foldableDetail(s)) {
+            ++details;
+            continue;
+        }
+        if (details > 0) return false;  // a stage after a detail stage
+        st.push_back(s);
+    }
+    if (details > 2) return false;
     if (st.empty()) return true;
     if (st.size() == 1) return !st[0].isLightmap && plainStage(st[0]);
     if (st.size() != 2 || !plainStage(st[0]) || !plainStage(st[1]) || st[0].hasBlend) return false;
@@ -481,9 +501,20 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 case Q3DrawKind::Additive: look.blend = BlendMode::Additive; break;
                 default: break;
             }
-            if (kind == Q3DrawKind::Opaque && !simpleShader(sh))
-                look.program = stageProgram(sh, f.files, requests, options.time,
-                                            decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]));
+            const bool decode = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
+            if (kind == Q3DrawKind::Opaque && !simpleShader(sh)) {
+                look.program = stageProgram(sh, f.files, requests, options.time, decode);
+            } else if (kind == Q3DrawKind::Opaque && decode) {
+                size_t d = 0;
+                for (const Q3Stage& s : sh.stages) {
+                    if (!foldableDetail(s) || d >= 2) continue;
+                    const std::string path = findImage(f.files, stageImageAt(s, options.time));
+                    if (path.empty()) continue;
+                    look.detail[d] = requests.addImage(f.files, path);
+                    look.detailScale[d] = {s.tcModScale[0], s.tcModScale[1]};
+                    ++d;
+                }
+            }
         }
         if (wanted.empty()) continue;
         std::string path;

@@ -353,8 +353,8 @@ struct TexFootprint {
     float dxU[2], dxV[2], dyU[2], dyV[2];
 };
 
-inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const Texture& tex) {
-    const raster::AttrPlane &u = t.texPlane[0], &v = t.texPlane[1], &w = ctx.tris[tri].invW;
+inline TexFootprint texFootprint(const raster::AttrPlane& u, const raster::AttrPlane& v, const raster::AttrPlane& w,
+                                 const Texture& tex) {
     const float width = float(tex.width()), height = float(tex.height());
     return {u,
             v,
@@ -363,6 +363,9 @@ inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uin
             {(v.a * w.c - v.c * w.a) * height, (v.a * w.b - v.b * w.a) * height},
             {(u.b * w.c - u.c * w.b) * width, (u.b * w.a - u.a * w.b) * width},
             {(v.b * w.c - v.c * w.b) * height, (v.b * w.a - v.a * w.b) * height}};
+}
+inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const Texture& tex) {
+    return texFootprint(t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, tex);
 }
 inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
     return texFootprint(ctx, t, tri, *t.texture);
@@ -402,19 +405,32 @@ struct TexturedSetup {
     TexFootprint f;
     std::optional<TexFootprint> f2;  // the blend texture's
     PageView pages[kMaxLightmapSlots];
+    TexFootprint detail[2];          // t.details of them
 };
 
 inline TexturedSetup texturedSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
-    TexturedSetup s{texFootprint(ctx, t, tri), std::nullopt, {}};
+    TexturedSetup s{texFootprint(ctx, t, tri), std::nullopt, {}, {}};
     if (t.texture2) s.f2 = texFootprint(ctx, t, tri, *t.texture2);
+    for (int d = 0; d < t.details; ++d)
+        s.detail[d] = texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]);
     pageViews(t, s.pages);
     return s;
+}
+
+// x 2 * detail, per detail texture (the engine's GL_DST_COLOR GL_SRC_COLOR stages).
+inline Vec4 withDetail(const ShadeContext& ctx, const TriShade& t, const TexturedSetup& s, Vec4 a, float fx, float fy,
+                       float iw) {
+    for (int d = 0; d < t.details; ++d) {
+        const Vec4 k = texelAt(ctx, *t.detail[d], s.detail[d], fx, fy, iw);
+        a = {a.x * (2 * k.x), a.y * (2 * k.y), a.z * (2 * k.z), a.w};
+    }
+    return a;
 }
 
 // One textured pixel: rgb with the look applied, and the albedo's alpha.
 inline Vec4 texturedPixel(const ShadeContext& ctx, const TriShade& t, const TexturedSetup& s, const LookParams& lp,
                           float fx, float fy, float iw) {
-    const Vec4 a = albedoAt(ctx, t, s.f, s.f2 ? &*s.f2 : nullptr, fx, fy, iw);
+    const Vec4 a = withDetail(ctx, t, s, albedoAt(ctx, t, s.f, s.f2 ? &*s.f2 : nullptr, fx, fy, iw), fx, fy, iw);
     const Vec3 c = lookOf(lightAt(t, s.pages, fx, fy, iw), Vec3{a.x, a.y, a.z} * t.albedo, lp);
     return {c.x, c.y, c.z, a.w};
 }
@@ -1260,6 +1276,28 @@ constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 // Textured runs in two passes over the run's 8-pixel groups: first the divide, mip levels and texel
 // fetches of every group (gathers, whose latency the next groups' fetches then overlap), then light,
 // filtering and look.
+LUXEL_AVX2 inline TexturedRow texturedRow(const Texture* tex, const TexFootprint& f, float fy) {
+    return {tex,
+            f.tu,
+            f.tv,
+            fy,
+            _mm256_set1_ps(rowFootprint(f, fy)),
+            _mm256_set1_ps(f.dyU[0]),
+            _mm256_set1_ps(f.dyU[1]),
+            _mm256_set1_ps(f.dyV[0]),
+            _mm256_set1_ps(f.dyV[1]),
+            _mm256_set1_epi32(f.maxLevel)};
+}
+
+// A texture at each lane's own mip level, as the scalar texelAt samples it.
+LUXEL_AVX2 inline Rgb8 sampleRow8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity, const float* lut) {
+    const __m256i level = mipLevels8(r, fx, iw);
+    const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
+    if (!_mm256_testc_si256(onFirst, valid)) return mixedLevelAlbedo8(r, fx, iw, valid, identity, lut);
+    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), plane8(r.tu, fx, r.fy, iw), plane8(r.tv, fx, r.fy, iw)),
+                         identity, lut);
+}
+
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -1297,6 +1335,9 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
+    TexturedRow detailRows[2];
+    for (int d = 0; d < t.details; ++d)
+        detailRows[d] = texturedRow(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]), fy);
     const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
     const LightmapRow lightRow = lightmapped ? lightmapRow(t, fy) : LightmapRow{};
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
@@ -1316,8 +1357,14 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
             lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
             lb = _mm256_set1_ps(t.constantLight.z);
         }
-        const Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
-                                              : filterTexels8(quads[g], identityTable, lut);
+        Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
+                                        : filterTexels8(quads[g], identityTable, lut);
+        for (int d = 0; d < t.details; ++d) {  // x 2 * detail (withDetail)
+            const Rgb8 k = sampleRow8(detailRows[d], fx, iw, valid, identityTable, lut);
+            const __m256 two = _mm256_set1_ps(2.0f);
+            albedo = {_mm256_mul_ps(albedo.r, _mm256_mul_ps(two, k.r)), _mm256_mul_ps(albedo.g, _mm256_mul_ps(two, k.g)),
+                      _mm256_mul_ps(albedo.b, _mm256_mul_ps(two, k.b))};
+        }
         const __m256 ar = _mm256_mul_ps(albedo.r, _mm256_set1_ps(t.albedo.x));
         const __m256 ag = _mm256_mul_ps(albedo.g, _mm256_set1_ps(t.albedo.y));
         const __m256 ab = _mm256_mul_ps(albedo.b, _mm256_set1_ps(t.albedo.z));
@@ -1525,6 +1572,17 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             t.texture = ctx.materials->textures[size_t(ti)].get();
             t.texPlane[0] = combine(tri, a.texUV.x * sc.x, b.texUV.x * sc.x, c.texUV.x * sc.x);
             t.texPlane[1] = combine(tri, a.texUV.y * sc.y, b.texUV.y * sc.y, c.texUV.y * sc.y);
+            for (int d = 0; d < 2; ++d) {
+                const int32_t di = look->detail[size_t(d)];
+                if (di < 0 || size_t(di) >= ctx.materials->textures.size() || !ctx.materials->textures[size_t(di)] ||
+                    ctx.materials->textures[size_t(di)]->mips.empty())
+                    continue;
+                const Vec2 ds = look->detailScale[size_t(d)];
+                t.detail[t.details] = ctx.materials->textures[size_t(di)].get();
+                t.detailPlane[t.details][0] = combine(tri, a.texUV.x * ds.x, b.texUV.x * ds.x, c.texUV.x * ds.x);
+                t.detailPlane[t.details][1] = combine(tri, a.texUV.y * ds.y, b.texUV.y * ds.y, c.texUV.y * ds.y);
+                ++t.details;
+            }
             const int32_t t2 = look->texture2;
             if (t2 >= 0 && size_t(t2) < ctx.materials->textures.size() && ctx.materials->textures[size_t(t2)] &&
                 !ctx.materials->textures[size_t(t2)]->mips.empty()) {

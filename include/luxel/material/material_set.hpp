@@ -51,6 +51,10 @@ struct SurfaceLook {
     bool unlit = false;          // drawn at full brightness (Quake 2 warp, Source unlit / $selfillum, Quake 3 no light stage)
     bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
     Vec2 tcScale{1, 1};          // static tcMod scale
+    // Quake 3 detail stages (blendFunc GL_DST_COLOR GL_SRC_COLOR over texture x light: x 2 * detail), each a
+    // texture at its own static scale of the base coordinates; -1 unused.
+    std::array<int32_t, 2> detail{-1, -1};
+    std::array<Vec2, 2> detailScale{Vec2{1, 1}, Vec2{1, 1}};
     int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
     // What the material script says beyond the map's own surface flags (the renderer ORs these in):
     bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)

@@ -59,6 +59,10 @@ struct TriShade {
     // tcScale applied), and the light a Constant-path textured triangle receives (unlit: 1).
     const Texture* texture = nullptr;
     raster::AttrPlane texPlane[2];
+    // Quake 3 detail textures: albedo x 2 * detail for each, at its own u/w, v/w planes.
+    int details = 0;
+    const Texture* detail[2] = {nullptr, nullptr};
+    raster::AttrPlane detailPlane[2][2];
     // Source displacement blending ($basetexture2): albedo = lerp(texture, texture2, vertex alpha).
     const Texture* texture2 = nullptr;
     raster::AttrPlane blendPlane;
