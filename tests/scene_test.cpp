@@ -179,6 +179,7 @@ transparent = true
 name = "small"
 size = [320, 200]
 look = "engine"
+unlit = "black"
 flares = false
 sky = true
 )");
@@ -217,12 +218,13 @@ sky = true
     CHECK(w.width == 320);
     CHECK(w.height == 200);
     CHECK(w.look == "engine");
+    CHECK(w.unlit == "black");
     REQUIRE(w.flares);
     CHECK(*w.flares == false);
     REQUIRE(w.sky);
     CHECK(*w.sky == true);
     CHECK(w.camera == "best");
-    CHECK(w.where.size() == 5);
+    CHECK(w.where.size() == 6);
     CHECK(w.where.count("camera") == 0);
     CHECK(w.where.at("size").line == 20);
 }

@@ -22,6 +22,7 @@ ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     r.height = v.height;
     r.mode = v.mode;
     if (!v.look.empty()) r.look = parseLook(v.look).value_or(Look::Engine);
+    if (!v.unlit.empty()) r.unlit = parseUnlit(v.unlit);
     r.ldrOutput = isLdrPath("x." + output.format);
     r.spp = v.spp;
     r.styles = v.styles;

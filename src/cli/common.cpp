@@ -89,6 +89,11 @@ void ViewArgs::addTo(CLI::App& app) {
                                    "linear (raw light); default: engine for PNG/JPEG, linear for EXR/TIFF")
         ->check(CLI::IsMember({"engine", "engine-windowed", "linear"}));
     app.add_option("--sky-color", skyColor, "sky colour R G B (linear)")->expected(3);
+    app.add_option("--unlit", unlit,
+                   "lightmap mode, surfaces without a lightmap stage (vertex-lit, sky, lava): engine (their own "
+                   "stages, as Quake 3's r_lightmap 1; the default) | light (their stored vertex light alone) | "
+                   "black")
+        ->check(CLI::IsMember({"engine", "light", "black"}));
     app.add_option("--spp", spp, "samples per pixel (supersampling)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--no-pvs", noPvs, "draw every leaf (no PVS culling)");
     app.add_flag("--flares", flares, "draw billboards / flares (default: yes, except in lit and albedo, where the "
@@ -121,6 +126,7 @@ ViewRequest ViewArgs::request(bool ldrOutput) const {
     if (noSky) r.sky = false;
     r.transparent = transparent;
     if (!skyColor.empty()) r.skyColor = Vec3{skyColor[0], skyColor[1], skyColor[2]};
+    if (!unlit.empty()) r.unlit = parseUnlit(unlit);
     r.usePvs = !noPvs;
     checkViewRequest(r);  // a bad mode or style spec fails here, before the map is read
     return r;
@@ -156,6 +162,7 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     o.drawSky = !noSky;
     o.transparentBackground = transparent;
     if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]};
+    if (!unlit.empty()) o.unlit = parseUnlit(unlit);
     if (!styles.empty()) {
         parseStyleSpec(styles, World{});  // a malformed spec fails here, before the map is read
         o.styleSpec = styles;

@@ -62,6 +62,7 @@ struct ViewArgs {
     std::string size = "1920x1080";
     std::string mode = "auto";
     std::string look;  // engine | linear; default from the output file type
+    std::string unlit;  // lightmap mode: engine | light | black
     std::vector<float> skyColor;
     int spp = 1;
     bool noPvs = false, flares = false, noFlares = false, sky = false, noSky = false, transparent = false;

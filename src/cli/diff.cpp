@@ -100,6 +100,7 @@ std::vector<std::pair<std::string, ViewRequest>> requestedViews(const DiffArgs& 
         r.height = height;
         r.mode = args.mode;
         r.flares = false;
+        r.unlit = UnlitSurfaces::Light;  // the compiler's output: lightmaps and vertex light
         std::string name = spec;
         std::replace(name.begin(), name.end(), ':', '-');
         views.emplace_back(name, r);

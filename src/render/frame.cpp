@@ -146,8 +146,12 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     if (image.width != W || image.height != H || image.channels != 3 || image.pixels.size() != size_t(W) * size_t(H) * 3)
         allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
 
+    // Lightmap mode under r_lightmap's rules draws surfaces without a lightmap stage with their own stages.
+    const bool ownStagesInLightmapMode = options.mode == RenderMode::Lightmap && options.unlit == UnlitSurfaces::Engine;
     const MaterialSet* materials =
-        options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo ? options.materials : nullptr;
+        options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo || ownStagesInLightmapMode
+            ? options.materials
+            : nullptr;
     const AlbedoTable albedoTable = makeAlbedoTable(materials ? materials->textureGamma : 1.0f);
 
     // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
@@ -173,6 +177,9 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         }
         if (look && look->sky) kind = SourceKind::Sky;
         if (kind == SourceKind::Sky && !options.drawSky) continue;
+        // Lightmap mode, r_lightmap's rules: a surface with a lightmap stage shows that stage alone (opaque,
+        // GL_REPLACE), whatever else its material does.
+        if (ownStagesInLightmapMode && kind == SourceKind::Lightmap && !(look && look->unlit)) look = nullptr;
         if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
         const uint32_t* idx = geometry.indices.data() + ds.firstIndex;
         for (uint32_t i = 0; i + 3 <= ds.numIndices; i += 3) {
@@ -217,6 +224,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.geometry = &geometry;
     ctx.flareVertices = flareVerts.data();
     ctx.mode = options.mode;
+    ctx.unlit = options.mode == RenderMode::Lightmap ? options.unlit : UnlitSurfaces::Light;
     ctx.look = options.look;
     ctx.skyColor = options.skyColor;
     ctx.background = options.background;

@@ -103,7 +103,8 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     view.cameraMs = nowMs() - t0;
     for (const std::string& note : view.camera.notes) view.warnings.push_back(note);
 
-    if (needsMaterials(request.mode)) {
+    const bool engineLightmap = request.mode == "lightmap" && request.unlit.value_or(UnlitSurfaces::Engine) == UnlitSurfaces::Engine;
+    if (needsMaterials(request.mode) || engineLightmap) {
         const std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
         for (std::string& w : ensureMaterials(map, request.time, seen)) view.warnings.push_back(std::move(w));
     }
@@ -124,7 +125,8 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     o.transparentBackground = request.transparent;
     if (request.skyColor) o.skyColor = *request.skyColor;
     o.styleSpec = request.styles;
-    if (gameLook && map.materials) o.materials = &*map.materials;
+    if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
+    o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
     if (o.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
     const double t1 = nowMs();

@@ -1554,7 +1554,22 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     const SourceTri& s = ctx.sources[tri.source];
     const LookParams lp = lookParams(ctx);
     const World& world = *ctx.world;
-    const bool albedoMode = ctx.mode == RenderMode::Lit || ctx.mode == RenderMode::Albedo;
+    // Lightmap mode under r_lightmap's rules: surfaces without a lightmap stage are drawn as in lit mode; with
+    // unlit black, they are black.
+    const int32_t materialIndex = s.kind == SourceKind::Flare ? -1 : ctx.geometry->surfaces[s.surface].material;
+    const SurfaceLook* ownLook = ctx.materials && materialIndex >= 0 && size_t(materialIndex) < ctx.materials->looks.size()
+                                     ? &ctx.materials->looks[size_t(materialIndex)]
+                                     : nullptr;
+    const bool withoutLightmapStage = s.kind == SourceKind::Vertex || s.kind == SourceKind::Sky || (ownLook && ownLook->unlit);
+    if (ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Black && withoutLightmapStage) {
+        t.color = {0, 0, 0};
+        return t;
+    }
+    const RenderMode mode =
+        ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine && ctx.materials && withoutLightmapStage
+            ? RenderMode::Lit
+            : ctx.mode;
+    const bool albedoMode = mode == RenderMode::Lit || mode == RenderMode::Albedo;
     const SurfaceLook* look = nullptr;
     if (albedoMode && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
         const int32_t m = ctx.geometry->surfaces[s.surface].material;
@@ -1597,7 +1612,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // Opaque programs in lit mode: every stage per pixel, instead of the one texture; base coordinates kept
     // unscaled in texPlane for the stages' footprints.
-    if (look && look->program && ctx.mode == RenderMode::Lit && look->blend == BlendMode::Opaque &&
+    if (look && look->program && mode == RenderMode::Lit && look->blend == BlendMode::Opaque &&
         (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
         const DrawVertex* vb = ctx.geometry->vertices.data();
         const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
@@ -1617,7 +1632,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // Albedo mode, and unlit materials in lit mode: light 1 (an unlit Quake 3 rgbGen vertex stage is lit by
     // its vertex colours instead).
-    if (ctx.mode == RenderMode::Albedo ||
+    if (mode == RenderMode::Albedo ||
         (look && !t.program && look->unlit && !(look->vertexColor && s.kind == SourceKind::Vertex))) {
         t.constantLight = {1, 1, 1};
         if (!t.texture) t.color = lookOf(t.constantLight, t.albedo, lp);
@@ -1634,7 +1649,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     const DrawVertex* vb = ctx.geometry->vertices.data();
     const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
-    if (ctx.mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
+    if (mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
         const int32_t pageIndex = ctx.geometry->surfaces[s.surface].lightmapPage;
         const LightmapPage& page0 = world.lightmaps[size_t(pageIndex)];
         const std::array<uint8_t, 4> styles = s.surface < world.surfaces.size()

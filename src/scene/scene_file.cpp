@@ -144,7 +144,7 @@ bool safeName(const std::string& name) {
 SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
     const std::string prefix = fmt::format("view[{}].", index);
     checkKeys(ctx, table, prefix,
-              {"name", "camera", "pos", "angles", "fov", "size", "mode", "look", "styles", "time", "spp", "flares",
+              {"name", "camera", "pos", "angles", "fov", "size", "mode", "look", "unlit", "styles", "time", "spp", "flares",
                "sky", "transparent"});
     SceneView v;
     v.name = index == 0 ? "thumb" : fmt::format("view{}", index);
@@ -169,6 +169,10 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
             parseSize(ctx, node, key, v.width, v.height);
         } else if (k == "mode") {
             v.mode = getString(ctx, node, key);
+        } else if (k == "unlit") {
+            v.unlit = getString(ctx, node, key);
+            if (v.unlit != "engine" && v.unlit != "light" && v.unlit != "black")
+                ctx.fail(node, key, "expected \"engine\", \"light\" or \"black\"");
         } else if (k == "look") {
             v.look = getString(ctx, node, key);
             if (!parseLook(v.look)) ctx.fail(node, key, "expected \"engine\", \"engine-windowed\" or \"linear\"");

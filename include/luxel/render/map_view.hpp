@@ -54,6 +54,9 @@ struct ViewRequest {
     std::optional<bool> sky;            // default: drawn, except in overviews (sky brushes would cover the map)
     bool transparent = false;           // 4 channels: alpha 0 where nothing (or hidden sky) is drawn
     std::optional<Vec3> skyColor;
+    // Lightmap mode: surfaces without a lightmap stage. Default: Engine (r_lightmap's rules, the map's
+    // materials loaded) for an explicit lightmap mode, Light when auto falls back to lightmap.
+    std::optional<UnlitSurfaces> unlit;
     bool usePvs = true;
 };
 

@@ -30,6 +30,13 @@ enum class RenderMode { Lightmap, Vertex, Normals, Depth, Clusters, Lit, Grid, A
 // the hue-preserving clamp, no ramp; the same as Engine for other formats. Linear: raw light times albedo.
 enum class Look { Engine, EngineWindowed, Linear };
 
+// What lightmap mode draws on surfaces without a lightmap stage (vertex-lit surfaces, sky, shaders with no
+// $lightmap stage such as lava). Engine: their own stages, as Quake 3's r_lightmap 1 does (needs
+// RenderOptions::materials; without them, Light). Light: their stored light alone (vertex colours; sky in
+// the sky colour), the compiler's output and nothing else. Black: nothing but lightmaps (black).
+enum class UnlitSurfaces { Engine, Light, Black };
+UnlitSurfaces parseUnlit(std::string_view name);  // "engine", "light", "black"; UsageError otherwise
+
 // "engine", "engine-windowed", "linear" -> Look; nullopt for anything else.
 std::optional<Look> parseLook(std::string_view name);
 const char* lookName(Look look);
@@ -39,6 +46,7 @@ struct RenderOptions {
     Look look = Look::Engine;
     int spp = 1;              // samples per pixel (fixed sub-pixel pattern, averaged after the look)
     bool usePvs = true;
+    UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: surfaces without a lightmap stage
     bool drawFlares = true;
     Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces
     Vec3 background{0.0f, 0.0f, 0.0f};      // where nothing is drawn

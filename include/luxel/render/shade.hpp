@@ -94,6 +94,7 @@ struct ShadeContext {
     const AlbedoTable* albedoTable = nullptr;
     Vec3 eye;
     RenderMode mode = RenderMode::Lightmap;
+    UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: see RenderOptions::unlit
     Look look = Look::Engine;
     Vec3 skyColor, background;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels

@@ -27,7 +27,8 @@ struct SceneView {
     float fov = 90;
     int width = 512, height = 288;
     std::string mode = "auto";                 // auto: lit when textures are found, else lightmap
-    std::string look;                          // engine | linear; empty: by output format
+    std::string look;                          // engine | engine-windowed | linear; empty: by output format
+    std::string unlit;                         // lightmap mode: engine | light | black; empty: engine
     std::string styles;                        // light styles (render --styles syntax)
     float time = 0;                            // animated textures / light styles
     int spp = 1;

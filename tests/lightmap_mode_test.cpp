@@ -1,0 +1,78 @@
+// Lightmap mode's surfaces without a lightmap stage (r_lightmap 1 rules, ref/README.md): engine draws them
+// with their own stages, light with their stored vertex light alone, black not at all. Lightmapped surfaces
+// show their lightmap alone in every case.
+#include <catch2/catch.hpp>
+
+#include "luxel/bsp/decode.hpp"
+#include "luxel/material/material_set.hpp"
+#include "luxel/render/render.hpp"
+#include "support/decode_helpers.hpp"
+#include "support/q3_writer.hpp"
+#include "support/render_fixtures.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+struct Room {
+    World world;
+    Geometry geometry;
+    MaterialSet set;
+};
+
+// The default room with the wall texture (1x1, (128, 64, 255)), lightmapped or vertex-lit.
+Room room(bool vertexLit, const std::string& name) {
+    const std::string dir = tempDir(name);
+    writeFile(dir + "/textures/luxel/wall.tga", tga1x1(128, 64, 255));
+    RoomOptions o;
+    o.vertexLit = vertexLit;
+    o.wallBytes[3] = {32, 16, 8};  // the east wall: light (128, 64, 32) / 255 in vertex colours or lightmap
+    const MapSource src = memorySource(makeRoomMap(o).build(), "room.bsp");
+    Room r{decodeMap(src), {}, {}};
+    r.geometry = tessellate(r.world);
+    MaterialOptions mo;
+    mo.gameDirs = {dir};
+    r.set = loadMaterials(r.world, src, mo);
+    return r;
+}
+
+Vec3 east(const Room& r, UnlitSurfaces unlit) {
+    RenderOptions o;
+    o.mode = RenderMode::Lightmap;
+    o.look = Look::Linear;
+    o.unlit = unlit;
+    o.materials = &r.set;
+    return pixelAt(renderFrame(r.world, r.geometry, roomCamera({0, 0, 0}), o), 160, 90);
+}
+
+}  // namespace
+
+TEST_CASE("lightmap mode: vertex-lit surfaces by the engine's r_lightmap rules, their light, or black", "[lightmapmode]") {
+    const Room r = room(true, "lightmap-mode-vertex");
+    const Vec3 light{128.0f / 255, 64.0f / 255, 32.0f / 255};
+    // Engine: the implicit shader's texture x vertex light (linear look: no clamps).
+    const Vec3 e = east(r, UnlitSurfaces::Engine);
+    CHECK(e.x == Approx(light.x * 128 / 255).margin(1e-5));
+    CHECK(e.y == Approx(light.y * 64 / 255).margin(1e-5));
+    CHECK(e.z == Approx(light.z * 255 / 255).margin(1e-5));
+    const Vec3 l = east(r, UnlitSurfaces::Light);
+    CHECK(l.x == Approx(light.x).margin(1e-5));
+    CHECK(l.z == Approx(light.z).margin(1e-5));
+    const Vec3 b = east(r, UnlitSurfaces::Black);
+    CHECK(b.x == 0.0f);
+    CHECK(b.y == 0.0f);
+}
+
+TEST_CASE("lightmap mode: lightmapped surfaces show the lightmap alone under every rule", "[lightmapmode]") {
+    const Room r = room(false, "lightmap-mode-lightmapped");
+    for (UnlitSurfaces u : {UnlitSurfaces::Engine, UnlitSurfaces::Light, UnlitSurfaces::Black}) {
+        const Vec3 c = east(r, u);
+        CHECK(c.x == Approx(128.0f / 255).margin(1e-5));
+        CHECK(c.y == Approx(64.0f / 255).margin(1e-5));
+        CHECK(c.z == Approx(32.0f / 255).margin(1e-5));
+    }
+    CHECK(parseUnlit("black") == UnlitSurfaces::Black);
+    CHECK_THROWS(parseUnlit("none"));
+}
