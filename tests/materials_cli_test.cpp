@@ -72,7 +72,7 @@ TEST_CASE("render lit / albedo: one warning line for textures not found", "[cli]
     REQUIRE(r.exitCode == 0);
     CHECK(r.err.find("1 material without texture: textures/luxel/gone") != std::string::npos);
 
-    // Other modes do not load materials: no warning.
+    // Other modes need no textures (lightmap mode only for surfaces without a lightmap): no warning.
     r = runLuxel("render '" + f.map + "' --mode lightmap --size 64x36 -o '" + out + "'");
     REQUIRE(r.exitCode == 0);
     CHECK(r.err.empty());

@@ -749,3 +749,51 @@ TEST_CASE("parseShaderScript keeps every tcMod with its arguments in order", "[s
     REQUIRE(warnings.size() == 1);
     CHECK_THAT(warnings[0], Catch::Contains("tcMod scroll"));
 }
+
+TEST_CASE("unevaluatedFeatures names what the renderer leaves out", "[shader_parse]") {
+    const char* kScript = R"(textures/test/flame
+{
+	deformVertexes autosprite
+	surfaceparm trans
+	weirdKeyword 1 2
+	{
+		map textures/test/flame.tga
+		blendFunc GL_ONE GL_ONE
+		tcMod turb 0 0.1 0 1
+		strangeStageThing
+	}
+}
+textures/test/plain
+{
+	{
+		map $lightmap
+		rgbGen identity
+	}
+	{
+		map textures/test/wall.tga
+		blendFunc filter
+	}
+	{
+		map textures/test/grain.tga
+		blendFunc GL_DST_COLOR GL_SRC_COLOR
+		tcMod scale 4 4
+		detail
+	}
+}
+textures/test/fog
+{
+	fogparms ( 0.5 0.5 0.5 ) 512
+	surfaceparm fog
+}
+)";
+    const auto shaders = parseShaderScript(kScript, "t.shader");
+    REQUIRE(shaders.size() == 3);
+    CHECK(drawnAsProgram(shaders[0]));  // additive with a turbulent stage
+    const auto flame = unevaluatedFeatures(shaders[0]);
+    CHECK(flame == std::vector<std::string>{"deformVertexes autosprite", "unknown keyword weirdkeyword",
+                                            "unknown stage keyword strangestagething", "tcMod turb"});
+    CHECK(drawnAsOneTexture(shaders[1]));  // lightmap x texture, the detail folded in
+    CHECK_FALSE(drawnAsProgram(shaders[1]));
+    CHECK(unevaluatedFeatures(shaders[1]).empty());
+    CHECK(unevaluatedFeatures(shaders[2]) == std::vector<std::string>{"fog volume"});
+}

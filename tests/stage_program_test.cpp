@@ -149,3 +149,28 @@ TEST_CASE("detail stages fold into the one-texture look; other extra stages make
     CHECK(look.detailScale[0].y == 6.0f);
     CHECK(set.textures.at(size_t(look.detail[0]))->mips[0].rgba[0] == 100);
 }
+
+TEST_CASE("stage program: an additive shader's stages are blended over what is behind", "[program]") {
+    // Two added stages over the black background: a glow at rgbGen const, then the base texture (rgbGen
+    // identityLighting by default for a GL_ONE source: 1/2 in the framebuffer of the engine look).
+    const std::string additive = R"(textures/luxel/wall
+{
+	{
+		map textures/luxel/glow.tga
+		blendFunc GL_ONE GL_ONE
+		rgbGen const ( 0.125 0.25 0.0625 )
+	}
+	{
+		map textures/luxel/base.tga
+		blendFunc GL_ONE GL_ONE
+		tcMod scroll 0.5 0
+	}
+}
+)";
+    const double r = 128.0 / 255, g = 64.0 / 255, b = 1.0;  // the base texel
+    // Engine: (0.125 + r/2, 0.25 + g/2, 0.0625 + 1/2) in the framebuffer, doubled on display (clamped).
+    checkNear(eastWall(additive, Look::Engine),
+              Vec3{float(2 * (0.125 + r / 2)), float(2 * (0.25 + g / 2)), float(std::min(1.0, 2 * (0.0625 + b / 2)))});
+    // Linear: identityLight 1, no clamps.
+    checkNear(eastWall(additive, Look::Linear), Vec3{float(0.125 + r), float(0.25 + g), float(0.0625 + b)});
+}

@@ -58,6 +58,7 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
         if (l.tcScale.x != 1.0f || l.tcScale.y != 1.0f) m["tc_scale"] = {l.tcScale.x, l.tcScale.y};
         if (l.texture2 >= 0) m["texture2"] = textureName(l.texture2);
         if (l.program) m["program_stages"] = l.program->stages.size();
+        if (!l.notDrawn.empty()) m["not_drawn"] = l.notDrawn;
         m["flags"] = flags;
         list.push_back(std::move(m));
     }
@@ -82,6 +83,11 @@ void printMaterials(const nlohmann::ordered_json& j) {
         for (const auto& f : m["flags"]) extra += " " + f.get<std::string>();
         if (m.contains("program_stages"))
             extra += fmt::format(" program of {} stages", m["program_stages"].get<size_t>());
+        if (m.contains("not_drawn")) {
+            extra += "; not drawn:";
+            for (const auto& f : m["not_drawn"]) extra += " " + f.get<std::string>() + ",";
+            extra.pop_back();
+        }
         std::cout << fmt::format("  {}\n    {}  [{}]\n", m["name"].get<std::string>(), texture, extra);
     }
     std::cout << fmt::format("missing textures: {}\n", j["missing"].size());

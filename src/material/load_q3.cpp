@@ -236,51 +236,6 @@ BlendFactor blendFactor(Q3BlendFactor f) {
     return BlendFactor::One;
 }
 
-// Whether the one-texture look shows the shader exactly: no stages, one plain texture stage, or a lightmap and
-// a plain texture stage multiplied (either order). Plain: only tcMod scale, base coordinates, no waves,
-// alpha from the texture, colour identity / identityLighting / vertex. Anything else is drawn as a program.
-bool plainStage(const Q3Stage& s) {
-    for (const Q3TcMod& m : s.tcMods)
-        if (m.kind != Q3TcModKind::Scale) return false;
-    const bool colour = s.rgbGen == Q3RgbGen::Identity || s.rgbGen == Q3RgbGen::IdentityLighting ||
-                        s.rgbGen == Q3RgbGen::Vertex || s.rgbGen == Q3RgbGen::ExactVertex;
-    return colour && !s.tcGenEnvironment && !s.detail && !s.clamp && s.alphaGen == Q3AlphaGen::Identity &&
-           s.alphaFunc == Q3AlphaFunc::None && s.videoMap.empty() && !s.isWhiteImage;
-}
-
-bool filterBlend(const Q3Stage& s) {
-    return s.hasBlend && (s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::Zero} ||
-                          s.blend == Q3BlendFunc{Q3BlendFactor::Zero, Q3BlendFactor::SrcColor});
-}
-
-// A detail stage the look folds in: GL_DST_COLOR GL_SRC_COLOR (2 x detail x what is there), static scale.
-bool foldableDetail(const Q3Stage& s) {
-    Q3Stage plain = s;
-    plain.detail = false;
-    return s.detail && !s.isLightmap && plainStage(plain) && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor};
-}
-
-// Up to two foldable detail stages after the base stages count as simple: x 2 * detail on the albedo is the
-// engine's result unless an intermediate framebuffer value saturates (light x texture x 2 * detail > 1 before
-// the display ramp).
-bool simpleShader(const Q3Shader& shader) {
-    std::vector<Q3Stage> st;
-    size_t details = 0;
-    for (const Q3Stage& s : shader.stages) {
-        if (foldableDetail(s)) {
-            ++details;
-            continue;
-        }
-        if (details > 0) return false;  // a stage after a detail stage
-        st.push_back(s);
-    }
-    if (details > 2) return false;
-    if (st.empty()) return true;
-    if (st.size() == 1) return !st[0].isLightmap && plainStage(st[0]);
-    if (st.size() != 2 || !plainStage(st[0]) || !plainStage(st[1]) || st[0].hasBlend) return false;
-    return st[0].isLightmap != st[1].isLightmap && filterBlend(st[1]);
-}
-
 Wave waveOf(const Q3Wave& w) {
     Wave out;
     static const std::pair<const char*, Wave::Func> kFuncs[] = {
@@ -332,6 +287,7 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
                                                  float time, bool decode) {
     auto program = std::make_shared<StageProgram>();
     for (const Q3Stage& s : sh.stages) {
+        if (program->stages.size() == kMaxProgramStages) break;
         MaterialStage m;
         if (s.isLightmap) {
             m.source = MaterialStage::Source::Lightmap;
@@ -441,6 +397,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             if (!(mat.flags & (kMaterialNoDraw | kMaterialSky)) && key != "noshader") wanted.push_back(key);
         } else {
             const Q3Shader& sh = it->second;
+            look.notDrawn = unevaluatedFeatures(sh);
             if ((sh.surfaceParms & kQ3SurfFog) || sh.fogColor) set.fogShaders.push_back(sh.name);
             look.twoSided = sh.cull == Q3Cull::None;
             look.polygonOffset = sh.polygonOffset;
@@ -502,7 +459,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 default: break;
             }
             const bool decode = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
-            if (kind == Q3DrawKind::Opaque && !simpleShader(sh)) {
+            if (drawnAsProgram(sh)) {
                 look.program = stageProgram(sh, f.files, requests, options.time, decode);
             } else if (kind == Q3DrawKind::Opaque && decode) {
                 size_t d = 0;

@@ -1,5 +1,6 @@
 #include "luxel/material/q3_shader.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "luxel/util/text.hpp"
@@ -326,6 +327,7 @@ private:
                 continue;
             }
             if (globalKeyword(shader, *t)) continue;
+            if (!looksLikeNextShader(*t)) shader.unknown.push_back(toLowerAscii(t->text));
             if (looksLikeNextShader(*t)) {
                 lx_.warn(shader.line, "shader " + shader.name + ": missing '}' before " + t->text + " on line " +
                                           std::to_string(t->line) + "; closed there");
@@ -379,6 +381,7 @@ private:
             s.polygonOffset = true;
         } else if (equalsIgnoreCase(k, "deformvertexes")) {
             s.hasDeformVertexes = true;
+            if (auto p = arg()) s.deforms.push_back(toLowerAscii(p->text));
             skipLine();
         } else if (equalsIgnoreCase(k, "qer_editorimage")) {
             if (auto p = arg()) s.editorImage = forwardSlashes(p->text);
@@ -452,6 +455,7 @@ private:
                 break;
             }
             if (stageKeyword(st, state, *t)) continue;
+            if (!looksLikeNextShader(*t)) st.unknown.push_back(toLowerAscii(t->text));
             if (looksLikeNextShader(*t)) {
                 lx_.reset(before);
                 end = BlockEnd::NextShader;
@@ -693,6 +697,120 @@ std::string normalizeShaderName(std::string_view name) {
 std::vector<Q3Shader> parseShaderScript(std::string_view text, const std::string& fileName,
                                         std::vector<std::string>* warnings) {
     return ScriptParser(text, fileName, warnings).run();
+}
+
+namespace {
+
+bool plainStage(const Q3Stage& s) {
+    for (const Q3TcMod& m : s.tcMods)
+        if (m.kind != Q3TcModKind::Scale) return false;
+    const bool colour = s.rgbGen == Q3RgbGen::Identity || s.rgbGen == Q3RgbGen::IdentityLighting ||
+                        s.rgbGen == Q3RgbGen::Vertex || s.rgbGen == Q3RgbGen::ExactVertex;
+    return colour && !s.tcGenEnvironment && !s.detail && !s.clamp && s.alphaGen == Q3AlphaGen::Identity &&
+           s.alphaFunc == Q3AlphaFunc::None && s.videoMap.empty() && !s.isWhiteImage;
+}
+
+bool filterBlend(const Q3Stage& s) {
+    return s.hasBlend && (s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::Zero} ||
+                          s.blend == Q3BlendFunc{Q3BlendFactor::Zero, Q3BlendFactor::SrcColor});
+}
+
+}  // namespace
+
+bool foldableDetail(const Q3Stage& s) {
+    Q3Stage plain = s;
+    plain.detail = false;
+    return s.detail && !s.isLightmap && plainStage(plain) && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor};
+}
+
+// Up to two foldable detail stages after the base stages count as simple: x 2 * detail on the albedo is the
+// engine's result unless an intermediate framebuffer value saturates (light x texture x 2 * detail > 1 before
+// the display ramp).
+bool drawnAsOneTexture(const Q3Shader& shader) {
+    std::vector<Q3Stage> st;
+    size_t details = 0;
+    for (const Q3Stage& s : shader.stages) {
+        if (foldableDetail(s)) {
+            ++details;
+            continue;
+        }
+        if (details > 0) return false;  // a stage after a detail stage
+        st.push_back(s);
+    }
+    if (details > 2) return false;
+    if (st.empty()) return true;
+    if (st.size() == 1) return !st[0].isLightmap && plainStage(st[0]);
+    if (st.size() != 2 || !plainStage(st[0]) || !plainStage(st[1]) || st[0].hasBlend) return false;
+    return st[0].isLightmap != st[1].isLightmap && filterBlend(st[1]);
+}
+
+
+bool drawnAsProgram(const Q3Shader& sh) {
+    const Q3DrawKind kind = drawKind(sh);
+    if (kind == Q3DrawKind::Opaque) return !drawnAsOneTexture(sh);
+    if (kind != Q3DrawKind::AlphaTest && kind != Q3DrawKind::Blend && kind != Q3DrawKind::Additive) return false;
+    auto plain = [](const Q3Stage& s) {  // plainStage, alpha test allowed
+        Q3Stage p = s;
+        p.alphaFunc = Q3AlphaFunc::None;
+        return plainStage(p);
+    };
+    const auto& st = sh.stages;
+    if (st.size() == 1) return st[0].isLightmap || !plain(st[0]);
+    if (st.size() == 2 && plain(st[0]) && plain(st[1]) && st[0].isLightmap != st[1].isLightmap)
+        return !filterBlend(st[1]);
+    return true;
+}
+
+std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
+    std::vector<std::string> out;
+    auto add = [&](std::string what) {
+        if (std::find(out.begin(), out.end(), what) == out.end()) out.push_back(std::move(what));
+    };
+    for (const std::string& d : sh.deforms) add("deformVertexes " + d);
+    if (sh.fogColor || (sh.surfaceParms & kQ3SurfFog)) add("fog volume");
+    for (const std::string& u : sh.unknown) add("unknown keyword " + u);
+    for (const Q3Stage& st : sh.stages)
+        for (const std::string& u : st.unknown) add("unknown stage keyword " + u);
+    const Q3DrawKind kind = drawKind(sh);
+    static const char* const kModNames[] = {"scale", "scroll", "rotate", "transform", "turb", "stretch"};
+    if (kind == Q3DrawKind::NoDraw) return out;
+    if (kind == Q3DrawKind::Sky) {
+        for (const Q3Stage& st : sh.stages)
+            for (const Q3TcMod& m : st.tcMods)
+                if (m.kind == Q3TcModKind::Turb || m.kind == Q3TcModKind::Stretch)
+                    add(std::string("sky tcMod ") + kModNames[int(m.kind)]);
+        return out;
+    }
+    if (drawnAsProgram(sh)) {
+        if (sh.stages.size() > 8) add("stages past the eighth");  // the engine's MAX_SHADER_STAGES
+        for (const Q3Stage& st : sh.stages) {  // drawn as a program: what the program leaves out
+            for (const Q3TcMod& m : st.tcMods)
+                if (m.kind == Q3TcModKind::Turb) add("tcMod turb");
+            if (st.rgbGen == Q3RgbGen::LightingDiffuse) add("rgbGen lightingDiffuse (drawn as exactVertex)");
+            if (st.rgbGen == Q3RgbGen::Other) add("rgbGen unknown");
+            if (st.alphaGen == Q3AlphaGen::Portal || st.alphaGen == Q3AlphaGen::Other) add("alphaGen portal / lightingSpecular");
+            if ((st.rgbGen == Q3RgbGen::Wave && st.rgbWave.func == "noise") ||
+                (st.alphaGen == Q3AlphaGen::Wave && st.alphaWave.func == "noise"))
+                add("noise wave");
+            if (!st.videoMap.empty()) add("videoMap");
+        }
+        return out;
+    }
+    if (kind == Q3DrawKind::Opaque) return out;
+    // Translucent and alpha-tested shaders drawn with one texture: the first texture stage times the light.
+    const Q3Stage* first = firstTextureStage(sh);
+    size_t extra = 0;
+    for (const Q3Stage& st : sh.stages)
+        if (&st != first && !st.isLightmap && !foldableDetail(st)) ++extra;
+    if (extra > 0) add("translucent extra stages");
+    if (first) {
+        for (const Q3TcMod& m : first->tcMods)
+            if (m.kind != Q3TcModKind::Scale) add(std::string("translucent tcMod ") + kModNames[int(m.kind)]);
+        if (first->rgbGen == Q3RgbGen::Wave || first->rgbGen == Q3RgbGen::Const) add("translucent rgbGen wave / const");
+        if (first->tcGenEnvironment) add("translucent tcGen environment");
+        if (first->alphaGen != Q3AlphaGen::Identity) add("translucent alphaGen");
+    }
+    return out;
 }
 
 const Q3Stage* firstTextureStage(const Q3Shader& shader) {

@@ -57,8 +57,16 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                 [&](int px, int py, float z) {
                                     float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
                                     if (z < d) return;
-                                    const Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
                                     float* o = target.at(px, py);
+                                    uint8_t* programMark =
+                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
+                                    if (ctx.triShade[tri].program) {  // every stage over what is behind
+                                        if (!render::programOverPixel(ctx, tri, px, py, z, o)) return;
+                                        if (cand.blend == BlendMode::AlphaTest) d = z;
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    const Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
                                     const float a = c.w;
                                     uint8_t* mark =
                                         drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;

@@ -106,7 +106,10 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     const bool engineLightmap = request.mode == "lightmap" && request.unlit.value_or(UnlitSurfaces::Engine) == UnlitSurfaces::Engine;
     if (needsMaterials(request.mode) || engineLightmap) {
         const std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
-        for (std::string& w : ensureMaterials(map, request.time, seen)) view.warnings.push_back(std::move(w));
+        std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
+        // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
+        if (needsMaterials(request.mode))
+            for (std::string& w : warnings) view.warnings.push_back(std::move(w));
     }
     // auto: the game's look when the map's textures were found, its light alone when none were.
     if (request.mode == "auto")

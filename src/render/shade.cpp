@@ -481,14 +481,19 @@ inline float affineScale2(const MaterialStage& s) {
     return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
 }
 
+// The pixel's framebuffer value after every stage, starting from `behind` (what is drawn there already, in
+// framebuffer units); `drawn` is false when the first stage's alpha test discards the pixel (it writes
+// nothing, depth included). Returns the display value before the look (framebuffer x ramp).
 Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint* feet, const PageView* pages,
-                  const ProgramLight& pl, const Pixel& p, float fx, float fy, float iw) {
+                  const ProgramLight& pl, const Pixel& p, float fx, float fy, float iw, Vec3 behind = {},
+                  bool* drawn = nullptr) {
     const Vec3 light = pl.fb(lightAt(t, pages, fx, fy, iw));
     const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
     const Vec3 vertexLight = pl.fb({vcolor.x, vcolor.y, vcolor.z});
     const float identityLight = 1.0f / pl.ramp;
-    Vec3 fb{0, 0, 0};
+    Vec3 fb = behind;
     float fbAlpha = 1;
+    if (drawn) *drawn = true;
     const auto& stages = t.program->stages;
     for (size_t k = 0; k < stages.size(); ++k) {
         const MaterialStage& s = stages[k];
@@ -540,8 +545,14 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
                           (s.alphaTest == MaterialStage::AlphaTest::Gt0 && a > 0) ||
                           (s.alphaTest == MaterialStage::AlphaTest::Lt128 && a < 0.5f) ||
                           (s.alphaTest == MaterialStage::AlphaTest::Ge128 && a >= 0.5f);
-        if (!kept) continue;
-        if (s.blends && k > 0) {
+        if (!kept) {
+            if (k == 0 && drawn) {
+                *drawn = false;
+                return fb * pl.ramp;
+            }
+            continue;
+        }
+        if (s.blends) {
             c = c * blendFactorOf(s.src, c, a, fb, fbAlpha) + fb * blendFactorOf(s.dst, c, a, fb, fbAlpha);
         }
         fb = pl.linear ? c : Vec3{clamp01(c.x), clamp01(c.y), clamp01(c.z)};
@@ -556,9 +567,9 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
     pageViews(t, pages);
     const ProgramLight pl = programLight(lp);
     // One footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
-    TexFootprint feet[16];
+    TexFootprint feet[kMaxProgramStages];
     const auto& stages = t.program->stages;
-    for (size_t k = 0; k < stages.size() && k < 16; ++k)
+    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
         if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
             feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
     const float fy = float(py - t.y0);
@@ -569,6 +580,32 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
         put(out + 3 * k, lookOf(c, white, lp), false);
     }
 }
+
+}  // namespace
+
+bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
+    const TriShade& t = ctx.triShade[tri];
+    const LookParams lp = lookParams(ctx);
+    PageView pages[kMaxLightmapSlots];
+    pageViews(t, pages);
+    const ProgramLight pl = programLight(lp);
+    TexFootprint feet[kMaxProgramStages];
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
+        if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
+            feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+    // What is behind, back in framebuffer units (the display clamps at 1: exact below it).
+    const Vec3 behind = Vec3{rgb[0], rgb[1], rgb[2]} * (1.0f / pl.ramp);
+    bool drawn = true;
+    const Pixel p = resolve(ctx, tri, px, py, invW);
+    const Vec3 c = programPixel(ctx, t, feet, pages, pl, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
+    if (!drawn) return false;
+    const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
+    rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;
+    return true;
+}
+
+namespace {
 
 // The texture of sky box face `face` (0..5), or nullptr when the face has none (drawn in the sky colour).
 const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
@@ -1612,7 +1649,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // Opaque programs in lit mode: every stage per pixel, instead of the one texture; base coordinates kept
     // unscaled in texPlane for the stages' footprints.
-    if (look && look->program && mode == RenderMode::Lit && look->blend == BlendMode::Opaque &&
+    if (look && look->program && mode == RenderMode::Lit &&
         (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
         const DrawVertex* vb = ctx.geometry->vertices.data();
         const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];

@@ -63,6 +63,9 @@ struct SurfaceLook {
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
     // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
     std::shared_ptr<const StageProgram> program;
+    // What of the material the renderer leaves out (Quake 3: unevaluatedFeatures of its shader); empty when
+    // every stage is drawn.
+    std::vector<std::string> notDrawn;
 };
 
 // OpenGL blend factors (a stage's result = source * srcFactor + what is behind * dstFactor).
@@ -111,6 +114,8 @@ struct MaterialStage {
 
 // A material whose stages the one-texture look cannot show (a glow, an environment map, animated or
 // scrolling stages, waves): evaluated per pixel, stage by stage, blended like the engine's framebuffer.
+constexpr size_t kMaxProgramStages = 8;  // as the engine (MAX_SHADER_STAGES); later stages are left out
+
 struct StageProgram {
     std::vector<MaterialStage> stages;
 };

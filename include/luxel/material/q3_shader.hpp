@@ -83,6 +83,7 @@ struct Q3Stage {
     bool tcGenEnvironment = false;
     bool detail = false;
     int line = 0;  // line of the stage's '{'
+    std::vector<std::string> unknown;  // stage keywords this parser skipped, lower case
 };
 
 // surfaceparm bits: luxel's own numbering, not the game's CONTENTS_/SURF_ values.
@@ -145,6 +146,8 @@ struct Q3Shader {
     std::optional<Vec3> fogColor;  // fogparms ( r g b ) distance
     float fogDistance = 0;
     bool hasDeformVertexes = false;
+    std::vector<std::string> deforms;  // deformVertexes kinds as written (lower case): wave, autosprite, ...
+    std::vector<std::string> unknown;  // keywords this parser skipped (shader and stage level), lower case
 };
 
 // Parses one script. Never throws on content: anything unknown is skipped to the end of its line,
@@ -166,6 +169,23 @@ std::string normalizeShaderName(std::string_view name);
 // (chrome shaders put the reflection first). nullptr when no stage has an image. (A name with no
 // script at all gets ioquake3's implicit shader: the image of that name times the lightmap.)
 const Q3Stage* firstTextureStage(const Q3Shader& shader);
+
+// Whether the one-texture look (texture x light, plus up to two folded detail stages) shows the shader as the
+// engine draws it: no stages, one plain texture stage, or a lightmap and a plain texture stage multiplied
+// (either order); plain = only tcMod scale, base coordinates, no waves, alpha from the texture, colour
+// identity / identityLighting / vertex. Opaque shaders that are not drawn as a stage program.
+bool drawnAsOneTexture(const Q3Shader& shader);
+// Whether the renderer draws the shader stage by stage (a StageProgram): opaque shaders not drawnAsOneTexture,
+// and translucent / alpha-tested ones other than a single plain stage or a plain stage with a lightmap
+// multiplied (alpha test allowed: the common grate).
+bool drawnAsProgram(const Q3Shader& shader);
+// A detail stage the one-texture look folds in: GL_DST_COLOR GL_SRC_COLOR (x 2 * detail), static scale.
+bool foldableDetail(const Q3Stage& stage);
+
+// What of a shader luxel's renderer does not draw, as short names ("deformVertexes autosprite",
+// "fog volume", "tcMod turb", "translucent extra stages", "unknown keyword x"); empty when every stage is
+// evaluated. Compile-time keywords (q3map_*, qer_*, surfaceparm) do not count.
+std::vector<std::string> unevaluatedFeatures(const Q3Shader& shader);
 bool hasLightmapStage(const Q3Shader& shader);
 
 enum class Q3DrawKind : uint8_t { Opaque, AlphaTest, Blend, Additive, Sky, NoDraw };

@@ -116,6 +116,11 @@ uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t*
 // and blend surfaces over the opaque picture.
 Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
 
+// A translucent or alpha-tested program triangle's pixel drawn over `rgb` (the display values there, replaced
+// by the result): every stage blended over what is behind as the engine's framebuffer does. False when the
+// first stage's alpha test discards the pixel (nothing written).
+bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
+
 // The display transform of light-bearing values (lightmap, vertex, lit, sky, flares).
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine);
 
