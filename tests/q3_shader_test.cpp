@@ -753,6 +753,7 @@ TEST_CASE("parseShaderScript keeps every tcMod with its arguments in order", "[s
 TEST_CASE("unevaluatedFeatures names what the renderer leaves out", "[shader_parse]") {
     const char* kScript = R"(textures/test/flame
 {
+	deformVertexes autosprite2
 	deformVertexes autosprite
 	surfaceparm trans
 	weirdKeyword 1 2
@@ -789,8 +790,11 @@ textures/test/fog
     const auto shaders = parseShaderScript(kScript, "t.shader");
     REQUIRE(shaders.size() == 3);
     CHECK(drawnAsProgram(shaders[0]));  // additive with a turbulent stage
+    REQUIRE(shaders[0].deformArgs.size() == 1);
+    CHECK(shaders[0].deformArgs[0].kind == "autosprite");
     const auto flame = unevaluatedFeatures(shaders[0]);
-    CHECK(flame == std::vector<std::string>{"deformVertexes autosprite", "unknown keyword weirdkeyword",
+    // autosprite is drawn; autosprite2 (pillars turning about their long axis) is not.
+    CHECK(flame == std::vector<std::string>{"deformVertexes autosprite2", "unknown keyword weirdkeyword",
                                             "unknown stage keyword strangestagething", "tcMod turb"});
     CHECK(drawnAsOneTexture(shaders[1]));  // lightmap x texture, the detail folded in
     CHECK_FALSE(drawnAsProgram(shaders[1]));

@@ -398,6 +398,14 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         } else {
             const Q3Shader& sh = it->second;
             look.notDrawn = unevaluatedFeatures(sh);
+            for (const Q3Shader::Deform& d : sh.deformArgs) {
+                Deform out;
+                out.kind = d.kind == "wave" ? Deform::Kind::Wave : d.kind == "move" ? Deform::Kind::Move : Deform::Kind::Autosprite;
+                out.wave = waveOf(d.wave);
+                out.spread = d.spread;
+                out.move = d.move;
+                look.deforms.push_back(out);
+            }
             if ((sh.surfaceParms & kQ3SurfFog) || sh.fogColor) set.fogShaders.push_back(sh.name);
             look.twoSided = sh.cull == Q3Cull::None;
             look.polygonOffset = sh.polygonOffset;

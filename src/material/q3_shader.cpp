@@ -381,7 +381,34 @@ private:
             s.polygonOffset = true;
         } else if (equalsIgnoreCase(k, "deformvertexes")) {
             s.hasDeformVertexes = true;
-            if (auto p = arg()) s.deforms.push_back(toLowerAscii(p->text));
+            if (auto p = arg()) {
+                Q3Shader::Deform d;
+                d.kind = toLowerAscii(p->text);
+                s.deforms.push_back(d.kind);
+                bool ok = true;
+                if (d.kind == "wave") {
+                    const auto div = floatArg();
+                    ok = div && *div != 0;
+                    if (ok) d.spread = 1.0f / *div;
+                    if (ok) {
+                        auto w = waveArgs(t.line, "deformVertexes wave");
+                        ok = w.has_value();
+                        if (ok) d.wave = *w;
+                    }
+                } else if (d.kind == "move") {
+                    std::optional<float> v[3];
+                    for (auto& x : v) x = floatArg();
+                    ok = v[2].has_value();
+                    if (ok) {
+                        d.move = {*v[0], *v[1], *v[2]};
+                        auto w = waveArgs(t.line, "deformVertexes move");
+                        ok = w.has_value();
+                        if (ok) d.wave = *w;
+                    }
+                }
+                if (!ok) lx_.warn(t.line, "deformVertexes " + d.kind + ": bad arguments");
+                else if (d.kind == "wave" || d.kind == "move" || d.kind == "autosprite") s.deformArgs.push_back(d);
+            }
             skipLine();
         } else if (equalsIgnoreCase(k, "qer_editorimage")) {
             if (auto p = arg()) s.editorImage = forwardSlashes(p->text);
@@ -766,7 +793,8 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
     auto add = [&](std::string what) {
         if (std::find(out.begin(), out.end(), what) == out.end()) out.push_back(std::move(what));
     };
-    for (const std::string& d : sh.deforms) add("deformVertexes " + d);
+    for (const std::string& d : sh.deforms)
+        if (d != "wave" && d != "move" && d != "autosprite") add("deformVertexes " + d);
     if (sh.fogColor || (sh.surfaceParms & kQ3SurfFog)) add("fog volume");
     for (const std::string& u : sh.unknown) add("unknown keyword " + u);
     for (const Q3Stage& st : sh.stages)

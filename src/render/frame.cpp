@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "luxel/light/light_grid.hpp"
+#include "luxel/render/deform.hpp"
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
@@ -162,8 +163,11 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             : nullptr;
     const AlbedoTable albedoTable = makeAlbedoTable(materials ? materials->textureGamma : 1.0f);
 
-    // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards.
+    // Candidate triangles in a fixed order: surfaces ascending, indices in order, then billboards. Deformed
+    // surfaces and flares get vertices of their own for this frame.
     std::vector<Candidate> cands;
+    std::vector<DrawVertex> frameVerts;
+    std::vector<uint32_t> deformed;
     std::vector<uint8_t> visible(geometry.surfaces.size(), 0);
     const size_t numVerts = geometry.vertices.size();
     for (uint32_t s : surfaces) {
@@ -189,11 +193,18 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         // GL_REPLACE), whatever else its material does.
         if (ownStagesInLightmapMode && kind == SourceKind::Lightmap && !(look && look->unlit)) look = nullptr;
         if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
-        const uint32_t* idx = geometry.indices.data() + ds.firstIndex;
-        for (uint32_t i = 0; i + 3 <= ds.numIndices; i += 3) {
-            if (idx[i] >= numVerts || idx[i + 1] >= numVerts || idx[i + 2] >= numVerts) continue;
+        const bool deform = look && !look->deforms.empty() && kind != SourceKind::Sky;
+        if (deform) {
+            deformed.clear();
+            deformSurface(look->deforms, geometry, ds, view, materials->time, frameVerts, deformed);
+        }
+        const uint32_t* idx = deform ? deformed.data() : geometry.indices.data() + ds.firstIndex;
+        const uint32_t numIdx = deform ? uint32_t(deformed.size()) : ds.numIndices;
+        const size_t limit = deform ? frameVerts.size() : numVerts;
+        for (uint32_t i = 0; i + 3 <= numIdx; i += 3) {
+            if (idx[i] >= limit || idx[i + 1] >= limit || idx[i + 2] >= limit) continue;
             Candidate c;
-            c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind};
+            c.src = {{idx[i], idx[i + 1], idx[i + 2]}, s, kind, deform};
             c.twoSided = ds.twoSided || (look && look->twoSided);
             if (look && kind != SourceKind::Sky) {
                 c.blend = look->blend == BlendMode::Opaque && look->opacity < 1.0f ? BlendMode::Blend : look->blend;
@@ -202,11 +213,10 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             cands.push_back(c);
         }
     }
-    std::vector<DrawVertex> flareVerts;
     if (options.drawFlares) {
         for (const Billboard& b : geometry.billboards) {
             if (b.surface >= visible.size() || !visible[b.surface] || !isFinite(b.origin)) continue;
-            uint32_t base = uint32_t(flareVerts.size());
+            uint32_t base = uint32_t(frameVerts.size());
             const float r = b.radius;
             const Vec3 corners[4] = {b.origin - view.right * r + view.up * r, b.origin + view.right * r + view.up * r,
                                      b.origin + view.right * r - view.up * r, b.origin - view.right * r - view.up * r};
@@ -215,10 +225,10 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 v.position = p;
                 v.normal = b.normal;
                 v.color = {b.color.x, b.color.y, b.color.z, 1.0f};
-                flareVerts.push_back(v);
+                frameVerts.push_back(v);
             }
-            cands.push_back({{{base, base + 1, base + 2}, b.surface, SourceKind::Flare}, true});
-            cands.push_back({{{base, base + 2, base + 3}, b.surface, SourceKind::Flare}, true});
+            cands.push_back({{{base, base + 1, base + 2}, b.surface, SourceKind::Flare, true}, true});
+            cands.push_back({{{base, base + 2, base + 3}, b.surface, SourceKind::Flare, true}, true});
         }
     }
     stats.trianglesIn = cands.size();
@@ -230,7 +240,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     render::ShadeContext ctx;
     ctx.world = &world;
     ctx.geometry = &geometry;
-    ctx.flareVertices = flareVerts.data();
+    ctx.flareVertices = frameVerts.data();
     ctx.mode = options.mode;
     ctx.unlit = options.mode == RenderMode::Lightmap ? options.unlit : UnlitSurfaces::Light;
     ctx.look = options.look;
@@ -298,7 +308,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 for (size_t i = c * kSetupChunk; i < end; ++i) {
                     const Candidate& cand = cands[i];
                     const DrawVertex* base =
-                        cand.src.kind == SourceKind::Flare ? flareVerts.data() : geometry.vertices.data();
+                        cand.src.frameVertices ? frameVerts.data() : geometry.vertices.data();
                     Vec3 p[3];
                     raster::ClipVertex cv[3];
                     unsigned outAll = 0x1f;

@@ -101,7 +101,7 @@ inline Pixel resolve(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
     const float iw = 1.0f / invW;
     float b1 = raster::evalPlane(st.b1W, st.x0, st.y0, px, py) * iw;
     float b2 = raster::evalPlane(st.b2W, st.x0, st.y0, px, py) * iw;
-    const DrawVertex* base = s.kind == SourceKind::Flare ? ctx.flareVertices : ctx.geometry->vertices.data();
+    const DrawVertex* base = vertexBase(ctx, s);
     return {&s, base + s.v[0], base + s.v[1], base + s.v[2], {1.0f - b1 - b2, b1, b2}};
 }
 
@@ -186,7 +186,7 @@ void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, con
                      bool accumulate) {
     const raster::ShadeTri& st = ctx.tris[tri];
     const SourceTri& src = ctx.sources[st.source];
-    const DrawVertex* vb = src.kind == SourceKind::Flare ? ctx.flareVertices : ctx.geometry->vertices.data();
+    const DrawVertex* vb = vertexBase(ctx, src);
     const DrawVertex &a = vb[src.v[0]], &b = vb[src.v[1]], &c = vb[src.v[2]];
     if (!(a.normal == b.normal && a.normal == c.normal)) {
         for (int k = 0; k < n; ++k)
@@ -1205,7 +1205,7 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
     const __m256 signBit = _mm256_set1_ps(-0.0f);
     const raster::ShadeTri& st = ctx.tris[tri];
     const SourceTri& src = ctx.sources[st.source];
-    const DrawVertex* base = src.kind == SourceKind::Flare ? ctx.flareVertices : ctx.geometry->vertices.data();
+    const DrawVertex* base = vertexBase(ctx, src);
     const Vec3 p0 = base[src.v[0]].position, p1 = base[src.v[1]].position, p2 = base[src.v[2]].position;
     const float fy = float(py - st.y0);
     const bool identity = ctx.albedoTable->identity;
@@ -1618,7 +1618,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         const int32_t ti = look->texture;
         if (ti >= 0 && size_t(ti) < ctx.materials->textures.size() && ctx.materials->textures[size_t(ti)] &&
             !ctx.materials->textures[size_t(ti)]->mips.empty()) {
-            const DrawVertex* vb = ctx.geometry->vertices.data();
+            const DrawVertex* vb = vertexBase(ctx, s);
             const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
             const Vec2 sc = look->tcScale;
             t.texture = ctx.materials->textures[size_t(ti)].get();
@@ -1651,7 +1651,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     // unscaled in texPlane for the stages' footprints.
     if (look && look->program && mode == RenderMode::Lit &&
         (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
-        const DrawVertex* vb = ctx.geometry->vertices.data();
+        const DrawVertex* vb = vertexBase(ctx, s);
         const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
         t.program = look->program.get();
         t.texture = nullptr;
@@ -1684,7 +1684,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.color = lookOf({0, 0, 0}, t.albedo, lp);
         return t;
     }
-    const DrawVertex* vb = ctx.geometry->vertices.data();
+    const DrawVertex* vb = vertexBase(ctx, s);
     const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
     if (mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
         const int32_t pageIndex = ctx.geometry->surfaces[s.surface].lightmapPage;

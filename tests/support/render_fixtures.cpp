@@ -39,6 +39,8 @@ uint32_t addPolygon(RenderScene& scene, std::vector<FixtureVertex> vertices, Vec
         g.indices.push_back(base + i + 1);
     }
     ds.numIndices = uint32_t(g.indices.size()) - ds.firstIndex;
+    ds.firstVertex = base;
+    ds.numVertices = uint32_t(vertices.size());
     g.surfaces.push_back(ds);
 
     Surface s;

@@ -40,33 +40,6 @@ enum class BlendMode : uint8_t {
     Multiply,   // src * dst (Quake 3 "filter" stages used alone)
 };
 
-struct StageProgram;  // below
-
-struct SurfaceLook {
-    int32_t texture = -1;        // into MaterialSet::textures; -1: untextured (flat reflectivity)
-    bool missing = false;        // a texture was wanted but not found: drawn neutral grey
-    BlendMode blend = BlendMode::Opaque;
-    float alphaRef = 0.5f;       // AlphaTest: alpha >= alphaRef is kept
-    float opacity = 1.0f;        // multiplies texture alpha (Quake 2 trans33/trans66, Source $alpha)
-    bool unlit = false;          // drawn at full brightness (Quake 2 warp, Source unlit / $selfillum, Quake 3 no light stage)
-    bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
-    Vec2 tcScale{1, 1};          // static tcMod scale
-    // Quake 3 detail stages (blendFunc GL_DST_COLOR GL_SRC_COLOR over texture x light: x 2 * detail), each a
-    // texture at its own static scale of the base coordinates; -1 unused.
-    std::array<int32_t, 2> detail{-1, -1};
-    std::array<Vec2, 2> detailScale{Vec2{1, 1}, Vec2{1, 1}};
-    int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
-    // What the material script says beyond the map's own surface flags (the renderer ORs these in):
-    bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
-    bool sky = false;            // drawn as sky
-    bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
-    bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
-    // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
-    std::shared_ptr<const StageProgram> program;
-    // What of the material the renderer leaves out (Quake 3: unevaluatedFeatures of its shader); empty when
-    // every stage is drawn.
-    std::vector<std::string> notDrawn;
-};
 
 // OpenGL blend factors (a stage's result = source * srcFactor + what is behind * dstFactor).
 enum class BlendFactor : uint8_t {
@@ -114,10 +87,48 @@ struct MaterialStage {
 
 // A material whose stages the one-texture look cannot show (a glow, an environment map, animated or
 // scrolling stages, waves): evaluated per pixel, stage by stage, blended like the engine's framebuffer.
+// A change of a surface's vertices at draw time (Quake 3 deformVertexes): Wave moves each vertex along its
+// normal by the wave, its phase shifted by (x + y + z) * spread (no shift when the frequency is 0); Move
+// moves every vertex by `move` times the wave; Autosprite turns each quad of four vertices into a square of
+// the same size facing the camera.
+struct Deform {
+    enum class Kind : uint8_t { Wave, Move, Autosprite } kind = Kind::Wave;
+    Wave wave;
+    float spread = 0;
+    Vec3 move;
+};
+
 constexpr size_t kMaxProgramStages = 8;  // as the engine (MAX_SHADER_STAGES); later stages are left out
 
 struct StageProgram {
     std::vector<MaterialStage> stages;
+};
+
+struct SurfaceLook {
+    int32_t texture = -1;        // into MaterialSet::textures; -1: untextured (flat reflectivity)
+    bool missing = false;        // a texture was wanted but not found: drawn neutral grey
+    BlendMode blend = BlendMode::Opaque;
+    float alphaRef = 0.5f;       // AlphaTest: alpha >= alphaRef is kept
+    float opacity = 1.0f;        // multiplies texture alpha (Quake 2 trans33/trans66, Source $alpha)
+    bool unlit = false;          // drawn at full brightness (Quake 2 warp, Source unlit / $selfillum, Quake 3 no light stage)
+    bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
+    Vec2 tcScale{1, 1};          // static tcMod scale
+    // Quake 3 detail stages (blendFunc GL_DST_COLOR GL_SRC_COLOR over texture x light: x 2 * detail), each a
+    // texture at its own static scale of the base coordinates; -1 unused.
+    std::array<int32_t, 2> detail{-1, -1};
+    std::array<Vec2, 2> detailScale{Vec2{1, 1}, Vec2{1, 1}};
+    int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
+    // What the material script says beyond the map's own surface flags (the renderer ORs these in):
+    bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
+    bool sky = false;            // drawn as sky
+    bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
+    bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
+    // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
+    std::shared_ptr<const StageProgram> program;
+    std::vector<Deform> deforms;  // applied in order when the surface is drawn (lit and albedo modes)
+    // What of the material the renderer leaves out (Quake 3: unevaluatedFeatures of its shader); empty when
+    // every stage is drawn.
+    std::vector<std::string> notDrawn;
 };
 
 // One cloud layer of a sky: its texture on the dome (Quake 3 skyParms cloud height), moved by its mods at

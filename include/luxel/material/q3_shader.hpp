@@ -147,6 +147,14 @@ struct Q3Shader {
     float fogDistance = 0;
     bool hasDeformVertexes = false;
     std::vector<std::string> deforms;  // deformVertexes kinds as written (lower case): wave, autosprite, ...
+    // deformVertexes wave / move with their arguments (ParseDeform): spread = 1 / div for wave.
+    struct Deform {
+        std::string kind;
+        Q3Wave wave;
+        float spread = 0;
+        Vec3 move;
+    };
+    std::vector<Deform> deformArgs;  // wave, move, autosprite (the ones luxel draws), in order
     std::vector<std::string> unknown;  // keywords this parser skipped (shader and stage level), lower case
 };
 

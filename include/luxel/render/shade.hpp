@@ -20,6 +20,7 @@ struct SourceTri {
     uint32_t v[3] = {0, 0, 0};
     uint32_t surface = 0;
     SourceKind kind = SourceKind::Vertex;
+    bool frameVertices = false;  // v[] index the frame's own vertices (flares, deformed surfaces)
 };
 
 // pow(v, 1/gamma) for v in [0,1] as a table: the float's exponent picks 2^(e/gamma), its top 10 mantissa
@@ -78,7 +79,7 @@ struct TriShade {
 struct ShadeContext {
     const World* world = nullptr;
     const Geometry* geometry = nullptr;
-    const DrawVertex* flareVertices = nullptr;
+    const DrawVertex* flareVertices = nullptr;  // the frame's own vertices: flares and deformed surfaces
     const SourceTri* sources = nullptr;
     const raster::ShadeTri* tris = nullptr;
     // Light-bearing modes: prepareTriangle() of each raster triangle (same index as tris).
@@ -99,6 +100,11 @@ struct ShadeContext {
     Vec3 skyColor, background;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
 };
+
+// Where a source triangle's vertices are.
+inline const DrawVertex* vertexBase(const ShadeContext& ctx, const SourceTri& s) {
+    return s.frameVertices ? ctx.flareVertices : ctx.geometry->vertices.data();
+}
 
 // Resolves how raster triangle `tri` is shaded (light-bearing modes): its source's kind, lightmap slots
 // with their style weights (slots whose page is missing or whose weight is 0 are left out; none left
