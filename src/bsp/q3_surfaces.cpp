@@ -84,6 +84,7 @@ void decodeSurfaces(Context& c, World& w) {
 
         s.material = texture;
         s.lightmapPage = lightmap;
+        s.fog = effect >= 0 && size_t(effect) < c.numEffects ? effect : -1;
         s.firstVertex = uint32_t(firstVertex);
         s.numVertices = uint32_t(numVertices);
         s.normal = normal;

@@ -22,29 +22,41 @@ void decodeVisData(Context& c, World& w) {
     w.pvs.rows.assign(rows.begin(), rows.end());
 }
 
-void decodeBrushes(Context& c, World&) {
+void decodeBrushes(Context& c, World& w) {
     ByteReader& sides = c.lump(kBrushSides);
     c.numBrushSides = sides.recordCount(kBrushSideBytes);
+    std::vector<int32_t> sidePlane(c.numBrushSides);
     for (size_t i = 0; i < c.numBrushSides; ++i) {
         size_t at = sides.position();
-        checkIndex(sides, at, sides.i32(), c.numPlanes, "plane");
+        sidePlane[i] = sides.i32();
+        checkIndex(sides, at, sidePlane[i], c.numPlanes, "plane");
         checkIndex(sides, at + 4, sides.i32(), c.numTextures, "texture");
     }
     ByteReader& brushes = c.lump(kBrushes);
     c.numBrushes = brushes.recordCount(kBrushBytes);
+    std::vector<bsp::Range> brushSides(c.numBrushes);
     for (size_t i = 0; i < c.numBrushes; ++i) {
-        bsp::readRange(brushes, c.numBrushSides, "brush side");
+        brushSides[i] = bsp::readRange(brushes, c.numBrushSides, "brush side");
         const size_t at = brushes.position();
         checkIndex(brushes, at, brushes.i32(), c.numTextures, "texture");
     }
     ByteReader& effects = c.lump(kEffects);
     c.numEffects = effects.recordCount(kEffectBytes);
+    w.fogs.resize(c.numEffects);
     for (size_t i = 0; i < c.numEffects; ++i) {
-        effects.skip(64);
+        FogVolume& fog = w.fogs[i];
+        fog.shader = effects.fixedString(64);
         size_t at = effects.position();
         // -1: a global fog from worldspawn, not bound to a brush (q3map2 EmitFogs).
-        checkIndex(effects, at, effects.i32(), c.numBrushes, "brush", true);
-        effects.skip(4);  // visible side, unused
+        const int32_t brush = effects.i32();
+        checkIndex(effects, at, brush, c.numBrushes, "brush", true);
+        // The side whose plane bounds what the eye sees of the fog (R_LoadFogs: its plane flipped); -1 none.
+        const int32_t side = effects.i32();
+        if (brush >= 0 && side >= 0 && uint32_t(side) < brushSides[size_t(brush)].count) {
+            const Plane& p = w.planes[size_t(sidePlane[brushSides[size_t(brush)].first + uint32_t(side)])];
+            fog.hasSurface = true;
+            fog.surface = {p.normal * -1.0f, -p.dist};
+        }
     }
 }
 

@@ -332,6 +332,9 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             case Q3AlphaGen::Wave:
                 m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = clamp01(evalWave(waveOf(s.alphaWave), time));
                 break;
+            case Q3AlphaGen::Other:  // lightingSpecular (or an unknown name)
+                m.alpha = MaterialStage::Alpha::LightingSpecular;
+                break;
             default: m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = 1; break;  // portal, entity: opaque
         }
         program->stages.push_back(m);
@@ -494,6 +497,12 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
     }
 
     set.time = options.time;
+    set.fogs.resize(world.fogs.size());
+    for (size_t i = 0; i < world.fogs.size(); ++i) {
+        const auto it = table.find(normalizeShaderName(world.fogs[i].shader));
+        if (it == table.end() || !it->second.fogColor) continue;
+        set.fogs[i] = {true, *it->second.fogColor, it->second.fogDistance};
+    }
     if (skyShader && skyWanted) addClouds(set, *skyShader, f.files, requests, options.time);
     if (skyShader && skyShader->skyBoxBase) {
         static const char* const kSuffix[6] = {"_rt", "_bk", "_lf", "_ft", "_up", "_dn"};

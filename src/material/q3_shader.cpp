@@ -795,7 +795,7 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
     };
     for (const std::string& d : sh.deforms)
         if (d != "wave" && d != "move" && d != "autosprite") add("deformVertexes " + d);
-    if (sh.fogColor || (sh.surfaceParms & kQ3SurfFog)) add("fog volume");
+    if ((sh.surfaceParms & kQ3SurfFog) && !sh.fogColor) add("fog volume without fogparms");
     for (const std::string& u : sh.unknown) add("unknown keyword " + u);
     for (const Q3Stage& st : sh.stages)
         for (const std::string& u : st.unknown) add("unknown stage keyword " + u);
@@ -816,7 +816,7 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
                 if (m.kind == Q3TcModKind::Turb) add("tcMod turb");
             if (st.rgbGen == Q3RgbGen::LightingDiffuse) add("rgbGen lightingDiffuse (drawn as exactVertex)");
             if (st.rgbGen == Q3RgbGen::Other) add("rgbGen unknown");
-            if (st.alphaGen == Q3AlphaGen::Portal || st.alphaGen == Q3AlphaGen::Other) add("alphaGen portal / lightingSpecular");
+            if (st.alphaGen == Q3AlphaGen::Portal) add("alphaGen portal");
             if ((st.rgbGen == Q3RgbGen::Wave && st.rgbWave.func == "noise") ||
                 (st.alphaGen == Q3AlphaGen::Wave && st.alphaWave.func == "noise"))
                 add("noise wave");

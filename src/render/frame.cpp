@@ -253,6 +253,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.materials = materials;
     ctx.albedoTable = &albedoTable;
     ctx.eye = camera.position;
+    ctx.viewForward = view.forward;
     const render::GammaTable gammaTable = render::makeGammaTable(world.look.gamma);
     ctx.gamma = &gammaTable;
     const bool lightMode = options.mode == RenderMode::Lightmap || options.mode == RenderMode::Vertex ||

@@ -540,6 +540,15 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
             case MaterialStage::Alpha::Vertex: a = vcolor.w; break;
             case MaterialStage::Alpha::OneMinusVertex: a = 1 - vcolor.w; break;
             case MaterialStage::Alpha::Constant: a = s.alphaConstant; break;
+            case MaterialStage::Alpha::LightingSpecular: {
+                const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
+                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+                const Vec3 l = normalize(Vec3{-960, 1980, 96} - pos);
+                const Vec3 reflected = n * (2.0f * dot(n, l)) - l;
+                const float v = dot(reflected, normalize(ctx.eye - pos));
+                a = v < 0 ? 0.0f : std::min(1.0f, (v * v) * (v * v));
+                break;
+            }
         }
         const bool kept = s.alphaTest == MaterialStage::AlphaTest::None ||
                           (s.alphaTest == MaterialStage::AlphaTest::Gt0 && a > 0) ||
@@ -578,6 +587,41 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
         const Vec3 c = programPixel(ctx, t, feet, pages, pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
         put(out + 3 * k, lookOf(c, white, lp), false);
+    }
+}
+
+}  // namespace
+
+float fogFactor(const FogVolume& fog, float distanceToOpaque, Vec3 eye, Vec3 forward, Vec3 p) {
+    const float tcScale = 1.0f / (std::max(distanceToOpaque, 1.0f) * 8.0f);
+    float s = dot(p - eye, forward) * tcScale + 1.0f / 512.0f;
+    const float eyeT = fog.hasSurface ? dot(fog.surface.normal, eye) - fog.surface.dist : 1.0f;
+    const float tRaw = fog.hasSurface ? dot(fog.surface.normal, p) - fog.surface.dist : 1.0f;
+    float t;
+    if (eyeT < 0)  // the eye outside: the distance is cut at the fog's surface
+        t = tRaw < 1.0f ? 1.0f / 32.0f : 1.0f / 32.0f + 30.0f / 32.0f * tRaw / (tRaw - eyeT);
+    else
+        t = tRaw < 0 ? 1.0f / 32.0f : 31.0f / 32.0f;
+    // R_FogFactor
+    s -= 1.0f / 512.0f;
+    if (s < 0 || t < 1.0f / 32.0f) return 0;
+    if (t < 31.0f / 32.0f) s *= (t - 1.0f / 32.0f) / (30.0f / 32.0f);
+    s = std::min(s * 8.0f, 1.0f);
+    return std::sqrt(s);
+}
+
+namespace {
+
+// The fog of the run's surface over its pixels (display values), in the fog's colour.
+void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, int py, const float* depth, int n,
+            float* out) {
+    const FogVolume& fog = ctx.world->fogs[size_t(t.fog)];
+    const MaterialSet::Fog& look = ctx.materials->fogs[size_t(t.fog)];
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const float a = fogFactor(fog, look.distance, ctx.eye, ctx.viewForward, positionOf(p));
+        float* o = out + 3 * k;
+        o[0] += (look.color.x - o[0]) * a, o[1] += (look.color.y - o[1]) * a, o[2] += (look.color.z - o[2]) * a;
     }
 }
 
@@ -1525,6 +1569,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     else
 #endif
                         lightRunScalar(t, lp, dx, fy, drow + i, end - i, o);
+                    if (t.fog >= 0) fogRun(ctx, t, tri, x + i, y + j, drow + i, end - i, o);
                 }
                 i = end;
             }
@@ -1663,6 +1708,12 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
     t.hasAlbedo = !(t.albedo == Vec3{1, 1, 1});
+    if (mode == RenderMode::Lit && ctx.materials && s.kind != SourceKind::Flare && s.surface < world.surfaces.size()) {
+        const int32_t f = world.surfaces[s.surface].fog;
+        if (f >= 0 && size_t(f) < world.fogs.size() && size_t(f) < ctx.materials->fogs.size() &&
+            ctx.materials->fogs[size_t(f)].present)
+            t.fog = f;
+    }
     if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present()) {
         t.skyBox = true;
         return t;

@@ -86,6 +86,16 @@ struct Surface {
     // Where the surface's luxel block sits in its page (x, y, width, height; texels, border excluded), for
     // formats whose decoder packs blocks into atlas pages; all zero when unknown (Quake 3 pages).
     std::array<int32_t, 4> lightmapRect{};
+    int32_t fog = -1;  // Quake 3: the fog volume (World::fogs) the surface lies in; -1 none
+};
+
+// A Quake 3 fog volume (effects lump): its shader (fogparms gives colour and thickness) and, when the
+// volume has a visible side, that side's plane flipped as ioquake3's R_LoadFogs does: dot(normal, p) - dist
+// is the depth of p below the fog's surface (positive inside).
+struct FogVolume {
+    std::string shader;
+    bool hasSurface = false;
+    Plane surface;
 };
 
 // One lightmap page (Quake 3: a 128x128 block or an external image; others: an atlas page).
@@ -186,6 +196,7 @@ struct World {
     std::vector<LightmapPage> lightmaps;  // style slot 0
     // Style slots 1..3: page i has the same size and layout as lightmaps[i] (empty when no surface uses the slot).
     std::array<std::vector<LightmapPage>, 3> extraLightmapSlots;
+    std::vector<FogVolume> fogs;  // Quake 3 fog volumes, indexed by Surface::fog
     // Light direction per texel of lightmaps[i] (Quake 3 -deluxe maps): unit vectors in world space towards
     // the light, in `rgb`; empty when the map has none, a page of width 0 where page i has none.
     std::vector<LightmapPage> deluxemaps;

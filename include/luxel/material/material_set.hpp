@@ -81,7 +81,9 @@ struct MaterialStage {
     // the framebuffer holds light, times identityLight (Vertex) or not (ExactVertex), or 1 minus it; a constant.
     enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant } color = Color::One;
     Vec3 constant{1, 1, 1};
-    enum class Alpha : uint8_t { Texture, Vertex, OneMinusVertex, Constant } alpha = Alpha::Texture;
+    // LightingSpecular: ioquake3's RB_CalcSpecularAlpha, a highlight of a light fixed at (-960, 1980, 96):
+    // (reflected light direction . view direction)^4, clamped to [0, 1].
+    enum class Alpha : uint8_t { Texture, Vertex, OneMinusVertex, Constant, LightingSpecular } alpha = Alpha::Texture;
     float alphaConstant = 1;
 };
 
@@ -157,6 +159,13 @@ struct MaterialSet {
     std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
     std::vector<std::string> fogShaders; // Quake 3 fog volume shaders the map uses (not drawn), sorted
     SkyBox sky;
+    // Per World::fogs entry: its shader's fogparms (colour 0..1, distance to opaque), when the shader has them.
+    struct Fog {
+        bool present = false;
+        Vec3 color;
+        float distance = 0;
+    };
+    std::vector<Fog> fogs;
     float time = 0;  // the time (seconds) animated layers are drawn at (MaterialOptions::time)
     // Texture bytes -> albedo: (byte / 255)^textureGamma. Quake 2 and 3 multiply display-encoded texels by
     // the light (1); Source lights linear texels (2.2).

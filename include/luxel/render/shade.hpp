@@ -74,6 +74,7 @@ struct TriShade {
     // Lit, opaque materials drawn as a program: every stage per pixel (light from the path above, base
     // texture coordinates in texPlane, unscaled).
     const StageProgram* program = nullptr;
+    int32_t fog = -1;  // Lit: the fog volume the surface lies in (World::fogs), drawn over its pixels
 };
 
 struct ShadeContext {
@@ -94,6 +95,7 @@ struct ShadeContext {
     const MaterialSet* materials = nullptr;
     const AlbedoTable* albedoTable = nullptr;
     Vec3 eye;
+    Vec3 viewForward;  // fog: view depth along it
     RenderMode mode = RenderMode::Lightmap;
     UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: see RenderOptions::unlit
     Look look = Look::Engine;
@@ -105,6 +107,12 @@ struct ShadeContext {
 inline const DrawVertex* vertexBase(const ShadeContext& ctx, const SourceTri& s) {
     return s.frameVertices ? ctx.flareVertices : ctx.geometry->vertices.data();
 }
+
+// Quake 3 fog over a pixel at world point p: the share of the fog colour (0..1) as ioquake3's
+// RB_CalcFogTexCoords and R_FogFactor compute it from the view depth and, for a fog with a visible side,
+// the depths of the point and the eye below that side's plane. (The engine reads the factor from a 256x32
+// image of R_FogFactor; its sqrt table is taken here without the quantisation.)
+float fogFactor(const FogVolume& fog, float distanceToOpaque, Vec3 eye, Vec3 forward, Vec3 p);
 
 // Resolves how raster triangle `tri` is shaded (light-bearing modes): its source's kind, lightmap slots
 // with their style weights (slots whose page is missing or whose weight is 0 are left out; none left
