@@ -19,7 +19,7 @@ using namespace luxel::test;
 namespace {
 
 // The east wall (lightmap byte 32 -> light 4 * 32 / 255) seen from the room's centre, lit mode.
-Vec3 eastWall(const std::string& shader, Look look = Look::Engine, float time = 0) {
+Vec3 eastWall(const std::string& shader, Look look = Look::Engine, float time = 0, bool program = true) {
     // A folder per script: game folders are mounted once per process and their scripts cached.
     static int calls = 0;
     const std::string dir = tempDir("stage-program-" + std::to_string(++calls));
@@ -35,7 +35,7 @@ Vec3 eastWall(const std::string& shader, Look look = Look::Engine, float time = 
     mo.gameDirs = {dir};
     mo.time = time;
     const MaterialSet set = loadMaterials(world, src, mo);
-    REQUIRE(set.looks.at(0).program);
+    REQUIRE(bool(set.looks.at(0).program) == program);
     RenderOptions o;
     o.mode = RenderMode::Lit;
     o.look = look;
@@ -173,4 +173,29 @@ TEST_CASE("stage program: an additive shader's stages are blended over what is b
               Vec3{float(2 * (0.125 + r / 2)), float(2 * (0.25 + g / 2)), float(std::min(1.0, 2 * (0.0625 + b / 2)))});
     // Linear: identityLight 1, no clamps.
     checkNear(eastWall(additive, Look::Linear), Vec3{float(0.125 + r), float(0.25 + g), float(0.0625 + b)});
+}
+
+TEST_CASE("terrain blends (second texture by vertex alpha, then the lightmap) take the one-texture path", "[program]") {
+    const std::string terrain = R"(textures/luxel/wall
+{
+	{
+		map textures/luxel/base.tga
+		rgbGen identity
+	}
+	{
+		map textures/luxel/glow.tga
+		alphaGen vertex
+		blendFunc GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA
+	}
+	{
+		map $lightmap
+		blendFunc filter
+	}
+}
+)";
+    // The room's vertex alpha is 1: the second texture (white) alone, at identityLighting (no rgbGen and a
+    // GL_SRC_ALPHA source): 1/2 in the engine look's framebuffer, then x light 128/255 / 2, x 2 on display.
+    const double L = 128.0 / 255;
+    checkNear(eastWall(terrain, Look::Engine, 0, false), Vec3{float(L / 2), float(L / 2), float(L / 2)});
+    checkNear(eastWall(terrain, Look::EngineWindowed, 0, false), Vec3{float(L), float(L), float(L)});
 }

@@ -277,7 +277,7 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
     s.world.materials.resize(2);
     std::vector<FixtureVertex> floor{{{0, -300, -40}, {1, 1, 1, 1}, {0, 0}, {0, 0}},
                                      {{900, -300, -40}, {1, 1, 1, 1}, {1, 0}, {9, 0}},
-                                     {{900, 300, -40}, {1, 1, 1, 1}, {1, 1}, {9, 6}},
+                                     {{900, 300, -40}, {1, 1, 1, 0.2f}, {1, 1}, {9, 6}},
                                      {{0, 300, -40}, {1, 1, 1, 1}, {0, 1}, {0, 6}}};
     addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, 0);
     // The floor's y > 0 half again, styled: two light style slots summed with weights.
@@ -301,7 +301,8 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
     m.looks[0].texture = m.looks[1].texture = 0;
     m.looks[1].tcScale = {3.0f, 2.0f};
     const Camera cam = makeCamera({0, 0, 0}, {10, 15, 0}, 160, 96);
-    // With and without Quake 3 detail textures (two of them on the floor, at their own scales).
+    // With and without Quake 3 detail textures (two of them on the floor, at their own scales) and a second
+    // texture blended in by vertex alpha at its own scale and colour factor.
     RgbaImage grain = noise;
     for (size_t i = 0; i < grain.rgba.size(); ++i) grain.rgba[i] = uint8_t(96 + grain.rgba[i] / 4);
     m.textures.push_back(std::make_shared<const Texture>(makeTexture("grain", grain)));
@@ -311,6 +312,9 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
             if (details) {
                 m.looks[0].detail = {1, 1};
                 m.looks[0].detailScale = {Vec2{4, 4}, Vec2{0.5f, 3}};
+                m.looks[0].texture2 = 1;
+                m.looks[0].texture2TcScale = {7, 2};
+                m.looks[0].texture2IdentityLighting = true;
             }
             m.textureGamma = gamma;
             s.world.look = {2.0f, gamma};

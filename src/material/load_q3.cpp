@@ -473,6 +473,15 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             if (drawnAsProgram(sh)) {
                 look.program = stageProgram(sh, f.files, requests, options.time, decode);
             } else if (kind == Q3DrawKind::Opaque && decode) {
+                if (const Q3Stage* second = vertexAlphaBlendStage(sh)) {
+                    const std::string path = findImage(f.files, stageImageAt(*second, options.time));
+                    if (!path.empty()) look.texture2 = requests.addImage(f.files, path);
+                    look.texture2IdentityLighting = second->rgbGen == Q3RgbGen::IdentityLighting;
+                    look.texture2TcScale = {second->tcModScale[0], second->tcModScale[1]};
+                    for (const Q3Stage& s : sh.stages)
+                        if (s.isLightmap && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor})
+                            look.albedoScale = 2;
+                }
                 size_t d = 0;
                 for (const Q3Stage& s : sh.stages) {
                     if (!foldableDetail(s) || d >= 2) continue;

@@ -590,6 +590,9 @@ private:
                     st.tcModScale[1] *= mod.p[1];
                 }
                 st.tcMods.push_back(mod);
+                // ioquake3 reads a tcMod's own arguments only: what follows on the line is the next keyword
+                // (real scripts write "tcMod scale 7 7  alphaGen vertex").
+                return true;
             }
             skipLine();
         } else if (equalsIgnoreCase(k, "alphagen")) {
@@ -744,6 +747,23 @@ bool filterBlend(const Q3Stage& s) {
 
 }  // namespace
 
+const Q3Stage* vertexAlphaBlendStage(const Q3Shader& sh) {
+    std::vector<const Q3Stage*> st;
+    for (const Q3Stage& s : sh.stages)
+        if (!foldableDetail(s)) st.push_back(&s);
+    if (st.size() != 3) return nullptr;
+    const Q3Stage &a = *st[0], &b = *st[1], &l = *st[2];
+    Q3Stage bPlain = b;
+    bPlain.alphaGen = Q3AlphaGen::Identity;
+    const bool ok = !a.isLightmap && plainStage(a) && a.rgbGen == Q3RgbGen::Identity && !a.hasBlend &&
+                    !b.isLightmap && plainStage(bPlain) && b.alphaGen == Q3AlphaGen::Vertex &&
+                    (b.rgbGen == Q3RgbGen::Identity || b.rgbGen == Q3RgbGen::IdentityLighting) &&
+                    b.blend == Q3BlendFunc{Q3BlendFactor::SrcAlpha, Q3BlendFactor::OneMinusSrcAlpha} && l.isLightmap &&
+                    plainStage(l) &&
+                    (filterBlend(l) || l.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor});
+    return ok ? &b : nullptr;
+}
+
 bool foldableDetail(const Q3Stage& s) {
     Q3Stage plain = s;
     plain.detail = false;
@@ -754,6 +774,7 @@ bool foldableDetail(const Q3Stage& s) {
 // engine's result unless an intermediate framebuffer value saturates (light x texture x 2 * detail > 1 before
 // the display ramp).
 bool drawnAsOneTexture(const Q3Shader& shader) {
+    if (vertexAlphaBlendStage(shader)) return true;
     std::vector<Q3Stage> st;
     size_t details = 0;
     for (const Q3Stage& s : shader.stages) {

@@ -394,7 +394,8 @@ inline Vec4 albedoAt(const ShadeContext& ctx, const TriShade& t, const TexFootpr
                      float fx, float fy, float iw) {
     const Vec4 a = texelAt(ctx, *t.texture, f, fx, fy, iw);
     if (!f2) return a;
-    const Vec4 b = texelAt(ctx, *t.texture2, *f2, fx, fy, iw);
+    Vec4 b = texelAt(ctx, *t.texture2, *f2, fx, fy, iw);
+    b = {b.x * t.texture2Scale, b.y * t.texture2Scale, b.z * t.texture2Scale, b.w};
     const raster::AttrPlane& p = t.blendPlane;
     const float s = std::clamp(((p.c + p.a * fx) + p.b * fy) * iw, 0.0f, 1.0f);
     return {a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s, a.w + (b.w - a.w) * s};
@@ -410,7 +411,7 @@ struct TexturedSetup {
 
 inline TexturedSetup texturedSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri) {
     TexturedSetup s{texFootprint(ctx, t, tri), std::nullopt, {}, {}};
-    if (t.texture2) s.f2 = texFootprint(ctx, t, tri, *t.texture2);
+    if (t.texture2) s.f2 = texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2);
     for (int d = 0; d < t.details; ++d)
         s.detail[d] = texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]);
     pageViews(t, s.pages);
@@ -1416,6 +1417,9 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
+    TexturedRow texture2Row{};
+    if (t.texture2)
+        texture2Row = texturedRow(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2), fy);
     TexturedRow detailRows[2];
     for (int d = 0; d < t.details; ++d)
         detailRows[d] = texturedRow(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]), fy);
@@ -1440,6 +1444,14 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         }
         Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
                                         : filterTexels8(quads[g], identityTable, lut);
+        if (t.texture2) {  // albedoAt: lerp(texture, texture2 x its scale, clamped vertex alpha)
+            const Rgb8 b = sampleRow8(texture2Row, fx, iw, valid, identityTable, lut);
+            const __m256 k = _mm256_set1_ps(t.texture2Scale);
+            const __m256 s = _mm256_min_ps(_mm256_max_ps(plane8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
+            albedo = {_mm256_add_ps(albedo.r, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.r, k), albedo.r), s)),
+                      _mm256_add_ps(albedo.g, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.g, k), albedo.g), s)),
+                      _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k), albedo.b), s))};
+        }
         for (int d = 0; d < t.details; ++d) {  // x 2 * detail (withDetail)
             const Rgb8 k = sampleRow8(detailRows[d], fx, iw, valid, identityTable, lut);
             const __m256 two = _mm256_set1_ps(2.0f);
@@ -1488,7 +1500,10 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 #if defined(LUXEL_SHADE_AVX2)
     const RgbaImage& base = t.texture->mips[0];
     const bool powerOfTwo = (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0;
-    if (vec && powerOfTwo && !t.texture2 && (t.path != ShadePath::Lightmap || t.narrowIndices) &&
+    const bool texture2PowerOfTwo =
+        !t.texture2 || ((t.texture2->mips[0].width & (t.texture2->mips[0].width - 1)) == 0 &&
+                        (t.texture2->mips[0].height & (t.texture2->mips[0].height - 1)) == 0);
+    if (vec && powerOfTwo && texture2PowerOfTwo && (t.path != ShadePath::Lightmap || t.narrowIndices) &&
         size_t(base.width) * size_t(base.height) < (size_t(1) << 31))
         return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
 #else
@@ -1685,8 +1700,12 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
                 !ctx.materials->textures[size_t(t2)]->mips.empty()) {
                 t.texture2 = ctx.materials->textures[size_t(t2)].get();
                 t.blendPlane = combine(tri, a.color.w, b.color.w, c.color.w);
+                const Vec2 s2 = look->texture2TcScale.x != 0 ? look->texture2TcScale : sc;
+                t.tex2Plane[0] = combine(tri, a.texUV.x * s2.x, b.texUV.x * s2.x, c.texUV.x * s2.x);
+                t.tex2Plane[1] = combine(tri, a.texUV.y * s2.y, b.texUV.y * s2.y, c.texUV.y * s2.y);
+                if (look->texture2IdentityLighting) t.texture2Scale = 1.0f / programLight(lp).ramp;
             }
-            t.albedo = {1, 1, 1};
+            t.albedo = {look->albedoScale, look->albedoScale, look->albedoScale};
         } else if (look->missing) {
             t.albedo = {0.5f, 0.5f, 0.5f};  // the neutral grey of a texture that was not found
             t.missingTexture = true;

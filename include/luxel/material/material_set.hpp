@@ -120,6 +120,10 @@ struct SurfaceLook {
     std::array<int32_t, 2> detail{-1, -1};
     std::array<Vec2, 2> detailScale{Vec2{1, 1}, Vec2{1, 1}};
     int32_t texture2 = -1;       // Source displacement blend ($basetexture2), mixed by vertex alpha
+    // Quake 3 terrain blends: texture2's stage has rgbGen identityLighting (times the look's identityLight).
+    bool texture2IdentityLighting = false;
+    Vec2 texture2TcScale{0, 0};  // texture2's own static scale; 0: the same as tcScale
+    float albedoScale = 1;       // Quake 3: a lightmap stage GL_DST_COLOR GL_SRC_COLOR doubles texture x light
     // What the material script says beyond the map's own surface flags (the renderer ORs these in):
     bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
     bool sky = false;            // drawn as sky

@@ -187,6 +187,11 @@ bool drawnAsOneTexture(const Q3Shader& shader);
 // and translucent / alpha-tested ones other than a single plain stage or a plain stage with a lightmap
 // multiplied (alpha test allowed: the common grate).
 bool drawnAsProgram(const Q3Shader& shader);
+// Terrain blends: a texture (rgbGen identity), a second one blended over it by vertex alpha (alphaGen
+// vertex, GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA, its own static scale), the lightmap multiplied (filter, or
+// GL_DST_COLOR GL_SRC_COLOR: twice), then folded details.
+// The look draws them as lerp(first, second x its colour, vertex alpha) x light. Returns the second stage.
+const Q3Stage* vertexAlphaBlendStage(const Q3Shader& shader);
 // A detail stage the one-texture look folds in: GL_DST_COLOR GL_SRC_COLOR (x 2 * detail), static scale.
 bool foldableDetail(const Q3Stage& stage);
 

@@ -67,6 +67,8 @@ struct TriShade {
     // Source displacement blending ($basetexture2): albedo = lerp(texture, texture2, vertex alpha).
     const Texture* texture2 = nullptr;
     raster::AttrPlane blendPlane;
+    raster::AttrPlane tex2Plane[2];  // texture2's u/w, v/w (its own scale)
+    float texture2Scale = 1;  // texture2's colour factor (Quake 3 identityLighting: 1 / the look's ramp)
     Vec3 constantLight;
     bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
     float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
