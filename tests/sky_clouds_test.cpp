@@ -139,6 +139,19 @@ TEST_CASE("cloud layers blend over each other with their blend factors", "[sky]"
     const Vec3 filtered = centre(m, {-90, 0, 0});
     CHECK(filtered.x == Approx(rampAt(kPiD / 2) * 40.0 / 255).margin(1.0 / 255));
     CHECK(filtered.z == 0.0f);
+    // --sky-color overrides the clouds.
+    {
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.look = Look::Linear;
+        o.usePvs = false;
+        o.materials = &m;
+        o.skyColor = {0.125f, 0.5f, 0.75f};
+        o.skyColorOverride = true;
+        const Vec3 c = pixelAt(renderScene(skyCube(), makeCamera({0, 0, 0}, {-90, 0, 0}, 17, 17), o), 8, 8);
+        CHECK(c.x == 0.125f);
+        CHECK(c.z == 0.75f);
+    }
     // Without layers or box: the sky colour.
     MaterialSet none;
     none.looks.resize(1);

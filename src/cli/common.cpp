@@ -88,7 +88,7 @@ void ViewArgs::addTo(CLI::App& app) {
                                    "engine-windowed (Quake 3 in a window, r_overBrightBits 0: more saturated) | "
                                    "linear (raw light); default: engine for PNG/JPEG, linear for EXR/TIFF")
         ->check(CLI::IsMember({"engine", "engine-windowed", "linear"}));
-    app.add_option("--sky-color", skyColor, "sky colour R G B (linear)")->expected(3);
+    app.add_option("--sky-color", skyColor, "sky colour R G B (linear); replaces sky boxes and clouds")->expected(3);
     app.add_option("--unlit", unlit,
                    "lightmap mode, surfaces without a lightmap stage (vertex-lit, sky, lava): engine (their own "
                    "stages, as Quake 3's r_lightmap 1; the default) | light (their stored vertex light alone) | "
@@ -161,7 +161,7 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     o.drawFlares = flares || (!noFlares && !gameLook);
     o.drawSky = !noSky;
     o.transparentBackground = transparent;
-    if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]};
+    if (!skyColor.empty()) o.skyColor = {skyColor[0], skyColor[1], skyColor[2]}, o.skyColorOverride = true;
     if (!unlit.empty()) o.unlit = parseUnlit(unlit);
     if (!styles.empty()) {
         parseStyleSpec(styles, World{});  // a malformed spec fails here, before the map is read

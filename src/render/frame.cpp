@@ -245,6 +245,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.unlit = options.mode == RenderMode::Lightmap ? options.unlit : UnlitSurfaces::Light;
     ctx.look = options.look;
     ctx.skyColor = options.skyColor;
+    ctx.skyColorOverride = options.skyColorOverride;
     ctx.background = options.background;
     std::vector<SourceTri> sources(cands.size());
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;

@@ -126,7 +126,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     o.drawFlares = request.flares.value_or(!gameLook);
     o.drawSky = request.sky.value_or(view.camera.used != "overview");
     o.transparentBackground = request.transparent;
-    if (request.skyColor) o.skyColor = *request.skyColor;
+    if (request.skyColor) o.skyColor = *request.skyColor, o.skyColorOverride = true;
     o.styleSpec = request.styles;
     if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
     o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;

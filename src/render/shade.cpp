@@ -1733,7 +1733,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             ctx.materials->fogs[size_t(f)].present)
             t.fog = f;
     }
-    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present()) {
+    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present() && !ctx.skyColorOverride) {
         t.skyBox = true;
         return t;
     }

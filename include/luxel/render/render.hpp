@@ -48,7 +48,8 @@ struct RenderOptions {
     bool usePvs = true;
     UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: surfaces without a lightmap stage
     bool drawFlares = true;
-    Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces
+    Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces without a box or clouds
+    bool skyColorOverride = false;          // skyColor even where the materials have a box or clouds
     Vec3 background{0.0f, 0.0f, 0.0f};      // where nothing is drawn
     // Brightness of each light style: a lightmapped pixel's light is the sum over its surface's style
     // slots of weight[style] * that slot's lightmap. Empty: parseStyleSpec(styleSpec, world), where an

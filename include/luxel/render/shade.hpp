@@ -102,6 +102,7 @@ struct ShadeContext {
     UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: see RenderOptions::unlit
     Look look = Look::Engine;
     Vec3 skyColor, background;
+    bool skyColorOverride = false;  // sky surfaces in skyColor even with a sky box or clouds
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
 };
 
