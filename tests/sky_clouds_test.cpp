@@ -41,19 +41,7 @@ std::shared_ptr<const Texture> flat(std::array<uint8_t, 4> c) {
 // A closed cube of sky around the origin.
 RenderScene skyCube() {
     RenderScene s;
-    s.world.materials.resize(1);
-    const float d = 100;
-    auto face = [&](std::vector<Vec3> p, Vec3 front) {
-        std::vector<FixtureVertex> v;
-        for (Vec3 q : p) v.push_back({q, {1, 1, 1, 1}, {}, {}});
-        addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
-    };
-    face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});
-    face({{-d, -d, -d}, {-d, d, -d}, {-d, d, d}, {-d, -d, d}}, {1, 0, 0});
-    face({{-d, d, -d}, {d, d, -d}, {d, d, d}, {-d, d, d}}, {0, -1, 0});
-    face({{-d, -d, -d}, {d, -d, -d}, {d, -d, d}, {-d, -d, d}}, {0, 1, 0});
-    face({{-d, -d, d}, {d, -d, d}, {d, d, d}, {-d, d, d}}, {0, 0, -1});
-    face({{-d, -d, -d}, {d, -d, -d}, {d, d, -d}, {-d, d, -d}}, {0, 0, 1});
+    addSkyCube(s, 100);
     return s;
 }
 

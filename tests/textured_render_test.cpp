@@ -195,19 +195,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     // A closed cube of sky around the camera; each view looks at one face: rt +X, bk -X, lf +Y, ft -Y, up +Z,
     // dn -Z (Quake's order).
     RenderScene s;
-    const float d = 100;
-    auto face = [&](std::vector<Vec3> p, Vec3 front) {
-        s.world.materials.resize(1);
-        std::vector<FixtureVertex> v;
-        for (Vec3 q : p) v.push_back({q, {1, 1, 1, 1}, {}, {}});
-        addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
-    };
-    face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});
-    face({{-d, -d, -d}, {-d, d, -d}, {-d, d, d}, {-d, -d, d}}, {1, 0, 0});
-    face({{-d, d, -d}, {d, d, -d}, {d, d, d}, {-d, d, d}}, {0, -1, 0});
-    face({{-d, -d, -d}, {d, -d, -d}, {d, -d, d}, {-d, -d, d}}, {0, 1, 0});
-    face({{-d, -d, d}, {d, -d, d}, {d, d, d}, {-d, d, d}}, {0, 0, -1});
-    face({{-d, -d, -d}, {d, -d, -d}, {d, d, -d}, {-d, d, -d}}, {0, 0, 1});
+    addSkyCube(s, 100);
     const std::array<Vec3, 6> angles{Vec3{0, 0, 0}, Vec3{0, 180, 0}, Vec3{0, 90, 0},
                                      Vec3{0, -90, 0}, Vec3{-89, 0, 0}, Vec3{89, 0, 0}};
     for (size_t f = 0; f < 6; ++f) {

@@ -4,6 +4,10 @@
 
 #include "luxel/diff/diff.hpp"
 
+#include <numbers>
+
+#include "diff_math.hpp"
+
 namespace luxel {
 
 void DiffAccumulator::add(Vec3 aLinear, Vec3 bLinear, Vec3 aDisplay, Vec3 bDisplay) {
@@ -65,5 +69,27 @@ const char* verdictName(Verdict v) {
     }
     return "?";
 }
+
+namespace diffmath {
+
+double angleDeg(Vec3 a, Vec3 b, double minLength2) {
+    const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+    if (!(ax * ax + ay * ay + az * az > minLength2) || !(bx * bx + by * by + bz * bz > minLength2)) return -1.0;
+    const double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    const double c = std::sqrt(cx * cx + cy * cy + cz * cz), d = ax * bx + ay * by + az * bz;
+    return std::atan2(c, d) * 180.0 / std::numbers::pi;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    if (v.size() % 2) return v[mid];
+    const double upper = v[mid];
+    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
+    return 0.5 * (lower + upper);
+}
+
+}  // namespace diffmath
 
 }  // namespace luxel

@@ -18,6 +18,7 @@
 #include "luxel/diff/diff.hpp"
 #include "luxel/render/look.hpp"
 #include "luxel/util/clock.hpp"
+#include "diff_math.hpp"
 
 namespace luxel {
 namespace {
@@ -397,15 +398,6 @@ const LightmapPage* directionPage(const World& w, int32_t page) {
     return &p;
 }
 
-// Angle between two directions in degrees; -1 when either is (near) zero. The stored vectors need not be
-// unit length (bytes, bilinear blends), so both are normalised by the atan2 of |a x b| and a . b.
-double angleDeg(Vec3 a, Vec3 b) {
-    const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
-    if (ax * ax + ay * ay + az * az < 1e-8 || bx * bx + by * by + bz * bz < 1e-8) return -1.0;
-    const double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-    return std::atan2(std::sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz) * 180.0 / std::numbers::pi;
-}
-
 // The direction figures over the luxels bright enough in both builds (see DirectionDiff).
 DirectionDiff directionDiff(const std::vector<float>& angle, const std::vector<float>& dimmer,
                             const std::vector<Luxel>& luxels, const World& a) {
@@ -427,11 +419,7 @@ DirectionDiff directionDiff(const std::vector<float>& angle, const std::vector<f
         d.over10Deg += v > 10.0 ? 1 : 0;
     }
     d.meanDeg = total / double(measured.size());
-    const size_t mid = measured.size() / 2;
-    std::nth_element(measured.begin(), measured.begin() + std::ptrdiff_t(mid), measured.end());
-    d.medianDeg = measured[mid];
-    if (measured.size() % 2 == 0)
-        d.medianDeg = 0.5 * (d.medianDeg + *std::max_element(measured.begin(), measured.begin() + std::ptrdiff_t(mid)));
+    d.medianDeg = diffmath::median(std::move(measured));
     return d;
 }
 
@@ -572,7 +560,8 @@ LightmapDiff diffLightmaps(const World& a, const Geometry& ga, const World& b, c
                     }
                     if (deluxe && sa.styles[0] == 0 && sb.styles[0] == 0)
                         if (const LightmapPage *da = directionPage(a, l.page), *db = directionPage(b, pageB); da && db) {
-                            angle[i] = float(angleDeg(bilinear(*da, l.uv), bilinear(*db, at.uv)));
+                            // The stored vectors need not be unit length (bytes, bilinear blends); near zero: not measured.
+                            angle[i] = float(diffmath::angleDeg(bilinear(*da, l.uv), bilinear(*db, at.uv), 1e-8));
                             dimmer[i] = std::min(luminance(m.a[0]), luminance(m.b[0]));
                         }
                 } else {

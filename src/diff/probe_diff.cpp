@@ -13,10 +13,14 @@
 #include "luxel/vis/visibility.hpp"
 #include "luxel/render/look.hpp"
 #include "luxel/util/error.hpp"
+#include "diff_math.hpp"
 
 namespace luxel {
 
 namespace {
+
+using diffmath::angleDeg;
+using diffmath::median;
 
 constexpr size_t kMaxWorst = 20;
 // Points per work block. The blocks' sums are merged in block order, so the figures do not depend on
@@ -31,16 +35,6 @@ double largestChannelDiff(Vec3 a, Vec3 b) {
                      std::fabs(double(b.z) - double(a.z))});
 }
 
-// Angle between two directions in degrees (atan2 of |a x b| and a . b: exactly 0 for equal vectors,
-// exactly 90 for perpendicular axes); negative when either is the zero vector.
-double angleDeg(Vec3 a, Vec3 b) {
-    const double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
-    if ((ax == 0 && ay == 0 && az == 0) || (bx == 0 && by == 0 && bz == 0)) return -1.0;
-    const double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-    const double c = std::sqrt(cx * cx + cy * cy + cz * cz), d = ax * bx + ay * by + az * bz;
-    return std::atan2(c, d) * 180.0 / std::numbers::pi;
-}
-
 // Per point of A: the largest display difference, the direction angle (negative: not measured) and
 // whether anything about the point differs at all.
 struct PointResult {
@@ -48,16 +42,6 @@ struct PointResult {
     double directionDeg = -1;
     bool changed = false;
 };
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    const size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-    if (v.size() % 2) return v[mid];
-    const double upper = v[mid];
-    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
-    return 0.5 * (lower + upper);
-}
 
 // Runs `perPoint(i, ambientAcc, directedAcc)` for every point in fixed blocks and merges the blocks in order.
 template <class F>

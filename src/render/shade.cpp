@@ -571,22 +571,33 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
     return fb * pl.ramp;
 }
 
-void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
-                const float* depth, int n, float* out) {
+// What a program triangle's pixels share: lightmap page views, the look's light transform, and one
+// footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
+struct ProgramSetup {
     PageView pages[kMaxLightmapSlots];
-    pageViews(t, pages);
-    const ProgramLight pl = programLight(lp);
-    // One footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
+    ProgramLight pl;
     TexFootprint feet[kMaxProgramStages];
+};
+
+ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const LookParams& lp) {
+    ProgramSetup s;
+    pageViews(t, s.pages);
+    s.pl = programLight(lp);
     const auto& stages = t.program->stages;
     for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
         if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
-            feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+            s.feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+    return s;
+}
+
+void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
+                const float* depth, int n, float* out) {
+    const ProgramSetup s = programSetup(ctx, t, tri, lp);
     const float fy = float(py - t.y0);
     const Vec3 white{1, 1, 1};
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        const Vec3 c = programPixel(ctx, t, feet, pages, pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
+        const Vec3 c = programPixel(ctx, t, s.feet, s.pages, s.pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
         put(out + 3 * k, lookOf(c, white, lp), false);
     }
 }
@@ -631,19 +642,13 @@ void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, i
 bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
     const TriShade& t = ctx.triShade[tri];
     const LookParams lp = lookParams(ctx);
-    PageView pages[kMaxLightmapSlots];
-    pageViews(t, pages);
-    const ProgramLight pl = programLight(lp);
-    TexFootprint feet[kMaxProgramStages];
-    const auto& stages = t.program->stages;
-    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
-        if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
-            feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+    const ProgramSetup s = programSetup(ctx, t, tri, lp);
+    const ProgramLight& pl = s.pl;
     // What is behind, back in framebuffer units (the display clamps at 1: exact below it).
     const Vec3 behind = Vec3{rgb[0], rgb[1], rgb[2]} * (1.0f / pl.ramp);
     bool drawn = true;
     const Pixel p = resolve(ctx, tri, px, py, invW);
-    const Vec3 c = programPixel(ctx, t, feet, pages, pl, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
+    const Vec3 c = programPixel(ctx, t, s.feet, s.pages, pl, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
     if (!drawn) return false;
     const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
     rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;

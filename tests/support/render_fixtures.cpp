@@ -59,6 +59,21 @@ uint32_t addColoredPolygon(RenderScene& scene, const std::vector<Vec3>& position
     return addPolygon(scene, vs, front, SurfaceShading::Vertex, -1, twoSided);
 }
 
+void addSkyCube(RenderScene& s, float d) {
+    if (s.world.materials.empty()) s.world.materials.resize(1);
+    auto face = [&](std::vector<Vec3> p, Vec3 front) {
+        std::vector<FixtureVertex> v;
+        for (Vec3 q : p) v.push_back({q, {1, 1, 1, 1}, {}, {}});
+        addPolygon(s, v, front, SurfaceShading::Sky, -1, true, 0);
+    };
+    face({{d, -d, -d}, {d, d, -d}, {d, d, d}, {d, -d, d}}, {-1, 0, 0});
+    face({{-d, -d, -d}, {-d, d, -d}, {-d, d, d}, {-d, -d, d}}, {1, 0, 0});
+    face({{-d, d, -d}, {d, d, -d}, {d, d, d}, {-d, d, d}}, {0, -1, 0});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, -d, d}, {-d, -d, d}}, {0, 1, 0});
+    face({{-d, -d, d}, {d, -d, d}, {d, d, d}, {-d, d, d}}, {0, 0, -1});
+    face({{-d, -d, -d}, {d, -d, -d}, {d, d, -d}, {-d, d, -d}}, {0, 0, 1});
+}
+
 uint32_t addBillboard(RenderScene& scene, Vec3 origin, Vec3 color, float radius) {
     DrawSurface ds;
     ds.firstIndex = uint32_t(scene.geometry.indices.size());

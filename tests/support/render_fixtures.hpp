@@ -54,6 +54,9 @@ int32_t addLightmapPage(RenderScene& scene, int width, int height, F f) {
     return int32_t(scene.world.lightmaps.size() - 1);
 }
 
+// A closed cube of sky surfaces (material 0, two-sided) of half-size d around the origin.
+void addSkyCube(RenderScene& scene, float d);
+
 // A billboard on a new (triangle-less) surface.
 uint32_t addBillboard(RenderScene& scene, Vec3 origin, Vec3 color, float radius);
 
