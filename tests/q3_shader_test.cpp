@@ -755,12 +755,14 @@ TEST_CASE("unevaluatedFeatures names what the renderer leaves out", "[shader_par
 {
 	deformVertexes autosprite2
 	deformVertexes autosprite
+	deformVertexes text0
 	surfaceparm trans
 	weirdKeyword 1 2
 	{
 		map textures/test/flame.tga
 		blendFunc GL_ONE GL_ONE
 		tcMod turb 0 0.1 0 1
+		tcMod turb 0 0.2 0 1
 		strangeStageThing
 	}
 }
@@ -790,12 +792,13 @@ textures/test/fog
     const auto shaders = parseShaderScript(kScript, "t.shader");
     REQUIRE(shaders.size() == 3);
     CHECK(drawnAsProgram(shaders[0]));  // additive with a turbulent stage
-    REQUIRE(shaders[0].deformArgs.size() == 1);
-    CHECK(shaders[0].deformArgs[0].kind == "autosprite");
+    REQUIRE(shaders[0].deformArgs.size() == 2);
+    CHECK(shaders[0].deformArgs[0].kind == "autosprite2");
+    CHECK(shaders[0].deformArgs[1].kind == "autosprite");
     const auto flame = unevaluatedFeatures(shaders[0]);
-    // autosprite is drawn; autosprite2 (pillars turning about their long axis) is not.
-    CHECK(flame == std::vector<std::string>{"deformVertexes autosprite2", "unknown keyword weirdkeyword",
-                                            "unknown stage keyword strangestagething", "tcMod turb"});
+    // autosprite and autosprite2 are drawn; text (an entity effect) is not, nor a second turb.
+    CHECK(flame == std::vector<std::string>{"deformVertexes text0", "unknown keyword weirdkeyword",
+                                            "unknown stage keyword strangestagething", "tcMod turb after tcMod turb"});
     CHECK(drawnAsOneTexture(shaders[1]));  // lightmap x texture, the detail folded in
     CHECK_FALSE(drawnAsProgram(shaders[1]));
     CHECK(unevaluatedFeatures(shaders[1]).empty());

@@ -94,8 +94,11 @@ TEST_CASE("stage program: rgbGen wave at --time, identityLighting, scrolled text
 	}
 }
 )";
-    // sin wave base 0.5 amplitude 0.5: 0.5 at t = 0, 1 at t = 0.25, 0 at t = 0.75; x 2 on display.
-    checkNear(eastWall(wave, Look::Engine, 0.0f), Vec3{1, 1, 1});
+    // sin wave base 0.5 amplitude 0.5: 0.5 at t = 0, 1 at t = 0.25, 0 at t = 0.75. RB_CalcWaveColor multiplies
+    // the wave by identityLight (1/2 in the engine look) before clamping, and the display doubles it back.
+    checkNear(eastWall(wave, Look::Engine, 0.0f), Vec3{0.5f, 0.5f, 0.5f});
+    checkNear(eastWall(wave, Look::Engine, 0.25f), Vec3{1, 1, 1});
+    checkNear(eastWall(wave, Look::EngineWindowed, 0.25f), Vec3{1, 1, 1});
     checkNear(eastWall(wave, Look::Linear, 0.0f), Vec3{0.5f, 0.5f, 0.5f});
     checkNear(eastWall(wave, Look::Linear, 0.25f), Vec3{1, 1, 1});
     checkNear(eastWall(wave, Look::Linear, 0.75f), Vec3{0, 0, 0});

@@ -250,36 +250,62 @@ Wave waveOf(const Q3Wave& w) {
 
 float clamp01(double v) { return float(std::clamp(v, 0.0, 1.0)); }
 
-// The stage's tcMods at `time` as one affine map (each mod is affine at a fixed time): the images of the
-// origin and the two unit vectors. Stretch scales about (0.5, 0.5) by 1 / its wave; turb (not affine) is
-// left out.
-void stageAffine(const Q3Stage& s, float time, float* a) {
-    std::vector<TexMod> mods;
-    for (const Q3TcMod& m : s.tcMods) {
-        TexMod t;
-        std::copy(std::begin(m.p), std::end(m.p), std::begin(t.p));
-        switch (m.kind) {
-            case Q3TcModKind::Scale: t.kind = TexMod::Kind::Scale; break;
-            case Q3TcModKind::Scroll: t.kind = TexMod::Kind::Scroll; break;
-            case Q3TcModKind::Rotate: t.kind = TexMod::Kind::Rotate; break;
-            case Q3TcModKind::Transform: t.kind = TexMod::Kind::Transform; break;
-            case Q3TcModKind::Stretch: {
-                Q3Wave w;
-                w.func = m.waveFunc, w.base = m.p[0], w.amplitude = m.p[1], w.phase = m.p[2], w.frequency = m.p[3];
-                const double v = evalWave(waveOf(w), time);
-                const float p = v != 0 ? float(1.0 / v) : 1.0f;
-                t.kind = TexMod::Kind::Transform;
-                const float m6[6] = {p, 0, 0, p, 0.5f - 0.5f * p, 0.5f - 0.5f * p};
-                std::copy(std::begin(m6), std::end(m6), std::begin(t.p));
-                break;
-            }
-            case Q3TcModKind::Turb: continue;
-        }
-        mods.push_back(t);
-    }
+// An affine map of texture coordinates as the images of the origin and the two unit vectors under `mods`.
+void affineOf(const std::vector<TexMod>& mods, float time, float* a) {
     const Vec2 o = applyTexMods(mods, {0, 0}, time), x = applyTexMods(mods, {1, 0}, time),
                y = applyTexMods(mods, {0, 1}, time);
     a[0] = x.x - o.x, a[1] = x.y - o.y, a[2] = y.x - o.x, a[3] = y.y - o.y, a[4] = o.x, a[5] = o.y;
+}
+
+// The stage's tcMods at `time` (each mod is affine at a fixed time) as one affine map, and its first turb
+// with the linear part of the mods after it (see MaterialStage::turb). Stretch scales about (0.5, 0.5) by
+// 1 / its wave. A second turb is left out (no OpenArena shader has one; unevaluatedFeatures says so).
+// A tcMod at `time` as a TexMod (stretch: a transform about (0.5, 0.5) by 1 / its wave); nullopt for turb.
+std::optional<TexMod> texModOf(const Q3TcMod& m, float time) {
+    TexMod t;
+    std::copy(std::begin(m.p), std::end(m.p), std::begin(t.p));
+    switch (m.kind) {
+        case Q3TcModKind::Scale: t.kind = TexMod::Kind::Scale; break;
+        case Q3TcModKind::Scroll: t.kind = TexMod::Kind::Scroll; break;
+        case Q3TcModKind::Rotate: t.kind = TexMod::Kind::Rotate; break;
+        case Q3TcModKind::Transform: t.kind = TexMod::Kind::Transform; break;
+        case Q3TcModKind::Stretch: {  // RB_CalcStretchTexCoords
+            Q3Wave w;
+            w.func = m.waveFunc, w.base = m.p[0], w.amplitude = m.p[1], w.phase = m.p[2], w.frequency = m.p[3];
+            const double v = evalWave(waveOf(w), time);
+            const float p = v != 0 ? float(1.0 / v) : 1.0f;
+            t.kind = TexMod::Kind::Transform;
+            const float m6[6] = {p, 0, 0, p, 0.5f - 0.5f * p, 0.5f - 0.5f * p};
+            std::copy(std::begin(m6), std::end(m6), std::begin(t.p));
+            break;
+        }
+        case Q3TcModKind::Turb: return std::nullopt;
+    }
+    return t;
+}
+
+void stageCoordinates(const Q3Stage& s, float time, MaterialStage& out) {
+    std::vector<TexMod> mods, afterTurb;
+    for (const Q3TcMod& m : s.tcMods) {
+        const std::optional<TexMod> t = texModOf(m, time);
+        if (!t) {  // turb: base amplitude phase frequency; the base is not used (ParseTexMod)
+            if (!out.turb) {
+                out.turb = true;
+                out.turbAmplitude = m.p[1];
+                out.turbNow = double(m.p[2]) + double(time) * double(m.p[3]);
+                afterTurb.clear();
+            }
+            continue;
+        }
+        mods.push_back(*t);
+        afterTurb.push_back(*t);
+    }
+    affineOf(mods, time, out.affine);
+    if (out.turb) {
+        float a[6];
+        affineOf(afterTurb, time, a);
+        std::copy(a, a + 4, out.turbLinear);
+    }
 }
 
 // The shader's stages as a program at `time` (see MaterialStage), textures requested from `files`.
@@ -299,8 +325,11 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             else if (decode) m.texture = requests.addImage(files, path);
         }
         m.texGen = s.tcGenEnvironment ? MaterialStage::TexGen::Environment
-                                      : s.isLightmap ? MaterialStage::TexGen::Lightmap : MaterialStage::TexGen::Base;
-        stageAffine(s, time, m.affine);
+                   : s.tcGenVector    ? MaterialStage::TexGen::Vector
+                   : s.isLightmap     ? MaterialStage::TexGen::Lightmap
+                                      : MaterialStage::TexGen::Base;
+        if (s.tcGenVector) m.texVector[0] = (*s.tcGenVector)[0], m.texVector[1] = (*s.tcGenVector)[1];
+        stageCoordinates(s, time, m);
         m.clamp = s.clamp;
         m.blends = s.hasBlend;
         if (s.hasBlend) m.src = blendFactor(s.blend.src), m.dst = blendFactor(s.blend.dst);
@@ -317,9 +346,11 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             case Q3RgbGen::LightingDiffuse: m.color = MaterialStage::Color::ExactVertex; break;
             case Q3RgbGen::OneMinusVertex: m.color = MaterialStage::Color::OneMinusVertex; break;
             case Q3RgbGen::Const: m.color = MaterialStage::Color::Constant, m.constant = s.rgbConst; break;
-            case Q3RgbGen::Wave: {
-                const float g = clamp01(evalWave(waveOf(s.rgbWave), time));  // RB_CalcWaveColor: a clamped grey
-                m.color = MaterialStage::Color::Constant, m.constant = {g, g, g};
+            case Q3RgbGen::Wave: {  // RB_CalcWaveColor: a grey, times identityLight unless noise, clamped
+                const Wave w = waveOf(s.rgbWave);
+                const float g = float(evalWave(w, time));
+                m.color = w.func == Wave::Func::Noise ? MaterialStage::Color::Constant : MaterialStage::Color::Wave;
+                m.constant = w.func == Wave::Func::Noise ? Vec3{clamp01(g), clamp01(g), clamp01(g)} : Vec3{g, g, g};
                 break;
             }
             default: m.color = MaterialStage::Color::One; break;  // identity, entity (white), unknown
@@ -343,8 +374,8 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
 }
 
 // The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given; its
-// cloud height 0 means 512). Stages without an image (video maps) are left out; tcMod turb and stretch
-// are not applied (no sky shader of the OpenArena maps uses them).
+// cloud height 0 means 512). Stages without an image (video maps) are left out; tcMod turb is not applied
+// (no sky shader of the OpenArena maps uses it).
 void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time) {
     set.sky.cloudHeight = sky.skyCloudHeight > 0 ? sky.skyCloudHeight : 512.0f;
     for (const Q3Stage& stage : sky.stages) {
@@ -359,18 +390,8 @@ void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, Te
         CloudLayer layer;
         layer.texture = requests.addImage(files, path);
         if (stage.hasBlend) layer.src = blendFactor(stage.blend.src), layer.dst = blendFactor(stage.blend.dst);
-        for (const Q3TcMod& m : stage.tcMods) {
-            TexMod t;
-            switch (m.kind) {
-                case Q3TcModKind::Scale: t.kind = TexMod::Kind::Scale; break;
-                case Q3TcModKind::Scroll: t.kind = TexMod::Kind::Scroll; break;
-                case Q3TcModKind::Rotate: t.kind = TexMod::Kind::Rotate; break;
-                case Q3TcModKind::Transform: t.kind = TexMod::Kind::Transform; break;
-                default: continue;
-            }
-            std::copy(std::begin(m.p), std::end(m.p), std::begin(t.p));
-            layer.mods.push_back(t);
-        }
+        for (const Q3TcMod& m : stage.tcMods)
+            if (const std::optional<TexMod> t = texModOf(m, time)) layer.mods.push_back(*t);
         set.sky.clouds.push_back(std::move(layer));
     }
 }
@@ -403,10 +424,16 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             look.notDrawn = unevaluatedFeatures(sh);
             for (const Q3Shader::Deform& d : sh.deformArgs) {
                 Deform out;
-                out.kind = d.kind == "wave" ? Deform::Kind::Wave : d.kind == "move" ? Deform::Kind::Move : Deform::Kind::Autosprite;
+                static const std::pair<const char*, Deform::Kind> kKinds[] = {
+                    {"wave", Deform::Kind::Wave}, {"normal", Deform::Kind::Normal}, {"bulge", Deform::Kind::Bulge},
+                    {"move", Deform::Kind::Move}, {"autosprite", Deform::Kind::Autosprite},
+                    {"autosprite2", Deform::Kind::Autosprite2}};
+                for (const auto& [name, kind] : kKinds)
+                    if (d.kind == name) out.kind = kind;
                 out.wave = waveOf(d.wave);
                 out.spread = d.spread;
                 out.move = d.move;
+                out.bulgeWidth = d.bulgeWidth, out.bulgeHeight = d.bulgeHeight, out.bulgeSpeed = d.bulgeSpeed;
                 look.deforms.push_back(out);
             }
             if ((sh.surfaceParms & kQ3SurfFog) || sh.fogColor) set.fogShaders.push_back(sh.name);

@@ -395,6 +395,16 @@ private:
                         ok = w.has_value();
                         if (ok) d.wave = *w;
                     }
+                } else if (d.kind == "bulge") {  // width height speed (ParseDeform)
+                    std::optional<float> v[3];
+                    for (auto& x : v) x = floatArg();
+                    ok = v[2].has_value();
+                    if (ok) d.bulgeWidth = *v[0], d.bulgeHeight = *v[1], d.bulgeSpeed = *v[2];
+                } else if (d.kind == "normal") {  // amplitude frequency
+                    const auto amplitude = floatArg();
+                    const auto frequency = amplitude ? floatArg() : std::nullopt;
+                    ok = frequency.has_value();
+                    if (ok) d.wave.amplitude = *amplitude, d.wave.frequency = *frequency;
                 } else if (d.kind == "move") {
                     std::optional<float> v[3];
                     for (auto& x : v) x = floatArg();
@@ -407,7 +417,7 @@ private:
                     }
                 }
                 if (!ok) lx_.warn(t.line, "deformVertexes " + d.kind + ": bad arguments");
-                else if (d.kind == "wave" || d.kind == "move" || d.kind == "autosprite") s.deformArgs.push_back(d);
+                else if (drawnDeform(d.kind)) s.deformArgs.push_back(d);
             }
             skipLine();
         } else if (equalsIgnoreCase(k, "qer_editorimage")) {
@@ -557,6 +567,11 @@ private:
         } else if (equalsIgnoreCase(k, "tcgen") || equalsIgnoreCase(k, "texgen")) {
             auto p = arg();
             if (p && equalsIgnoreCase(p->text, "environment")) st.tcGenEnvironment = true;
+            if (p && equalsIgnoreCase(p->text, "vector")) {  // tcGen vector ( sx sy sz ) ( tx ty tz )
+                auto s = vectorArg(t.line, "tcGen vector");
+                auto v = s ? vectorArg(t.line, "tcGen vector") : std::nullopt;
+                if (v) st.tcGenVector = {*s, *v};
+            }
             skipLine();
         } else if (equalsIgnoreCase(k, "tcmod")) {
             auto kind = arg();
@@ -718,6 +733,11 @@ bool hasImage(const Q3Stage& st) { return !st.isLightmap && !st.isWhiteImage && 
 
 }  // namespace
 
+bool drawnDeform(const std::string& kind) {
+    return kind == "wave" || kind == "normal" || kind == "bulge" || kind == "move" || kind == "autosprite" ||
+           kind == "autosprite2";
+}
+
 std::string normalizeShaderName(std::string_view name) {
     std::string s = forwardSlashes(name);
     for (char& c : s) c = toLowerAscii(c);
@@ -736,7 +756,7 @@ bool plainStage(const Q3Stage& s) {
         if (m.kind != Q3TcModKind::Scale) return false;
     const bool colour = s.rgbGen == Q3RgbGen::Identity || s.rgbGen == Q3RgbGen::IdentityLighting ||
                         s.rgbGen == Q3RgbGen::Vertex || s.rgbGen == Q3RgbGen::ExactVertex;
-    return colour && !s.tcGenEnvironment && !s.detail && !s.clamp && s.alphaGen == Q3AlphaGen::Identity &&
+    return colour && !s.tcGenEnvironment && !s.tcGenVector && !s.detail && !s.clamp && s.alphaGen == Q3AlphaGen::Identity &&
            s.alphaFunc == Q3AlphaFunc::None && s.videoMap.empty() && !s.isWhiteImage;
 }
 
@@ -815,7 +835,7 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
         if (std::find(out.begin(), out.end(), what) == out.end()) out.push_back(std::move(what));
     };
     for (const std::string& d : sh.deforms)
-        if (d != "wave" && d != "move" && d != "autosprite") add("deformVertexes " + d);
+        if (!drawnDeform(d)) add("deformVertexes " + d);
     if ((sh.surfaceParms & kQ3SurfFog) && !sh.fogColor) add("fog volume without fogparms");
     for (const std::string& u : sh.unknown) add("unknown keyword " + u);
     for (const Q3Stage& st : sh.stages)
@@ -826,21 +846,18 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
     if (kind == Q3DrawKind::Sky) {
         for (const Q3Stage& st : sh.stages)
             for (const Q3TcMod& m : st.tcMods)
-                if (m.kind == Q3TcModKind::Turb || m.kind == Q3TcModKind::Stretch)
+                if (m.kind == Q3TcModKind::Turb)
                     add(std::string("sky tcMod ") + kModNames[int(m.kind)]);
         return out;
     }
     if (drawnAsProgram(sh)) {
         if (sh.stages.size() > 8) add("stages past the eighth");  // the engine's MAX_SHADER_STAGES
         for (const Q3Stage& st : sh.stages) {  // drawn as a program: what the program leaves out
-            for (const Q3TcMod& m : st.tcMods)
-                if (m.kind == Q3TcModKind::Turb) add("tcMod turb");
+            if (std::count_if(st.tcMods.begin(), st.tcMods.end(), [](const Q3TcMod& m) { return m.kind == Q3TcModKind::Turb; }) > 1)
+                add("tcMod turb after tcMod turb");
             if (st.rgbGen == Q3RgbGen::LightingDiffuse) add("rgbGen lightingDiffuse (drawn as exactVertex)");
             if (st.rgbGen == Q3RgbGen::Other) add("rgbGen unknown");
             if (st.alphaGen == Q3AlphaGen::Portal) add("alphaGen portal");
-            if ((st.rgbGen == Q3RgbGen::Wave && st.rgbWave.func == "noise") ||
-                (st.alphaGen == Q3AlphaGen::Wave && st.alphaWave.func == "noise"))
-                add("noise wave");
             if (!st.videoMap.empty()) add("videoMap");
         }
         return out;

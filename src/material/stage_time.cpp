@@ -1,9 +1,11 @@
 // What changes with time in a material: texture coordinate changes as ioquake3's RB_CalcScrollTexCoords /
 // RB_CalcRotateTexCoords / RB_CalcTransformTexCoords compute them (tr_shade_calc.c), and wave forms.
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 #include "luxel/material/material_set.hpp"
+#include "luxel/material/noise.hpp"
 
 namespace luxel {
 
@@ -39,7 +41,17 @@ Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time) {
     return st;
 }
 
+float engineSine(double periods) {
+    if (!std::isfinite(periods)) return 0;
+    // (int64)(x * 1024) & 1023, with x first kept to its fraction (same sign) so the cast cannot overflow.
+    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * 1024.0)) % 1024 + 1024) % 1024;
+    return float(std::sin(double(index) * (2.0 * std::numbers::pi / 1024.0)));
+}
+
 double evalWave(const Wave& w, double time) {
+    // RB_CalcWaveColor: noise is read at (time + phase) * frequency, not phase + time * frequency.
+    if (w.func == Wave::Func::Noise)
+        return double(w.base) + double(w.amplitude) * engineNoise(0, 0, 0, (time + double(w.phase)) * double(w.frequency));
     const double x = double(w.phase) + time * double(w.frequency);
     const double f = x - std::floor(x);  // the phase within the period
     double v = 0;
@@ -49,7 +61,7 @@ double evalWave(const Wave& w, double time) {
         case Wave::Func::Square: v = f < 0.5 ? 1 : -1; break;
         case Wave::Func::Sawtooth: v = f; break;
         case Wave::Func::InverseSawtooth: v = 1 - f; break;
-        case Wave::Func::Noise: v = 0; break;
+        case Wave::Func::Noise: break;
     }
     return double(w.base) + double(w.amplitude) * v;
 }

@@ -1,8 +1,11 @@
 // deformVertexes as ioquake3 computes it (tr_shade_calc.c: RB_DeformTessGeometry, RB_CalcDeformVertexes,
-// RB_CalcMoveVertexes, AutospriteDeform).
+// RB_CalcDeformNormals, RB_CalcBulgeVertexes, RB_CalcMoveVertexes, AutospriteDeform, Autosprite2Deform).
 #include "luxel/render/deform.hpp"
 
 #include <cmath>
+#include <numbers>
+
+#include "luxel/material/noise.hpp"
 
 namespace luxel {
 
@@ -39,6 +42,45 @@ void autosprite(std::vector<DrawVertex>& verts, std::vector<uint32_t>& tris, con
     tris = std::move(idx);
 }
 
+// Each quad pivots about the line through the middles of its two shortest edges so that its width faces the
+// camera: the ends' vertices are put half the end's length either side of that middle along major x forward.
+// Which vertex goes to which side follows the direction the quad's triangles use the edge in (the engine's
+// test), so the winding is kept.
+void autosprite2(std::vector<DrawVertex>& verts, const std::vector<uint32_t>& tris, const View& view) {
+    static constexpr int kEdges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    if (verts.empty() || verts.size() % 4 != 0 || tris.size() != verts.size() / 4 * 6) return;
+    for (size_t q = 0; q < verts.size() / 4; ++q) {
+        const DrawVertex* v = verts.data() + 4 * q;
+        const uint32_t* idx = tris.data() + 6 * q;
+        int nums[2] = {0, 0};
+        float lengths[2] = {999999, 999999};
+        for (int j = 0; j < 6; ++j) {
+            const Vec3 d = v[kEdges[j][0]].position - v[kEdges[j][1]].position;
+            const float l = dot(d, d);
+            if (l < lengths[0]) {
+                nums[1] = nums[0], lengths[1] = lengths[0];
+                nums[0] = j, lengths[0] = l;
+            } else if (l < lengths[1]) {
+                nums[1] = j, lengths[1] = l;
+            }
+        }
+        Vec3 mid[2];
+        for (int j = 0; j < 2; ++j)
+            mid[j] = (v[kEdges[nums[j]][0]].position + v[kEdges[nums[j]][1]].position) * 0.5f;
+        const Vec3 minor = normalize(cross(mid[1] - mid[0], view.forward));
+        for (int j = 0; j < 2; ++j) {
+            const uint32_t a = uint32_t(4 * q) + uint32_t(kEdges[nums[j]][0]);
+            const uint32_t b = uint32_t(4 * q) + uint32_t(kEdges[nums[j]][1]);
+            const float l = 0.5f * std::sqrt(lengths[j]);
+            int k = 0;
+            while (k < 5 && !(idx[k] == a && idx[k + 1] == b)) ++k;
+            const float side = k == 5 ? 1.0f : -1.0f;
+            verts[a].position = mid[j] + minor * (side * l);
+            verts[b].position = mid[j] - minor * (side * l);
+        }
+    }
+}
+
 }  // namespace
 
 void deformSurface(const std::vector<Deform>& deforms, const Geometry& g, const DrawSurface& ds, const View& view,
@@ -65,12 +107,29 @@ void deformSurface(const std::vector<Deform>& deforms, const Geometry& g, const 
                     v.position = v.position + v.normal * float(evalWave(w, time));
                 }
                 break;
+            case Deform::Kind::Normal:
+                for (DrawVertex& v : verts) {
+                    const Vec3 p = v.position * 0.98f;
+                    const double t = double(time) * double(d.wave.frequency);
+                    const float a = d.wave.amplitude;
+                    v.normal = normalize(v.normal + Vec3{a * engineNoise(p.x, p.y, p.z, t),
+                                                         a * engineNoise(100 + p.x, p.y, p.z, t),
+                                                         a * engineNoise(200 + p.x, p.y, p.z, t)});
+                }
+                break;
+            case Deform::Kind::Bulge:
+                for (DrawVertex& v : verts) {
+                    const double angle = double(v.texUV.x) * d.bulgeWidth + double(time) * d.bulgeSpeed;
+                    v.position = v.position + v.normal * (engineSine(angle / (2.0 * std::numbers::pi)) * d.bulgeHeight);
+                }
+                break;
             case Deform::Kind::Move: {
                 const Vec3 offset = d.move * float(evalWave(d.wave, time));
                 for (DrawVertex& v : verts) v.position = v.position + offset;
                 break;
             }
             case Deform::Kind::Autosprite: autosprite(verts, tris, view); break;
+            case Deform::Kind::Autosprite2: autosprite2(verts, tris, view); break;
         }
     }
     const uint32_t base = uint32_t(pool.size());

@@ -535,6 +535,7 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
             case MaterialStage::Color::ExactVertex: c = c * vertexLight; break;
             case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight); break;
             case MaterialStage::Color::Constant: c = c * s.constant; break;
+            case MaterialStage::Color::Wave: c = c * clamp01(s.constant.x * identityLight); break;
         }
         switch (s.alpha) {
             case MaterialStage::Alpha::Texture: break;

@@ -58,28 +58,44 @@ Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time);
 
 // A periodic function of time (Quake 3 waveForm): base + amplitude * func(phase + time * frequency), func
 // of period 1: sin(2 pi x); triangle 0 -> 1 -> 0 -> -1 -> 0; square +1 then -1; sawtooth frac(x); inverse
-// sawtooth 1 - frac(x); noise is taken as 0 (its base).
+// sawtooth 1 - frac(x); noise: engineNoise (noise.hpp) at (time + phase) * frequency, as RB_CalcWaveColor.
 struct Wave {
     enum class Func : uint8_t { Sin, Triangle, Square, Sawtooth, InverseSawtooth, Noise } func = Func::Sin;
     float base = 0, amplitude = 0, phase = 0, frequency = 0;
 };
 double evalWave(const Wave& wave, double time);
+// The engine's sine table (tr.sinTable, 1024 entries over one period) read as its callers index it:
+// sin(2 pi i / 1024) at i = (int64)(periods * 1024) & 1023 (tcMod turb, deformVertexes bulge).
+float engineSine(double periods);
 
 // One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
 // the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.
 struct MaterialStage {
     enum class Source : uint8_t { Texture, Lightmap, White } source = Source::Texture;
     int32_t texture = -1;  // Source::Texture: into MaterialSet::textures (-1: not found, drawn white)
-    enum class TexGen : uint8_t { Base, Lightmap, Environment } texGen = TexGen::Base;
+    // Vector: s = position . texVector[0], t = position . texVector[1] (tcGen vector).
+    enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector } texGen = TexGen::Base;
+    Vec3 texVector[2];
     // s' = s a[0] + t a[2] + a[4], t' = s a[1] + t a[3] + a[5] (the stage's tcMods at the set's time).
     float affine[6] = {1, 0, 0, 1, 0, 0};
+    // tcMod turb (RB_CalcTurbulentTexCoords): each vertex's coordinates move by turbAmplitude times the
+    // engine's sine table at ((x + z) / 1024 + turbNow) in s and (y / 1024 + turbNow) in t, turbNow = phase +
+    // time * frequency; the mods after the turb move that offset by their linear part turbLinear (s' = s l[0] +
+    // t l[2], t' = s l[1] + t l[3]). The moved coordinates are interpolated across the triangle as the
+    // engine's per-vertex ones are.
+    bool turb = false;
+    float turbAmplitude = 0;
+    double turbNow = 0;
+    float turbLinear[4] = {1, 0, 0, 1};
     bool clamp = false;                 // clampMap: coordinates clamped to [0, 1]
     bool blends = false;                // false: the stage replaces what is there
     BlendFactor src = BlendFactor::One, dst = BlendFactor::Zero;
     enum class AlphaTest : uint8_t { None, Gt0, Lt128, Ge128 } alphaTest = AlphaTest::None;
     // Colour multiplier: 1; the engine's identityLight (1 / the look's overbright ramp); the vertex colour as
     // the framebuffer holds light, times identityLight (Vertex) or not (ExactVertex), or 1 minus it; a constant.
-    enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant } color = Color::One;
+    // Wave: rgbGen wave, whose value (in `constant`) the engine multiplies by identityLight and then clamps
+    // to [0, 1] (RB_CalcWaveColor; a noise wave is not multiplied and is a Constant).
+    enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant, Wave } color = Color::One;
     Vec3 constant{1, 1, 1};
     // LightingSpecular: ioquake3's RB_CalcSpecularAlpha, a highlight of a light fixed at (-960, 1980, 96):
     // (reflected light direction . view direction)^4, clamped to [0, 1].
@@ -89,15 +105,19 @@ struct MaterialStage {
 
 // A material whose stages the one-texture look cannot show (a glow, an environment map, animated or
 // scrolling stages, waves): evaluated per pixel, stage by stage, blended like the engine's framebuffer.
-// A change of a surface's vertices at draw time (Quake 3 deformVertexes): Wave moves each vertex along its
-// normal by the wave, its phase shifted by (x + y + z) * spread (no shift when the frequency is 0); Move
-// moves every vertex by `move` times the wave; Autosprite turns each quad of four vertices into a square of
-// the same size facing the camera.
+// A change of a surface's vertices at draw time (Quake 3 deformVertexes, ioquake3 tr_shade_calc.c): Wave
+// moves each vertex along its normal by the wave, its phase shifted by (x + y + z) * spread (no shift when
+// the frequency is 0); Normal adds the engine's noise at the vertex times wave.amplitude to each normal
+// component (RB_CalcDeformNormals); Bulge moves along the normal by bulgeHeight * sin(s * bulgeWidth + time *
+// bulgeSpeed) (RB_CalcBulgeVertexes); Move moves every vertex by `move` times the wave; Autosprite turns each
+// quad of four vertices into a square of the same size facing the camera; Autosprite2 pivots each long quad
+// about its long axis to face the camera (Autosprite2Deform).
 struct Deform {
-    enum class Kind : uint8_t { Wave, Move, Autosprite } kind = Kind::Wave;
+    enum class Kind : uint8_t { Wave, Normal, Bulge, Move, Autosprite, Autosprite2 } kind = Kind::Wave;
     Wave wave;
     float spread = 0;
     Vec3 move;
+    float bulgeWidth = 0, bulgeHeight = 0, bulgeSpeed = 0;
 };
 
 constexpr size_t kMaxProgramStages = 8;  // as the engine (MAX_SHADER_STAGES); later stages are left out

@@ -3,6 +3,7 @@
 // needs (which image is the albedo, how the surface is drawn). Pure functions over text; callers read
 // the files. The rules follow ioquake3's renderer (code/renderergl1/tr_shader.c); where this parser is
 // deliberately more forgiving than the engine, the comment says so.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,6 +82,7 @@ struct Q3Stage {
     float tcModScale[2] = {1, 1};  // product of every tcMod scale (the static part the lit path draws)
     std::vector<Q3TcMod> tcMods;   // every tcMod with its arguments, in order
     bool tcGenEnvironment = false;
+    std::optional<std::array<Vec3, 2>> tcGenVector;  // tcGen vector: s = position . [0], t = position . [1]
     bool detail = false;
     int line = 0;  // line of the stage's '{'
     std::vector<std::string> unknown;  // stage keywords this parser skipped, lower case
@@ -147,14 +149,16 @@ struct Q3Shader {
     float fogDistance = 0;
     bool hasDeformVertexes = false;
     std::vector<std::string> deforms;  // deformVertexes kinds as written (lower case): wave, autosprite, ...
-    // deformVertexes wave / move with their arguments (ParseDeform): spread = 1 / div for wave.
+    // deformVertexes with their arguments (ParseDeform): spread = 1 / div for wave; normal keeps its
+    // amplitude and frequency in `wave`.
     struct Deform {
         std::string kind;
         Q3Wave wave;
         float spread = 0;
         Vec3 move;
+        float bulgeWidth = 0, bulgeHeight = 0, bulgeSpeed = 0;
     };
-    std::vector<Deform> deformArgs;  // wave, move, autosprite (the ones luxel draws), in order
+    std::vector<Deform> deformArgs;  // the kinds luxel draws (drawnDeform), in order
     std::vector<std::string> unknown;  // keywords this parser skipped (shader and stage level), lower case
 };
 
@@ -166,6 +170,10 @@ struct Q3Shader {
 // ("name{" is a name and a brace) and a word ends at a comment; ioquake3 needs spaces there and
 // drops the whole file otherwise. A file can define a name twice; both are returned in file order
 // (see addShaders).
+// deformVertexes kinds the renderer applies: wave, normal, bulge, move, autosprite, autosprite2 (not text,
+// projectionShadow: entity effects a map surface never has).
+bool drawnDeform(const std::string& kind);
+
 std::vector<Q3Shader> parseShaderScript(std::string_view text, const std::string& fileName,
                                         std::vector<std::string>* warnings = nullptr);
 

@@ -1,6 +1,6 @@
 #pragma once
-// Surfaces whose vertices change when drawn (Quake 3 deformVertexes): wave and move at the frame's time,
-// autosprite quads turned to face the camera. The renderer draws such a surface from the vertices made here.
+// Surfaces whose vertices change when drawn (Quake 3 deformVertexes): wave, normal, bulge and move at the frame's time,
+// autosprite / autosprite2 quads turned to face the camera. The renderer draws such a surface from the vertices made here.
 #include <cstdint>
 #include <vector>
 
