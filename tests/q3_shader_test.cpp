@@ -804,3 +804,63 @@ textures/test/fog
     CHECK(unevaluatedFeatures(shaders[1]).empty());
     CHECK(unevaluatedFeatures(shaders[2]).empty());  // fog is drawn over the surfaces inside the volume
 }
+
+TEST_CASE("engineSort resolves the sort value as FinishShader does", "[shader_parse]") {
+    const char* kScript = R"(a/opaque
+{
+	{
+		map $lightmap
+	}
+}
+a/glass
+{
+	{
+		map a/glass.tga
+		blendFunc blend
+	}
+}
+a/grate
+{
+	{
+		map a/grate.tga
+		blendFunc blend
+		depthWrite
+	}
+}
+a/decal
+{
+	polygonOffset
+	{
+		map a/decal.tga
+		blendFunc blend
+	}
+}
+a/explicit
+{
+	sort additive
+	polygonOffset
+	{
+		map a/x.tga
+		blendFunc add
+	}
+}
+a/fog
+{
+	fogparms ( 1 0 0 ) 100
+	surfaceparm fog
+}
+a/sky
+{
+	skyParms - 512 -
+}
+)";
+    const auto s = parseShaderScript(kScript, "t.shader");
+    REQUIRE(s.size() == 7);
+    CHECK(engineSort(s[0]) == 3);   // SS_OPAQUE
+    CHECK(engineSort(s[1]) == 9);   // SS_BLEND0: stage 0 blends without depthWrite
+    CHECK(engineSort(s[2]) == 5);   // SS_SEE_THROUGH: stage 0 blends and writes depth
+    CHECK(engineSort(s[3]) == 4);   // SS_DECAL: polygonOffset before the blend decides
+    CHECK(engineSort(s[4]) == 10);  // explicit "additive" = SS_BLEND1 wins over polygonOffset
+    CHECK(engineSort(s[5]) == 7);   // SS_FOG
+    CHECK(engineSort(s[6]) == 2);   // SS_ENVIRONMENT
+}

@@ -401,3 +401,43 @@ TEST_CASE("frame statistics count the pixels drawn in missing-texture grey", "[t
     renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), options(RenderMode::Lit, m), &st);
     CHECK(st.pixelsMissingTexture == 0);
 }
+
+TEST_CASE("blended surfaces: Quake 3 draws by sort value, then shader first use; others back to front", "[textured]") {
+    // A white wall at x = 500 behind a red (x = 300, surface 1) and a blue (x = 400, surface 2) half-opaque
+    // wall, albedo mode, linear look: a wall drawn over colour o gives c * 0.5 + o * 0.5.
+    RenderScene s;
+    addTexturedWall(s, 500, 0);
+    addTexturedWall(s, 300, 1);
+    addTexturedWall(s, 400, 2);
+    MaterialSet m;
+    for (std::array<uint8_t, 4> rgba : {std::array<uint8_t, 4>{255, 255, 255, 255}, {255, 0, 0, 255}, {0, 0, 255, 255}}) {
+        RgbaImage img;
+        img.width = img.height = 1;
+        img.rgba.assign(rgba.begin(), rgba.end());
+        m.textures.push_back(std::make_shared<const Texture>(makeTexture("t", img)));
+    }
+    m.looks.resize(3);
+    for (int i = 0; i < 3; ++i) m.looks[size_t(i)].texture = i;
+    for (int i : {1, 2}) m.looks[size_t(i)].blend = BlendMode::Blend, m.looks[size_t(i)].opacity = 0.5f;
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4);
+    auto centre = [&] { return pixelAt(renderScene(s, cam, options(RenderMode::Albedo, m)), 2, 2); };
+    auto check = [](Vec3 got, Vec3 want) {
+        CHECK(got.x == Approx(want.x).margin(1e-5));
+        CHECK(got.y == Approx(want.y).margin(1e-5));
+        CHECK(got.z == Approx(want.z).margin(1e-5));
+    };
+    // No sort value (Quake 2, Source): back to front, blue over white then red: (0.75, 0.25, 0.5).
+    check(centre(), {0.75f, 0.25f, 0.5f});
+    // Quake 3, both blend0 (9): the red material is first used first (surface 1), so red is drawn first and
+    // blue over it: red over white (1, 0.5, 0.5), then blue: (0.5, 0.25, 0.75).
+    m.looks[1].sort = m.looks[2].sort = 9;
+    check(centre(), {0.5f, 0.25f, 0.75f});
+    // A lower sort value goes first whatever the shader order: blue at 8 (underwater) -> back to front again.
+    m.looks[2].sort = 8;
+    check(centre(), {0.75f, 0.25f, 0.5f});
+    // A blended surface with depthWrite (seeThrough) hides what is drawn after it behind it: red at sort 5
+    // first, writing depth, then blue at 9 behind it fails the depth test: (1, 0.5, 0.5).
+    m.looks[1].sort = 5, m.looks[1].depthWrite = true;
+    m.looks[2].sort = 9;
+    check(centre(), {1.0f, 0.5f, 0.5f});
+}

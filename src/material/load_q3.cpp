@@ -419,6 +419,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         if (it == table.end()) {
             // ioquake3's implicit shader: the image of that name times the lightmap.
             if (!(mat.flags & (kMaterialNoDraw | kMaterialSky)) && key != "noshader") wanted.push_back(key);
+            look.sort = 3;
         } else {
             const Q3Shader& sh = it->second;
             look.notDrawn = unevaluatedFeatures(sh);
@@ -439,6 +440,8 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             if ((sh.surfaceParms & kQ3SurfFog) || sh.fogColor) set.fogShaders.push_back(sh.name);
             look.twoSided = sh.cull == Q3Cull::None;
             look.polygonOffset = sh.polygonOffset;
+            look.sort = engineSort(sh);
+            look.depthWrite = !sh.stages.empty() && sh.stages.front().depthWrite;
             const Q3DrawKind kind = drawKind(sh);
             if (kind == Q3DrawKind::NoDraw) {
                 look.hidden = true;

@@ -907,6 +907,16 @@ Q3DrawKind drawKind(const Q3Shader& shader) {
     return first.alphaFunc != Q3AlphaFunc::None ? Q3DrawKind::AlphaTest : Q3DrawKind::Opaque;
 }
 
+float engineSort(const Q3Shader& shader) {
+    if (shader.sort > 0) return shader.sort;
+    if (shader.polygonOffset) return 4;
+    const Q3DrawKind kind = drawKind(shader);
+    if (kind == Q3DrawKind::Sky) return 2;
+    if (shader.stages.empty() && (shader.surfaceParms & kQ3SurfFog)) return 7;
+    if (!shader.stages.empty() && shader.stages.front().hasBlend) return shader.stages.front().depthWrite ? 5 : 9;
+    return 3;
+}
+
 void addShaders(Q3ShaderTable& table, std::vector<Q3Shader>&& shaders) {
     for (Q3Shader& s : shaders) {
         std::string key = s.name;

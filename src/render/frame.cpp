@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include "luxel/light/light_grid.hpp"
 #include "luxel/render/deform.hpp"
@@ -15,6 +16,8 @@
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/render/shade.hpp"
 #include "luxel/util/error.hpp"
+
+#include "draw_order.hpp"
 
 namespace luxel {
 
@@ -38,6 +41,8 @@ struct Candidate {
     bool twoSided = false;
     BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
     float alphaRef = 0.5f;
+    float sort = 0;           // the material's engine sort value (0: back to front)
+    bool depthWrite = false;  // a blended surface that writes depth (Quake 3 stage 0 depthWrite)
 };
 
 constexpr size_t kSetupChunk = 1024;
@@ -63,7 +68,7 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                         drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
                                     if (ctx.triShade[tri].program) {  // every stage over what is behind
                                         if (!render::programOverPixel(ctx, tri, px, py, z, o)) return;
-                                        if (cand.blend == BlendMode::AlphaTest) d = z;
+                                        if (cand.blend == BlendMode::AlphaTest || cand.depthWrite) d = z;
                                         if (programMark) *programMark = 1;
                                         return;
                                     }
@@ -81,6 +86,7 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                             return;
                                         case BlendMode::Blend:
                                             if (mark && a > 0) *mark = 1;
+                                            if (cand.depthWrite) d = z;
                                             o[0] = c.x * a + o[0] * (1.0f - a);
                                             o[1] = c.y * a + o[1] * (1.0f - a);
                                             o[2] = c.z * a + o[2] * (1.0f - a);
@@ -209,6 +215,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             if (look && kind != SourceKind::Sky) {
                 c.blend = look->blend == BlendMode::Opaque && look->opacity < 1.0f ? BlendMode::Blend : look->blend;
                 c.alphaRef = look->alphaRef;
+                c.sort = look->sort;
+                c.depthWrite = look->depthWrite;
             }
             cands.push_back(c);
         }
@@ -290,6 +298,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     std::vector<uint32_t> tileCovered, tileMissing;
     double setupMs = msBetween(tSetup0, Clock::now()), rasterMs = 0, shadeMs = 0;
 
+    std::optional<render::DrawOrder> drawOrder;  // made when a frame has blended triangles
     for (int pass = 0; pass < options.spp; ++pass) {
         auto tPass = Clock::now();
         raster::ScreenSetup setup;
@@ -352,8 +361,9 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             allocation.wait();
         }
         // Overlay triangles (alpha-tested, blended) skip the visibility buffer: after a tile's opaque pixels
-        // are shaded, alpha-tested ones are drawn in triangle order with depth writes, then blended ones
-        // back to front (farthest vertex depth first, ties by id), each depth-tested against the tile.
+        // are shaded, alpha-tested ones are drawn in triangle order with depth writes, then blended ones in
+        // the engine's order (draw_order.hpp: Quake 3 by sort value, shader and tree walk; otherwise back to
+        // front, farthest vertex depth first; ties by id), each depth-tested against the tile.
         std::vector<uint8_t> isOverlay;
         std::vector<uint32_t> overlayOrder;
         if (materials) {
@@ -365,10 +375,19 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 isOverlay[i] = 1;
                 (b == BlendMode::AlphaTest ? overlayOrder : blended).push_back(i);
             }
-            std::sort(blended.begin(), blended.end(), [&](uint32_t a, uint32_t b) {
-                if (tris[a].zNear != tris[b].zNear) return tris[a].zNear < tris[b].zNear;
-                return a < b;
-            });
+            if (!blended.empty() && !drawOrder) drawOrder = render::engineDrawOrder(world);
+            auto key = [&](uint32_t t) {
+                const Candidate& c = cands[shadeTris[t].source];
+                const uint32_t surface = c.src.surface;
+                const int32_t material = surface < world.surfaces.size() ? world.surfaces[surface].material : -1;
+                const bool engine = c.sort > 0;
+                return std::make_tuple(c.sort,
+                                       engine && material >= 0 ? drawOrder->materialRank[size_t(material)] : 0u,
+                                       engine && surface < world.surfaces.size() ? world.surfaces[surface].fog : 0,
+                                       engine && surface < world.surfaces.size() ? drawOrder->surfaceRank[surface] : 0u,
+                                       engine ? 0.0f : tris[t].zNear, t);
+            };
+            std::sort(blended.begin(), blended.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;

@@ -149,6 +149,10 @@ struct SurfaceLook {
     bool sky = false;            // drawn as sky
     bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
+    // Draw order of blended surfaces: Quake 3's sort value (engineSort; 0: not given, drawn back to front as
+    // Quake 2 and Source do), and whether a blended surface writes depth (a stage 0 with depthWrite).
+    float sort = 0;
+    bool depthWrite = false;
     // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
     std::shared_ptr<const StageProgram> program;
     std::vector<Deform> deforms;  // applied in order when the surface is drawn (lit and albedo modes)

@@ -229,6 +229,12 @@ enum class Q3DrawKind : uint8_t { Opaque, AlphaTest, Blend, Additive, Sky, NoDra
 // An explicit `sort` keyword is not consulted: it orders draws, it does not change blending.
 Q3DrawKind drawKind(const Q3Shader& shader);
 
+// The engine's sort value for the shader as ioquake3's FinishShader resolves it: the explicit `sort`; else
+// polygonOffset -> 4 (decal); else a blended stage 0 -> 5 (seeThrough) when it writes depth, 9 (blend0)
+// otherwise; a fog volume -> 7; sky -> 2; else 3 (opaque). Blended surfaces are drawn in ascending sort,
+// then in the order their shaders were first used, then in the order the engine's tree walk adds them.
+float engineSort(const Q3Shader& shader);
+
 // Shaders by normalised name. addShaders keeps the first definition of a name and ignores later ones.
 // ioquake3 (ScanAndLoadShaderFiles) concatenates the scripts in the reverse of FS_ListFiles order, which
 // lists the highest-precedence pk3 first (and, inside one pk3, the archive's directory order), and the
