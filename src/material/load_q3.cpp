@@ -209,14 +209,12 @@ std::string findImage(const GameFiles& files, const std::string& name) {
 bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begin(), sh.stages.end(), pred); }
 
 // The image of a stage at `time`: animMap's frame (floor(time * frequency) modulo the frames, as
-// RB_BindAnimatedImage), else its map.
+// R_BindAnimatedImage; a negative index, time * frequency < 0, shows the first frame), else its map.
 std::string stageImageAt(const Q3Stage& stage, float time) {
     if (stage.animFrames.empty()) return stage.map;
     const double frames = std::floor(double(time) * double(stage.animFrequency));
-    const auto n = int64_t(stage.animFrames.size());
-    int64_t frame = std::isfinite(frames) ? int64_t(std::fmod(frames, double(n))) : 0;
-    if (frame < 0) frame += n;
-    return stage.animFrames[size_t(frame)];
+    if (!std::isfinite(frames) || frames < 0) return stage.animFrames.front();
+    return stage.animFrames[size_t(std::fmod(frames, double(stage.animFrames.size())))];
 }
 
 BlendFactor blendFactor(Q3BlendFactor f) {
