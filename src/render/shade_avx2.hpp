@@ -1,0 +1,182 @@
+#pragma once
+// Internal to the render stage: the inline pieces the AVX2 loops (shade_avx2.cpp, shade_avx2_textured.cpp,
+// shade_sky.cpp) are built of: gamma and look on 8 pixels, r/g/b (de)interleaving, plane evaluation and
+// bilinear texture fetches. Each lane sees the same IEEE operations as the scalar code it mirrors
+// (shade_parts.hpp), so the vector loops give the same bits. Static like the helpers there (see there why).
+#include "shade_parts.hpp"
+
+#if defined(LUXEL_SHADE_AVX2)
+
+namespace luxel::render::shading {
+
+static LUXEL_AVX2 inline __m256 gather(const float* base, __m256i index) { return _mm256_i32gather_ps(base, index, 4); }
+
+// a + (b - a) * t, as lerp() and lerpRgb.
+static LUXEL_AVX2 inline __m256 lerp8(__m256 a, __m256 b, __m256 t) { return _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), t)); }
+
+// applyGamma on 8 values in [0,1].
+static LUXEL_AVX2 inline __m256 gamma8(__m256 v, const GammaTable& t) {
+    const __m256i bits = _mm256_castps_si256(v);
+    const __m256i small = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x00800000), bits);
+    __m256i e = _mm256_sub_epi32(_mm256_srai_epi32(bits, 23), _mm256_set1_epi32(1));
+    e = _mm256_max_epi32(_mm256_min_epi32(e, _mm256_set1_epi32(127)), _mm256_setzero_si256());  // small lanes
+    const __m256i i = _mm256_and_si256(_mm256_srli_epi32(bits, 13), _mm256_set1_epi32(1023));
+    const __m256 frac =
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(bits, _mm256_set1_epi32(0x1fff))), _mm256_set1_ps(1.0f / 8192.0f));
+    const __m256 g = _mm256_add_ps(gather(t.value, i), _mm256_mul_ps(gather(t.slope, i), frac));
+    return _mm256_andnot_ps(_mm256_castsi256_ps(small), _mm256_mul_ps(gather(t.power, e), g));
+}
+
+// lookOf's hue-keeping clamp on 8 pixels: light above clampAt scaled down with all three channels.
+static LUXEL_AVX2 inline void hueClamp8(__m256& r, __m256& g, __m256& b, float hueClampAt) {
+    const __m256 clampAt = _mm256_set1_ps(hueClampAt);
+    const __m256 m = _mm256_max_ps(_mm256_max_ps(b, g), r);
+    const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);
+    if (_mm256_movemask_ps(over)) {
+        const __m256 s = _mm256_div_ps(clampAt, m);
+        r = _mm256_blendv_ps(r, _mm256_mul_ps(r, s), over);
+        g = _mm256_blendv_ps(g, _mm256_mul_ps(g, s), over);
+        b = _mm256_blendv_ps(b, _mm256_mul_ps(b, s), over);
+    }
+}
+
+// lookOf on 8 pixels. std::max(a, b) is (a < b ? b : a), which is _mm256_max_ps(b, a); clamp01 is
+// min(max(v, 0), 1) in that operand order, NaN -> 0 included. Always inlined: GCC keeps it out of the
+// lightmap and vertex loops of shade_avx2.cpp otherwise (it did inline it when all loops shared a file).
+[[gnu::always_inline]] static LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t, const LookParams& lp) {
+    const __m256 ar = _mm256_set1_ps(t.albedo.x), ag = _mm256_set1_ps(t.albedo.y), ab = _mm256_set1_ps(t.albedo.z);
+    if (lp.linear) {
+        if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
+        return;
+    }
+    if (lp.hueClampAt > 0) hueClamp8(r, g, b, lp.hueClampAt);
+    if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    r = _mm256_min_ps(_mm256_max_ps(r, zero), one);
+    g = _mm256_min_ps(_mm256_max_ps(g, zero), one);
+    b = _mm256_min_ps(_mm256_max_ps(b, zero), one);
+    if (lp.gamma) {  // callers only take this loop with a table
+        r = gamma8(r, *lp.table);
+        g = gamma8(g, *lp.table);
+        b = gamma8(b, *lp.table);
+    }
+}
+
+// One output vector of storeRgb8: lanes from r, g (lanes set in G) and b (lanes set in B) at index idx.
+template <int G, int B>
+static LUXEL_AVX2 inline __m256 interleave8(__m256 r, __m256 g, __m256 b, __m256i idx) {
+    return _mm256_blend_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(r, idx), _mm256_permutevar8x32_ps(g, idx), G),
+                           _mm256_permutevar8x32_ps(b, idx), B);
+}
+
+// 8 pixels' r, g, b vectors to 24 interleaved floats: output float k is channel k % 3 of pixel k / 3.
+static LUXEL_AVX2 inline void storeRgb8(float* out, __m256 r, __m256 g, __m256 b) {
+    _mm256_storeu_ps(out, interleave8<0x92, 0x24>(r, g, b, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)));
+    _mm256_storeu_ps(out + 8, interleave8<0x24, 0x49>(r, g, b, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)));
+    _mm256_storeu_ps(out + 16, interleave8<0x49, 0x92>(r, g, b, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)));
+}
+
+// 24 interleaved floats (8 pixels' r, g, b) to r, g and b vectors: storeRgb8 backwards.
+static LUXEL_AVX2 inline void loadRgb8(const float* in, __m256& r, __m256& g, __m256& b) {
+    const __m256 v0 = _mm256_loadu_ps(in), v1 = _mm256_loadu_ps(in + 8), v2 = _mm256_loadu_ps(in + 16);
+    r = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x92), v2, 0x24),
+                                 _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    g = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x24), v2, 0x49),
+                                 _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    b = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(v0, v1, 0x49), v2, 0x92),
+                                 _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+// Three channel vectors over 8 pixels (named, not an array, so they stay in registers).
+struct Rgb8 {
+    __m256 r, g, b;
+};
+
+static LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy, __m256 iw) {
+    return _mm256_mul_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)), _mm256_set1_ps(p.b * fy)),
+        iw);
+}
+
+// Byte `c` of each texel: as a float (identity table: filtered first, scaled by 1/255 after, as
+// sampleLevel does) or through the albedo table.
+template <int C>
+static LUXEL_AVX2 inline __m256 texelChannel8(__m256i texel, bool identity, const float* lut) {
+    constexpr char z = char(0x80);  // pshufb: a set high bit writes zero
+    const __m256i pick = _mm256_setr_epi8(C, z, z, z, C + 4, z, z, z, C + 8, z, z, z, C + 12, z, z, z, C, z, z, z, C + 4, z,
+                                          z, z, C + 8, z, z, z, C + 12, z, z, z);
+    const __m256i b = _mm256_shuffle_epi8(texel, pick);
+    return identity ? _mm256_cvtepi32_ps(b) : gather(lut, b);
+}
+
+template <int C>
+static LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, __m256 ax, __m256 ay, bool identity,
+                                    const float* lut) {
+    const __m256 top = lerp8(texelChannel8<C>(ta, identity, lut), texelChannel8<C>(tb, identity, lut), ax);
+    const __m256 bottom = lerp8(texelChannel8<C>(tc, identity, lut), texelChannel8<C>(td, identity, lut), ax);
+    const __m256 v = lerp8(top, bottom, ay);
+    return identity ? _mm256_mul_ps(v, _mm256_set1_ps(1.0f / 255.0f)) : v;
+}
+
+// The 16 bytes at column-pair entries a (low half) and b (high half).
+static LUXEL_AVX2 inline __m256i loadQuads(const uint32_t* base, int32_t a, int32_t b) {
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(a)))),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(b))), 1);
+}
+
+// The four texels around each of 8 sample points, and the points' bilinear weights.
+struct TexelQuad8 {
+    __m256i topLeft, topRight, bottomLeft, bottomRight;
+    __m256 ax, ay;
+};
+
+[[gnu::always_inline]] static LUXEL_AVX2 inline TexelQuad8 fetchTexels8(const Texture& tex, int level, __m256 u, __m256 v) {
+    const LevelView view = levelView(tex, level);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
+    __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
+    __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
+    sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
+    sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
+    const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
+    TexelQuad8 q;
+    q.ax = _mm256_sub_ps(sx, flx), q.ay = _mm256_sub_ps(sy, fly);
+    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), _mm256_set1_epi32(view.width - 1));
+    const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), _mm256_set1_epi32(view.height - 1));
+    // Texture::columnPairs: one 16-byte load per lane gives (top left, bottom left, top right, bottom right).
+    alignas(32) int32_t entry[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(entry),
+                       _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(view.width + 1)), x0));
+    const uint32_t* base = tex.columnPairs[size_t(level)].data();
+    const __m256i r0 = loadQuads(base, entry[0], entry[4]), r1 = loadQuads(base, entry[1], entry[5]);
+    const __m256i r2 = loadQuads(base, entry[2], entry[6]), r3 = loadQuads(base, entry[3], entry[7]);
+    // In-lane 4x4 transpose: texel corner by lane.
+    const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+    const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+    q.topLeft = _mm256_unpacklo_epi64(t0, t2), q.bottomLeft = _mm256_unpackhi_epi64(t0, t2);
+    q.topRight = _mm256_unpacklo_epi64(t1, t3), q.bottomRight = _mm256_unpackhi_epi64(t1, t3);
+    return q;
+}
+
+[[gnu::always_inline]] static LUXEL_AVX2 inline Rgb8 filterTexels8(const TexelQuad8& q, bool identity, const float* lut) {
+    return {texBilerp8<0>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
+            texBilerp8<1>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
+            texBilerp8<2>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut)};
+}
+
+// lookOf(light, albedo) on 8 pixels.
+static LUXEL_AVX2 inline Rgb8 litLook8(__m256 lr, __m256 lg, __m256 lb, __m256 ar, __m256 ag, __m256 ab, const LookParams& lp) {
+    if (lp.linear) return {_mm256_mul_ps(lr, ar), _mm256_mul_ps(lg, ag), _mm256_mul_ps(lb, ab)};
+    if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    Rgb8 c{_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one),
+           _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one),
+           _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lb, ab), zero), one)};
+    if (lp.gamma) c = {gamma8(c.r, *lp.table), gamma8(c.g, *lp.table), gamma8(c.b, *lp.table)};
+    return c;
+}
+
+}  // namespace luxel::render::shading
+
+#endif

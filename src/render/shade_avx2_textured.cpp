@@ -1,0 +1,172 @@
+// The AVX2 loop of textured triangles (lit and albedo modes): texturedRun's pixels 8 at a time, with
+// the blend texture and detail textures, each lane on its own mip level.
+#include <bit>
+
+#include "shade_avx2_lightmap.hpp"
+
+#if defined(LUXEL_SHADE_AVX2)
+
+namespace luxel::render::shading {
+
+namespace {
+
+// What the textured loop needs per row: the planes of the texture and of its mip level footprint.
+struct TexturedRow {
+    const Texture* texture;
+    raster::AttrPlane tu, tv;
+    float fy;
+    __m256 rowSquare, dyU0, dyU1, dyV0, dyV1;
+    __m256i maxLevel;
+};
+
+// Each lane's mip level (pixelMipLevel) and texture coordinates.
+[[gnu::always_inline]] LUXEL_AVX2 inline __m256i mipLevels8(const TexturedRow& r, __m256 fx, __m256 iw) {
+    const __m256 p = _mm256_add_ps(r.dyU0, _mm256_mul_ps(r.dyU1, fx)), q = _mm256_add_ps(r.dyV0, _mm256_mul_ps(r.dyV1, fx));
+    const __m256 columnSquare = _mm256_add_ps(_mm256_mul_ps(p, p), _mm256_mul_ps(q, q));
+    const __m256 iw2 = _mm256_mul_ps(iw, iw);
+    // std::max(rowSquare, columnSquare) * (iw2 * iw2)
+    const __m256 f2 = _mm256_mul_ps(_mm256_max_ps(columnSquare, r.rowSquare), _mm256_mul_ps(iw2, iw2));
+    const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, _mm256_set1_ps(1.0f), _CMP_GT_OQ));
+    const __m256i level = _mm256_srai_epi32(
+        _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(126)), 1);  // (e + 1) >> 1
+    return _mm256_and_si256(_mm256_min_epi32(level, r.maxLevel), minified);
+}
+
+// Albedo of a group whose lanes are on several mip levels: one pass per distinct level among the valid
+// lanes, each lane taking its own.
+[[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity,
+                                                   const float* lut) {
+    const __m256 u = plane8(r.tu, fx, r.fy, iw), v = plane8(r.tv, fx, r.fy, iw);
+    const __m256i level = mipLevels8(r, fx, iw);
+    alignas(32) int32_t levels[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+    Rgb8 c{_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    __m256i todo = valid;
+    while (!_mm256_testz_si256(todo, todo)) {
+        const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
+        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+        const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, levels[first], u, v), identity, lut);
+        const __m256 take = _mm256_castsi256_ps(mine);
+        c = {_mm256_blendv_ps(c.r, s.r, take), _mm256_blendv_ps(c.g, s.g, take), _mm256_blendv_ps(c.b, s.b, take)};
+        todo = _mm256_andnot_si256(mine, todo);
+    }
+    return c;
+}
+
+// The row of another of the triangle's textures (blend or detail) at row fy.
+LUXEL_AVX2 inline TexturedRow texturedRow(const Texture* tex, const TexFootprint& f, float fy) {
+    return {tex,
+            f.tu,
+            f.tv,
+            fy,
+            _mm256_set1_ps(rowFootprint(f, fy)),
+            _mm256_set1_ps(f.dyU[0]),
+            _mm256_set1_ps(f.dyU[1]),
+            _mm256_set1_ps(f.dyV[0]),
+            _mm256_set1_ps(f.dyV[1]),
+            _mm256_set1_epi32(f.maxLevel)};
+}
+
+// A texture at each lane's own mip level, as the scalar texelAt samples it.
+LUXEL_AVX2 inline Rgb8 sampleRow8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity, const float* lut) {
+    const __m256i level = mipLevels8(r, fx, iw);
+    const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
+    if (!_mm256_testc_si256(onFirst, valid)) return mixedLevelAlbedo8(r, fx, iw, valid, identity, lut);
+    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), plane8(r.tu, fx, r.fy, iw), plane8(r.tv, fx, r.fy, iw)),
+                         identity, lut);
+}
+
+}  // namespace
+
+// Textured runs in two passes over the run's 8-pixel groups: first the divide, mip levels and texel
+// fetches of every group (gathers, whose latency the next groups' fetches then overlap), then light,
+// filtering and look.
+LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
+                                float fy, const float* depth, int n, float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const TexFootprint f = texFootprint(ctx, t, tri);
+    const bool identityTable = ctx.albedoTable->identity;
+    const float* lut = ctx.albedoTable->value.data();
+    const TexturedRow row{t.texture,
+                          f.tu,
+                          f.tv,
+                          fy,
+                          _mm256_set1_ps(rowFootprint(f, fy)),
+                          _mm256_set1_ps(f.dyU[0]),
+                          _mm256_set1_ps(f.dyU[1]),
+                          _mm256_set1_ps(f.dyV[0]),
+                          _mm256_set1_ps(f.dyV[1]),
+                          _mm256_set1_epi32(f.maxLevel)};
+    constexpr int kGroups = kMaxRun / 8;
+    TexelQuad8 quads[kGroups];
+    __m256 invW[kGroups];
+    uint32_t mixed = 0;  // groups whose lanes are on several levels
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+        const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        invW[g] = iw;
+        const __m256i level = mipLevels8(row, fx, iw);
+        const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
+        if (!_mm256_testc_si256(onFirst, valid)) {  // some valid lane is on another level
+            mixed |= 1u << g;
+            continue;
+        }
+        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), plane8(f.tu, fx, fy, iw), plane8(f.tv, fx, fy, iw));
+    }
+    // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
+    // which is exactly sampleView * weight (the scalar loop's light).
+    TexturedRow texture2Row{};
+    if (t.texture2)
+        texture2Row = texturedRow(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2), fy);
+    TexturedRow detailRows[2];
+    for (int d = 0; d < t.details; ++d)
+        detailRows[d] = texturedRow(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]), fy);
+    const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
+    const LightmapRow lightRow = lightmapped ? lightmapRow(t, fy) : LightmapRow{};
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
+        const int left = std::min(8, n - k);
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        const __m256 iw = invW[g];
+        // Light.
+        __m256 lr, lg, lb;
+        if (lightmapped) {
+            const Rgb8 l = unitLight ? lightmapLight8<true, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left)
+                                     : lightmapLight8<false, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left);
+            lr = l.r, lg = l.g, lb = l.b;
+        } else if (t.path == ShadePath::Vertex) {
+            lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
+        } else {
+            lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
+            lb = _mm256_set1_ps(t.constantLight.z);
+        }
+        Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
+                                        : filterTexels8(quads[g], identityTable, lut);
+        if (t.texture2) {  // albedoAt: lerp(texture, texture2 x its scale, clamped vertex alpha)
+            const Rgb8 b = sampleRow8(texture2Row, fx, iw, valid, identityTable, lut);
+            const __m256 k = _mm256_set1_ps(t.texture2Scale);
+            const __m256 s = _mm256_min_ps(_mm256_max_ps(plane8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
+            albedo = {_mm256_add_ps(albedo.r, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.r, k), albedo.r), s)),
+                      _mm256_add_ps(albedo.g, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.g, k), albedo.g), s)),
+                      _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k), albedo.b), s))};
+        }
+        for (int d = 0; d < t.details; ++d) {  // x 2 * detail (withDetail)
+            const Rgb8 k = sampleRow8(detailRows[d], fx, iw, valid, identityTable, lut);
+            const __m256 two = _mm256_set1_ps(2.0f);
+            albedo = {_mm256_mul_ps(albedo.r, _mm256_mul_ps(two, k.r)), _mm256_mul_ps(albedo.g, _mm256_mul_ps(two, k.g)),
+                      _mm256_mul_ps(albedo.b, _mm256_mul_ps(two, k.b))};
+        }
+        const __m256 ar = _mm256_mul_ps(albedo.r, _mm256_set1_ps(t.albedo.x));
+        const __m256 ag = _mm256_mul_ps(albedo.g, _mm256_set1_ps(t.albedo.y));
+        const __m256 ab = _mm256_mul_ps(albedo.b, _mm256_set1_ps(t.albedo.z));
+        const Rgb8 c = litLook8(lr, lg, lb, ar, ag, ab, lp);
+        storeRgb8(out + 3 * k, c.r, c.g, c.b);
+    }
+}
+
+}  // namespace luxel::render::shading
+
+#endif

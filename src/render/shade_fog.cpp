@@ -1,0 +1,44 @@
+// Quake 3 fog volumes over opaque surfaces: ioquake3's fog factor of a point (RB_CalcFogTexCoords and
+// R_FogFactor), and the run loop that blends a surface's pixels towards its fog's colour.
+#include <algorithm>
+#include <cmath>
+
+#include "shade_parts.hpp"
+
+namespace luxel::render {
+
+float fogFactor(const FogVolume& fog, float distanceToOpaque, Vec3 eye, Vec3 forward, Vec3 p) {
+    const float tcScale = 1.0f / (std::max(distanceToOpaque, 1.0f) * 8.0f);
+    float s = dot(p - eye, forward) * tcScale + 1.0f / 512.0f;
+    const float eyeT = fog.hasSurface ? dot(fog.surface.normal, eye) - fog.surface.dist : 1.0f;
+    const float tRaw = fog.hasSurface ? dot(fog.surface.normal, p) - fog.surface.dist : 1.0f;
+    float t;
+    if (eyeT < 0)  // the eye outside: the distance is cut at the fog's surface
+        t = tRaw < 1.0f ? 1.0f / 32.0f : 1.0f / 32.0f + 30.0f / 32.0f * tRaw / (tRaw - eyeT);
+    else
+        t = tRaw < 0 ? 1.0f / 32.0f : 31.0f / 32.0f;
+    // R_FogFactor
+    s -= 1.0f / 512.0f;
+    if (s < 0 || t < 1.0f / 32.0f) return 0;
+    if (t < 31.0f / 32.0f) s *= (t - 1.0f / 32.0f) / (30.0f / 32.0f);
+    s = std::min(s * 8.0f, 1.0f);
+    return std::sqrt(s);
+}
+
+}  // namespace luxel::render
+
+namespace luxel::render::shading {
+
+void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, int py, const float* depth, int n,
+            float* out) {
+    const FogVolume& fog = ctx.world->fogs[size_t(t.fog)];
+    const MaterialSet::Fog& look = ctx.materials->fogs[size_t(t.fog)];
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const float a = fogFactor(fog, look.distance, ctx.eye, ctx.viewForward, positionOf(p));
+        float* o = out + 3 * k;
+        o[0] += (look.color.x - o[0]) * a, o[1] += (look.color.y - o[1]) * a, o[2] += (look.color.z - o[2]) * a;
+    }
+}
+
+}  // namespace luxel::render::shading

@@ -1,0 +1,183 @@
+// Stage programs: blend factors, one pixel through all of a program's stages (programPixel), the run loop,
+// and one pixel drawn over what is behind it (programOverPixel, for blended programs).
+// A program's pixel is computed the way the engine's framebuffer builds it: each stage's colour (texture, the
+// lightmap or white, times its colour generator) is blended over the result so far and clamped to [0, 1].
+// Light enters the framebuffer as the engine loads it: the look's hue-preserving clamp, divided by the
+// overbright ramp the display applies at the end (engine look: 2, so the lightmap is half of luxel's light
+// and identityLight is 1/2; engine-windowed: 1). The linear look has no clamps and no ramp.
+#include <algorithm>
+#include <cmath>
+
+#include "shade_parts.hpp"
+
+namespace luxel::render::shading {
+
+namespace {
+
+// The largest squared stretch of the stage's affine map (its footprint scale).
+inline float affineScale2(const MaterialStage& s) {
+    return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
+}
+
+// The pixel's framebuffer value after every stage, starting from `behind` (what is drawn there already, in
+// framebuffer units); `drawn` is false when the first stage's alpha test discards the pixel (it writes
+// nothing, depth included). Returns the display value before the look (framebuffer x ramp).
+Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint* feet, const PageView* pages,
+                  const ProgramLight& pl, const Pixel& p, float fx, float fy, float iw, Vec3 behind = {},
+                  bool* drawn = nullptr) {
+    const Vec3 light = pl.fb(lightAt(t, pages, fx, fy, iw));
+    const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
+    const Vec3 vertexLight = pl.fb({vcolor.x, vcolor.y, vcolor.z});
+    const float identityLight = 1.0f / pl.ramp;
+    Vec3 fb = behind;
+    float fbAlpha = 1;
+    if (drawn) *drawn = true;
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size(); ++k) {
+        const MaterialStage& s = stages[k];
+        Vec3 c{1, 1, 1};
+        float a = 1;
+        if (s.source == MaterialStage::Source::Lightmap) {
+            c = light;
+        } else if (s.source == MaterialStage::Source::Texture && s.texture >= 0) {
+            const Texture& tex = *ctx.materials->textures[size_t(s.texture)];
+            Vec2 st;
+            int level = 0;
+            if (s.texGen == MaterialStage::TexGen::Environment) {
+                // RB_CalcEnvironmentTexCoords: the view vector reflected about the normal.
+                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+                const Vec3 viewer = normalize(ctx.eye - interp3(p.v0->position, p.v1->position, p.v2->position, p.bary));
+                const Vec3 r = n * (2.0f * dot(n, viewer)) - viewer;
+                st = {0.5f + r.y * 0.5f, 0.5f - r.z * 0.5f};
+            } else {
+                st = s.texGen == MaterialStage::TexGen::Lightmap
+                         ? interp2(p.v0->lightmapUV, p.v1->lightmapUV, p.v2->lightmapUV, p.bary)
+                         : interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
+                const TexFootprint& f = feet[k];
+                const float q = f.dyU[0] + f.dyU[1] * fx, r = f.dyV[0] + f.dyV[1] * fx;
+                const float iw2 = iw * iw;
+                level = mipLevelFromSquare(std::max(rowFootprint(f, fy), q * q + r * r) * (iw2 * iw2) * affineScale2(s),
+                                           f.maxLevel);
+            }
+            st = {st.x * s.affine[0] + st.y * s.affine[2] + s.affine[4], st.x * s.affine[1] + st.y * s.affine[3] + s.affine[5]};
+            if (s.clamp) st = {std::clamp(st.x, 0.0f, 1.0f), std::clamp(st.y, 0.0f, 1.0f)};
+            const Vec4 texel = sampleLevel(levelView(tex, level), st.x, st.y, *ctx.albedoTable);
+            c = {texel.x, texel.y, texel.z};
+            a = texel.w;
+        }
+        switch (s.color) {
+            case MaterialStage::Color::One: break;
+            case MaterialStage::Color::IdentityLighting: c *= identityLight; break;
+            case MaterialStage::Color::Vertex: c = c * vertexLight * identityLight; break;
+            case MaterialStage::Color::ExactVertex: c = c * vertexLight; break;
+            case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight); break;
+            case MaterialStage::Color::Constant: c = c * s.constant; break;
+            case MaterialStage::Color::Wave: c = c * clamp01(s.constant.x * identityLight); break;
+        }
+        switch (s.alpha) {
+            case MaterialStage::Alpha::Texture: break;
+            case MaterialStage::Alpha::Vertex: a = vcolor.w; break;
+            case MaterialStage::Alpha::OneMinusVertex: a = 1 - vcolor.w; break;
+            case MaterialStage::Alpha::Constant: a = s.alphaConstant; break;
+            case MaterialStage::Alpha::LightingSpecular: {
+                const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
+                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+                const Vec3 l = normalize(Vec3{-960, 1980, 96} - pos);
+                const Vec3 reflected = n * (2.0f * dot(n, l)) - l;
+                const float v = dot(reflected, normalize(ctx.eye - pos));
+                a = v < 0 ? 0.0f : std::min(1.0f, (v * v) * (v * v));
+                break;
+            }
+        }
+        const bool kept = s.alphaTest == MaterialStage::AlphaTest::None ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Gt0 && a > 0) ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Lt128 && a < 0.5f) ||
+                          (s.alphaTest == MaterialStage::AlphaTest::Ge128 && a >= 0.5f);
+        if (!kept) {
+            if (k == 0 && drawn) {
+                *drawn = false;
+                return fb * pl.ramp;
+            }
+            continue;
+        }
+        if (s.blends) {
+            c = c * blendFactorOf(s.src, c, a, fb, fbAlpha) + fb * blendFactorOf(s.dst, c, a, fb, fbAlpha);
+        }
+        fb = pl.linear ? c : Vec3{clamp01(c.x), clamp01(c.y), clamp01(c.z)};
+        fbAlpha = a;
+    }
+    return fb * pl.ramp;
+}
+
+// What a program triangle's pixels share: lightmap page views, the look's light transform, and one
+// footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
+struct ProgramSetup {
+    PageView pages[kMaxLightmapSlots];
+    ProgramLight pl;
+    TexFootprint feet[kMaxProgramStages];
+};
+
+ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const LookParams& lp) {
+    ProgramSetup s;
+    pageViews(t, s.pages);
+    s.pl = programLight(lp);
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
+        if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
+            s.feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
+    return s;
+}
+
+}  // namespace
+
+Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstAlpha) {
+    switch (f) {
+        case BlendFactor::One: return {1, 1, 1};
+        case BlendFactor::Zero: return {0, 0, 0};
+        case BlendFactor::SrcAlpha: return {srcAlpha, srcAlpha, srcAlpha};
+        case BlendFactor::OneMinusSrcAlpha: return {1 - srcAlpha, 1 - srcAlpha, 1 - srcAlpha};
+        case BlendFactor::DstColor: return dst;
+        case BlendFactor::OneMinusDstColor: return Vec3{1, 1, 1} - dst;
+        case BlendFactor::SrcColor: return src;
+        case BlendFactor::OneMinusSrcColor: return Vec3{1, 1, 1} - src;
+        case BlendFactor::DstAlpha: return {dstAlpha, dstAlpha, dstAlpha};
+        case BlendFactor::OneMinusDstAlpha: return {1 - dstAlpha, 1 - dstAlpha, 1 - dstAlpha};
+    }
+    return {1, 1, 1};
+}
+
+void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
+                const float* depth, int n, float* out) {
+    const ProgramSetup s = programSetup(ctx, t, tri, lp);
+    const float fy = float(py - t.y0);
+    const Vec3 white{1, 1, 1};
+    for (int k = 0; k < n; ++k) {
+        const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+        const Vec3 c = programPixel(ctx, t, s.feet, s.pages, s.pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
+        put(out + 3 * k, lookOf(c, white, lp), false);
+    }
+}
+
+}  // namespace luxel::render::shading
+
+namespace luxel::render {
+
+using namespace shading;
+
+bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
+    const TriShade& t = ctx.triShade[tri];
+    const LookParams lp = lookParams(ctx);
+    const ProgramSetup s = programSetup(ctx, t, tri, lp);
+    const ProgramLight& pl = s.pl;
+    // What is behind, back in framebuffer units (the display clamps at 1: exact below it).
+    const Vec3 behind = Vec3{rgb[0], rgb[1], rgb[2]} * (1.0f / pl.ramp);
+    bool drawn = true;
+    const Pixel p = resolve(ctx, tri, px, py, invW);
+    const Vec3 c = programPixel(ctx, t, s.feet, s.pages, pl, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
+    if (!drawn) return false;
+    const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
+    rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;
+    return true;
+}
+
+}  // namespace luxel::render

@@ -1,0 +1,220 @@
+// Sky boxes and cloud layers: the six faces of the far box (or the sky colour) in the view direction, each
+// cloud layer of the sky's shader blended over them at its dome coordinates, and the AVX2 loop of box-only
+// skies.
+#include <algorithm>
+#include <cmath>
+
+#include "shade_avx2.hpp"
+
+namespace luxel::render::shading {
+
+namespace {
+
+// The texture of sky box face `face` (0..5), or nullptr when the face has none (drawn in the sky colour).
+const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
+    const int32_t index = ctx.materials->sky.faces[size_t(face)];
+    if (index < 0 || size_t(index) >= ctx.materials->textures.size()) return nullptr;
+    return ctx.materials->textures[size_t(index)].get();
+}
+
+// Where face coordinates (s, t) in [-1, 1] sample a face texture: clamped to the edge texels' centres,
+// as the engines load sky images (clamp to edge), so a face's border does not mix in the opposite one.
+inline Vec2 skyFaceUV(const Texture& tex, float s, float t) {
+    const float du = 0.5f / float(tex.width()), dv = 0.5f / float(tex.height());
+    return {std::clamp((s + 1.0f) * 0.5f, du, 1.0f - du), std::clamp((1.0f - t) * 0.5f, dv, 1.0f - dv)};
+}
+
+// Quake's sky box faces (tr_sky.c st_to_vec): rt +X, bk -X, lf +Y, ft -Y, up +Z, dn -Z, with the face's
+// (s, t) in [-1, 1] and the picture's top row at t = +1.
+Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
+    const Vec3 a{std::abs(d.x), std::abs(d.y), std::abs(d.z)};
+    int face;
+    float s, t;
+    if (a.x >= a.y && a.x >= a.z) {
+        face = d.x > 0 ? 0 : 1;
+        s = d.x > 0 ? -d.y / a.x : d.y / a.x;
+        t = d.z / a.x;
+    } else if (a.y >= a.z) {
+        face = d.y > 0 ? 2 : 3;
+        s = d.y > 0 ? d.x / a.y : -d.x / a.y;
+        t = d.z / a.y;
+    } else {
+        face = d.z > 0 ? 4 : 5;
+        s = -d.y / a.z;
+        t = d.z > 0 ? -d.x / a.z : d.x / a.z;
+    }
+    const Texture* tex = skyFaceTexture(ctx, face);
+    if (!tex) return ctx.skyColor;
+    const Vec4 c = sampleTexture(*tex, 0, skyFaceUV(*tex, s, t), *ctx.albedoTable);
+    return {c.x, c.y, c.z};
+}
+
+// Where the view direction d meets the cloud dome, as ioquake3's R_InitSkyTexCoords places it: a sphere
+// of radius R + h around (0, 0, -R) seen from the eye at the origin (R = 4096, h = the cloud height), the
+// hit point v taken from the sphere's centre and normalised, s = acos(v.x), t = acos(v.y) (radians: the
+// cloud stage's tcMods then scale them).
+Vec2 cloudCoords(Vec3 d, float height) {
+    constexpr float R = 4096.0f;
+    d = normalize(d);
+    const float p = -R * d.z + std::sqrt(R * R * d.z * d.z + 2.0f * R * height + height * height);
+    const Vec3 v = normalize(d * p + Vec3{0, 0, R});
+    return {std::acos(std::clamp(v.x, -1.0f, 1.0f)), std::acos(std::clamp(v.y, -1.0f, 1.0f))};
+}
+
+// The sky in direction d: the far box (or the sky colour), then each cloud layer at the frame's time
+// blended over it, each clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome
+// coordinates (radians) to the next pixel, for the layers' mip levels.
+Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, Vec2 dome, float footprint2) {
+    const SkyBox& sky = ctx.materials->sky;
+    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
+    for (const CloudLayer& layer : sky.clouds) {
+        if (layer.texture < 0 || size_t(layer.texture) >= ctx.materials->textures.size()) continue;
+        const Texture* tex = ctx.materials->textures[size_t(layer.texture)].get();
+        if (!tex || tex->mips.empty()) continue;
+        const Vec2 st = applyTexMods(layer.mods, dome, ctx.materials->time);
+        // The mods scale the footprint by their scale factors (scroll and rotation keep it).
+        float scale2 = 1;
+        for (const TexMod& m : layer.mods)
+            if (m.kind == TexMod::Kind::Scale) scale2 *= std::max(m.p[0] * m.p[0], m.p[1] * m.p[1]);
+        const float texels = float(std::max(tex->width(), tex->height()));
+        const int level = mipLevelFromSquare(footprint2 * scale2 * texels * texels, int(tex->mips.size()) - 1);
+        const Vec4 s = sampleLevel(levelView(*tex, level), st.x, st.y, *ctx.albedoTable);
+        const Vec3 src{s.x, s.y, s.z};
+        // (The sky behind is opaque: destination alpha 1.)
+        const Vec3 blended = src * blendFactorOf(layer.src, src, s.w, c, 1) + c * blendFactorOf(layer.dst, src, s.w, c, 1);
+        c = {clamp01(blended.x), clamp01(blended.y), clamp01(blended.z)};
+    }
+    return c;
+}
+
+constexpr int kMaxSkyRun = 64;
+
+#if defined(LUXEL_SHADE_AVX2)
+
+// One axis of positionOf(p) - eye: (a0 * b0 + a1 * b1) + a2 * b2 - eye.
+LUXEL_AVX2 inline __m256 skyAxis8(float a0, float a1, float a2, float eye, __m256 b0, __m256 b1, __m256 b2) {
+    const __m256 p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a0), b0), _mm256_mul_ps(_mm256_set1_ps(a1), b1)),
+                                   _mm256_mul_ps(_mm256_set1_ps(a2), b2));
+    return _mm256_sub_ps(p, _mm256_set1_ps(eye));
+}
+
+// std::clamp(v, lo, hi) per lane (NaN stays NaN).
+LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
+    const __m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi);
+    const __m256 upper = _mm256_blendv_ps(v, h, _mm256_cmp_ps(h, v, _CMP_LT_OQ));
+    return _mm256_blendv_ps(upper, l, _mm256_cmp_ps(v, l, _CMP_LT_OQ));
+}
+
+#endif
+
+}  // namespace
+
+void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
+               float* out) {
+    const Vec3 white{1, 1, 1};
+    const SkyBox& sky = ctx.materials->sky;
+    if (sky.clouds.empty()) {
+        for (int k = 0; k < n; ++k) {
+            const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
+            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, positionOf(p) - ctx.eye), lp), false);
+        }
+        return;
+    }
+    // Dome coordinates of the run's pixels and one past its end (the footprint of the last pixel), from
+    // the triangle's planes extended outside it: the direction is a smooth function of the pixel.
+    Vec3 dirs[kMaxSkyRun + 1];
+    Vec2 dome[kMaxSkyRun + 1];
+    if (n > kMaxSkyRun) {  // callers pass at most a segment; split anything longer
+        skyBoxRun(ctx, tri, lp, px0, py, depth, kMaxSkyRun, out);
+        skyBoxRun(ctx, tri, lp, px0 + kMaxSkyRun, py, depth + kMaxSkyRun, n - kMaxSkyRun, out + 3 * kMaxSkyRun);
+        return;
+    }
+    const raster::ShadeTri& st = ctx.tris[tri];
+    for (int k = 0; k <= n; ++k) {
+        const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
+        const Pixel p = resolve(ctx, tri, px0 + k, py, invW);
+        dirs[size_t(k)] = positionOf(p) - ctx.eye;
+        dome[size_t(k)] = cloudCoords(dirs[size_t(k)], sky.cloudHeight);
+    }
+    for (int k = 0; k < n; ++k) {
+        const Vec2 a = dome[size_t(k)], b = dome[size_t(k) + 1];
+        const float f2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+        put(out + 3 * k, lookOf(white, skyColorAt(ctx, dirs[size_t(k)], a, f2), lp), false);
+    }
+}
+
+#if defined(LUXEL_SHADE_AVX2)
+
+// Sky box runs, 8 pixels at a time with the scalar loop's operations per lane (resolve, positionOf,
+// skyBoxColor, lookOf): view direction from the barycentric planes, cube face, clamped bilinear sample.
+// A group whose lanes see several faces, or a face texture that is not a power of two, goes pixel by pixel.
+LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,
+                              const float* depth, int n, float* out) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    const raster::ShadeTri& st = ctx.tris[tri];
+    const SourceTri& src = ctx.sources[st.source];
+    const DrawVertex* base = vertexBase(ctx, src);
+    const Vec3 p0 = base[src.v[0]].position, p1 = base[src.v[1]].position, p2 = base[src.v[2]].position;
+    const float fy = float(py - st.y0);
+    const bool identity = ctx.albedoTable->identity;
+    const float* lut = ctx.albedoTable->value.data();
+    for (int k = 0; k < n; k += 8) {
+        const int left = std::min(8, n - k);
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
+        const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 + k - st.x0), lane));
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 b1 = plane8(st.b1W, fx, fy, iw), b2 = plane8(st.b2W, fx, fy, iw);
+        const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
+        const __m256 dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
+        const __m256 dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
+        const __m256 dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
+        const __m256 ax = _mm256_andnot_ps(signBit, dx), ay = _mm256_andnot_ps(signBit, dy), az = _mm256_andnot_ps(signBit, dz);
+        const __m256 xMajor = _mm256_and_ps(_mm256_cmp_ps(ax, ay, _CMP_GE_OQ), _mm256_cmp_ps(ax, az, _CMP_GE_OQ));
+        const __m256 yMajor = _mm256_andnot_ps(xMajor, _mm256_cmp_ps(ay, az, _CMP_GE_OQ));
+        const __m256 positive = _mm256_cmp_ps(_mm256_blendv_ps(_mm256_blendv_ps(dz, dy, yMajor), dx, xMajor), zero, _CMP_GT_OQ);
+        // face = 2 * axis + (positive ? 0 : 1), axis 0 x, 1 y, 2 z
+        const __m256i axisIndex = _mm256_sub_epi32(_mm256_set1_epi32(2), _mm256_add_epi32(
+            _mm256_and_si256(_mm256_castps_si256(xMajor), _mm256_set1_epi32(2)),
+            _mm256_and_si256(_mm256_castps_si256(yMajor), _mm256_set1_epi32(1))));
+        const __m256i faces = _mm256_add_epi32(_mm256_add_epi32(axisIndex, axisIndex),
+                                               _mm256_andnot_si256(_mm256_castps_si256(positive), _mm256_set1_epi32(1)));
+        const __m256i sameFace = _mm256_cmpeq_epi32(faces, _mm256_permutevar8x32_epi32(faces, _mm256_setzero_si256()));
+        const int face = _mm256_cvtsi256_si32(faces);
+        const Texture* tex = skyFaceTexture(ctx, face);
+        const bool powerOfTwo = tex && (tex->width() & (tex->width() - 1)) == 0 && (tex->height() & (tex->height() - 1)) == 0;
+        if (!_mm256_testc_si256(sameFace, valid) || (tex && !powerOfTwo)) {
+            skyBoxRun(ctx, tri, lp, px0 + k, py, depth + k, left, out + 3 * k);
+            continue;
+        }
+        Rgb8 color;
+        if (!tex) {
+            color = {_mm256_set1_ps(ctx.skyColor.x), _mm256_set1_ps(ctx.skyColor.y), _mm256_set1_ps(ctx.skyColor.z)};
+        } else {
+            // skyBoxColor's (s, t) for this face: -x is x with its sign flipped (exact, as in the scalar code).
+            __m256 sNum, tNum, major;
+            switch (face) {
+                case 0: sNum = _mm256_xor_ps(dy, signBit), tNum = dz, major = ax; break;
+                case 1: sNum = dy, tNum = dz, major = ax; break;
+                case 2: sNum = dx, tNum = dz, major = ay; break;
+                case 3: sNum = _mm256_xor_ps(dx, signBit), tNum = dz, major = ay; break;
+                case 4: sNum = _mm256_xor_ps(dy, signBit), tNum = _mm256_xor_ps(dx, signBit), major = az; break;
+                default: sNum = _mm256_xor_ps(dy, signBit), tNum = dx, major = az; break;
+            }
+            const __m256 sFace = _mm256_div_ps(sNum, major), tFace = _mm256_div_ps(tNum, major);
+            const __m256 half = _mm256_set1_ps(0.5f);
+            const float du = 0.5f / float(tex->width()), dv = 0.5f / float(tex->height());
+            const __m256 u = clamp8(_mm256_mul_ps(_mm256_add_ps(sFace, one), half), du, 1.0f - du);
+            const __m256 v = clamp8(_mm256_mul_ps(_mm256_sub_ps(one, tFace), half), dv, 1.0f - dv);
+            color = filterTexels8(fetchTexels8(*tex, 0, u, v), identity, lut);
+        }
+        const Rgb8 c = litLook8(one, one, one, color.r, color.g, color.b, lp);
+        storeRgb8(out + 3 * k, c.r, c.g, c.b);
+    }
+}
+
+#endif
+
+}  // namespace luxel::render::shading
