@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <numbers>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -798,4 +799,94 @@ TEST_CASE("animated programs of a real map: deterministic across threads and ren
         ++checked;
     }
     REQUIRE(checked == 1);
+}
+
+TEST_CASE("rgbGen wave and oneMinusVertex are times identityLight in the engine look", "[program]") {
+    // RB_CalcWaveColor: glow = wave * identityLight, then clamped; identityLight is 1/2 in the full-screen
+    // configuration, whose display doubles the framebuffer back. sin 0.5 0.25 at t = 0.25: 0.75 -> 0.375 in the
+    // framebuffer -> 0.75 shown; square 0.5 1 at t = 0.25: 1.5 -> 0.75 (not clamped at 1 first) -> 1.5 -> 1.
+    for (const auto& [wave, time, want] : {std::tuple{"sin 0.5 0.25 0 1", 0.25f, 0.75f}, std::tuple{"sin 0.5 0.25 0 1", 0.75f, 0.25f},
+                                           std::tuple{"square 0.5 1 0 1", 0.25f, 1.0f}}) {
+        WallSpec spec;
+        spec.files = {{"textures/luxel/white.tga", tgaSolid({255, 255, 255, 255})}};
+        spec.script = std::string("textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/white.tga\n\t\trgbGen wave ") + wave +
+                      "\n\t}\n}\n";
+        const WallMap map(spec, time);
+        INFO("rgbGen wave " << wave << " at " << time);
+        checkNear(map.centre(Look::Engine), Vec3{want, want, want});
+    }
+    // oneMinusVertex: (1 - 2v / 255) x identityLight in the framebuffer, doubled on display: B (1 - 2v / 255).
+    const Vec3 v2 = Vec3{64, 32, 96} * (1.0f / 255.0f);
+    checkNear(rgbGenPixel("oneMinusVertex", Look::Engine), kBase * (Vec3{1, 1, 1} - v2));
+}
+
+TEST_CASE("alphaGen multiplies the texture's alpha (GL_MODULATE); rgbGen vertex keeps the vertex alpha at identityLight 1",
+          "[program]") {
+    // First stage D = (0.2, 0.4, 0.6); second a white texture of alpha 128, blendFunc blend: a = generated alpha x
+    // 128 / 255, result a + D (1 - a), linear look.
+    const Vec3 D{0.2f, 0.4f, 0.6f}, one{1, 1, 1};
+    const float ta = 128.0f / 255.0f, va = 64.0f / 255.0f;
+    struct Case {
+        const char* gens;
+        float a;
+    };
+    for (const Case& c : {Case{"rgbGen identity\n\t\talphaGen const 0.5", 0.5f * ta}, Case{"rgbGen identity\n\t\talphaGen vertex", va * ta},
+                          Case{"rgbGen identity\n\t\talphaGen oneMinusVertex", (1 - va) * ta},
+                          Case{"rgbGen identity", ta}}) {
+        WallSpec spec;
+        spec.vertexColor = {32, 16, 48, 64};
+        spec.files = {{"textures/luxel/dst.tga", tgaSolid({51, 102, 153, 255})},
+                      {"textures/luxel/half.tga", tgaSolid({255, 255, 255, 128})}};
+        spec.script = std::string("textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/dst.tga\n\t\trgbGen identity\n\t}\n"
+                                  "\t{\n\t\tmap textures/luxel/half.tga\n\t\tblendFunc blend\n\t\t") +
+                      c.gens + "\n\t}\n}\n";
+        const WallMap map(spec, 0);
+        INFO(c.gens);
+        checkNear(map.centre(Look::Linear), one * c.a + D * (1 - c.a));
+    }
+    // rgbGen vertex with no alphaGen: ComputeColors leaves the vertex alpha when identityLight is 1 (windowed),
+    // sets 255 otherwise (engine). Colour: white x vertex light (4v / 255 windowed; 2v / 255 x 1/2 engine).
+    WallSpec spec;
+    spec.vertexColor = {32, 16, 48, 64};
+    spec.files = {{"textures/luxel/dst.tga", tgaSolid({51, 102, 153, 255})},
+                  {"textures/luxel/white.tga", tgaSolid({255, 255, 255, 255})}};
+    spec.script = "textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/dst.tga\n\t\trgbGen identity\n\t}\n"
+                  "\t{\n\t\tmap textures/luxel/white.tga\n\t\tblendFunc blend\n\t\trgbGen vertex\n\t}\n}\n";
+    const WallMap map(spec, 0);
+    const Vec3 v4 = Vec3{128, 64, 192} * (1.0f / 255.0f);
+    checkNear(map.centre(Look::EngineWindowed), v4 * va + D * (1 - va));
+    const Vec3 v2 = Vec3{64, 32, 96} * (1.0f / 255.0f);
+    checkNear(map.centre(Look::Engine), clamp01(v2 * 0.5f * 2.0f));  // alpha 1: the stage replaces D
+}
+
+TEST_CASE("clampMap holds the edge texels (GL_CLAMP_TO_EDGE), never the opposite edge", "[program]") {
+    // s = 1.25 (transform shifts by 1) lands past the right edge: the right column, quadrant B; s = -0.75: the
+    // left column, A. At s = 0.0116 (within half a texel of the left edge, 1/16), still A, not a mix with B.
+    checkNear(quadPixel("\t\ttcMod transform 1 0 0 1 1 0", 0, {0.25f, 0.25f}, "clampMap"), rgb(kQuadB));
+    checkNear(quadPixel("\t\ttcMod transform 1 0 0 1 -1 0", 0, {0.25f, 0.25f}, "clampMap"), rgb(kQuadA));
+    checkNear(quadPixel("\t\ttcMod transform 1 0 0 1 0 0", 0, {0.01f, 0.25f}, "clampMap"), rgb(kQuadA));
+}
+
+TEST_CASE("tcMod turb: the engine's sine table at each vertex, interpolated across the wall", "[program]") {
+    // The east wall's corners are x = 256, y = +-256, z = 0 or 256. RB_CalcTurbulentTexCoords offsets s by
+    // amplitude * sin(2 pi ((x + z) / 1024 + now)) and t by amplitude * sin(2 pi (y / 1024 + now)). At now = 0
+    // the corners get (1, -1), (1, 1), (0, 1), (0, -1) x amplitude ((x + z) / 1024 = 0.25 or 0.5; y / 1024 =
+    // -+0.25); the centre pixel lies on a diagonal of the two-triangle wall, where either diagonal averages to
+    // (0.5, 0) x amplitude. Amplitude 0.75: s moves by 0.375, from quadrant A (0.25) to B (0.625).
+    checkNear(quadPixel("\t\ttcMod turb 0 0.75 0 1", 0, {0.25f, 0.25f}), rgb(kQuadB));
+    // now = 0.25 (t = 0.25 s, frequency 1): s offsets sin(2 pi 0.5) = 0 and sin(2 pi 0.75) = -1, t offsets 0
+    // and sin(2 pi 0.5) = 0: the diagonal average is (-0.5, 0) x 0.75: s from 0.75 (B) to 0.375 (A).
+    checkNear(quadPixel("\t\ttcMod turb 0 0.75 0 1", 0.25f, {0.75f, 0.25f}), rgb(kQuadA));
+    // A scale after the turb scales its offset too: turb then scale 2 1 gives 2 x (0.25 + 0.375) = 1.25 -> 0.25
+    // (A); scale 2 1 then turb gives 2 x 0.25 + 0.375 = 0.875 (B).
+    checkNear(quadPixel("\t\ttcMod scale 2 1\n\t\ttcMod turb 0 0.75 0 1", 0, {0.25f, 0.25f}), rgb(kQuadB));
+    checkNear(quadPixel("\t\ttcMod turb 0 0.75 0 1\n\t\ttcMod scale 2 1", 0, {0.25f, 0.25f}), rgb(kQuadA));
+}
+
+TEST_CASE("tcGen vector: coordinates from the position, then the stage's tcMods", "[program]") {
+    // s = -y / 512, t = z / 1024 at the centre pixel (y ~ 0, z ~ 128): (0, 0.125); the transform moves them
+    // by (0.75, 0.125) to (0.75, 0.25): quadrant B, where the base coordinates (0.25, 0.25) give A.
+    checkNear(quadPixel("\t\ttcGen vector ( 0 -0.001953125 0 ) ( 0 0 0.0009765625 )\n\t\ttcMod transform 1 0 0 1 0.75 0.125", 0),
+              rgb(kQuadB));
+    checkNear(quadPixel("\t\ttcMod transform 1 0 0 1 0 0", 0), rgb(kQuadA));
 }

@@ -41,12 +41,21 @@ Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time) {
     return st;
 }
 
-float engineSine(double periods) {
+namespace {
+
+// sin(2 pi i / size) at i = (int64)(periods * size) & (size - 1), with the periods first kept to their
+// fraction (same sign) so the cast cannot overflow.
+float tableSine(double periods, int size) {
     if (!std::isfinite(periods)) return 0;
-    // (int64)(x * 1024) & 1023, with x first kept to its fraction (same sign) so the cast cannot overflow.
-    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * 1024.0)) % 1024 + 1024) % 1024;
-    return float(std::sin(double(index) * (2.0 * std::numbers::pi / 1024.0)));
+    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * size)) % size + size) % size;
+    return float(std::sin(double(index) * (2.0 * std::numbers::pi / size)));
 }
+
+}  // namespace
+
+float engineSine(double periods) { return tableSine(periods, 1024); }
+
+float quake2Turbulence(double radians) { return 8.0f * tableSine(radians / (2.0 * std::numbers::pi), 256); }
 
 double evalWave(const Wave& w, double time) {
     // RB_CalcWaveColor: noise is read at (time + phase) * frequency, not phase + time * frequency.

@@ -58,6 +58,14 @@ static inline Pixel resolve(const ShadeContext& ctx, uint32_t triId, int px, int
     return {&s, base + s.v[0], base + s.v[1], base + s.v[2], {1.0f - b1 - b2, b1, b2}};
 }
 
+// attribute/w plane of a value with vertex values f0, f1, f2: f = f0 + b1 (f1 - f0) + b2 (f2 - f0), so
+// f/w = f0 (1/w) + (f1 - f0) (b1/w) + (f2 - f0) (b2/w), coefficient by coefficient.
+static inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, float f2) {
+    const float d1 = f1 - f0, d2 = f2 - f0;
+    return {f0 * t.invW.a + d1 * t.b1W.a + d2 * t.b2W.a, f0 * t.invW.b + d1 * t.b1W.b + d2 * t.b2W.b,
+            f0 * t.invW.c + d1 * t.b1W.c + d2 * t.b2W.c};
+}
+
 static inline Vec3 positionOf(const Pixel& p) { return interp3(p.v0->position, p.v1->position, p.v2->position, p.bary); }
 static inline Vec3 normalOf(const Pixel& p) { return normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary)); }
 

@@ -15,14 +15,6 @@ namespace {
 
 inline Vec3 rgb(const Vec4& c) { return {c.x, c.y, c.z}; }
 
-// attribute/w plane of a value with vertex values f0, f1, f2: f = f0 + b1 (f1 - f0) + b2 (f2 - f0), so
-// f/w = f0 (1/w) + (f1 - f0) (b1/w) + (f2 - f0) (b2/w), coefficient by coefficient.
-inline raster::AttrPlane combine(const raster::ShadeTri& t, float f0, float f1, float f2) {
-    const float d1 = f1 - f0, d2 = f2 - f0;
-    return {f0 * t.invW.a + d1 * t.b1W.a + d2 * t.b2W.a, f0 * t.invW.b + d1 * t.b1W.b + d2 * t.b2W.b,
-            f0 * t.invW.c + d1 * t.b1W.c + d2 * t.b2W.c};
-}
-
 }  // namespace
 
 TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {

@@ -19,13 +19,99 @@ inline float affineScale2(const MaterialStage& s) {
     return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
 }
 
+// What a program triangle's pixels share: lightmap page views, the look's light transform, one footprint per
+// stage texture (base coordinates, or the tcGen vector ones; the stage's own scale enters per pixel), and
+// each turbulent stage's coordinate offsets at the triangle's three vertices (after the mods that follow it).
+struct ProgramSetup {
+    PageView pages[kMaxLightmapSlots];
+    ProgramLight pl;
+    TexFootprint feet[kMaxProgramStages];
+    Vec2 turb[kMaxProgramStages][3];
+};
+
+ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const LookParams& lp) {
+    ProgramSetup s;
+    pageViews(t, s.pages);
+    s.pl = programLight(lp);
+    const raster::ShadeTri& rt = ctx.tris[tri];
+    const SourceTri& src = ctx.sources[rt.source];
+    const DrawVertex* base = vertexBase(ctx, src);
+    const DrawVertex* v[3] = {base + src.v[0], base + src.v[1], base + src.v[2]};
+    const auto& stages = t.program->stages;
+    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k) {
+        const MaterialStage& st = stages[k];
+        if (st.source != MaterialStage::Source::Texture || st.texture < 0) continue;
+        const Texture& tex = *ctx.materials->textures[size_t(st.texture)];
+        if (st.texGen == MaterialStage::TexGen::Vector) {
+            float u[3], w[3];
+            for (int i = 0; i < 3; ++i) u[i] = dot(v[i]->position, st.texVector[0]), w[i] = dot(v[i]->position, st.texVector[1]);
+            s.feet[k] = texFootprint(combine(rt, u[0], u[1], u[2]), combine(rt, w[0], w[1], w[2]), rt.invW, tex);
+        } else {
+            s.feet[k] = texFootprint(ctx, t, tri, tex);
+        }
+        if (st.turb) {
+            // RB_CalcTurbulentTexCoords: the sine table at (x + z) / 1024 + now and y / 1024 + now.
+            for (int i = 0; i < 3; ++i) {
+                const Vec3 p = v[i]->position;
+                const float ds = st.turbAmplitude * engineSine(double(p.x + p.z) * (1.0 / 1024) + st.turbNow);
+                const float dt = st.turbAmplitude * engineSine(double(p.y) * (1.0 / 1024) + st.turbNow);
+                s.turb[k][i] = {ds * st.turbLinear[0] + dt * st.turbLinear[2], ds * st.turbLinear[1] + dt * st.turbLinear[3]};
+            }
+        }
+    }
+    return s;
+}
+
+// The stage's texture coordinates at the pixel, and the mip level they need (0 for environment maps).
+Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const ProgramSetup& setup, size_t k, const Pixel& p,
+                      float fx, float fy, float iw, int& level) {
+    Vec2 st;
+    level = 0;
+    if (s.texGen == MaterialStage::TexGen::Environment) {
+        // RB_CalcEnvironmentTexCoords: the view vector reflected about the normal.
+        const Vec3 n = normalOf(p);
+        const Vec3 viewer = normalize(ctx.eye - positionOf(p));
+        const Vec3 r = n * (2.0f * dot(n, viewer)) - viewer;
+        st = {0.5f + r.y * 0.5f, 0.5f - r.z * 0.5f};
+    } else {
+        switch (s.texGen) {
+            case MaterialStage::TexGen::Lightmap:
+                st = interp2(p.v0->lightmapUV, p.v1->lightmapUV, p.v2->lightmapUV, p.bary);
+                break;
+            case MaterialStage::TexGen::Vector: {
+                const Vec3 pos = positionOf(p);
+                st = {dot(pos, s.texVector[0]), dot(pos, s.texVector[1])};
+                break;
+            }
+            case MaterialStage::TexGen::Quake2Warp: {
+                const Vec2 o = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
+                st = {o.x + quake2Turbulence(double(o.y) * 0.125 + s.warpTime),
+                      o.y + quake2Turbulence(double(o.x) * 0.125 + s.warpTime)};
+                break;
+            }
+            default: st = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary); break;
+        }
+        const TexFootprint& f = setup.feet[k];
+        const float q = f.dyU[0] + f.dyU[1] * fx, r = f.dyV[0] + f.dyV[1] * fx;
+        const float iw2 = iw * iw;
+        level = mipLevelFromSquare(std::max(rowFootprint(f, fy), q * q + r * r) * (iw2 * iw2) * affineScale2(s), f.maxLevel);
+    }
+    st = {st.x * s.affine[0] + st.y * s.affine[2] + s.affine[4], st.x * s.affine[1] + st.y * s.affine[3] + s.affine[5]};
+    if (s.turb) {
+        const Vec2 d = interp2(setup.turb[k][0], setup.turb[k][1], setup.turb[k][2], p.bary);
+        st = {st.x + d.x, st.y + d.y};
+    }
+    return st;
+}
+
 // The pixel's framebuffer value after every stage, starting from `behind` (what is drawn there already, in
 // framebuffer units); `drawn` is false when the first stage's alpha test discards the pixel (it writes
 // nothing, depth included). Returns the display value before the look (framebuffer x ramp).
-Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint* feet, const PageView* pages,
-                  const ProgramLight& pl, const Pixel& p, float fx, float fy, float iw, Vec3 behind = {},
-                  bool* drawn = nullptr) {
-    const Vec3 light = pl.fb(lightAt(t, pages, fx, fy, iw));
+// Colour and alpha are the texture's times the stage's generated ones, as GL_MODULATE combines them.
+Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup& setup, const Pixel& p, float fx, float fy,
+                  float iw, Vec3 behind = {}, bool* drawn = nullptr) {
+    const ProgramLight& pl = setup.pl;
+    const Vec3 light = pl.fb(lightAt(t, setup.pages, fx, fy, iw));
     const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
     const Vec3 vertexLight = pl.fb({vcolor.x, vcolor.y, vcolor.z});
     const float identityLight = 1.0f / pl.ramp;
@@ -41,27 +127,14 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
             c = light;
         } else if (s.source == MaterialStage::Source::Texture && s.texture >= 0) {
             const Texture& tex = *ctx.materials->textures[size_t(s.texture)];
-            Vec2 st;
             int level = 0;
-            if (s.texGen == MaterialStage::TexGen::Environment) {
-                // RB_CalcEnvironmentTexCoords: the view vector reflected about the normal.
-                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
-                const Vec3 viewer = normalize(ctx.eye - interp3(p.v0->position, p.v1->position, p.v2->position, p.bary));
-                const Vec3 r = n * (2.0f * dot(n, viewer)) - viewer;
-                st = {0.5f + r.y * 0.5f, 0.5f - r.z * 0.5f};
-            } else {
-                st = s.texGen == MaterialStage::TexGen::Lightmap
-                         ? interp2(p.v0->lightmapUV, p.v1->lightmapUV, p.v2->lightmapUV, p.bary)
-                         : interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
-                const TexFootprint& f = feet[k];
-                const float q = f.dyU[0] + f.dyU[1] * fx, r = f.dyV[0] + f.dyV[1] * fx;
-                const float iw2 = iw * iw;
-                level = mipLevelFromSquare(std::max(rowFootprint(f, fy), q * q + r * r) * (iw2 * iw2) * affineScale2(s),
-                                           f.maxLevel);
+            Vec2 st = stageCoordinates(ctx, s, setup, k, p, fx, fy, iw, level);
+            const LevelView view = levelView(tex, level);
+            if (s.clamp) {  // clampMap is GL_CLAMP_TO_EDGE: never past the edge texels' centres
+                const float hu = 0.5f / float(view.width), hv = 0.5f / float(view.height);
+                st = {std::clamp(st.x, hu, 1.0f - hu), std::clamp(st.y, hv, 1.0f - hv)};
             }
-            st = {st.x * s.affine[0] + st.y * s.affine[2] + s.affine[4], st.x * s.affine[1] + st.y * s.affine[3] + s.affine[5]};
-            if (s.clamp) st = {std::clamp(st.x, 0.0f, 1.0f), std::clamp(st.y, 0.0f, 1.0f)};
-            const Vec4 texel = sampleLevel(levelView(tex, level), st.x, st.y, *ctx.albedoTable);
+            const Vec4 texel = sampleLevel(view, st.x, st.y, *ctx.albedoTable);
             c = {texel.x, texel.y, texel.z};
             a = texel.w;
         }
@@ -70,22 +143,25 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
             case MaterialStage::Color::IdentityLighting: c *= identityLight; break;
             case MaterialStage::Color::Vertex: c = c * vertexLight * identityLight; break;
             case MaterialStage::Color::ExactVertex: c = c * vertexLight; break;
-            case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight); break;
+            case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight) * identityLight; break;
             case MaterialStage::Color::Constant: c = c * s.constant; break;
             case MaterialStage::Color::Wave: c = c * clamp01(s.constant.x * identityLight); break;
         }
         switch (s.alpha) {
-            case MaterialStage::Alpha::Texture: break;
-            case MaterialStage::Alpha::Vertex: a = vcolor.w; break;
-            case MaterialStage::Alpha::OneMinusVertex: a = 1 - vcolor.w; break;
-            case MaterialStage::Alpha::Constant: a = s.alphaConstant; break;
+            case MaterialStage::Alpha::Texture:
+                // ComputeColors keeps the vertex alpha of rgbGen vertex when identityLight is 1 (255 otherwise).
+                if (s.color == MaterialStage::Color::Vertex && identityLight == 1.0f) a *= vcolor.w;
+                break;
+            case MaterialStage::Alpha::Vertex: a *= vcolor.w; break;
+            case MaterialStage::Alpha::OneMinusVertex: a *= 1 - vcolor.w; break;
+            case MaterialStage::Alpha::Constant: a *= s.alphaConstant; break;
             case MaterialStage::Alpha::LightingSpecular: {
-                const Vec3 pos = interp3(p.v0->position, p.v1->position, p.v2->position, p.bary);
-                const Vec3 n = normalize(interp3(p.v0->normal, p.v1->normal, p.v2->normal, p.bary));
+                const Vec3 pos = positionOf(p);
+                const Vec3 n = normalOf(p);
                 const Vec3 l = normalize(Vec3{-960, 1980, 96} - pos);
                 const Vec3 reflected = n * (2.0f * dot(n, l)) - l;
                 const float v = dot(reflected, normalize(ctx.eye - pos));
-                a = v < 0 ? 0.0f : std::min(1.0f, (v * v) * (v * v));
+                a *= v < 0 ? 0.0f : std::min(1.0f, (v * v) * (v * v));
                 break;
             }
         }
@@ -107,25 +183,6 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const TexFootprint
         fbAlpha = a;
     }
     return fb * pl.ramp;
-}
-
-// What a program triangle's pixels share: lightmap page views, the look's light transform, and one
-// footprint per stage texture (base coordinates; the stage's own scale enters per pixel).
-struct ProgramSetup {
-    PageView pages[kMaxLightmapSlots];
-    ProgramLight pl;
-    TexFootprint feet[kMaxProgramStages];
-};
-
-ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const LookParams& lp) {
-    ProgramSetup s;
-    pageViews(t, s.pages);
-    s.pl = programLight(lp);
-    const auto& stages = t.program->stages;
-    for (size_t k = 0; k < stages.size() && k < kMaxProgramStages; ++k)
-        if (stages[k].source == MaterialStage::Source::Texture && stages[k].texture >= 0)
-            s.feet[k] = texFootprint(ctx, t, tri, *ctx.materials->textures[size_t(stages[k].texture)]);
-    return s;
 }
 
 }  // namespace
@@ -153,7 +210,7 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
     const Vec3 white{1, 1, 1};
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        const Vec3 c = programPixel(ctx, t, s.feet, s.pages, s.pl, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
+        const Vec3 c = programPixel(ctx, t, s, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
         put(out + 3 * k, lookOf(c, white, lp), false);
     }
 }
@@ -173,7 +230,7 @@ bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, flo
     const Vec3 behind = Vec3{rgb[0], rgb[1], rgb[2]} * (1.0f / pl.ramp);
     bool drawn = true;
     const Pixel p = resolve(ctx, tri, px, py, invW);
-    const Vec3 c = programPixel(ctx, t, s.feet, s.pages, pl, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
+    const Vec3 c = programPixel(ctx, t, s, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
     if (!drawn) return false;
     const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
     rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;

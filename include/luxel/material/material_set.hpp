@@ -67,15 +67,21 @@ double evalWave(const Wave& wave, double time);
 // The engine's sine table (tr.sinTable, 1024 entries over one period) read as its callers index it:
 // sin(2 pi i / 1024) at i = (int64)(periods * 1024) & 1023 (tcMod turb, deformVertexes bulge).
 float engineSine(double periods);
+// Quake 2's r_turbsin (256 entries of 8 sin) read as EmitWaterPolys does: at (int)(radians * 256 / (2 pi)) & 255.
+float quake2Turbulence(double radians);
 
 // One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
 // the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.
 struct MaterialStage {
     enum class Source : uint8_t { Texture, Lightmap, White } source = Source::Texture;
     int32_t texture = -1;  // Source::Texture: into MaterialSet::textures (-1: not found, drawn white)
-    // Vector: s = position . texVector[0], t = position . texVector[1] (tcGen vector).
-    enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector } texGen = TexGen::Base;
+    // Vector: s = position . texVector[0], t = position . texVector[1] (tcGen vector). Quake2Warp: the base
+    // coordinates (texels) moved as Quake 2's EmitWaterPolys does at warpTime: s + 8 sin(t / 8 + time),
+    // t + 8 sin(s / 8 + time) from its 256-entry table, per pixel (the engine subdivides warped faces into
+    // 64-unit pieces; evaluating every pixel is what that approaches); the division by 64 is in `affine`.
+    enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector, Quake2Warp } texGen = TexGen::Base;
     Vec3 texVector[2];
+    double warpTime = 0;
     // s' = s a[0] + t a[2] + a[4], t' = s a[1] + t a[3] + a[5] (the stage's tcMods at the set's time).
     float affine[6] = {1, 0, 0, 1, 0, 0};
     // tcMod turb (RB_CalcTurbulentTexCoords): each vertex's coordinates move by turbAmplitude times the
