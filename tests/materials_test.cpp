@@ -12,6 +12,9 @@
 #include "luxel/material/material_set.hpp"
 #include "luxel/material/vtf.hpp"
 #include "luxel/material/wal.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/render/render.hpp"
+#include "support/render_fixtures.hpp"
 #include "luxel/util/error.hpp"
 #include "../src/material/texture_cache.hpp"
 #include "support/decode_helpers.hpp"
@@ -345,6 +348,8 @@ const std::vector<Q2Tex> kQ2Textures = {
     {"e1u1/water", kQ2SurfTrans66},      // .wal only
     {"e1u1/anim1", 0},                   // .wal chain anim1 -> anim2 -> anim1
     {"e1u1/nothere", 0},
+    {"e1u1/both", kQ2SurfFlowing},       // 7: the same image, flowing
+    {"e1u1/both", kQ2SurfFlowing | kQ2SurfWarp | kQ2SurfTrans33},  // 8: flowing warped water
 };
 
 Bytes q2Map() {
@@ -406,6 +411,64 @@ TEST_CASE("Quake 2: .wal through the palette, PNG replacements win, flags become
 
     CHECK(set.looks[6].missing);
     CHECK(set.missing == std::vector<std::string>{"e1u1/nothere"});
+
+    // Warped: one full-bright stage, coordinates turbulent and / 64 (EmitWaterPolys), no lightmap.
+    REQUIRE(set.looks[2].program);
+    REQUIRE(set.looks[2].program->stages.size() == 1);
+    const MaterialStage& warp = set.looks[2].program->stages[0];
+    CHECK(warp.texGen == MaterialStage::TexGen::Quake2Warp);
+    CHECK(warp.warpTime == 0.5);
+    CHECK(warp.affine[0] == 1.0f / 64);
+    CHECK(warp.affine[4] == 0.0f);
+    CHECK_FALSE(warp.blends);
+    // Flowing: lightmap x texture (its .wal scale), s moved by -64 frac(t / 40) widths: t = 0.5 -> -0.8 -> 0.2.
+    REQUIRE(set.looks[7].program);
+    const auto& flow = set.looks[7].program->stages;
+    REQUIRE(flow.size() == 2);
+    CHECK(flow[0].source == MaterialStage::Source::Lightmap);
+    CHECK(flow[1].src == BlendFactor::DstColor);
+    CHECK(flow[1].affine[0] == 1.0f / 8);
+    CHECK(flow[1].affine[4] == Approx(0.2f).margin(1e-6));
+    // Flowing warped trans33: scroll -64 frac(t / 2) texels -> / 64: -0.25 -> 0.75; blended at 0.33, unlit.
+    REQUIRE(set.looks[8].program);
+    const auto& water = set.looks[8].program->stages;
+    REQUIRE(water.size() == 1);
+    CHECK(water[0].affine[4] == Approx(0.75f).margin(1e-6));
+    CHECK(water[0].src == BlendFactor::SrcAlpha);
+    CHECK(water[0].alphaConstant == 0.33f);
+}
+
+TEST_CASE("Quake 2: a flowing floor at time 0 (a program) draws what the plain floor (one texture) draws", "[materials]") {
+    // At t = 0 DrawGLFlowingPoly's scroll is -64 widths: no visible shift, so the lightmap x texture program
+    // and the one-texture look must agree pixel for pixel; at t = 10 s the s shift is frac(-64 x 0.25) = 0
+    // again, and at t = 1 s it is 0.4 of the texture: a different picture.
+    const fs::path dir = q2GameDir("materials-q2-flow");
+    auto frame = [&](int32_t flags, float time) {
+        Q2MapBuilder b = makeQ2FloorMap();
+        b.texinfos.at(0).flags = flags;
+        const MapSource src = memorySource(b.build(), "q2.bsp");
+        const World world = decodeMap(src);
+        const Geometry g = tessellate(world);
+        const MaterialSet set = loadMaterials(world, src, {{dir.string()}, (dir / "colormap.pcx").string(), time});
+        REQUIRE(bool(set.looks[0].program) == (flags != 0));
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.materials = &set;
+        o.usePvs = false;
+        return renderFrame(world, g, makeCamera({32, 16, 40}, {90, 0, 0}, 48, 48), o);
+    };
+    const Image plain = frame(0, 0);
+    size_t covered = 0;
+    auto maxDiff = [&](const Image& a) {
+        float m = 0;
+        for (size_t i = 0; i < a.pixels.size(); ++i) m = std::max(m, std::abs(a.pixels[i] - plain.pixels[i]));
+        return m;
+    };
+    for (float v : plain.pixels) covered += v > 0 ? 1 : 0;
+    CHECK(covered > plain.pixels.size() / 4);
+    CHECK(maxDiff(frame(kQ2SurfFlowing, 0)) < 1e-5f);
+    CHECK(maxDiff(frame(kQ2SurfFlowing, 10)) < 1e-5f);
+    CHECK(maxDiff(frame(kQ2SurfFlowing, 1)) > 0.01f);
 }
 
 TEST_CASE("Quake 2: without a palette .wal-only textures are missing with one warning", "[materials]") {

@@ -441,3 +441,58 @@ TEST_CASE("blended surfaces: Quake 3 draws by sort value, then shader first use;
     m.looks[2].sort = 9;
     check(centre(), {1.0f, 0.5f, 0.5f});
 }
+
+TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at the time, divided by 64", "[textured]") {
+    // A wall whose texture coordinates run 0..128 texels across and down a 128x128 view, so pixel (26, 26)
+    // samples (26.5, 26.5). EmitWaterPolys: s = (26.5 + 8 sin(26.5 / 8 + T)) / 64, the same for t. A 16x16 texture
+    // of four quadrants (A top-left, B top-right, C bottom-left, E bottom-right) is exact more than half a texel
+    // (1/32) inside a quadrant. No warp: 0.414 -> A. sin = 1 (table entry 64) at 3.3125 + T = pi / 2 + 0.01:
+    // 34.5 / 64 = 0.539 in both -> E. sin = 0 (entry 128) at pi + 0.01: A; sin = -1 (entry 192): 0.289 -> A.
+    RenderScene s;
+    const Vec4 c{1, 1, 1, 1};
+    const float d = 100;
+    std::vector<FixtureVertex> v{{{d, d, d}, c, {}, {0, 0}},
+                                 {{d, -d, d}, c, {}, {128, 0}},
+                                 {{d, -d, -d}, c, {}, {128, 128}},
+                                 {{d, d, -d}, c, {}, {0, 128}}};
+    s.world.materials.resize(1);
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, 0);
+    RgbaImage quad;
+    quad.width = quad.height = 16;
+    const std::array<std::array<uint8_t, 4>, 4> q{{{200, 30, 30, 255}, {30, 200, 30, 255}, {30, 30, 200, 255}, {200, 200, 30, 255}}};
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) {
+            const auto& t = q[size_t((y / 8) * 2 + x / 8)];
+            quad.rgba.insert(quad.rgba.end(), t.begin(), t.end());
+        }
+    MaterialSet m;
+    m.textures.push_back(std::make_shared<const Texture>(makeTexture("quad", quad)));
+    m.looks.resize(1);
+    m.looks[0].texture = 0;
+    auto program = [&](double time) {
+        auto p = std::make_shared<StageProgram>();
+        MaterialStage st;
+        st.texture = 0;
+        st.texGen = MaterialStage::TexGen::Quake2Warp;
+        st.warpTime = time;
+        st.affine[0] = st.affine[3] = 1.0f / 64;
+        p->stages.push_back(st);
+        return p;
+    };
+    const double pi = 3.14159265358979;
+    auto pixel = [&](double time) {
+        m.looks[0].program = program(time);
+        return pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 128, 128), options(RenderMode::Lit, m)), 26, 26);
+    };
+    auto colour = [](const std::array<uint8_t, 4>& t) { return Vec3{t[0] / 255.0f, t[1] / 255.0f, t[2] / 255.0f}; };
+    auto check = [](Vec3 got, Vec3 want) {
+        CHECK(got.x == Approx(want.x).margin(1e-5));
+        CHECK(got.y == Approx(want.y).margin(1e-5));
+        CHECK(got.z == Approx(want.z).margin(1e-5));
+    };
+    check(pixel(pi / 2 + 0.01 - 3.3125), colour(q[3]));
+    check(pixel(pi + 0.01 - 3.3125), colour(q[0]));
+    check(pixel(1.5 * pi + 0.01 - 3.3125), colour(q[0]));
+    CHECK(quake2Turbulence(pi / 2 + 0.01) == 8.0f);
+    CHECK(quake2Turbulence(1.5 * pi + 0.01) == -8.0f);
+}

@@ -11,7 +11,7 @@ namespace luxel::materials {
 namespace {
 
 // Texinfo surface flags (qfiles.h).
-constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20;
+constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20, kSurfFlowing = 0x40;
 // Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
 constexpr double kFramesPerSecond = 2.0;
 constexpr int kMaxAnimationFrames = 64;
@@ -42,6 +42,44 @@ std::string paletteKey(const Palette& p) {
     for (const auto& rgb : p)
         for (uint8_t b : rgb) h = (h ^ b) * 0x100000001b3ull;
     return "wal:" + std::to_string(h);
+}
+
+// Warped (water, slime, lava) and flowing surfaces as a stage program at `time` (ioquake2's gl_warp.c
+// EmitWaterPolys and gl_rsurf.c DrawGLFlowingPoly). Warped: the texture alone, full bright, coordinates
+// turbulent (MaterialStage::TexGen::Quake2Warp) and divided by 64 whatever the texture's size; flowing ones
+// scroll by -64 x frac(time / 2) texels first. Flowing, not warped: the lightmap times the texture, its s moved
+// by -64 x frac(time / 40) texture widths. trans33 / trans66 blend the texture at 0.33 / 0.66, unlit.
+std::shared_ptr<const StageProgram> quake2Program(uint32_t flags, const SurfaceLook& look, Vec2 texelScale, float time) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage texture;
+    texture.texture = look.texture;
+    const double t = double(time);
+    const auto frac = [](double v) { return v - std::floor(v); };
+    if (flags & kSurfWarp) {
+        texture.texGen = MaterialStage::TexGen::Quake2Warp;
+        texture.warpTime = t;
+        const double scroll = (flags & kSurfFlowing) ? -64.0 * frac(t * 0.5) : 0.0;
+        const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, float(frac(scroll / 64.0)), 0};
+        std::copy(std::begin(m), std::end(m), std::begin(texture.affine));
+    } else {
+        if (look.opacity >= 1.0f) {  // R_DrawAlphaSurfaces draws trans33 / trans66 without their lightmap
+            MaterialStage light;
+            light.source = MaterialStage::Source::Lightmap;
+            light.texGen = MaterialStage::TexGen::Lightmap;
+            program->stages.push_back(light);
+            texture.blends = true;
+            texture.src = BlendFactor::DstColor, texture.dst = BlendFactor::Zero;
+        }
+        const float m[6] = {texelScale.x, 0, 0, texelScale.y, float(frac(-64.0 * frac(t / 40.0))), 0};
+        std::copy(std::begin(m), std::end(m), std::begin(texture.affine));
+    }
+    if (look.opacity < 1.0f) {
+        texture.blends = true;
+        texture.src = BlendFactor::SrcAlpha, texture.dst = BlendFactor::OneMinusSrcAlpha;
+        texture.alpha = MaterialStage::Alpha::Constant, texture.alphaConstant = look.opacity;
+    }
+    program->stages.push_back(texture);
+    return program;
 }
 
 }  // namespace
@@ -157,6 +195,9 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             const Texture& t = *set.textures[size_t(look.texture)];
             look.tcScale = {1.0f / float(t.width()), 1.0f / float(t.height())};
         }
+        const uint32_t flags = world.materials[i].nativeSurfaceFlags;
+        if (look.texture >= 0 && (flags & (kSurfWarp | kSurfFlowing)) && !(world.materials[i].flags & (kMaterialNoDraw | kMaterialSky)))
+            look.program = quake2Program(flags, look, look.tcScale, options.time);
     }
 }
 

@@ -226,8 +226,14 @@ bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, flo
     const LookParams lp = lookParams(ctx);
     const ProgramSetup s = programSetup(ctx, t, tri, lp);
     const ProgramLight& pl = s.pl;
-    // What is behind, back in framebuffer units (the display clamps at 1: exact below it).
-    const Vec3 behind = Vec3{rgb[0], rgb[1], rgb[2]} * (1.0f / pl.ramp);
+    // What is behind, back in framebuffer units: the look's display gamma undone (the engines blend before
+    // their hardware gamma ramp), then its overbright ramp (the display clamps at 1: exact below it).
+    Vec3 behind{rgb[0], rgb[1], rgb[2]};
+    if (lp.gamma && !lp.linear) {
+        const float g = 1.0f / lp.invGamma;
+        behind = {std::pow(std::max(behind.x, 0.0f), g), std::pow(std::max(behind.y, 0.0f), g), std::pow(std::max(behind.z, 0.0f), g)};
+    }
+    behind = behind * (1.0f / pl.ramp);
     bool drawn = true;
     const Pixel p = resolve(ctx, tri, px, py, invW);
     const Vec3 c = programPixel(ctx, t, s, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);

@@ -38,7 +38,7 @@ constexpr size_t kQ2PlaneBytes = 20, kQ2NodeBytes = 28, kQ2TexinfoBytes = 76, kQ
 
 // Texinfo surface flags.
 constexpr int32_t kQ2SurfLight = 0x1, kQ2SurfSky = 0x4, kQ2SurfWarp = 0x8, kQ2SurfTrans33 = 0x10,
-                  kQ2SurfTrans66 = 0x20, kQ2SurfNoDraw = 0x80, kQ2SurfHint = 0x100, kQ2SurfSkip = 0x200;
+                  kQ2SurfTrans66 = 0x20, kQ2SurfFlowing = 0x40, kQ2SurfNoDraw = 0x80, kQ2SurfHint = 0x100, kQ2SurfSkip = 0x200;
 constexpr int32_t kQ2ContentsSolid = 1;
 
 struct Q2Plane {
