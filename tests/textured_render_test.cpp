@@ -496,3 +496,51 @@ TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at
     CHECK(quake2Turbulence(pi / 2 + 0.01) == 8.0f);
     CHECK(quake2Turbulence(1.5 * pi + 0.01) == -8.0f);
 }
+
+TEST_CASE("fog: blended surfaces fade their alpha, additive ones their colour, cut-outs and the fog's own surface get its pass",
+          "[textured][fog]") {
+    // A grey (0.2) wall at x = 500 outside any fog; a red wall at x = 300 in a fog without a visible side (the
+    // eye inside), colour blue, distance to opaque 1200: R_FogFactor at view depth 300 is sqrt(300 / 1200) = 0.5.
+    RenderScene s;
+    addTexturedWall(s, 500, 0);
+    const uint32_t front = addTexturedWall(s, 300, 1);
+    s.world.fogs.push_back(FogVolume{"fog", false, {}});
+    s.world.surfaces[front].fog = 0;
+    MaterialSet m;
+    for (std::array<uint8_t, 4> rgba : {std::array<uint8_t, 4>{51, 51, 51, 255}, {255, 0, 0, 255}}) {
+        RgbaImage img;
+        img.width = img.height = 1;
+        img.rgba.assign(rgba.begin(), rgba.end());
+        m.textures.push_back(std::make_shared<const Texture>(makeTexture("t", img)));
+    }
+    m.looks.resize(2);
+    m.looks[0].texture = 0;
+    m.looks[1].texture = 1;
+    m.fogs.push_back({true, {0, 0, 1}, 1200});
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4);
+    auto centre = [&] { return pixelAt(renderScene(s, cam, options(RenderMode::Lit, m)), 2, 2); };
+    auto check = [](Vec3 got, Vec3 want) {
+        CHECK(got.x == Approx(want.x).margin(1e-5));
+        CHECK(got.y == Approx(want.y).margin(1e-5));
+        CHECK(got.z == Approx(want.z).margin(1e-5));
+    };
+    const float g = 0.2f;
+    // Opaque: the fog pass over red: (0.5, 0, 0.5).
+    check(centre(), {0.5f, 0, 0.5f});
+    // Blended at opacity 0.5: alpha x (1 - 0.5) = 0.25 over grey: (0.25 + 0.75 g, 0.75 g, 0.75 g).
+    m.looks[1].blend = BlendMode::Blend, m.looks[1].opacity = 0.5f;
+    check(centre(), {0.25f + 0.75f * g, 0.75f * g, 0.75f * g});
+    // Additive: half the red added to grey.
+    m.looks[1].blend = BlendMode::Additive, m.looks[1].opacity = 1;
+    check(centre(), {g + 0.5f, g, g});
+    // Alpha-tested: red written, then the fog pass.
+    m.looks[1].blend = BlendMode::AlphaTest;
+    check(centre(), {0.5f, 0, 0.5f});
+    // The fog volume's own surface: its pass alone, over the grey wall behind.
+    m.looks[1] = SurfaceLook{};
+    m.looks[1].fogVolume = true, m.looks[1].blend = BlendMode::Blend, m.looks[1].sort = 7;
+    check(centre(), {g * 0.5f, g * 0.5f, g * 0.5f + 0.5f});
+    // Without the fog's parameters the fog surface is not drawn at all.
+    m.fogs[0].present = false;
+    check(centre(), {g, g, g});
+}

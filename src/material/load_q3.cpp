@@ -441,6 +441,12 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             look.sort = engineSort(sh);
             look.depthWrite = !sh.stages.empty() && sh.stages.front().depthWrite;
             const Q3DrawKind kind = drawKind(sh);
+            if (kind == Q3DrawKind::NoDraw && sh.stages.empty() && (sh.surfaceParms & kQ3SurfFog) && sh.fogColor &&
+                !(sh.surfaceParms & kQ3SurfNoDraw)) {
+                look.fogVolume = true;  // drawn by its fog pass (sort SS_FOG), blended over what is behind
+                look.blend = BlendMode::Blend;
+                continue;
+            }
             if (kind == Q3DrawKind::NoDraw) {
                 look.hidden = true;
                 continue;

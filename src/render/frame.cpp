@@ -66,13 +66,24 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                     float* o = target.at(px, py);
                                     uint8_t* programMark =
                                         drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
-                                    if (ctx.triShade[tri].program) {  // every stage over what is behind
+                                    const render::TriShade& ts = ctx.triShade[tri];
+                                    if (ts.fogSurface) {  // the fog volume's own surface: its fog pass
+                                        render::fogOverPixel(ctx, tri, px, py, z, o);
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    if (ts.program) {  // every stage over what is behind, fog included
                                         if (!render::programOverPixel(ctx, tri, px, py, z, o)) return;
                                         if (cand.blend == BlendMode::AlphaTest || cand.depthWrite) d = z;
                                         if (programMark) *programMark = 1;
                                         return;
                                     }
-                                    const Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
+                                    Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
+                                    // Fog (FinishShader): blended surfaces fade their alpha, additive ones their
+                                    // colour; cut-out ones get the fog pass over what they wrote.
+                                    const float keep = ts.fog >= 0 ? 1.0f - render::fogAt(ctx, tri, px, py, z) : 1.0f;
+                                    if (cand.blend == BlendMode::Blend) c.w *= keep;
+                                    if (cand.blend == BlendMode::Additive) c.x *= keep, c.y *= keep, c.z *= keep;
                                     const float a = c.w;
                                     uint8_t* mark =
                                         drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
@@ -81,6 +92,7 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                         case BlendMode::AlphaTest:
                                             if (a < cand.alphaRef) return;
                                             o[0] = c.x, o[1] = c.y, o[2] = c.z;
+                                            if (ts.fog >= 0) render::fogOverPixel(ctx, tri, px, py, z, o);
                                             d = z;
                                             if (mark) *mark = 1;
                                             return;
@@ -184,6 +196,11 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         if (materials && ds.material >= 0 && size_t(ds.material) < materials->looks.size())
             look = &materials->looks[size_t(ds.material)];
         if (look && look->hidden) continue;
+        // A fog volume's surface shows its fog alone: not drawn outside lit mode or without the fog's parameters.
+        if (look && look->fogVolume &&
+            (options.mode != RenderMode::Lit || s >= world.surfaces.size() || world.surfaces[s].fog < 0 ||
+             size_t(world.surfaces[s].fog) >= materials->fogs.size() || !materials->fogs[size_t(world.surfaces[s].fog)].present))
+            continue;
         SourceKind kind;
         switch (ds.shading) {
             case SurfaceShading::Hidden: continue;

@@ -25,6 +25,21 @@ float fogFactor(const FogVolume& fog, float distanceToOpaque, Vec3 eye, Vec3 for
     return std::sqrt(s);
 }
 
+float fogAt(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
+    const TriShade& t = ctx.triShade[tri];
+    if (t.fog < 0) return 0;
+    const shading::Pixel p = shading::resolve(ctx, tri, px, py, invW);
+    return fogFactor(ctx.world->fogs[size_t(t.fog)], ctx.materials->fogs[size_t(t.fog)].distance, ctx.eye, ctx.viewForward,
+                     shading::positionOf(p));
+}
+
+void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
+    const float a = fogAt(ctx, tri, px, py, invW);
+    if (a <= 0) return;
+    const Vec3 c = ctx.materials->fogs[size_t(ctx.triShade[tri].fog)].color;
+    rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
+}
+
 }  // namespace luxel::render
 
 namespace luxel::render::shading {

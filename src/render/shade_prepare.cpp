@@ -106,6 +106,10 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             ctx.materials->fogs[size_t(f)].present)
             t.fog = f;
     }
+    if (look && look->fogVolume && s.kind != SourceKind::Sky) {
+        t.fogSurface = true;
+        return t;
+    }
     if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present() && !ctx.skyColorOverride) {
         t.skyBox = true;
         return t;

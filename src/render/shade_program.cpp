@@ -108,8 +108,10 @@ Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const Pro
 // framebuffer units); `drawn` is false when the first stage's alpha test discards the pixel (it writes
 // nothing, depth included). Returns the display value before the look (framebuffer x ramp).
 // Colour and alpha are the texture's times the stage's generated ones, as GL_MODULATE combines them.
+// fogKeep: 1 - the fog factor, for translucent programs in a fog (adjustColorsForFog: an additive or
+// GL_ZERO GL_ONE_MINUS_SRC_COLOR stage's colour, a blend stage's alpha, a premultiplied one's both).
 Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup& setup, const Pixel& p, float fx, float fy,
-                  float iw, Vec3 behind = {}, bool* drawn = nullptr) {
+                  float iw, Vec3 behind = {}, bool* drawn = nullptr, float fogKeep = 1) {
     const ProgramLight& pl = setup.pl;
     const Vec3 light = pl.fb(lightAt(t, setup.pages, fx, fy, iw));
     const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
@@ -176,6 +178,14 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup
             }
             continue;
         }
+        if (fogKeep < 1 && s.blends) {
+            const bool add = (s.src == BlendFactor::One && s.dst == BlendFactor::One) ||
+                             (s.src == BlendFactor::Zero && s.dst == BlendFactor::OneMinusSrcColor);
+            const bool blend = s.src == BlendFactor::SrcAlpha && s.dst == BlendFactor::OneMinusSrcAlpha;
+            const bool premultiplied = s.src == BlendFactor::One && s.dst == BlendFactor::OneMinusSrcAlpha;
+            if (add || premultiplied) c *= fogKeep;
+            if (blend || premultiplied) a *= fogKeep;
+        }
         if (s.blends) {
             c = c * blendFactorOf(s.src, c, a, fb, fbAlpha) + fb * blendFactorOf(s.dst, c, a, fb, fbAlpha);
         }
@@ -236,10 +246,15 @@ bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, flo
     behind = behind * (1.0f / pl.ramp);
     bool drawn = true;
     const Pixel p = resolve(ctx, tri, px, py, invW);
-    const Vec3 c = programPixel(ctx, t, s, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn);
+    // In a fog: a translucent program (stage 0 blends) fades its stages; an opaque one gets the fog pass.
+    const bool translucent = !t.program->stages.empty() && t.program->stages.front().blends;
+    const float fog = t.fog >= 0 ? fogAt(ctx, tri, px, py, invW) : 0.0f;
+    const Vec3 c = programPixel(ctx, t, s, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn,
+                                translucent ? 1.0f - fog : 1.0f);
     if (!drawn) return false;
     const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
     rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;
+    if (!translucent && fog > 0) fogOverPixel(ctx, tri, px, py, invW, rgb);
     return true;
 }
 

@@ -155,6 +155,7 @@ struct SurfaceLook {
     bool sky = false;            // drawn as sky
     bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
+    bool fogVolume = false;      // a Quake 3 fog volume's own surface: drawn as its fog pass alone
     // Draw order of blended surfaces: Quake 3's sort value (engineSort; 0: not given, drawn back to front as
     // Quake 2 and Source do), and whether a blended surface writes depth (a stage 0 with depthWrite).
     float sort = 0;

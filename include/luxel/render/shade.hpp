@@ -77,6 +77,7 @@ struct TriShade {
     // texture coordinates in texPlane, unscaled).
     const StageProgram* program = nullptr;
     int32_t fog = -1;  // Lit: the fog volume the surface lies in (World::fogs), drawn over its pixels
+    bool fogSurface = false;  // the fog volume's own surface: only its fog pass is drawn
 };
 
 struct ShadeContext {
@@ -116,6 +117,13 @@ inline const DrawVertex* vertexBase(const ShadeContext& ctx, const SourceTri& s)
 // the depths of the point and the eye below that side's plane. (The engine reads the factor from a 256x32
 // image of R_FogFactor; its sqrt table is taken here without the quantisation.)
 float fogFactor(const FogVolume& fog, float distanceToOpaque, Vec3 eye, Vec3 forward, Vec3 p);
+
+// The fog factor over a pixel of raster triangle `tri` (fogFactor at its point), 0 when the triangle is in no
+// drawn fog. Translucent Quake 3 surfaces take it into their stages (FinishShader's adjustColorsForFog).
+float fogAt(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
+// The engine's fog pass over a pixel (display values, replaced): blended towards the fog's colour by fogAt.
+// Drawn over opaque and alpha-tested surfaces inside a fog, and as the fog volume's own surface.
+void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
 
 // Resolves how raster triangle `tri` is shaded (light-bearing modes): its source's kind, lightmap slots
 // with their style weights (slots whose page is missing or whose weight is 0 are left out; none left
