@@ -227,7 +227,11 @@ TEST_CASE("Quake 3: textures decode to the file's texels and shader keywords bec
 
     CHECK(level0(textureOf(set, 7)) == std::vector<std::array<uint8_t, 4>>{{2, 2, 2, 255}});
 
-    CHECK(set.looks[8].hidden);
+    // A fog volume's shader: not hidden, drawn as its fog pass (blended, sort SS_FOG).
+    CHECK_FALSE(set.looks[8].hidden);
+    CHECK(set.looks[8].fogVolume);
+    CHECK(set.looks[8].blend == BlendMode::Blend);
+    CHECK(set.looks[8].sort == 7);
     CHECK(set.fogShaders == std::vector<std::string>{"textures/luxel/fogvol"});
 
     CHECK(set.looks[9].blend == BlendMode::AlphaTest);
