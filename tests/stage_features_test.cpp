@@ -890,3 +890,21 @@ TEST_CASE("tcGen vector: coordinates from the position, then the stage's tcMods"
               rgb(kQuadB));
     checkNear(quadPixel("\t\ttcMod transform 1 0 0 1 0 0", 0), rgb(kQuadA));
 }
+
+TEST_CASE("alphaGen portal: each vertex's distance from the eye over the range, interpolated", "[program]") {
+    // The east wall's corners (256, +-256, 0 or 256) are all sqrt(256^2 + 256^2 + 128^2) = 384 from the eye at
+    // (0, 0, 128): alpha 384 / 768 = 0.5 everywhere (range 768), 1 for a range of 300 (clamped). A white stage
+    // blended over D = (0.2, 0.4, 0.6): a + D (1 - a), linear look.
+    const Vec3 D{0.2f, 0.4f, 0.6f}, one{1, 1, 1};
+    for (const auto& [range, a] : {std::pair{"768", 0.5f}, std::pair{"300", 1.0f}}) {
+        WallSpec spec;
+        spec.files = {{"textures/luxel/dst.tga", tgaSolid({51, 102, 153, 255})},
+                      {"textures/luxel/white.tga", tgaSolid({255, 255, 255, 255})}};
+        spec.script = std::string("textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/dst.tga\n\t\trgbGen identity\n\t}\n"
+                                  "\t{\n\t\tmap textures/luxel/white.tga\n\t\tblendFunc blend\n\t\trgbGen identity\n\t\talphaGen portal ") +
+                      range + "\n\t}\n}\n";
+        const WallMap map(spec, 0);
+        INFO("range " << range);
+        checkNear(map.centre(Look::Linear), one * a + D * (1 - a));
+    }
+}

@@ -364,7 +364,10 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             case Q3AlphaGen::Other:  // lightingSpecular (or an unknown name)
                 m.alpha = MaterialStage::Alpha::LightingSpecular;
                 break;
-            default: m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = 1; break;  // portal, entity: opaque
+            case Q3AlphaGen::Portal:
+                m.alpha = MaterialStage::Alpha::Portal, m.alphaConstant = s.alphaConst > 0 ? s.alphaConst : 256.0f;
+                break;
+            default: m.alpha = MaterialStage::Alpha::Constant, m.alphaConstant = 1; break;  // entity: opaque
         }
         program->stages.push_back(m);
     }

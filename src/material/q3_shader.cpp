@@ -710,6 +710,9 @@ private:
             else lx_.warn(line, "alphaGen const: expected a number");
         } else if (st.alphaGen == Q3AlphaGen::Wave) {
             if (auto w = waveArgs(line, "alphaGen wave")) st.alphaWave = *w;
+        } else if (st.alphaGen == Q3AlphaGen::Portal) {  // the range is the shader's portalRange
+            if (auto v = floatArg()) st.alphaConst = *v;
+            else lx_.warn(line, "alphaGen portal: expected a range");
         }
         skipLine();
     }
@@ -857,7 +860,7 @@ std::vector<std::string> unevaluatedFeatures(const Q3Shader& sh) {
                 add("tcMod turb after tcMod turb");
             if (st.rgbGen == Q3RgbGen::LightingDiffuse) add("rgbGen lightingDiffuse (drawn as exactVertex)");
             if (st.rgbGen == Q3RgbGen::Other) add("rgbGen unknown");
-            if (st.alphaGen == Q3AlphaGen::Portal) add("alphaGen portal");
+            if (st.alphaGen == Q3AlphaGen::Portal) add("portal view (alphaGen portal fades to it)");
             if (!st.videoMap.empty()) add("videoMap");
         }
         return out;

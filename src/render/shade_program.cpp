@@ -166,6 +166,14 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup
                 a *= v < 0 ? 0.0f : std::min(1.0f, (v * v) * (v * v));
                 break;
             }
+            case MaterialStage::Alpha::Portal: {  // ComputeColors AGEN_PORTAL, per vertex
+                auto at = [&](const DrawVertex* v) {
+                    const Vec3 d = v->position - ctx.eye;
+                    return std::clamp(std::sqrt(dot(d, d)) / s.alphaConstant, 0.0f, 1.0f);
+                };
+                a *= at(p.v0) * p.bary.b0 + at(p.v1) * p.bary.b1 + at(p.v2) * p.bary.b2;
+                break;
+            }
         }
         const bool kept = s.alphaTest == MaterialStage::AlphaTest::None ||
                           (s.alphaTest == MaterialStage::AlphaTest::Gt0 && a > 0) ||

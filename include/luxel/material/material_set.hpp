@@ -105,7 +105,8 @@ struct MaterialStage {
     Vec3 constant{1, 1, 1};
     // LightingSpecular: ioquake3's RB_CalcSpecularAlpha, a highlight of a light fixed at (-960, 1980, 96):
     // (reflected light direction . view direction)^4, clamped to [0, 1].
-    enum class Alpha : uint8_t { Texture, Vertex, OneMinusVertex, Constant, LightingSpecular } alpha = Alpha::Texture;
+    // Portal: each vertex's distance from the eye / alphaConstant (the range), clamped to [0, 1], interpolated.
+    enum class Alpha : uint8_t { Texture, Vertex, OneMinusVertex, Constant, LightingSpecular, Portal } alpha = Alpha::Texture;
     float alphaConstant = 1;
 };
 

@@ -73,7 +73,7 @@ struct Q3Stage {
     Vec3 rgbConst{1, 1, 1};  // rgbGen const ( r g b ), 0..1
     Q3Wave rgbWave;          // rgbGen wave
     Q3AlphaGen alphaGen = Q3AlphaGen::Identity;
-    float alphaConst = 1;    // alphaGen const
+    float alphaConst = 1;    // alphaGen const; alphaGen portal: the range
     Q3Wave alphaWave;        // alphaGen wave
     // Effective depth write: on by default, off after a blendFunc unless the stage says depthWrite,
     // back on for ONE ZERO (ioquake3 ParseStage).
