@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/image/image.hpp"
@@ -13,9 +15,11 @@
 #include "luxel/material/vtf.hpp"
 #include "luxel/material/wal.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/render/camera.hpp"
 #include "luxel/render/render.hpp"
 #include "support/render_fixtures.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
 #include "../src/material/texture_cache.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q2_writer.hpp"
@@ -665,4 +669,67 @@ TEST_CASE("Quake 2: the worldspawn sky key loads env/NAME{rt,bk,lf,ft,up,dn}.pcx
         REQUIRE(set.sky.faces[size_t(k)] >= 0);
         CHECK(level0(*set.textures[size_t(set.sky.faces[size_t(k)])])[0] == paletteTexel(10 + k));
     }
+}
+
+TEST_CASE("Source: $detail (mod2x) and $selfillum as stages, cross-checked against the one-texture look", "[materials][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // Every texdata of the real map gets one material: a 2x2 base of alpha `alpha`, plus the VMT lines `extra`.
+    const VbspFile original = readVbsp(readFile(*sharedMaps() + "/source/sdk2013ce_sdk_vehicles_v20.bsp"));
+    const World plainWorld = decodeMap(memorySource(writeVbsp(original), "vehicles.bsp"));
+    auto frame = [&](uint8_t alpha, const std::string& extra, bool program) {
+        VbspFile file = original;
+        std::vector<std::pair<std::string, Bytes>> entries;
+        const std::vector<std::array<uint8_t, 4>> base = {{200, 100, 50, alpha}, {60, 160, 90, alpha}, {120, 30, 220, alpha},
+                                                           {90, 90, 90, alpha}};
+        entries.push_back({"materials/luxel/base.vtf", makeVtf2x2(base)});
+        entries.push_back({"materials/luxel/grey.vtf", makeVtf2x2({{128, 128, 128, 255}, {128, 128, 128, 255},
+                                                                    {128, 128, 128, 255}, {128, 128, 128, 255}})});
+        std::set<std::string> names;
+        for (const Material& m : plainWorld.materials) names.insert("materials/" + toLowerAscii(m.name) + ".vmt");
+        for (const std::string& name : names)
+            entries.push_back({name, textBytes("\"LightmappedGeneric\"\n{\n \"$basetexture\" \"luxel/base\"\n" + extra + "}\n")});
+        file.lumps[40] = makeZip(entries);
+        const MapSource src = memorySource(writeVbsp(file), "vehicles.bsp");
+        const World world = decodeMap(src);
+        const Geometry g = tessellate(world);
+        const MaterialSet set = loadMaterials(world, src, {});
+        size_t programs = 0;
+        REQUIRE(set.textures.size() == (extra.find("$detail") != std::string::npos ? 2u : 1u));
+        for (const SurfaceLook& l : set.looks) programs += l.program ? 1 : 0;
+        CHECK((programs > 0) == program);
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.materials = &set;
+        o.usePvs = false;
+        return renderFrame(world, g, resolveCamera(world, g, "spawn", 160, 90).camera, o);
+    };
+    const Image plain = frame(255, "", false);
+    size_t lit = 0;
+    for (float v : plain.pixels) lit += v > 0.02f ? 1 : 0;
+    REQUIRE(lit > plain.pixels.size() / 4);
+    auto compare = [&](const Image& img, float factor, float margin) {
+        float worst = 0;
+        for (size_t i = 0; i < img.pixels.size(); ++i)
+            worst = std::max(worst, std::abs(img.pixels[i] - std::min(1.0f, plain.pixels[i] * factor)));
+        INFO("largest difference " << worst);
+        return worst <= margin;
+    };
+    // A detail of bytes 128 (read as bytes: 128 / 255) doubles to 1.0039: the picture scaled by that (before the
+    // look's gamma, 2.2 on Source: 1.0039^(1 / 2.2) = 1.0018 after it), give or take the framebuffer's rounding.
+    CHECK(compare(frame(255, " \"$detail\" \"luxel/grey\"\n \"$detailscale\" \"3\"\n", true), std::pow(256.0f / 255.0f, 1 / 2.2f), 2e-3f));
+    // Self-illumination fades to base x tint by the base's alpha: alpha 0 changes nothing (up to the rounding of
+    // the two paths' different float operations).
+    CHECK(compare(frame(0, " \"$selfillum\" \"1\"\n \"$selfillumtint\" \"[0 0 0]\"\n", true), 1.0f, 5e-5f));
+    // Alpha 1 with a black tint: black wherever the material is; the sky (not this material) stays as it was.
+    const Image black = frame(255, " \"$selfillum\" \"1\"\n \"$selfillumtint\" \"[0 0 0]\"\n", true);
+    size_t blackened = 0, other = 0;
+    for (size_t i = 0; i + 2 < black.pixels.size(); i += 3) {
+        const bool zero = black.pixels[i] == 0 && black.pixels[i + 1] == 0 && black.pixels[i + 2] == 0;
+        const bool same = black.pixels[i] == plain.pixels[i] && black.pixels[i + 1] == plain.pixels[i + 1] &&
+                          black.pixels[i + 2] == plain.pixels[i + 2];
+        blackened += zero && !same ? 1 : 0;
+        other += !zero && !same ? 1 : 0;
+    }
+    CHECK(blackened > black.pixels.size() / 3 / 4);
+    CHECK(other == 0);
 }

@@ -908,3 +908,18 @@ TEST_CASE("alphaGen portal: each vertex's distance from the eye over the range, 
         checkNear(map.centre(Look::Linear), one * a + D * (1 - a));
     }
 }
+
+TEST_CASE("a stage whose image fails to decode is white; the stages after it keep their own images", "[program]") {
+    // bad.tga is not an image: its stage is drawn with a white texture (0.25 grey by its rgbGen const); good.tga
+    // (0.2, 0.4, 0.6) is added over it. The texture list has one entry fewer than the requests, so every index
+    // after the failed one must be moved down.
+    WallSpec spec;
+    spec.files = {{"textures/luxel/bad.tga", Bytes{'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'}},
+                  {"textures/luxel/good.tga", tgaSolid({51, 102, 153, 255})}};
+    spec.script = "textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/bad.tga\n\t\trgbGen const ( 0.25 0.25 0.25 )\n\t}\n"
+                  "\t{\n\t\tmap textures/luxel/good.tga\n\t\tblendFunc add\n\t\trgbGen identity\n\t}\n}\n";
+    const WallMap map(spec, 0);
+    REQUIRE(map.look().program);
+    CHECK(map.materials().textures.size() == 1);
+    checkNear(map.centre(Look::Linear), Vec3{0.45f, 0.65f, 0.85f});
+}

@@ -95,7 +95,8 @@ void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMis
             set.warnings.push_back(e.find(jobs_[i].name) != std::string::npos ? e : jobs_[i].name + ": " + e);
         }
     }
-    auto mapIndex = [&](int32_t i) { return i >= 0 && size_t(i) < remap.size() ? remap[size_t(i)] : -1; };
+    remap_ = remap;
+    auto mapIndex = [&](int32_t i) { return textureIndex(i); };
     for (size_t m = 0; m < set.looks.size(); ++m) {
         SurfaceLook& look = set.looks[m];
         if (look.texture >= 0) {
@@ -106,9 +107,19 @@ void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMis
             }
         }
         if (look.texture2 >= 0) look.texture2 = mapIndex(look.texture2);
+        for (int32_t& d : look.detail)
+            if (d >= 0) d = mapIndex(d);
+        if (look.program) {  // a texture that failed to decode leaves its stage white (-1)
+            auto program = std::make_shared<StageProgram>(*look.program);
+            for (MaterialStage& stage : program->stages)
+                if (stage.texture >= 0) stage.texture = mapIndex(stage.texture);
+            look.program = std::move(program);
+        }
     }
     for (int32_t& face : set.sky.faces)
         if (face >= 0) face = mapIndex(face);
+    for (CloudLayer& layer : set.sky.clouds)
+        if (layer.texture >= 0) layer.texture = mapIndex(layer.texture);
 }
 
 }  // namespace materials

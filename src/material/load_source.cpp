@@ -70,6 +70,49 @@ struct SourceFiles {
     }
 };
 
+// What of a VMT becomes stages beyond the one-texture look (LightmappedGeneric's pixel shader): a detail
+// texture multiplied in as mod2x ($detailblendmode 0: base x 2 x detail, the detail read as bytes, 0.5 =
+// neutral) at $detailscale of the base coordinates, and self-illumination ($selfillum: the result faded to
+// base x $selfillumtint by the base's alpha).
+struct SourceExtras {
+    int32_t detail = -1;  // request index, then texture index
+    Vec2 detailScale{4, 4};
+    bool selfIllum = false;
+    Vec3 selfIllumTint{1, 1, 1};
+};
+
+// The material as a program: lightmap, x base, [x 2 x detail], [faded to base x tint by the base's alpha].
+std::shared_ptr<const StageProgram> sourceProgram(const SurfaceLook& look, const SourceExtras& x) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage light;
+    light.source = MaterialStage::Source::Lightmap;
+    light.texGen = MaterialStage::TexGen::Lightmap;
+    program->stages.push_back(light);
+    MaterialStage base;
+    base.texture = look.texture;
+    base.blends = true;
+    base.src = BlendFactor::DstColor, base.dst = BlendFactor::Zero;
+    program->stages.push_back(base);
+    if (x.detail >= 0) {
+        MaterialStage detail;
+        detail.texture = x.detail;
+        detail.rawTexels = true;
+        detail.affine[0] = x.detailScale.x, detail.affine[3] = x.detailScale.y;
+        detail.blends = true;
+        detail.src = BlendFactor::DstColor, detail.dst = BlendFactor::SrcColor;  // 2 x detail x what is there
+        program->stages.push_back(detail);
+    }
+    if (x.selfIllum) {
+        MaterialStage glow;
+        glow.texture = look.texture;
+        glow.color = MaterialStage::Color::LitConstant, glow.constant = x.selfIllumTint;
+        glow.blends = true;
+        glow.src = BlendFactor::SrcAlpha, glow.dst = BlendFactor::OneMinusSrcAlpha;
+        program->stages.push_back(glow);
+    }
+    return program;
+}
+
 }  // namespace
 
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set) {
@@ -86,6 +129,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     }
 
     TextureRequests requests;
+    std::vector<SourceExtras> extras(world.materials.size());
     auto request = [&](const std::string& path) {
         return requests.add(s.files, path, "vtf<=" + std::to_string(kMaxSourceTextureSide), decodeVtfFile);
     };
@@ -129,6 +173,26 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         else
             addMissing(set, mat.name);
         if (const std::string path = s.texturePath(vmt->baseTexture2()); !path.empty()) look.texture2 = request(path);
+        // Stages past the one-texture look, for opaque materials without a second base texture.
+        SourceExtras& x = extras[i];
+        const std::string detail = toLowerAscii(vmt->param("$detail"));
+        const int mode = int(leadingFloat(vmt->param("$detailblendmode")));
+        const std::string factor = vmt->param("$detailblendfactor");
+        if (!detail.empty()) {
+            const std::string path = s.texturePath(detail);
+            if (mode != 0) look.notDrawn.push_back("$detailblendmode " + std::to_string(mode));
+            else if (!factor.empty() && leadingFloat(factor) != 1.0f) look.notDrawn.push_back("$detailblendfactor " + factor);
+            else if (path.empty()) look.notDrawn.push_back("$detail " + detail + " (not found)");
+            else x.detail = request(path);
+            if (const auto scale = vmt->vector("$detailscale")) x.detailScale = {scale->x, scale->y};
+        }
+        if (vmt->selfIllum()) {
+            x.selfIllum = true;
+            if (const auto tint = vmt->vector("$selfillumtint")) x.selfIllumTint = *tint;
+            if (!vmt->param("$selfillummask").empty()) look.notDrawn.push_back("$selfillummask (the base alpha is used)");
+        }
+        if (!vmt->param("$envmap").empty()) look.notDrawn.push_back("$envmap");
+        if (!vmt->param("$bumpmap").empty()) look.notDrawn.push_back("$bumpmap");
     }
 
     const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
@@ -145,6 +209,16 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         }
     }
     requests.resolve(set, world, false);
+    for (size_t i = 0; i < set.looks.size(); ++i) {
+        SurfaceLook& look = set.looks[i];
+        SourceExtras x = extras[i];
+        if (x.detail >= 0) x.detail = requests.textureIndex(x.detail);
+        if ((x.detail >= 0 || x.selfIllum) && look.texture >= 0 && look.texture2 < 0 && look.blend == BlendMode::Opaque &&
+            !look.unlit)
+            look.program = sourceProgram(look, x);
+        else if (x.detail >= 0 || x.selfIllum)
+            look.notDrawn.push_back("$detail / $selfillum on a blended, unlit or two-texture material");
+    }
 }
 
 }  // namespace luxel::materials

@@ -42,12 +42,18 @@ public:
     int32_t addImage(const GameFiles& files, const std::string& path);
 
     // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request
-    // indices held by set.looks (texture, texture2) and set.sky into set.textures indices. A look whose
+    // indices held by set.looks (texture, texture2, details, program stages) and set.sky (faces, cloud
+    // layers) into set.textures indices. A look whose
     // texture could not be decoded gets -1, `missing` = greyMissing and its material's name in
     // set.missing; each failure adds a warning.
     void resolve(MaterialSet& set, const World& world, bool greyMissing);
+    // After resolve(): the set.textures index of request `request`, -1 when it failed to decode.
+    int32_t textureIndex(int32_t request) const {
+        return request >= 0 && size_t(request) < remap_.size() ? remap_[size_t(request)] : -1;
+    }
 
 private:
+    std::vector<int32_t> remap_;
     std::vector<TextureJob> jobs_;
     std::unordered_map<std::string, int32_t> byKey_;
 };

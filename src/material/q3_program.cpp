@@ -166,7 +166,7 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             case Q3RgbGen::Wave: {  // RB_CalcWaveColor: a grey, times identityLight unless noise, clamped
                 const Wave w = waveOf(s.rgbWave);
                 const float g = float(evalWave(w, time));
-                m.color = w.func == Wave::Func::Noise ? MaterialStage::Color::Constant : MaterialStage::Color::Wave;
+                m.color = w.func == Wave::Func::Noise ? MaterialStage::Color::Constant : MaterialStage::Color::LitConstant;
                 m.constant = w.func == Wave::Func::Noise ? Vec3{clamp01(g), clamp01(g), clamp01(g)} : Vec3{g, g, g};
                 break;
             }

@@ -315,8 +315,10 @@ float Vmt::alphaTestReference() const {
     return ref > 0 ? ref : 0.7f;
 }
 
-std::optional<Vec3> Vmt::color() const {
-    auto it = params.find("$color");
+std::optional<Vec3> Vmt::color() const { return vector("$color"); }
+
+std::optional<Vec3> Vmt::vector(std::string_view key) const {
+    auto it = params.find(toLowerAscii(std::string(key)));
     if (it == params.end()) return std::nullopt;
     std::string_view s = it->second;
     while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);

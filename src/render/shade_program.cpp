@@ -14,6 +14,8 @@ namespace luxel::render::shading {
 
 namespace {
 
+const AlbedoTable kRawTexels = makeAlbedoTable(1.0f);  // MaterialStage::rawTexels: bytes / 255
+
 // The largest squared stretch of the stage's affine map (its footprint scale).
 inline float affineScale2(const MaterialStage& s) {
     return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
@@ -136,7 +138,7 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup
                 const float hu = 0.5f / float(view.width), hv = 0.5f / float(view.height);
                 st = {std::clamp(st.x, hu, 1.0f - hu), std::clamp(st.y, hv, 1.0f - hv)};
             }
-            const Vec4 texel = sampleLevel(view, st.x, st.y, *ctx.albedoTable);
+            const Vec4 texel = sampleLevel(view, st.x, st.y, s.rawTexels ? kRawTexels : *ctx.albedoTable);
             c = {texel.x, texel.y, texel.z};
             a = texel.w;
         }
@@ -147,7 +149,11 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup
             case MaterialStage::Color::ExactVertex: c = c * vertexLight; break;
             case MaterialStage::Color::OneMinusVertex: c = c * (Vec3{1, 1, 1} - vertexLight) * identityLight; break;
             case MaterialStage::Color::Constant: c = c * s.constant; break;
-            case MaterialStage::Color::Wave: c = c * clamp01(s.constant.x * identityLight); break;
+            case MaterialStage::Color::LitConstant: {
+                const Vec3 k = s.constant * identityLight;
+                c = c * Vec3{clamp01(k.x), clamp01(k.y), clamp01(k.z)};
+                break;
+            }
         }
         switch (s.alpha) {
             case MaterialStage::Alpha::Texture:

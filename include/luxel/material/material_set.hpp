@@ -94,14 +94,15 @@ struct MaterialStage {
     double turbNow = 0;
     float turbLinear[4] = {1, 0, 0, 1};
     bool clamp = false;                 // clampMap: coordinates clamped to [0, 1]
+    bool rawTexels = false;             // texels as bytes / 255, not through the set's textureGamma (Source $detail)
     bool blends = false;                // false: the stage replaces what is there
     BlendFactor src = BlendFactor::One, dst = BlendFactor::Zero;
     enum class AlphaTest : uint8_t { None, Gt0, Lt128, Ge128 } alphaTest = AlphaTest::None;
     // Colour multiplier: 1; the engine's identityLight (1 / the look's overbright ramp); the vertex colour as
     // the framebuffer holds light, times identityLight (Vertex) or not (ExactVertex), or 1 minus it; a constant.
-    // Wave: rgbGen wave, whose value (in `constant`) the engine multiplies by identityLight and then clamps
-    // to [0, 1] (RB_CalcWaveColor; a noise wave is not multiplied and is a Constant).
-    enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant, Wave } color = Color::One;
+    // LitConstant: `constant` times identityLight, each channel then clamped to [0, 1] (rgbGen wave as
+    // RB_CalcWaveColor computes it - a noise wave is not multiplied and is a Constant; Source $selfillumtint).
+    enum class Color : uint8_t { One, IdentityLighting, Vertex, ExactVertex, OneMinusVertex, Constant, LitConstant } color = Color::One;
     Vec3 constant{1, 1, 1};
     // LightingSpecular: ioquake3's RB_CalcSpecularAlpha, a highlight of a light fixed at (-960, 1980, 96):
     // (reflected light direction . view direction)^4, clamped to [0, 1].

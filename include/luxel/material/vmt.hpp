@@ -59,6 +59,8 @@ struct Vmt {
     // $color: "[r g b]" as is, "{r g b}" divided by 255 (CreateVectorMaterialVarFromKeyValue),
     // a single number for all three; missing bracket components are 0; nullopt when absent or bad.
     std::optional<Vec3> color() const;
+    // Any colour / vector parameter read the same way ($selfillumtint, $detailscale "[4 4]" or "4").
+    std::optional<Vec3> vector(std::string_view key) const;
 };
 
 // Parses one .vmt. Unknown keys and blocks are fine; malformed text (no root block, unbalanced
