@@ -206,6 +206,18 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         CHECK(c.y == Approx(colours[f][1] / 255.0));
         CHECK(c.z == Approx(colours[f][2] / 255.0));
     }
+    // A box turned 90 degrees about +Z (toBox = R(-90): +X -> -Y): looking +X shows ft, looking +Y shows rt.
+    m.sky.rotated = true;
+    const float quarter[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
+    std::copy(std::begin(quarter), std::end(quarter), std::begin(m.sky.toBox));
+    for (const auto& [yaw, face] : {std::pair{0.0f, 3}, std::pair{90.0f, 0}, std::pair{180.0f, 2}}) {
+        const Vec3 c = pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, yaw, 0}, 16, 16), options(RenderMode::Lit, m)), 8, 8);
+        INFO("yaw " << yaw);
+        CHECK(c.x == Approx(colours[size_t(face)][0] / 255.0));
+        CHECK(c.y == Approx(colours[size_t(face)][1] / 255.0));
+        CHECK(c.z == Approx(colours[size_t(face)][2] / 255.0));
+    }
+    m.sky.rotated = false;
     // Sky images are clamped at their edges, as the engines load them: a face whose left half is red and
     // right half blue shows pure red and pure blue at the frame's edges (wrapping would mix the two there).
     RgbaImage halves;
@@ -238,8 +250,12 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         m.textures[f] = std::make_shared<const Texture>(makeTexture("noise", noise));
     }
     m.sky.faces[5] = -1;
+    for (bool rotated : {false, true})
     for (Vec3 angles : {Vec3{0, 45, 0}, Vec3{-35, 45, 0}, Vec3{40, -135, 0}, Vec3{-80, 10, 30}, Vec3{70, 100, 0}})
         for (Look look : {Look::Engine, Look::Linear}) {
+            m.sky.rotated = rotated;  // a box turned about an oblique axis (Quake 2 skyrotate)
+            const float turn[9] = {0.36f, 0.48f, -0.8f, -0.8f, 0.6f, 0.0f, 0.48f, 0.64f, 0.6f};
+            std::copy(std::begin(turn), std::end(turn), std::begin(m.sky.toBox));
             s.world.look = {2.0f, 2.2f};
             RenderOptions o = options(RenderMode::Lit, m);
             o.look = look;

@@ -1,6 +1,7 @@
 // Quake 2 materials: replacement images (PNG / TGA / JPEG) or .wal textures through the game's palette,
 // from loose game directories.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "luxel/material/wal.hpp"
@@ -185,6 +186,26 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
                 set.warnings.push_back("sky " + *sky + ": " + base + " not found");
             else
                 set.sky.faces[size_t(k)] = requests.addImage(files, path);
+        }
+    }
+
+    if (const std::string* rotate = worldspawn ? worldspawn->get("skyrotate") : nullptr; rotate && set.sky.hasBox()) {
+        Vec3 axis{0, 0, 1};
+        if (const std::string* a = worldspawn->get("skyaxis")) {
+            float v[3] = {0, 0, 0};
+            if (std::sscanf(a->c_str(), "%f %f %f", &v[0], &v[1], &v[2]) == 3) axis = {v[0], v[1], v[2]};
+        }
+        const double degrees = double(options.time) * double(leadingFloat(*rotate));
+        if (std::isfinite(degrees) && dot(axis, axis) > 0 && std::fmod(degrees, 360.0) != 0) {
+            // The box turned by +degrees about the axis: look up R(-degrees) d (Rodrigues' rotation matrix).
+            const Vec3 k = normalize(axis);
+            const double a = -std::fmod(degrees, 360.0) * 3.14159265358979323846 / 180.0;
+            const float c = float(std::cos(a)), si = float(std::sin(a)), t = 1 - c;
+            const float m[9] = {t * k.x * k.x + c,        t * k.x * k.y - si * k.z, t * k.x * k.z + si * k.y,
+                                t * k.x * k.y + si * k.z, t * k.y * k.y + c,        t * k.y * k.z - si * k.x,
+                                t * k.x * k.z - si * k.y, t * k.y * k.z + si * k.x, t * k.z * k.z + c};
+            std::copy(std::begin(m), std::end(m), std::begin(set.sky.toBox));
+            set.sky.rotated = true;
         }
     }
 

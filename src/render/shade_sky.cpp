@@ -27,6 +27,10 @@ inline Vec2 skyFaceUV(const Texture& tex, float s, float t) {
 // Quake's sky box faces (tr_sky.c st_to_vec): rt +X, bk -X, lf +Y, ft -Y, up +Z, dn -Z, with the face's
 // (s, t) in [-1, 1] and the picture's top row at t = +1.
 Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
+    if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {
+        const float* m = sky.toBox;
+        d = {m[0] * d.x + m[1] * d.y + m[2] * d.z, m[3] * d.x + m[4] * d.y + m[5] * d.z, m[6] * d.x + m[7] * d.y + m[8] * d.z};
+    }
     const Vec3 a{std::abs(d.x), std::abs(d.y), std::abs(d.z)};
     int face;
     float s, t;
@@ -96,6 +100,12 @@ LUXEL_AVX2 inline __m256 skyAxis8(float a0, float a1, float a2, float eye, __m25
     const __m256 p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a0), b0), _mm256_mul_ps(_mm256_set1_ps(a1), b1)),
                                    _mm256_mul_ps(_mm256_set1_ps(a2), b2));
     return _mm256_sub_ps(p, _mm256_set1_ps(eye));
+}
+
+// One row of SkyBox::toBox times (dx, dy, dz): (m0 dx + m1 dy) + m2 dz, as skyBoxColor computes it.
+LUXEL_AVX2 inline __m256 skyRow8(const float* m, __m256 dx, __m256 dy, __m256 dz) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(m[0]), dx), _mm256_mul_ps(_mm256_set1_ps(m[1]), dy)),
+                         _mm256_mul_ps(_mm256_set1_ps(m[2]), dz));
 }
 
 // std::clamp(v, lo, hi) per lane (NaN stays NaN).
@@ -168,9 +178,14 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
         const __m256 iw = _mm256_div_ps(one, d);
         const __m256 b1 = plane8(st.b1W, fx, fy, iw), b2 = plane8(st.b2W, fx, fy, iw);
         const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
-        const __m256 dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
-        const __m256 dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
-        const __m256 dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
+        __m256 dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
+        __m256 dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
+        __m256 dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
+        if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {  // skyBoxColor's toBox, the same operations
+            const __m256 rx = skyRow8(sky.toBox, dx, dy, dz), ry = skyRow8(sky.toBox + 3, dx, dy, dz),
+                         rz = skyRow8(sky.toBox + 6, dx, dy, dz);
+            dx = rx, dy = ry, dz = rz;
+        }
         const __m256 ax = _mm256_andnot_ps(signBit, dx), ay = _mm256_andnot_ps(signBit, dy), az = _mm256_andnot_ps(signBit, dz);
         const __m256 xMajor = _mm256_and_ps(_mm256_cmp_ps(ax, ay, _CMP_GE_OQ), _mm256_cmp_ps(ax, az, _CMP_GE_OQ));
         const __m256 yMajor = _mm256_andnot_ps(xMajor, _mm256_cmp_ps(ay, az, _CMP_GE_OQ));

@@ -185,6 +185,10 @@ struct SkyBox {
     std::array<int32_t, 6> faces{-1, -1, -1, -1, -1, -1};
     std::vector<CloudLayer> clouds;
     float cloudHeight = 512;  // the dome's height above the eye (ioquake3 R_InitSkyTexCoords)
+    // The box turned at the frame's time (Quake 2 skyaxis / skyrotate: R_DrawSkyBox rotates it by time x
+    // skyrotate degrees about skyaxis): a view direction d looks up the box at toBox * d (row-major).
+    bool rotated = false;
+    float toBox[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     bool hasBox() const { return faces[0] >= 0; }
     bool present() const { return hasBox() || !clouds.empty(); }
 };
