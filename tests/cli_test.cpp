@@ -204,3 +204,27 @@ TEST_CASE("flares are drawn in diagnostic modes and hidden in lit unless --flare
     CHECK(triangles("--mode lightmap --no-flares") == litDefault);
     CHECK(runLuxel("bench --frames 1 --size 32x18 '" + map + "' --flares --no-flares").exitCode == 2);
 }
+
+TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated, at two times", "[cli][maps]") {
+    if (!fs::exists(std::string(kOpenArena) + "/pak1-maps.pk3")) {
+        WARN("SKIPPED: openarena-data is not installed");
+        return;
+    }
+    const auto listed = runLuxel(std::string("list ") + kOpenArena);
+    REQUIRE(listed.exitCode == 0);
+    const size_t maps = size_t(std::count(listed.out.begin(), listed.out.end(), '\n'));
+    REQUIRE(maps > 50);
+    for (const char* time : {"0", "7.25"}) {
+        const std::string out = tempDir(std::string("cli-oa-all-") + time);
+        const auto r = runLuxel(std::string("batch ") + kOpenArena + " --mode lit --camera spawn --size 64x36 --time " + time +
+                                " -o '" + out + "'");
+        INFO(r.err);
+        CHECK(r.exitCode == 0);
+        const auto manifest = nlohmann::json::parse(readBytes(out + "/manifest.json"));
+        REQUIRE(manifest.at("maps").size() == maps);
+        for (const auto& m : manifest.at("maps")) {
+            INFO(m.at("name").get<std::string>());
+            CHECK(m.at("status") == "ok");
+        }
+    }
+}
