@@ -1,0 +1,34 @@
+#pragma once
+// The luxels of a map's lightmaps as points in the world: every texel of a lit surface's page that the
+// surface's triangles cover (rasterised in lightmap texel space), with its world position and plane. The
+// one mapping from lightmap texels to the world, shared by the lightmap comparison (luxel diff) and the
+// light baker.
+#include <cstdint>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/geometry/geometry.hpp"
+
+namespace luxel {
+
+// One luxel centre on a lit surface.
+struct Luxel {
+    uint32_t surface = 0;
+    int32_t page = -1, x = 0, y = 0;
+    Vec3 position, normal;
+    Vec3 inset;  // position moved a hair inside its triangle
+    Vec2 uv;     // where the luxel is sampled, normalised to the page (the texel centre, or a point of a thin strip)
+};
+
+// The unit normal of triangle (a, b, c) on the side its vertex normals face (zero for a degenerate one).
+Vec3 triangleNormal(const DrawVertex& a, const DrawVertex& b, const DrawVertex& c);
+
+// The luxels of every lit surface, surface by surface in index order. A luxel is a texel of the surface's
+// page sampled at a point of the surface: at its centre when a triangle covers the centre (first pass), else
+// at the surface point nearest the centre when the texel's square still touches a triangle (second pass:
+// strips thinner than a texel, which q3map2 lights, have no centre inside). A texel is taken once a surface.
+// Surfaces in parallel, concatenated in surface order (the same list for any thread count). `areas`, when
+// given, receives each surface's area.
+std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas = nullptr);
+
+}  // namespace luxel
