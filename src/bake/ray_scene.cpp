@@ -216,4 +216,12 @@ RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float
     return hits;
 }
 
+bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const {
+    RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    rtcOccluded1(impl_->scene, &context, &ray);
+    return ray.tfar < 0;  // Embree sets tfar to -inf when something blocks the ray
+}
+
 }  // namespace luxel

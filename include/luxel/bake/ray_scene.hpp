@@ -44,6 +44,8 @@ public:
     // Closest hits of `count` (<= 16) rays with their own origins and directions, traced as one packet
     // (fast for coherent rays, e.g. the luxels of one surface). Thread-safe.
     void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
+    // Whether anything lies on the ray over [tNear, tFar) (a shadow ray: any hit, not the closest). Thread-safe.
+    bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
     // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
     // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
     // Thread-safe; no allocation.

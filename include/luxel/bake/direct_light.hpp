@@ -1,0 +1,40 @@
+#pragma once
+// Direct light from a map's own lights (light/lights.hpp) into its light grid and lightmaps: at each grid
+// point and each luxel (light/luxels.hpp) every light's arrival is added when a shadow ray to it is free
+// (Embree's occlusion query; a sun needs the way to the sky, or out of the map, clear). Nothing stored in
+// the map's lightmaps or grid is read. Parallel with TBB over points and surfaces, the same bytes for any
+// thread count (each sample sums its lights in one fixed order).
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "luxel/bake/ray_scene.hpp"
+#include "luxel/bsp/world.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/light/light_grid.hpp"
+#include "luxel/light/lights.hpp"
+
+namespace luxel {
+
+// How a format's lights arrive at a point with a unit normal (a zero normal: a grid point, no receiver
+// angle), and how a format combines a grid point's arrivals into its stored sample.
+using ArrivalFn = std::function<LightArrival(const Light& light, Vec3 point, Vec3 normal)>;
+using GridCombineFn = std::function<GridSample(const std::vector<LightArrival>& arrivals)>;
+
+struct DirectBakeStats {
+    uint64_t shadowRays = 0, blocked = 0;
+    size_t luxels = 0, gridPoints = 0, nudged = 0, solid = 0;
+    double gridMs = 0, lightmapMs = 0;
+};
+
+// Style-0 light at every luxel, as pages laid out like World::lightmaps (texels no luxel covers stay 0).
+std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
+                                              const std::vector<Light>& lights, const ArrivalFn& arrival,
+                                              DirectBakeStats& stats);
+
+// Style-0 light at every grid point (moved out of solid as q3map2 does; a point with no open space near stays
+// zero), combined by `combine`. The map must have a light grid.
+ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const RayScene& scene, const std::vector<Light>& lights,
+                           const ArrivalFn& arrival, const GridCombineFn& combine, DirectBakeStats& stats);
+
+}  // namespace luxel

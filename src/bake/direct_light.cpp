@@ -1,0 +1,185 @@
+// The direct-light baker (see direct_light.hpp).
+#include "luxel/bake/direct_light.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "luxel/bake/grid_points.hpp"
+#include "luxel/light/luxels.hpp"
+
+namespace luxel {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// Shadow rays start this far off the receiver along its normal (grid points: at the point) and stop this far
+// short of a light, so neither the receiver nor an emitting surface shadows itself.
+constexpr float kShadowBias = 0.25f;
+// Suns are this far away: past every map (Quake 3 and Source worlds end within 2^16 units).
+constexpr float kSunDistance = 1.0e6f;
+
+bool isSkyTriangle(const World& world, const Geometry& geometry, const RayScene& scene, uint32_t triangle) {
+    const auto& ts = scene.triangleSurface();
+    if (triangle >= ts.size() || ts[triangle] == RayScene::kNoSurface) return false;
+    const uint32_t s = ts[triangle];
+    if (s < geometry.surfaces.size() && geometry.surfaces[s].shading == SurfaceShading::Sky) return true;
+    if (s < world.surfaces.size()) {
+        const int32_t m = world.surfaces[s].material;
+        if (m >= 0 && size_t(m) < world.materials.size() && (world.materials[size_t(m)].flags & kMaterialSky)) return true;
+    }
+    return false;
+}
+
+// Whether the light's arrival at `from` is unblocked: a sun's ray must leave the map or meet the sky first;
+// any other light's must reach it.
+bool visible(const World& world, const Geometry& geometry, const RayScene& scene, const Light& light, const LightArrival& a,
+             Vec3 from) {
+    if (light.kind == Light::Kind::Sun) {
+        const RayHit h = scene.closest(from, a.toLight, 0.0f, kSunDistance);
+        return !h.hit || isSkyTriangle(world, geometry, scene, h.triangle);
+    }
+    const float far = a.distance - kShadowBias;
+    if (!(far > 0)) return true;
+    return !scene.occluded(from, a.toLight, 0.0f, far);
+}
+
+// The lights that can reach a box: within their envelope of it (suns always).
+std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Vec3 maxs) {
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < lights.size(); ++i) {
+        const Light& l = lights[i];
+        if (l.kind != Light::Kind::Sun && std::isfinite(l.envelope)) {
+            const Vec3 q{std::clamp(l.origin.x, mins.x, maxs.x), std::clamp(l.origin.y, mins.y, maxs.y),
+                         std::clamp(l.origin.z, mins.z, maxs.z)};
+            const Vec3 d = q - l.origin;
+            if (dot(d, d) > l.envelope * l.envelope) continue;
+        }
+        out.push_back(i);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
+                                              const std::vector<Light>& lights, const ArrivalFn& arrival,
+                                              DirectBakeStats& stats) {
+    const auto start = Clock::now();
+    std::vector<LightmapPage> pages = world.lightmaps;
+    for (LightmapPage& p : pages) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
+    const std::vector<Luxel> luxels = luxelCentres(world, geometry);
+    stats.luxels = luxels.size();
+    // Runs of one surface's luxels: a surface's light list is made once.
+    std::vector<std::pair<size_t, size_t>> runs;
+    for (size_t i = 0; i < luxels.size();) {
+        size_t j = i;
+        while (j < luxels.size() && luxels[j].surface == luxels[i].surface) ++j;
+        runs.push_back({i, j});
+        i = j;
+    }
+    std::vector<Vec3> light(luxels.size());
+    std::atomic<uint64_t> rays{0}, blocked{0};
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+        uint64_t myRays = 0, myBlocked = 0;
+        for (size_t k = r.begin(); k != r.end(); ++k) {
+            const auto [b, e] = runs[k];
+            Vec3 mins = luxels[b].position, maxs = luxels[b].position;
+            for (size_t i = b; i < e; ++i)
+                mins = {std::min(mins.x, luxels[i].position.x), std::min(mins.y, luxels[i].position.y), std::min(mins.z, luxels[i].position.z)},
+                maxs = {std::max(maxs.x, luxels[i].position.x), std::max(maxs.y, luxels[i].position.y), std::max(maxs.z, luxels[i].position.z)};
+            const std::vector<uint32_t> near = lightsNear(lights, mins, maxs);
+            for (size_t i = b; i < e; ++i) {
+                const Luxel& x = luxels[i];
+                const Vec3 from = x.position + x.normal * kShadowBias;
+                Vec3 sum;
+                for (uint32_t li : near) {
+                    const Light& l = lights[li];
+                    if (l.style != 0) continue;
+                    const LightArrival a = arrival(l, x.position, x.normal);
+                    if (!a.reaches()) continue;
+                    ++myRays;
+                    if (!visible(world, geometry, scene, l, a, from)) {
+                        ++myBlocked;
+                        continue;
+                    }
+                    sum += a.color;
+                }
+                light[i] = sum;
+            }
+        }
+        rays += myRays;
+        blocked += myBlocked;
+    });
+    for (size_t i = 0; i < luxels.size(); ++i) {
+        const Luxel& x = luxels[i];
+        if (x.page < 0 || size_t(x.page) >= pages.size()) continue;
+        LightmapPage& p = pages[size_t(x.page)];
+        if (x.x < 0 || x.y < 0 || x.x >= p.width || x.y >= p.height) continue;
+        float* t = p.rgb.data() + (size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3;
+        t[0] = light[i].x, t[1] = light[i].y, t[2] = light[i].z;
+    }
+    stats.shadowRays += rays.load();
+    stats.blocked += blocked.load();
+    stats.lightmapMs = msSince(start);
+    return pages;
+}
+
+ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const RayScene& scene, const std::vector<Light>& lights,
+                           const ArrivalFn& arrival, const GridCombineFn& combine, DirectBakeStats& stats) {
+    const auto start = Clock::now();
+    ProbeValues out;
+    if (!world.grid) return out;
+    const LightGrid& grid = *world.grid;
+    out.kind = ProbeKind::Grid;
+    out.grid.assign(grid.samples.size(), GridSample{});
+    stats.gridPoints = grid.samples.size();
+    std::atomic<uint64_t> rays{0}, blocked{0};
+    std::atomic<size_t> nudged{0}, solid{0};
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, grid.samples.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
+        uint64_t myRays = 0, myBlocked = 0;
+        std::vector<LightArrival> arrivals;
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            Vec3 p = gridPointPosition(grid, i);
+            if (inSolid(world, p)) {
+                const std::optional<Vec3> free = nudgeOutOfSolid(world, p, grid.cellSize);
+                if (!free) {
+                    ++solid;
+                    continue;
+                }
+                p = *free;
+                ++nudged;
+            }
+            arrivals.clear();
+            for (const Light& l : lights) {
+                if (l.style != 0) continue;
+                const LightArrival a = arrival(l, p, Vec3{});
+                if (!a.reaches()) continue;
+                ++myRays;
+                if (!visible(world, geometry, scene, l, a, p)) {
+                    ++myBlocked;
+                    continue;
+                }
+                arrivals.push_back(a);
+            }
+            out.grid[i] = combine(arrivals);
+        }
+        rays += myRays;
+        blocked += myBlocked;
+    });
+    stats.shadowRays += rays.load();
+    stats.blocked += blocked.load();
+    stats.nudged = nudged.load();
+    stats.solid = solid.load();
+    stats.gridMs = msSince(start);
+    return out;
+}
+
+}  // namespace luxel

@@ -1,0 +1,149 @@
+// The direct-light baker's driver (bake/direct_light.hpp) with an analytic light: a point light's I cos / d^2
+// at every luxel and grid point of a synthetic room, and the exact shadow of a square occluder.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "luxel/bake/direct_light.hpp"
+#include "luxel/bsp/decode.hpp"
+#include "luxel/light/luxels.hpp"
+#include "support/decode_helpers.hpp"
+#include "support/q3_writer.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+// I cos(incidence) / d^2, the normal's cos left out for a zero normal (grid points).
+LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
+    LightArrival a;
+    const Vec3 d = l.origin - p;
+    a.distance = std::sqrt(dot(d, d));
+    a.toLight = d * (1.0f / a.distance);
+    const float cosine = dot(n, n) > 0 ? dot(n, a.toLight) : 1.0f;
+    if (cosine <= 0) return a;
+    a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
+    return a;
+}
+
+// A room (-256..256, -256..256, 0..256) with a 32 x 32 square occluder at z = 100 over the floor's centre,
+// optionally, and a light grid.
+struct Room {
+    World world;
+    Geometry geometry;
+    explicit Room(bool occluder) {
+        RoomOptions o;
+        o.lightGrid = true;
+        Q3MapBuilder b = makeRoomMap(o);
+        if (occluder) {
+            // Both sides, so it blocks from above and below (q3_writer winds clockwise from the front).
+            for (float z : {100.0f, 100.001f}) {
+                const std::vector<Vec3> pts = z == 100.0f ? std::vector<Vec3>{{-16, -16, z}, {-16, 16, z}, {16, 16, z}, {16, -16, z}}
+                                                          : std::vector<Vec3>{{-16, -16, z}, {16, -16, z}, {16, 16, z}, {-16, 16, z}};
+                const int32_t face = b.addPolygon(pts, {0, 0, z == 100.0f ? 1.0f : -1.0f}, 0, -3, {{0, 0}, {0, 0}, {0, 0}, {0, 0}});
+                b.leafFaces.push_back(face);
+                b.leaves.at(0).numLeafFaces += 1;
+                b.models.at(0).numFaces += 1;
+            }
+        }
+        world = decodeMap(memorySource(b.build(), "room.bsp"));
+        geometry = tessellate(world);
+    }
+};
+
+Light pointLight(Vec3 at, float intensity) {
+    Light l;
+    l.kind = Light::Kind::Point;
+    l.origin = at;
+    l.intensity = intensity;
+    return l;
+}
+
+}  // namespace
+
+TEST_CASE("direct bake: a point light's I cos / d^2 at every floor luxel, and an occluder's exact shadow", "[bake]") {
+    for (bool occluder : {false, true}) {
+        const Room room(occluder);
+        const RayScene scene(room.world, room.geometry);
+        const std::vector<Light> lights{pointLight({0, 0, 200}, 40000)};
+        DirectBakeStats stats;
+        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, pointArrival, stats);
+        REQUIRE(pages.size() == room.world.lightmaps.size());
+        CHECK(stats.luxels > 0);
+        size_t floor = 0, shadowed = 0, checked = 0;
+        for (const Luxel& x : luxelCentres(room.world, room.geometry)) {
+            if (x.normal.z < 0.99f) continue;  // the floor (the occluder has no lightmap)
+            ++floor;
+            const LightmapPage& p = pages[size_t(x.page)];
+            const float* t = p.rgb.data() + (size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3;
+            const Vec3 d = Vec3{0, 0, 200} - x.position;
+            const float want = 40000 * (200 - x.position.z) / std::pow(dot(d, d), 1.5f);
+            // The occluder's shadow on the floor is the square |x|, |y| < 16 * 200 / 100 = 32; a luxel a
+            // texel or more (512 / 128 = 4 units) inside or outside it is dark or lit.
+            const float m = std::max(std::abs(x.position.x), std::abs(x.position.y));
+            if (occluder && m < 32 - 4) {
+                CHECK(t[0] == 0.0f);
+                ++shadowed;
+            } else if (!occluder || m > 32 + 4) {
+                CHECK(t[0] == Approx(want).epsilon(1e-4));
+                CHECK(t[1] == t[0]);
+                ++checked;
+            }
+        }
+        CHECK(floor == 128 * 128);
+        CHECK(checked > 10000);
+        if (occluder) CHECK(shadowed > 150);
+        CHECK(stats.shadowRays >= floor);
+    }
+}
+
+TEST_CASE("direct bake: grid points get the unblocked arrivals, combined by the format's rule", "[bake]") {
+    const Room room(true);
+    const RayScene scene(room.world, room.geometry);
+    const std::vector<Light> lights{pointLight({0, 0, 200}, 40000), pointLight({100, 0, 50}, 1000)};
+    // The combination under test: the arrivals' colours summed as ambient, their count as directed.
+    const GridCombineFn combine = [](const std::vector<LightArrival>& arrivals) {
+        GridSample s;
+        for (const LightArrival& a : arrivals) s.ambient += a.color;
+        s.directed = Vec3{1, 1, 1} * float(arrivals.size());
+        return s;
+    };
+    DirectBakeStats stats;
+    const ProbeValues v = bakeGridDirect(room.world, room.geometry, scene, lights, pointArrival, combine, stats);
+    REQUIRE(v.kind == ProbeKind::Grid);
+    REQUIRE(v.grid.size() == room.world.grid->samples.size());
+    // Whether the segment from light L to point P crosses the occluder (|x|, |y| < 16 at z = 100): 1 yes, 0 no,
+    // -1 within a unit of its edge (left out).
+    auto crosses = [](Vec3 L, Vec3 P) {
+        if ((L.z - 100) * (P.z - 100) >= 0) return 0;
+        const float t = (100 - L.z) / (P.z - L.z);
+        const Vec3 q = L + (P - L) * t;
+        const float m = std::max(std::abs(q.x), std::abs(q.y));
+        return m < 15 ? 1 : m > 17 ? 0 : -1;
+    };
+    size_t checked = 0, hidden = 0;
+    for (size_t i = 0; i < v.grid.size(); ++i) {
+        const Vec3 p = gridPointPosition(*room.world.grid, i);
+        if (p.x <= -256 || p.x >= 256 || p.y <= -256 || p.y >= 256 || p.z <= 0 || p.z >= 256) continue;  // on a wall
+        Vec3 want;
+        int count = 0;
+        bool unsure = false;
+        for (const Light& l : lights) {
+            const int c = crosses(l.origin, p);
+            unsure = unsure || c < 0;
+            if (c != 0) continue;
+            const Vec3 d = l.origin - p;
+            want += Vec3{1, 1, 1} * (l.intensity / dot(d, d));
+            ++count;
+        }
+        if (unsure) continue;
+        hidden += count < 2 ? 1 : 0;
+        CHECK(v.grid[i].ambient.x == Approx(want.x).epsilon(1e-4));
+        CHECK(v.grid[i].directed.x == float(count));
+        ++checked;
+    }
+    CHECK(hidden > 0);
+    CHECK(checked > 20);
+    CHECK(stats.gridPoints == v.grid.size());
+}
