@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "luxel/bake/compare.hpp"
 #include "luxel/bake/direct_light.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/light/luxels.hpp"
@@ -146,4 +147,22 @@ TEST_CASE("direct bake: grid points get the unblocked arrivals, combined by the 
     CHECK(hidden > 0);
     CHECK(checked > 20);
     CHECK(stats.gridPoints == v.grid.size());
+}
+
+TEST_CASE("compareLightmapPages: relative luminance error over the luxels of lit surfaces", "[bake]") {
+    const Room room(false);
+    std::vector<LightmapPage> baked = room.world.lightmaps;
+    for (LightmapPage& p : baked)
+        for (float& v : p.rgb) v *= 1.1f;
+    const LightmapComparison c = compareLightmapPages(room.world, room.geometry, room.world.lightmaps, baked);
+    CHECK(c.luxels == 6 * 128 * 128);  // every texel of the six wall pages
+    CHECK(c.compared + c.dark == c.luxels);
+    CHECK(c.medianRelative == Approx(0.1).epsilon(1e-5));
+    CHECK(c.p90Relative == Approx(0.1).epsilon(1e-5));
+    CHECK(c.meanCompared == Approx(1.1 * c.meanReference).epsilon(1e-5));
+    const LightmapComparison same = compareLightmapPages(room.world, room.geometry, room.world.lightmaps, room.world.lightmaps);
+    CHECK(same.medianRelative == 0);
+    CHECK(same.rmse[0] == 0);
+    baked.pop_back();
+    CHECK_THROWS(compareLightmapPages(room.world, room.geometry, room.world.lightmaps, baked));
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "luxel/light/luxels.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel {
@@ -130,6 +131,59 @@ nlohmann::json toJson(const ProbeComparison& c) {
                                      {"count", c.relativeCount}, {"dark", c.dark}, {"dark_below", c.darkBelow}};
     j["mean_luminance"] = {{"reference", c.meanReference}, {"compared", c.meanCompared}};
     return j;
+}
+
+LightmapComparison compareLightmapPages(const World& world, const Geometry& geometry, const std::vector<LightmapPage>& stored,
+                                        const std::vector<LightmapPage>& baked, double darkBelow) {
+    if (stored.size() != baked.size()) throw UsageError("lightmap page counts differ");
+    for (size_t i = 0; i < stored.size(); ++i)
+        if (stored[i].width != baked[i].width || stored[i].height != baked[i].height || stored[i].rgb.size() != baked[i].rgb.size())
+            throw UsageError("lightmap page " + std::to_string(i) + " differs in size");
+    LightmapComparison c;
+    std::vector<std::pair<Vec3, Vec3>> values;  // (stored, baked) per luxel
+    for (const Luxel& x : luxelCentres(world, geometry)) {
+        if (x.page < 0 || size_t(x.page) >= stored.size()) continue;
+        const LightmapPage& a = stored[size_t(x.page)];
+        if (x.x < 0 || x.y < 0 || x.x >= a.width || x.y >= a.height) continue;
+        const size_t t = (size_t(x.y) * size_t(a.width) + size_t(x.x)) * 3;
+        const float* b = baked[size_t(x.page)].rgb.data() + t;
+        values.push_back({{a.rgb[t], a.rgb[t + 1], a.rgb[t + 2]}, {b[0], b[1], b[2]}});
+    }
+    c.luxels = values.size();
+    if (values.empty()) return c;
+    std::array<double, 3> squares{};
+    for (const auto& [a, b] : values) {
+        addSquares(squares, a, b);
+        c.meanReference += luminance(a);
+        c.meanCompared += luminance(b);
+    }
+    c.rmse = rootMean(squares, values.size());
+    c.meanReference /= double(values.size());
+    c.meanCompared /= double(values.size());
+    c.darkBelow = darkBelow > 0 ? darkBelow : 0.01 * c.meanReference;
+    std::vector<double> relative;
+    for (const auto& [a, b] : values) {
+        const double la = luminance(a);
+        if (la < c.darkBelow) {
+            ++c.dark;
+            continue;
+        }
+        relative.push_back(std::abs(double(luminance(b)) - la) / la);
+    }
+    c.compared = relative.size();
+    c.medianRelative = percentile(relative, 0.5);
+    c.p90Relative = percentile(relative, 0.9);
+    return c;
+}
+
+nlohmann::json toJson(const LightmapComparison& c) {
+    return {{"luxels", c.luxels},
+            {"compared", c.compared},
+            {"dark", c.dark},
+            {"dark_below", c.darkBelow},
+            {"rmse", c.rmse},
+            {"relative_luminance_error", {{"median", c.medianRelative}, {"p90", c.p90Relative}}},
+            {"mean_luminance", {{"stored", c.meanReference}, {"baked", c.meanCompared}}}};
 }
 
 }  // namespace luxel

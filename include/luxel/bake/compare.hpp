@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "luxel/geometry/geometry.hpp"
 #include "luxel/light/light_grid.hpp"
 
 namespace luxel {
@@ -38,5 +39,20 @@ ProbeComparison compareProbes(const ProbeValues& reference, const ProbeValues& v
                               double darkBelow = 0);
 
 nlohmann::json toJson(const ProbeComparison& c);
+
+// How far baked lightmap pages are from stored ones of the same layout, over the luxels of lit surfaces
+// (light/luxels.hpp): per-channel RMSE in linear light, the median and 90th percentile of the relative
+// luminance error |b - a| / a over luxels whose stored luminance is at least `darkBelow`, mean luminances.
+struct LightmapComparison {
+    size_t luxels = 0, compared = 0, dark = 0;
+    double darkBelow = 0;
+    std::array<double, 3> rmse{};
+    double medianRelative = 0, p90Relative = 0;
+    double meanReference = 0, meanCompared = 0;
+};
+// darkBelow <= 0 picks 1% of the stored mean luminance. Pages must match the World's (else UsageError).
+LightmapComparison compareLightmapPages(const World& world, const Geometry& geometry, const std::vector<LightmapPage>& stored,
+                                        const std::vector<LightmapPage>& baked, double darkBelow = 0);
+nlohmann::json toJson(const LightmapComparison& c);
 
 }  // namespace luxel
