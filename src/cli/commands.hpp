@@ -15,6 +15,7 @@ void addLightmapsCommand(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
 void addGridCommand(CLI::App& app, Action& action);
 void addRebakeCommand(CLI::App& app, Action& action);
+void addBakeCommand(CLI::App& app, Action& action);
 void addBatchCommand(CLI::App& app, Action& action);
 void addListCommand(CLI::App& app, Action& action);
 void addDiffCommand(CLI::App& app, Action& action);

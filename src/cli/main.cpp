@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     luxel::cli::addBenchCommand(app, action);
     luxel::cli::addGridCommand(app, action);
     luxel::cli::addRebakeCommand(app, action);
+    luxel::cli::addBakeCommand(app, action);
     luxel::cli::addBatchCommand(app, action);
     luxel::cli::addListCommand(app, action);
     luxel::cli::addDiffCommand(app, action);

@@ -1,0 +1,31 @@
+#pragma once
+// A map's lights and the rules its compiler applies to them, whatever the format: the lights (lights.hpp),
+// how one arrives at a point (each compiler's falloff) and how a probe point's arrivals are stored (Quake 3
+// grid: q3map2's ambient + directed split; Source: vrad's ambient cube). The light baker takes this and
+// knows no format.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "luxel/bake/direct_light.hpp"
+#include "luxel/io/map_source.hpp"
+#include "luxel/material/material_set.hpp"
+
+namespace luxel {
+
+struct MapLights {
+    std::vector<Light> lights;
+    ArrivalFn arrival;
+    GridCombineFn combine;   // Quake 3 grid points; empty for formats without a grid
+    std::vector<std::string> notes;  // what the decoder could not find or left out, one line each
+};
+
+struct MapLightOptions {
+    std::string lightsFile;  // Quake 3: a .map source holding the light entities the compile removed
+    const MaterialSet* materials = nullptr;  // Quake 3 surface and sky lights need the shaders and textures
+};
+
+// The lights of `world` as its compiler saw them. Throws UsageError for a lights file that cannot be read.
+MapLights mapLights(const World& world, const MapSource& source, const MapLightOptions& options);
+
+}  // namespace luxel
