@@ -7,6 +7,8 @@
 #include "luxel/bake/compare.hpp"
 #include "luxel/bake/direct_light.hpp"
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/write_probes.hpp"
+#include "luxel/util/error.hpp"
 #include "luxel/light/luxels.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
@@ -165,4 +167,34 @@ TEST_CASE("compareLightmapPages: relative luminance error over the luxels of lit
     CHECK(same.rmse[0] == 0);
     baked.pop_back();
     CHECK_THROWS(compareLightmapPages(room.world, room.geometry, room.world.lightmaps, baked));
+}
+
+TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same file; others decode to themselves", "[bake]") {
+    RoomOptions o;
+    const Bytes file = makeRoomMap(o).build();
+    const MapSource src = memorySource(file, "room.bsp");
+    const World world = decodeMap(src);
+    CHECK(writeLightmaps(src, world, world.lightmaps) == file);
+    // Half the light, and one texel over-bright (hue kept: (8, 4, 2) / 2 scaled into 255).
+    std::vector<LightmapPage> pages = world.lightmaps;
+    for (LightmapPage& p : pages)
+        for (float& v : p.rgb) v *= 0.5f;
+    pages[0].rgb[0] = 8, pages[0].rgb[1] = 4, pages[0].rgb[2] = 2;
+    const Bytes written = writeLightmaps(src, world, pages);
+    REQUIRE(written.size() == file.size());
+    const World back = decodeMap(memorySource(written, "room2.bsp"));
+    CHECK(back.lightmaps[0].rgb[0] == Approx(4.0f));
+    CHECK(back.lightmaps[0].rgb[1] == Approx(2.0f).margin(4.0f / 255));
+    CHECK(back.lightmaps[0].rgb[2] == Approx(1.0f).margin(4.0f / 255));
+    // Every other texel: 0.5 x (4 b / 255) -> byte round(b / 2): within half a byte step.
+    for (size_t p = 0; p < pages.size(); ++p)
+        for (size_t i = p == 0 ? 3 : 0; i < pages[p].rgb.size(); ++i)
+            REQUIRE(std::abs(back.lightmaps[p].rgb[i] - pages[p].rgb[i]) <= 2.0f / 255 + 1e-6f);
+    // Only the lightmaps lump changed.
+    const auto range = q3LumpRange(file, kQ3Lightmaps);
+    for (size_t i = 0; i < file.size(); ++i)
+        if (i < range.first || i >= range.first + range.second) REQUIRE(written[i] == file[i]);
+    std::vector<LightmapPage> wrong = pages;
+    wrong.pop_back();
+    CHECK_THROWS_AS(writeLightmaps(src, world, wrong), UsageError);
 }

@@ -20,21 +20,6 @@ double storable(float c) {
     return std::isnan(c) ? 0.0 : std::clamp(double(c), 0.0, double(std::numeric_limits<float>::max()));
 }
 
-// q3map2's ColorToBytes: byte = linear * 255 / 4 (the decoder's overbright 4 * byte / 255); when a
-// channel would pass 255 all three are scaled down together, so an over-bright colour keeps its hue.
-std::array<uint8_t, 3> gridColorBytes(Vec3 linear) {
-    std::array<double, 3> v{};
-    double top = 0;
-    for (int i = 0; i < 3; ++i) {
-        v[size_t(i)] = storable(linear[i]) * 255.0 / 4.0;
-        top = std::max(top, v[size_t(i)]);
-    }
-    const double scale = top > 255.0 ? 255.0 / top : 1.0;
-    std::array<uint8_t, 3> out{};
-    for (size_t i = 0; i < 3; ++i) out[i] = uint8_t(std::min(255.0, std::round(v[i] * scale)));
-    return out;
-}
-
 // Inverse of the decoder's (cos a sin p, sin a sin p, cos p) with p, a = byte * 2pi / 256: the nearest
 // byte pair. Straight up or down (and a zero vector, stored as up) have azimuth 0, which they ignore.
 std::array<uint8_t, 2> gridAngleBytes(Vec3 d) {
@@ -50,8 +35,23 @@ std::array<uint8_t, 2> gridAngleBytes(Vec3 d) {
 
 }  // namespace
 
+// q3map2's ColorToBytes: byte = linear * 255 / 4 (the decoder's overbright 4 * byte / 255); when a
+// channel would pass 255 all three are scaled down together, so an over-bright colour keeps its hue.
+std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear) {
+    std::array<double, 3> v{};
+    double top = 0;
+    for (int i = 0; i < 3; ++i) {
+        v[size_t(i)] = storable(linear[i]) * 255.0 / 4.0;
+        top = std::max(top, v[size_t(i)]);
+    }
+    const double scale = top > 255.0 ? 255.0 / top : 1.0;
+    std::array<uint8_t, 3> out{};
+    for (size_t i = 0; i < 3; ++i) out[i] = uint8_t(std::min(255.0, std::round(v[i] * scale)));
+    return out;
+}
+
 std::array<uint8_t, 8> encodeGridPoint(const GridSample& s) {
-    const auto ambient = gridColorBytes(s.ambient), directed = gridColorBytes(s.directed);
+    const auto ambient = encodeQuake3Light(s.ambient), directed = encodeQuake3Light(s.directed);
     const auto angles = gridAngleBytes(s.direction);
     return {ambient[0], ambient[1], ambient[2], directed[0], directed[1], directed[2], angles[0], angles[1]};
 }

@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "luxel/bake/compare.hpp"
 #include "luxel/bake/direct_light.hpp"
+#include "luxel/bsp/write_probes.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/light/map_lights.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 struct BakeArgs {
     MapArgs map;
-    std::string lights, output, report;
+    std::string lights, output, report, write;
 };
 
 void writePage(const LightmapPage& page, const World& world, const std::string& path) {
@@ -56,8 +57,9 @@ int runBake(const BakeArgs& args) {
     report["lights"] = lights.lights.size();
     std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles in {:.1f} ms, {} threads\n",
                              source.displayName, lights.lights.size(), loadMs, scene.triangleCount(), scene.buildMs(), threads);
+    std::optional<ProbeValues> bakedGrid;
     if (world.grid && lights.combine) {
-        const ProbeValues grid = bakeGridDirect(world, geometry, scene, lights.lights, lights.arrival, lights.combine, stats);
+        const ProbeValues& grid = bakedGrid.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.arrival, lights.combine, stats));
         const ProbeValues stored = storedProbes(world);
         std::vector<bool> use(stored.size(), true);
         for (size_t i = 0; i < use.size(); ++i) {
@@ -91,6 +93,14 @@ int runBake(const BakeArgs& args) {
         for (size_t i = 0; i < pages.size(); ++i) writePage(pages[i], world, fmt::format("{}/lm_{:04d}.png", args.output, i));
         std::cout << fmt::format("wrote {} baked lightmap pages to {}\n", pages.size(), args.output);
     }
+    if (!args.write.empty()) {
+        // Lightmaps then grid, each lump rewritten in place in a copy of the map.
+        MapSource copy = source;
+        copy.bytes = writeLightmaps(source, world, pages);
+        if (bakedGrid) copy.bytes = writeProbes(copy, world, *bakedGrid);
+        writeFileAtomic(args.write, copy.bytes);
+        std::cout << "wrote " << args.write << "\n";
+    }
     if (!args.report.empty()) writeTextFile(args.report, report.dump(2) + "\n");
     return 0;
 }
@@ -105,6 +115,7 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--lights", args->lights, "Quake 3: the map's .map source, for the light entities the compile removed");
     sub->add_option("-o,--output", args->output, "folder for the baked lightmap pages (lm_NNNN.png)");
     sub->add_option("--json", args->report, "write the figures as JSON");
+    sub->add_option("--write", args->write, "write a copy of the map holding the baked lightmaps and grid (every other byte kept)");
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
 

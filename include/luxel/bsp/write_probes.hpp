@@ -17,6 +17,13 @@ Bytes writeProbes(const MapSource& source, const World& world, const ProbeValues
 // colours as the decoder's 4 * byte / 255, scaled down together when a channel passes 255 as q3map2
 // does) and Source ColorRGBExp32 (mantissas 0-255, signed exponent, linear = m * 2^e / 255).
 std::array<uint8_t, 8> encodeGridPoint(const GridSample& s);
+// Quake 3 light bytes (lightmaps, grid colours): linear * 255 / 4, scaled down together past 255.
+std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear);
+
+// Quake 3: the lightmaps lump rewritten in place with `pages` (laid out like World::lightmaps; a deluxe map's
+// direction pages keep their bytes). Throws UsageError for maps whose lightmaps are external images or
+// whose page layout differs, DecodeError for a malformed file.
+Bytes writeLightmaps(const MapSource& source, const World& world, const std::vector<LightmapPage>& pages);
 std::array<uint8_t, 4> encodeColorRGBExp32(Vec3 linear);
 
 }  // namespace luxel
