@@ -12,45 +12,12 @@
 #include "luxel/material/q3_shader.hpp"
 #include "luxel/util/error.hpp"
 #include "material_loaders.hpp"
+#include "q3_game.hpp"
 #include "q3_program.hpp"
 
 namespace luxel::materials {
 namespace {
 namespace fs = std::filesystem;
-
-struct MountName {
-    std::string name;  // as GameFiles::describe prefixes it
-    bool archive = false;
-};
-
-struct Q3Files {
-    GameFiles files;
-    std::vector<MountName> mounts;  // highest precedence first, as mounted
-
-    void addGameDir(const std::string& dir) {
-        files.addQuake3GameDir(dir);
-        std::string trimmed = dir;
-        while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-        mounts.push_back({trimmed, false});
-        const std::vector<std::string> paks = quake3PakFiles(dir);
-        for (auto it = paks.rbegin(); it != paks.rend(); ++it) mounts.push_back({*it, true});
-    }
-    void addArchive(const std::string& path) {
-        files.addArchive(path);
-        mounts.push_back({path, true});
-    }
-    // Which mount a script resolves to (by its describe() text): the longest matching name, the first
-    // one on a tie (GameFiles takes the first mount holding a path).
-    size_t mountOf(const std::string& path) const {
-        const std::string where = files.describe(path).value_or("");
-        size_t best = mounts.size(), bestLength = 0;
-        for (size_t i = 0; i < mounts.size(); ++i) {
-            const std::string prefix = mounts[i].name + (mounts[i].archive ? ":" : "/");
-            if (where.starts_with(prefix) && prefix.size() > bestLength) best = i, bestLength = prefix.size();
-        }
-        return best;
-    }
-};
 
 // "archive.pk3" of "archive.pk3:maps/x.bsp", as openMapPath splits it.
 std::optional<std::string> mapArchive(const std::string& displayName) {
@@ -109,14 +76,6 @@ Q3Mounts quake3Mounts(const MapSource& source, const MaterialOptions& options) {
     }
     return m;
 }
-
-// A set of mounts with its shader scripts parsed: shared by every map that mounts the same archives and
-// directories (a batch over one game's maps parses its scripts once).
-struct Q3Game {
-    Q3Files f;
-    Q3ShaderTable table;
-    std::vector<std::string> warnings;
-};
 
 // ScanAndLoadShaderFiles order (see addShaders): scripts of the lowest-precedence mount first; inside one
 // mount, names in reverse order (the engine uses the archive's directory order, which GameFiles does not keep).
@@ -201,10 +160,14 @@ bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begi
 
 }  // namespace
 
+std::shared_ptr<const Q3Game> quake3Game(const MapSource& source, const MaterialOptions& options) {
+    return cachedGame(quake3Mounts(source, options));
+}
+
 void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
                 const std::vector<bool>& decodeOnly, MaterialSet& set) {
     set.textureGamma = 1.0f;
-    const std::shared_ptr<const Q3Game> game = cachedGame(quake3Mounts(source, options));
+    const std::shared_ptr<const Q3Game> game = quake3Game(source, options);
     const Q3Files& f = game->f;
     const Q3ShaderTable& table = game->table;
     set.warnings.insert(set.warnings.end(), game->warnings.begin(), game->warnings.end());

@@ -316,6 +316,10 @@ private:
                 Q3Stage stage;
                 stage.line = t->line;
                 BlockEnd end = parseStage(stage);
+                // q3map2 takes a stage's image as the light image while no editor or light image is known.
+                if (shader.editorImage.empty() && shader.q3mapLightImage.empty() && !stage.map.empty() &&
+                    stage.map[0] != '$' && stage.map[0] != '*')
+                    shader.q3mapLightImage = stage.map;
                 shader.stages.push_back(std::move(stage));
                 if (end == BlockEnd::NextShader) {
                     Lexer::Mark m = lx_.mark();
@@ -363,7 +367,12 @@ private:
             }
         } else if (equalsIgnoreCase(k, "skyparms")) {
             s.hasSkyParms = true;
-            if (auto outer = arg(); outer && outer->text != "-") s.skyBoxBase = forwardSlashes(outer->text);
+            if (auto outer = arg(); outer && outer->text != "-") {
+                s.skyBoxBase = forwardSlashes(outer->text);
+                // q3map2: the box's top image lights the sky unless a light image was named before.
+                if (s.q3mapLightImage.empty() && !equalsIgnoreCase(outer->text, "full"))
+                    s.q3mapLightImage = *s.skyBoxBase + "_up";
+            }
             float height = floatArg().value_or(0.0f);
             s.skyCloudHeight = height != 0 ? height : 512.0f;
             skipLine();  // the inner box
@@ -426,10 +435,12 @@ private:
             if (auto p = arg()) s.editorImage = forwardSlashes(p->text);
         } else if (startsWithIgnoreCase(k, "qer")) {
             skipLine();
-        } else if (equalsIgnoreCase(k, "q3map_sun") || equalsIgnoreCase(k, "q3map_sunext")) {
-            float v[6] = {};
+        } else if (equalsIgnoreCase(k, "q3map_sun") || equalsIgnoreCase(k, "q3map_sunext") || equalsIgnoreCase(k, "sun")) {
+            // q3map2 reads six numbers (q3map_sunExt: two more, deviance and samples, when present).
+            float v[8] = {};
             int n = 0;
-            while (n < 6) {
+            const int most = equalsIgnoreCase(k, "q3map_sunext") ? 8 : 6;
+            while (n < most) {
                 auto f = floatArg();
                 if (!f) break;
                 v[n++] = *f;
@@ -441,12 +452,54 @@ private:
                 s.sunIntensity = v[3];
                 s.sunDegrees = v[4];
                 s.sunElevation = v[5];
+                Q3Shader::Sun sun{*s.sunColor, v[3], v[4], v[5]};
+                if (n >= 8) sun.deviance = v[6], sun.samples = int(std::clamp(v[7], -1e6f, 1e6f));
+                s.suns.push_back(sun);
+            }
+            skipLine();
+        } else if (equalsIgnoreCase(k, "q3map_skylight")) {
+            // q3map2: value clamped to >= 0, iterations to >= 2; optional horizon_min horizon_max (clamped to
+            // -90..90) and sample_color.
+            Q3Shader::SkyLight sky;
+            const auto value = floatArg();
+            const auto iterations = value ? floatArg() : std::nullopt;
+            if (!iterations) {
+                lx_.warn(t.line, k + ": expected value iterations");
+            } else {
+                sky.value = std::max(0.0f, *value);
+                sky.iterations = int(std::clamp(*iterations, 2.0f, 1e6f));
+                if (auto lo = floatArg()) {
+                    sky.horizonMin = int(std::clamp(*lo, -90.0f, 90.0f));
+                    if (auto hi = floatArg()) {
+                        sky.horizonMax = int(std::clamp(*hi, -90.0f, 90.0f));
+                        if (auto sample = floatArg()) sky.sampleColor = int(*sample) != 0;
+                    }
+                }
+                s.skyLights.push_back(sky);
             }
             skipLine();
         } else if (equalsIgnoreCase(k, "q3map_surfacelight")) {
             s.surfaceLight = floatArg().value_or(0.0f);
+        } else if (equalsIgnoreCase(k, "q3map_lightsubdivide")) {
+            s.lightSubdivide = int(std::clamp(floatArg().value_or(0.0f), -1e6f, 1e6f));
+        } else if (equalsIgnoreCase(k, "q3map_lightrgb")) {
+            float v[3] = {};
+            int n = 0;
+            while (n < 3) {
+                auto f = floatArg();
+                if (!f) break;
+                v[n++] = *f;
+            }
+            s.lightRGB = Vec3{v[0], v[1], v[2]};  // q3map2 reads missing numbers as 0
+        } else if (equalsIgnoreCase(k, "q3map_backsplash")) {
+            s.backsplashPercent = floatArg().value_or(0.0f);
+            s.backsplashDistance = floatArg().value_or(0.0f);
+        } else if (equalsIgnoreCase(k, "q3map_lightstyle")) {
+            s.lightStyle = int(std::clamp(floatArg().value_or(0.0f), 0.0f, 255.0f));
+        } else if (equalsIgnoreCase(k, "q3map_nofast")) {
+            s.noFast = true;
         } else if (equalsIgnoreCase(k, "q3map_lightimage")) {
-            if (auto p = arg()) s.lightImage = forwardSlashes(p->text);
+            if (auto p = arg()) s.lightImage = s.q3mapLightImage = forwardSlashes(p->text);
         } else if (startsWithIgnoreCase(k, "q3map") || equalsIgnoreCase(k, "light") || equalsIgnoreCase(k, "tesssize") ||
                    equalsIgnoreCase(k, "clamptime") || equalsIgnoreCase(k, "entitymergable") || equalsIgnoreCase(k, "fogonly")) {
             skipLine();

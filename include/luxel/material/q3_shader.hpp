@@ -145,6 +145,31 @@ struct Q3Shader {
     float sunIntensity = 0, sunDegrees = 0, sunElevation = 0;
     float surfaceLight = 0;  // q3map_surfacelight
     std::string lightImage;  // q3map_lightimage
+    // What q3map2's light stage reads (shaders.cpp ParseShaderFile), kept as written:
+    struct Sun {  // q3map_sun / q3map_sunExt / sun: r g b intensity degrees elevation [deviance samples]
+        Vec3 color;
+        float intensity = 0, degrees = 0, elevation = 0;
+        float deviance = 0;  // q3map_sunExt: degrees
+        int samples = 1;
+    };
+    std::vector<Sun> suns;
+    struct SkyLight {  // q3map_skyLight value iterations [horizonMin horizonMax sampleColor]
+        float value = 0;
+        int iterations = 2;
+        int horizonMin = 0, horizonMax = 90;
+        bool sampleColor = true;
+    };
+    std::vector<SkyLight> skyLights;
+    int lightSubdivide = 0;                  // q3map_lightSubdivide
+    std::optional<Vec3> lightRGB;            // q3map_lightRGB r g b
+    std::optional<float> backsplashPercent;  // q3map_backsplash percent distance
+    float backsplashDistance = 0;
+    int lightStyle = 0;                      // q3map_lightStyle
+    bool noFast = false;                     // q3map_noFast
+    // q3map2's lightImagePath after the whole shader: q3map_lightImage; else the first stage image (map,
+    // clampMap, animMap's first frame) met while neither an editor image nor a light image was set yet; else
+    // skyParms' box + "_up". Empty when none.
+    std::string q3mapLightImage;
     std::optional<Vec3> fogColor;  // fogparms ( r g b ) distance
     float fogDistance = 0;
     bool hasDeformVertexes = false;
