@@ -71,7 +71,7 @@ TEST_CASE("direct bake: a point light's I cos / d^2 at every floor luxel, and an
         const RayScene scene(room.world, room.geometry);
         const std::vector<Light> lights{pointLight({0, 0, 200}, 40000)};
         DirectBakeStats stats;
-        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, pointArrival, stats);
+        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats);
         REQUIRE(pages.size() == room.world.lightmaps.size());
         CHECK(stats.luxels > 0);
         size_t floor = 0, shadowed = 0, checked = 0;
@@ -113,7 +113,7 @@ TEST_CASE("direct bake: grid points get the unblocked arrivals, combined by the 
         return s;
     };
     DirectBakeStats stats;
-    const ProbeValues v = bakeGridDirect(room.world, room.geometry, scene, lights, pointArrival, combine, stats);
+    const ProbeValues v = bakeGridDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, combine, false, {}, {}}, stats);
     REQUIRE(v.kind == ProbeKind::Grid);
     REQUIRE(v.grid.size() == room.world.grid->samples.size());
     // Whether the segment from light L to point P crosses the occluder (|x|, |y| < 16 at z = 100): 1 yes, 0 no,

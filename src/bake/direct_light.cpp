@@ -12,6 +12,7 @@
 
 #include "luxel/bake/grid_points.hpp"
 #include "luxel/light/luxels.hpp"
+#include "luxel/vis/visibility.hpp"
 
 namespace luxel {
 
@@ -67,11 +68,22 @@ std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Ve
     return out;
 }
 
+// Each light's PVS cluster (-1, seen from everywhere, for suns and when the rules use no PVS).
+std::vector<int32_t> lightClusters(const World& world, const std::vector<Light>& lights, const DirectBakeRules& rules) {
+    std::vector<int32_t> out(lights.size(), -1);
+    if (!rules.usePvs) return out;
+    for (size_t i = 0; i < lights.size(); ++i)
+        if (lights[i].kind != Light::Kind::Sun) out[i] = findCluster(world, lights[i].origin);
+    return out;
+}
+
 }  // namespace
 
 std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
-                                              const std::vector<Light>& lights, const ArrivalFn& arrival,
+                                              const std::vector<Light>& lights, const DirectBakeRules& rules,
                                               DirectBakeStats& stats) {
+    const ArrivalFn& arrival = rules.arrival;
+    const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
     const auto start = Clock::now();
     std::vector<LightmapPage> pages = world.lightmaps;
     for (LightmapPage& p : pages) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
@@ -99,10 +111,11 @@ std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry
             for (size_t i = b; i < e; ++i) {
                 const Luxel& x = luxels[i];
                 const Vec3 from = x.position + x.normal * kShadowBias;
-                Vec3 sum;
+                const int32_t cluster = rules.usePvs ? findCluster(world, from) : -1;
+                Vec3 sum = rules.ambient;
                 for (uint32_t li : near) {
                     const Light& l = lights[li];
-                    if (l.style != 0) continue;
+                    if (l.style != 0 || !world.pvs.visible(cluster, lightCluster[li])) continue;
                     const LightArrival a = arrival(l, x.position, x.normal);
                     if (!a.reaches()) continue;
                     ++myRays;
@@ -112,7 +125,7 @@ std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry
                     }
                     sum += a.color;
                 }
-                light[i] = sum;
+                light[i] = {std::max(sum.x, rules.minimum.x), std::max(sum.y, rules.minimum.y), std::max(sum.z, rules.minimum.z)};
             }
         }
         rays += myRays;
@@ -133,10 +146,13 @@ std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry
 }
 
 ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const RayScene& scene, const std::vector<Light>& lights,
-                           const ArrivalFn& arrival, const GridCombineFn& combine, DirectBakeStats& stats) {
+                           const DirectBakeRules& rules, DirectBakeStats& stats) {
+    const ArrivalFn& arrival = rules.arrival;
+    const GridCombineFn& combine = rules.combine;
+    const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
     const auto start = Clock::now();
     ProbeValues out;
-    if (!world.grid) return out;
+    if (!world.grid || !combine) return out;
     const LightGrid& grid = *world.grid;
     out.kind = ProbeKind::Grid;
     out.grid.assign(grid.samples.size(), GridSample{});
@@ -158,8 +174,10 @@ ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const R
                 ++nudged;
             }
             arrivals.clear();
-            for (const Light& l : lights) {
-                if (l.style != 0) continue;
+            const int32_t cluster = rules.usePvs ? findCluster(world, p) : -1;
+            for (size_t li = 0; li < lights.size(); ++li) {
+                const Light& l = lights[li];
+                if (l.style != 0 || !world.pvs.visible(cluster, lightCluster[li])) continue;
                 const LightArrival a = arrival(l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;

@@ -39,11 +39,9 @@ int runBake(const BakeArgs& args) {
     MapSource source = args.map.open();
     World world = decodeMap(source, args.map.decodeOptions());
     Geometry geometry = tessellate(world);
-    std::optional<MaterialSet> materials;
-    if (!args.map.gameDirs.empty()) materials = loadMaterials(world, source, args.map.materialOptions());
     MapLightOptions lightOptions;
     lightOptions.lightsFile = args.lights;
-    lightOptions.materials = materials ? &*materials : nullptr;
+    lightOptions.materials = args.map.materialOptions();
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     const double loadMs = nowMs() - t0;
@@ -58,8 +56,8 @@ int runBake(const BakeArgs& args) {
     std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles in {:.1f} ms, {} threads\n",
                              source.displayName, lights.lights.size(), loadMs, scene.triangleCount(), scene.buildMs(), threads);
     std::optional<ProbeValues> bakedGrid;
-    if (world.grid && lights.combine) {
-        const ProbeValues& grid = bakedGrid.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.arrival, lights.combine, stats));
+    if (world.grid && lights.rules.combine) {
+        const ProbeValues& grid = bakedGrid.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats));
         const ProbeValues stored = storedProbes(world);
         std::vector<bool> use(stored.size(), true);
         for (size_t i = 0; i < use.size(); ++i) {
@@ -76,7 +74,7 @@ int runBake(const BakeArgs& args) {
         report["grid"]["ms"] = stats.gridMs;
     }
     const uint64_t gridRays = stats.shadowRays;
-    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.arrival, stats);
+    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, pages);
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
     std::cout << fmt::format(

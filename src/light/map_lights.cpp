@@ -1,13 +1,74 @@
 // mapLights: the per-format light decoders behind one call (see map_lights.hpp).
 #include "luxel/light/map_lights.hpp"
 
+#include <fmt/format.h>
+
+#include "luxel/light/light_arrival.hpp"
+#include "luxel/light/q3_lights.hpp"
+#include "luxel/material/q3_light_shaders.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel {
 
+namespace {
+
+// The .map source of a Quake 3 map: the given file, else maps/NAME.map beside the bsp, else
+// sources/maps/NAME.map or ../sources/maps/NAME.map relative to it (OpenArena's community packs ship them so).
+std::string quake3MapText(const MapSource& source, const std::string& lightsFile, std::vector<std::string>& notes) {
+    if (!lightsFile.empty()) {
+        const Bytes b = readFile(lightsFile);
+        return std::string(b.begin(), b.end());
+    }
+    if (source.openRelated) {
+        for (const std::string& rel : {source.mapName + ".map", "../sources/maps/" + source.mapName + ".map",
+                                       "sources/maps/" + source.mapName + ".map"})
+            if (auto b = source.openRelated(rel)) {
+                notes.push_back("light entities read from " + rel + " beside the map");
+                return std::string(b->begin(), b->end());
+            }
+    }
+    return {};
+}
+
+MapLights quake3(const World& world, const MapSource& source, const MapLightOptions& options) {
+    MapLights out;
+    const std::string text = quake3MapText(source, options.lightsFile, out.notes);
+    std::vector<std::string> warnings;
+    const std::vector<Q3LightShader> shaders = quake3LightShaders(world, source, options.materials, &warnings);
+    Quake3LightSet set = quake3Lights(world, shaders, text);
+    const bool keepLights = !world.entities.empty() && world.entities[0].get("_keepLights") &&
+                            *world.entities[0].get("_keepLights") != "0";
+    if (text.empty() && !keepLights)
+        out.notes.push_back("the map keeps no light entities and no .map source was found (--lights FILE.map): "
+                            "only surface and sky lights are baked");
+    for (std::string& n : set.notes) out.notes.push_back(std::move(n));
+    for (std::string& w : warnings) out.notes.push_back(std::move(w));
+    out.notes.push_back(fmt::format("{} point, {} spot, {} area (+{} backsplash), {} sun/sky lights", set.pointLights,
+                                    set.spotLights, set.areaLights, set.backsplashLights, set.sunLights));
+    out.lights = std::move(set.lights);
+    out.rules.usePvs = true;  // q3map2's ClusterVisible
+    out.rules.ambient = set.ambient;
+    out.rules.minimum = set.minLight;
+    out.rules.arrival = [](const Light& l, Vec3 p, Vec3 n) {
+        return dot(n, n) > 0 ? lightArrival(l, p, n) : lightArrivalAtPoint(l, p);
+    };
+    Quake3GridSettings grid;
+    grid.ambient = set.ambient;
+    grid.minGridLight = set.minGridLight;
+    grid.maxLight = set.maxLight;
+    out.rules.combine = [grid](const std::vector<LightArrival>& arrivals) {
+        std::vector<GridArrival> g;
+        g.reserve(arrivals.size());
+        for (const LightArrival& a : arrivals) g.push_back({a.color, a.toLight, 0});
+        return quake3GridCell(g, grid);
+    };
+    return out;
+}
+
+}  // namespace
+
 MapLights mapLights(const World& world, const MapSource& source, const MapLightOptions& options) {
-    (void)source;
-    (void)options;
+    if (world.format == MapFormat::Quake3) return quake3(world, source, options);
     throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps yet");
 }
 

@@ -21,6 +21,16 @@ namespace luxel {
 using ArrivalFn = std::function<LightArrival(const Light& light, Vec3 point, Vec3 normal)>;
 using GridCombineFn = std::function<GridSample(const std::vector<LightArrival>& arrivals)>;
 
+// A format's rules around its lights' arrivals: whether a light must be in a cluster the receiver's PVS
+// row sees (q3map2's ClusterVisible), where every luxel starts (worldspawn ambient) and the per-channel floor
+// it is raised to (minlight).
+struct DirectBakeRules {
+    ArrivalFn arrival;
+    GridCombineFn combine;  // empty: the format has no grid
+    bool usePvs = false;
+    Vec3 ambient, minimum;
+};
+
 struct DirectBakeStats {
     uint64_t shadowRays = 0, blocked = 0;
     size_t luxels = 0, gridPoints = 0, nudged = 0, solid = 0;
@@ -29,12 +39,12 @@ struct DirectBakeStats {
 
 // Style-0 light at every luxel, as pages laid out like World::lightmaps (texels no luxel covers stay 0).
 std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
-                                              const std::vector<Light>& lights, const ArrivalFn& arrival,
+                                              const std::vector<Light>& lights, const DirectBakeRules& rules,
                                               DirectBakeStats& stats);
 
 // Style-0 light at every grid point (moved out of solid as q3map2 does; a point with no open space near stays
-// zero), combined by `combine`. The map must have a light grid.
+// zero), combined by rules.combine. The map must have a light grid.
 ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const RayScene& scene, const std::vector<Light>& lights,
-                           const ArrivalFn& arrival, const GridCombineFn& combine, DirectBakeStats& stats);
+                           const DirectBakeRules& rules, DirectBakeStats& stats);
 
 }  // namespace luxel

@@ -15,14 +15,13 @@ namespace luxel {
 
 struct MapLights {
     std::vector<Light> lights;
-    ArrivalFn arrival;
-    GridCombineFn combine;   // Quake 3 grid points; empty for formats without a grid
+    DirectBakeRules rules;   // how they arrive and how a grid point stores them
     std::vector<std::string> notes;  // what the decoder could not find or left out, one line each
 };
 
 struct MapLightOptions {
-    std::string lightsFile;  // Quake 3: a .map source holding the light entities the compile removed
-    const MaterialSet* materials = nullptr;  // Quake 3 surface and sky lights need the shaders and textures
+    std::string lightsFile;          // Quake 3: a .map source holding the light entities the compile removed
+    MaterialOptions materials;       // Quake 3 surface and sky lights need the shaders and their images
 };
 
 // The lights of `world` as its compiler saw them. Throws UsageError for a lights file that cannot be read.
