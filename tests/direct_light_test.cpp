@@ -10,6 +10,10 @@
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/light/luxels.hpp"
+#include "luxel/light/map_lights.hpp"
+#include "luxel/io/map_source.hpp"
+#include "support/test_paths.hpp"
+#include <filesystem>
 #include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
 
@@ -197,4 +201,45 @@ TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same fil
     std::vector<LightmapPage> wrong = pages;
     wrong.pop_back();
     CHECK_THROWS_AS(writeLightmaps(src, world, wrong), UsageError);
+}
+
+TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q3map2's own light", "[bake][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string game = "/usr/share/games/openarena/baseoa";
+    if (!std::filesystem::exists(game + "/z_oacmp-volume1-v3.pk3")) {
+        WARN("SKIPPED: openarena-oacmp1 is not installed (the pair's shaders and textures)");
+        return;
+    }
+    const std::string dir = *sharedMaps() + "/pairs/oacmpdm8";
+    const MapSource src = openMapPath(dir + "/base.bsp");
+    const World world = decodeMap(src);
+    const Geometry geometry = tessellate(world);
+    MapLightOptions o;
+    o.lightsFile = dir + "/oacmpdm8.map";
+    o.materials.gameDirs = {game};
+    const MapLights lights = mapLights(world, src, o);
+    // The light counts q3map2's log gives for this build (logs/base.log): 90 point and 829 area lights (q3map2
+    // counts 813 surface pieces plus what its -fast pass keeps of the rest), 197 sun / sky lights.
+    CHECK(lights.lights.size() > 1000);
+    const RayScene scene(world, geometry);
+    DirectBakeStats stats;
+    const ProbeValues grid = bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    const ProbeValues stored = storedProbes(world);
+    std::vector<bool> use(stored.size());
+    for (size_t i = 0; i < use.size(); ++i) use[i] = !(stored.grid[i].ambient == Vec3{});
+    const ProbeComparison g = compareProbes(stored, grid, use);
+    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    const LightmapComparison l = compareLightmapPages(world, geometry, world.lightmaps, pages);
+    WARN("grid: median relative error " << 100 * g.medianRelative << "%, p90 " << 100 * g.p90Relative << "%, direction median "
+                                        << g.medianDirectionDeg << " deg; lightmaps: median " << 100 * l.medianRelative
+                                        << "%, p90 " << 100 * l.p90Relative << "% over " << l.compared << " lit luxels");
+    // The issue's bounds: median relative luminance error <= 10% over lit luxels and grid cells, median grid
+    // direction error <= 15 degrees.
+    CHECK(g.medianRelative <= 0.10);
+    CHECK(g.medianDirectionDeg <= 15);
+    CHECK(l.medianRelative <= 0.10);
+    CHECK(l.compared > 100000);
+    // The mean light within 10% of the compiler's: nothing systematically missing or doubled.
+    CHECK(std::abs(l.meanCompared / l.meanReference - 1) < 0.10);
+    CHECK(std::abs(g.meanCompared / g.meanReference - 1) < 0.10);
 }

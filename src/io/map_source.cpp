@@ -17,6 +17,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// An archive member's path with "." and ".." resolved ("maps/../sources/maps/x.map" -> "sources/maps/x.map");
+// nullopt when it would leave the archive's root.
+std::optional<std::string> memberPath(const std::string& path) {
+    const std::string normal = fs::path(path).lexically_normal().generic_string();
+    if (normal.empty() || normal == ".." || normal.rfind("../", 0) == 0 || normal[0] == '/') return std::nullopt;
+    return normal;
+}
+
+}  // namespace
+
+namespace {
+
 
 std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
 
@@ -107,7 +119,9 @@ MapSource openMapPath(const std::string& spec) {
         src.bytes = std::move(*bytes);
         std::string dir = parentDir(member);
         src.openRelated = [archive, dir](const std::string& rel) -> std::optional<Bytes> {
-            return ZipArchive(archive).read(dir + rel);
+            const std::optional<std::string> member = memberPath(dir + rel);
+            if (!member) return std::nullopt;
+            return ZipArchive(archive).read(*member);
         };
         return src;
     }
@@ -134,8 +148,10 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     src.displayName = foundIn;
     src.mapName = name;
     src.bytes = std::move(*bytes);
-    src.openRelated = [gameDir, archives](const std::string& rel) {
-        return readFromGameDir(gameDir, archives, "maps/" + rel, nullptr);
+    src.openRelated = [gameDir, archives](const std::string& rel) -> std::optional<Bytes> {
+        const std::optional<std::string> member = memberPath("maps/" + rel);
+        if (!member) return std::nullopt;
+        return readFromGameDir(gameDir, archives, *member, nullptr);
     };
     return src;
 }
