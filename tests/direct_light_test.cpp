@@ -1,6 +1,7 @@
 // The direct-light baker's driver (bake/direct_light.hpp) with an analytic light: a point light's I cos / d^2
 // at every luxel and grid point of a synthetic room, and the exact shadow of a square occluder.
 #include <catch2/catch.hpp>
+#include <tbb/global_control.h>
 
 #include <cmath>
 
@@ -242,4 +243,37 @@ TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q
     // The mean light within 10% of the compiler's: nothing systematically missing or doubled.
     CHECK(std::abs(l.meanCompared / l.meanReference - 1) < 0.10);
     CHECK(std::abs(g.meanCompared / g.meanReference - 1) < 0.10);
+}
+
+TEST_CASE("direct bake: the same bytes for 1 and 2 threads, and never reads the stored light", "[bake]") {
+    Room room(true);
+    const RayScene scene(room.world, room.geometry);
+    const std::vector<Light> lights{pointLight({0, 0, 200}, 40000), pointLight({100, 50, 30}, 5000)};
+    const DirectBakeRules rules{pointArrival, [](const std::vector<LightArrival>& a) {
+                                    GridSample s;
+                                    for (const LightArrival& x : a) s.ambient += x.color, s.direction += x.toLight;
+                                    return s;
+                                },
+                                true, {0.01f, 0.02f, 0.03f}, {0.05f, 0.0f, 0.0f}};
+    auto bake = [&](int threads) {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, size_t(threads));
+        DirectBakeStats stats;
+        return std::make_pair(bakeLightmapsDirect(room.world, room.geometry, scene, lights, rules, stats),
+                              bakeGridDirect(room.world, room.geometry, scene, lights, rules, stats));
+    };
+    const auto one = bake(1), two = bake(2);
+    for (size_t p = 0; p < one.first.size(); ++p) CHECK(one.first[p].rgb == two.first[p].rgb);
+    for (size_t i = 0; i < one.second.grid.size(); ++i) CHECK(one.second.grid[i].ambient == two.second.grid[i].ambient);
+    // Erase the stored light: lightmaps black, grid zero. The bake is the same.
+    for (LightmapPage& p : room.world.lightmaps) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
+    for (GridSample& s : room.world.grid->samples) s = GridSample{};
+    const auto erased = bake(2);
+    for (size_t p = 0; p < one.first.size(); ++p) CHECK(erased.first[p].rgb == one.first[p].rgb);
+    // Ambient and the minimum: every luxel at least (0.05, 0, 0) and at least the ambient (0.01, 0.02, 0.03).
+    for (const LightmapPage& p : one.first)
+        for (size_t t = 0; t + 2 < p.rgb.size(); t += 3)
+            if (p.rgb[t] != 0 || p.rgb[t + 1] != 0) {  // a texel some luxel wrote
+                CHECK(p.rgb[t] >= 0.05f);
+                CHECK(p.rgb[t + 1] >= 0.02f);
+            }
 }
