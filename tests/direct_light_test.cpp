@@ -1,6 +1,7 @@
 // The direct-light baker's driver (bake/direct_light.hpp) with an analytic light: a point light's I cos / d^2
 // at every luxel and grid point of a synthetic room, and the exact shadow of a square occluder.
 #include <catch2/catch.hpp>
+#include <set>
 #include <tbb/global_control.h>
 
 #include <cmath>
@@ -276,4 +277,57 @@ TEST_CASE("direct bake: the same bytes for 1 and 2 threads, and never reads the 
                 CHECK(p.rgb[t] >= 0.05f);
                 CHECK(p.rgb[t + 1] >= 0.02f);
             }
+}
+
+TEST_CASE("direct bake: oacmpdm8's one changed light changes the surfaces q3map2's rebuild changed", "[bake][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string game = "/usr/share/games/openarena/baseoa";
+    if (!std::filesystem::exists(game + "/z_oacmp-volume1-v3.pk3")) {
+        WARN("SKIPPED: openarena-oacmp1 is not installed (the pair's shaders and textures)");
+        return;
+    }
+    // pairs/README.md: the `light` build changes the light at (2 -283 326) from _color "1 1 0.524193" to
+    // "1 0.25 0.25", and these 24 surfaces' texels change by more than 2/255 in q3map2's output.
+    const std::set<uint32_t> q3map2{54,  55,  62,  63,  133, 136, 149, 155, 192, 194, 274, 276,
+                                    362, 364, 383, 424, 458, 568, 576, 580, 604, 606, 639, 640};
+    const std::string dir = *sharedMaps() + "/pairs/oacmpdm8";
+    const MapSource src = openMapPath(dir + "/base.bsp");
+    const World world = decodeMap(src);
+    const Geometry geometry = tessellate(world);
+    const Bytes text = readFile(dir + "/oacmpdm8.map");
+    std::string changed(text.begin(), text.end());
+    const size_t at = changed.find("\"_color\" \"1 1 0.524193\"");
+    REQUIRE(at != std::string::npos);
+    changed.replace(at, std::string("\"_color\" \"1 1 0.524193\"").size(), "\"_color\" \"1 0.25 0.25\"");
+    const std::string changedFile = tempDir("bake-light-pair") + "/light.map";
+    writeFile(changedFile, Bytes(changed.begin(), changed.end()));
+    auto theLight = [&](const std::string& file) {
+        MapLightOptions o;
+        o.lightsFile = file;
+        o.materials.gameDirs = {game};
+        MapLights l = mapLights(world, src, o);
+        std::vector<Light> one;
+        for (const Light& x : l.lights)
+            if (x.kind == Light::Kind::Point && length(x.origin - Vec3{2, -283, 326}) < 4) one.push_back(x);
+        REQUIRE(one.size() == 1);
+        l.lights = one;
+        return l;
+    };
+    const MapLights yellow = theLight(dir + "/oacmpdm8.map"), red = theLight(changedFile);
+    const RayScene scene(world, geometry);
+    DirectBakeStats stats;
+    const auto a = bakeLightmapsDirect(world, geometry, scene, yellow.lights, yellow.rules, stats);
+    const auto b = bakeLightmapsDirect(world, geometry, scene, red.lights, red.rules, stats);
+    // The light is additive: the full bakes differ by exactly these, as bytes of 4 v / 255.
+    std::set<uint32_t> ours;
+    for (const Luxel& x : luxelCentres(world, geometry)) {
+        const size_t t = (size_t(x.y) * size_t(a[size_t(x.page)].width) + size_t(x.x)) * 3;
+        for (int c = 0; c < 3; ++c)
+            if (std::abs(a[size_t(x.page)].rgb[t + size_t(c)] - b[size_t(x.page)].rgb[t + size_t(c)]) * 255 / 4 > 2) ours.insert(x.surface);
+    }
+    size_t common = 0;
+    for (uint32_t s : q3map2) common += ours.count(s);
+    WARN("surfaces changed: q3map2 " << q3map2.size() << ", luxel " << ours.size() << ", both " << common);
+    CHECK(common >= q3map2.size() * 3 / 4);
+    CHECK(ours.size() <= q3map2.size() * 3 / 2);
 }
