@@ -39,17 +39,21 @@ bool isSkyTriangle(const World& world, const Geometry& geometry, const RayScene&
     return false;
 }
 
-// Whether the light's arrival at `from` is unblocked: a sun's ray must leave the map or meet the sky first;
-// any other light's must reach it.
-bool visible(const World& world, const Geometry& geometry, const RayScene& scene, const Light& light, const LightArrival& a,
+// Whether the light's arrival at `from` is unblocked: a sun's ray must leave the map through the sky (sky
+// triangles let it through; the map is sealed, so nothing lies beyond them); any other light's must reach it.
+bool visible(const RayScene& scene, const std::vector<uint8_t>& skyTriangles, const Light& light, const LightArrival& a,
              Vec3 from) {
-    if (light.kind == Light::Kind::Sun) {
-        const RayHit h = scene.closest(from, a.toLight, 0.0f, kSunDistance);
-        return !h.hit || isSkyTriangle(world, geometry, scene, h.triangle);
-    }
+    if (light.kind == Light::Kind::Sun) return !scene.occluded(from, a.toLight, 0.0f, kSunDistance, skyTriangles);
     const float far = a.distance - kShadowBias;
     if (!(far > 0)) return true;
     return !scene.occluded(from, a.toLight, 0.0f, far);
+}
+
+// Per scene triangle: whether it is sky.
+std::vector<uint8_t> skyTrianglesOf(const World& world, const Geometry& geometry, const RayScene& scene) {
+    std::vector<uint8_t> sky(scene.triangleCount(), 0);
+    for (uint32_t t = 0; t < sky.size(); ++t) sky[t] = isSkyTriangle(world, geometry, scene, t) ? 1 : 0;
+    return sky;
 }
 
 // The lights that can reach a box: within their envelope of it (suns always).
@@ -84,6 +88,7 @@ std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry
                                               DirectBakeStats& stats) {
     const ArrivalFn& arrival = rules.arrival;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
+    const std::vector<uint8_t> sky = skyTrianglesOf(world, geometry, scene);
     const auto start = Clock::now();
     std::vector<LightmapPage> pages = world.lightmaps;
     for (LightmapPage& p : pages) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
@@ -119,7 +124,7 @@ std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry
                     const LightArrival a = arrival(l, x.position, x.normal);
                     if (!a.reaches()) continue;
                     ++myRays;
-                    if (!visible(world, geometry, scene, l, a, from)) {
+                    if (!visible(scene, sky, l, a, from)) {
                         ++myBlocked;
                         continue;
                     }
@@ -150,6 +155,7 @@ ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const R
     const ArrivalFn& arrival = rules.arrival;
     const GridCombineFn& combine = rules.combine;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
+    const std::vector<uint8_t> sky = skyTrianglesOf(world, geometry, scene);
     const auto start = Clock::now();
     ProbeValues out;
     if (!world.grid || !combine) return out;
@@ -181,7 +187,7 @@ ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const R
                 const LightArrival a = arrival(l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
-                if (!visible(world, geometry, scene, l, a, p)) {
+                if (!visible(scene, sky, l, a, p)) {
                     ++myBlocked;
                     continue;
                 }

@@ -216,6 +216,35 @@ RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float
     return hits;
 }
 
+namespace {
+
+struct IgnoreContext {
+    RTCIntersectContext base;  // first: Embree hands the filter a pointer to this
+    const std::vector<uint8_t>* ignore;
+};
+
+// Lets the ray pass through the triangles marked in `ignore`.
+void skipIgnored(const RTCFilterFunctionNArguments* args) {
+    auto* ctx = reinterpret_cast<const IgnoreContext*>(args->context);
+    for (unsigned i = 0; i < args->N; ++i) {
+        if (args->valid[i] != -1) continue;
+        const uint32_t tri = RTCHitN_primID(args->hit, args->N, i);
+        if (tri < ctx->ignore->size() && (*ctx->ignore)[tri]) args->valid[i] = 0;
+    }
+}
+
+}  // namespace
+
+bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, const std::vector<uint8_t>& ignore) const {
+    RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
+    IgnoreContext ctx;
+    rtcInitIntersectContext(&ctx.base);
+    ctx.base.filter = skipIgnored;
+    ctx.ignore = &ignore;
+    rtcOccluded1(impl_->scene, &ctx.base, &ray);
+    return ray.tfar < 0;
+}
+
 bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const {
     RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
     RTCIntersectContext context;

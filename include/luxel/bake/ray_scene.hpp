@@ -46,6 +46,8 @@ public:
     void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
     // Whether anything lies on the ray over [tNear, tFar) (a shadow ray: any hit, not the closest). Thread-safe.
     bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
+    // The same, passing through the triangles whose entry in `ignore` (indexed by triangle) is non-zero.
+    bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, const std::vector<uint8_t>& ignore) const;
     // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
     // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
     // Thread-safe; no allocation.
