@@ -3,7 +3,8 @@
 // source, sky shaders' suns and sky light, shaders' surface lights; Source: the worldlights lumps; Quake 2:
 // light entities); the baker evaluates them without knowing the format. Light values are in the format's
 // light units as luxel decodes stored light: linear, 1 = what a stored lightmap texel of full white means
-// (Quake 3: 4 * byte / 255 after the overbright shift, so q3map2's 0..255 light of value v is 4 v / 255).
+// (Quake 3: 4 * byte / 255 after the overbright shift, so q3map2's 0..255 light of value v is 4 v / 255;
+// Source: the worldlight intensity exactly as vrad stores it; Quake 2: the compiler's 0..255 value / 255).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -17,24 +18,53 @@ struct Light {
     // Point: from `origin` in every direction. Spot: a point light limited to a cone about `direction`.
     // Sun: parallel light travelling along `direction` from infinitely far (sky shaders' suns, q3map2's sky
     // light as many suns). Area: a small emitting patch at `origin` facing `normal` of `area` square units
-    // (Quake 3 surface lights, subdivided as q3map2 subdivides them).
-    enum class Kind : uint8_t { Point, Spot, Sun, Area };
+    // (Quake 3 surface lights, subdivided as q3map2 subdivides them; Source's emit_surface patches).
+    // Sky: light from the whole sky: every direction whose ray reaches the sky brings light, weighted by the
+    // receiver's cosine and normalised so an open hemisphere over a surface gives intensity x colour
+    // (Source's emit_skyambient). It has no single direction: bake it as the suns of light/sky_dome.hpp.
+    enum class Kind : uint8_t { Point, Spot, Sun, Area, Sky };
     Kind kind = Kind::Point;
     Vec3 origin;
     Vec3 direction{0, 0, -1};  // Spot: the cone's axis, away from the light; Sun: the way the light travels
     Vec3 normal{0, 0, 1};      // Area: the side that emits
     Vec3 color{1, 1, 1};       // colour (q3map2: _color normalised so its largest component is 1)
     float intensity = 0;       // the format's strength after its scales (q3map2: photons)
-    float area = 0;            // Area: square units
+    float area = 0;            // Area: square units (0: intensity already covers the patch, as Source's)
     // How light falls off with distance d (q3map2: inverse square by default, linear with spawnflags 1;
-    // Source: 1 / (constant + linear d + quadratic d^2)).
-    enum class Falloff : uint8_t { InverseSquare, Linear, None, Quadratic } falloff = Falloff::InverseSquare;
+    // Source: 1 / (constant + linear d + quadratic d^2); Quake 2: linear; ericw-tools' "delay" picks one of
+    // Linear, Inverse, InverseSquare, None). Each format's arrival function (light/source_lights.hpp,
+    // light/q2_lights.hpp) says exactly how it evaluates them.
+    enum class Falloff : uint8_t { InverseSquare, Linear, None, Quadratic, Inverse } falloff = Falloff::InverseSquare;
     float constant = 0, linear = 0, quadratic = 1;  // Falloff::Quadratic's terms
+    // Falloff::Linear: intensity x (1 - d / range), nothing past `range` (Quake 2's (light - d): range is
+    // the light value; Source's quake light: linear_attn).
+    float range = 0;
+    // Falloff::InverseSquare: intensity / (d + squareOffset)^2 (ericw-tools' delay 5 moves the pole back
+    // by 128 units; 0 elsewhere).
+    float squareOffset = 0;
+    // Falloff::Quadratic is evaluated at min(d, falloffCap) (vrad: where a falloff fitted to
+    // _fifty_percent_distance would start rising again).
+    float falloffCap = std::numeric_limits<float>::infinity();
+    // A smooth fade to 0 from fadeStart to fadeEnd (vrad's quintic fade of _hardfalloff lights and of the
+    // capped falloffs above); none unless fadeEnd > fadeStart.
+    float fadeStart = 0, fadeEnd = 0;
     bool angleAttenuation = true;  // times the receiver's cos(incidence) (q3map2: off with spawnflags 2)
+    // How much the receiver's incidence counts where angleAttenuation holds: the light is multiplied by
+    // (1 - angleScale) + angleScale cos(incidence) (ericw-tools' _anglescale, 0.5 by default; 1 elsewhere).
+    float angleScale = 1;
     float spotCosOuter = -1, spotCosInner = -1, spotExponent = 0;  // Spot: cone (cosines of the half angles)
     float envelope = std::numeric_limits<float>::infinity();  // beyond this distance the light adds nothing
-    uint8_t style = 0;                                         // the lightmap style it lights (0: the main one)
-    std::string source;                                        // where it came from, for messages ("light at 2 -283 326")
+    // The cut-off distance the format stores for the game's run-time lighting (Source's dworldlight_t radius,
+    // used by the engine's light cache; vrad's lightmaps ignore it, its ambient cubes cut surface lights
+    // there). 0: none.
+    float radius = 0;
+    // The compiler put this light's direct light into the map's probes itself (Source: the dim surface lights
+    // flagged DWL_FLAGS_INAMBIENTCUBE and the sky ambient light, which vrad adds to the leaf ambient cubes;
+    // its other lights reach the cubes only as light bounced off lit surfaces).
+    bool inProbes = false;
+    uint32_t nativeFlags = 0;  // the format's own flag bits, as stored (Source: dworldlight_t flags)
+    uint8_t style = 0;         // the lightmap style it lights (0: the main one)
+    std::string source;        // where it came from, for messages ("light at 2 -283 326")
 };
 
 // Light from one light at a point with unit normal `normal`, occlusion left out: the colour it adds (0 when
