@@ -2,6 +2,7 @@
 // (the parts live in q2_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/viewpoints.hpp"
+#include "luxel/light/q2_lights.hpp"
 #include "q2_format.hpp"
 
 namespace luxel {
@@ -23,6 +24,9 @@ World decodeQuake2(const MapSource& source) {
     bsp::readLumpDirectory(file, kLumpNames, bsp::DirectoryCheck::AtLumpOffset, c.lumps, w);
     bsp::readEntities(c.lump(kEntities), w);
     w.viewpoints = findViewpoints(w);
+    // The light entities as id's qrad3 reads them; a caller that knows the map was lit by ericw-tools reads
+    // them again with Q2LightCompiler::Ericw (light/q2_lights.hpp).
+    w.lights = quake2Lights(w.entities, Q2LightCompiler::Qrad3, &w.problems);
 
     c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
     decodeMaterials(c, w);

@@ -57,6 +57,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     decodeTree(c, w);
     decodeAmbient(c, w);
     decodeGameLumps(c, w);
+    decodeWorldLights(c, w);
     countOtherLumps(c, w);
     const auto pakfile = c.lump(kPakfile).data();  // materials read it later; a plain copy, no parsing here
     w.embeddedArchive.assign(pakfile.begin(), pakfile.end());

@@ -107,7 +107,7 @@ struct Context {
     int32_t leafVersion = 0;
     size_t numPlanes = 0, numTexinfo = 0, numTexdata = 0, numVertices = 0, numEdges = 0, numSurfEdges = 0,
            numFaces = 0, numLeaves = 0, numLeafFaces = 0, numNodes = 0, numModels = 0, numDispInfos = 0,
-           numDispVerts = 0, numDispTris = 0;
+           numDispVerts = 0, numDispTris = 0, numWorldLights = 0;
     std::vector<Texinfo> texinfo;
     std::vector<FaceRecord> faces;
     bsp::EdgeMesh mesh;  // vertices, edges, surfedges
@@ -164,6 +164,10 @@ void decodeLighting(Context& c, World& w);       // lit faces' flat blocks -> at
 void decodeTree(Context& c, World& w);
 void decodeAmbient(Context& c, World& w);      // needs leaves
 void decodeGameLumps(Context& c, World& w);    // static props
+// The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has
+// lights, else LDR (15).
+int worldLightsLump(const Context& c);
+void decodeWorldLights(Context& c, World& w);  // World::lights; needs entities (vbsp_worldlights.cpp)
 void countOtherLumps(Context& c, World& w);    // brushes, world lights, cubemaps, ... for `info`
 
 }  // namespace luxel::vbsp

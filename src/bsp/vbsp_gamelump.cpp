@@ -106,12 +106,8 @@ void decodeGameLumps(Context& c, World& w) {
 }
 
 void countOtherLumps(Context& c, World& w) {
-    const int wlLump = c.useHdr && c.lump(kWorldLightsHdr).size() > 0 ? kWorldLightsHdr : kWorldLights;
-    const ByteReader& wl = c.lump(wlLump);
-    // dworldlight_t is 88 bytes; CS:GO's version-1 lump adds a shadow cast offset (100 bytes).
-    const size_t lightBytes = w.lumps[size_t(wlLump)].version >= 1 && wl.size() % 100 == 0 ? 100 : 88;
     w.otherCounts = {
-        {"world lights", wl.size() / lightBytes},
+        {"world lights", c.numWorldLights},  // records in the lump decodeWorldLights read
         {"original faces", countOf(c, w, kOriginalFaces, kFaceBytes)},
         {"brushes", countOf(c, w, kBrushes, kBrushBytes)},
         {"brush sides", countOf(c, w, kBrushSides, kBrushSideBytes)},
@@ -127,9 +123,6 @@ void countOtherLumps(Context& c, World& w) {
         {"area portals", countOf(c, w, kAreaPortals, kAreaPortalBytes)},
         {"pakfile bytes", c.lump(kPakfile).size()},
     };
-    if (wl.size() % lightBytes != 0)
-        w.problems.push_back("world light lump size " + std::to_string(wl.size()) + " is not a multiple of " +
-                             std::to_string(lightBytes));
 }
 
 }  // namespace luxel::vbsp

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "luxel/light/lights.hpp"
 #include "luxel/util/math.hpp"
 
 namespace luxel {
@@ -214,6 +215,10 @@ struct World {
     std::vector<uint8_t> embeddedArchive;
     std::vector<Entity> entities;
     std::string entityText;
+    // The lights the map's compiler lit it with, for the baker (Source: the worldlights lump of the lighting
+    // set decoded, vbsp_worldlights.cpp; Quake 2: the light entities as qrad3 reads them, light/q2_lights.hpp);
+    // empty for formats and maps without them. Sky lights are baked as the suns of light/sky_dome.hpp.
+    std::vector<Light> lights;
     // Spawn points first, in the order "spawn:N" counts them, then intermission cameras in order of
     // preference, then items in file order.
     std::vector<Viewpoint> viewpoints;

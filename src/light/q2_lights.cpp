@@ -1,0 +1,379 @@
+// Quake 2 light entities read as qrad3 and as ericw-tools read them (see q2_lights.hpp for every key).
+#include "luxel/light/q2_lights.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+#include "luxel/bsp/entities.hpp"
+
+namespace luxel {
+
+namespace {
+
+using Problems = std::vector<std::string>*;
+
+void note(Problems p, const std::string& what) {
+    if (p) p->push_back(what);
+}
+
+std::string num(float f) {
+    std::string s = std::to_string(f);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+// atof: the leading number of the text, 0 when there is none (or it is not finite).
+float number(const std::string* v) {
+    if (!v) return 0;
+    const float f = std::strtof(v->c_str(), nullptr);
+    return std::isfinite(f) ? f : 0.0f;
+}
+
+// The number as an int the way C's float-to-int assignment keeps it, held inside int's range (a cast of a
+// larger float is undefined).
+int integer(const std::string* v) { return int(std::clamp(number(v), -1.0e9f, 1.0e9f)); }
+
+float maxComponent(Vec3 c) { return std::max({c.x, c.y, c.z}); }
+
+// qrad3's ValueForKey: its entity parser prepends each pair, so the last one in the file wins.
+const std::string* qrad3Value(const Entity& e, std::string_view key) {
+    const std::string* found = nullptr;
+    for (const auto& [k, v] : e.keys)
+        if (k == key) found = &v;
+    return found;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    return true;
+}
+
+// ericw-tools' settings: a key names a setting with or without one leading underscore, in any case, and
+// each pair in the entity sets it again, so the last one wins. `names` are a setting's spellings.
+const std::string* ericwValue(const Entity& e, std::initializer_list<std::string_view> names) {
+    const std::string* found = nullptr;
+    for (const auto& [k, v] : e.keys) {
+        const std::string_view key = !k.empty() && k[0] == '_' ? std::string_view(k).substr(1) : std::string_view(k);
+        for (std::string_view n : names)
+            if (iequals(key, n)) found = &v;
+    }
+    return found;
+}
+
+// ericw-tools' colours: 0..255, or 0..1 when every component is within 0..1 (normalize_color_format).
+Vec3 ericwColor(const std::string* v) {
+    Vec3 c{255, 255, 255};
+    if (!v || !parseVec3(*v, c) || !isFinite(c)) return {255, 255, 255};
+    if (c.x >= 0 && c.x <= 1 && c.y >= 0 && c.y <= 1 && c.z >= 0 && c.z <= 1) c = c * 255.0f;
+    return c;
+}
+
+// qv::vec_from_mangle: yaw and pitch in degrees to a direction.
+Vec3 fromMangle(Vec3 m) {
+    const float yaw = degToRad(m.x), pitch = degToRad(m.y);
+    return {std::cos(yaw) * std::cos(pitch), std::sin(yaw) * std::cos(pitch), std::sin(pitch)};
+}
+
+Vec3 originOf(const std::string* v) {
+    Vec3 o;
+    if (v && parseVec3(*v, o) && isFinite(o)) return o;
+    return {};
+}
+
+std::string describe(size_t index, const std::string& cls, Vec3 o) {
+    return "light entity " + std::to_string(index) + " (" + cls + ") at " + num(o.x) + " " + num(o.y) + " " + num(o.z);
+}
+
+// ---- qrad3 ----------------------------------------------------------------------------------------------
+
+const Entity* qrad3Target(const std::vector<Entity>& ents, const std::string& target) {
+    for (const Entity& e : ents) {  // FindTargetEntity: the first entity of that targetname
+        const std::string* n = qrad3Value(e, "targetname");
+        if (n && *n == target) return &e;
+    }
+    return nullptr;
+}
+
+void readQrad3(const std::vector<Entity>& ents, std::vector<Light>& out, Problems problems) {
+    for (size_t i = 0; i < ents.size(); ++i) {
+        const Entity& e = ents[i];
+        const std::string* cls = qrad3Value(e, "classname");
+        if (!cls || cls->rfind("light", 0) != 0) continue;
+        Light l;
+        l.origin = originOf(qrad3Value(e, "origin"));
+        l.source = describe(i, *cls, l.origin);
+        int style = integer(qrad3Value(e, "_style"));
+        if (!style) style = integer(qrad3Value(e, "style"));
+        if (style < 0 || style >= 256) style = 0;
+        l.style = uint8_t(style);
+        float value = number(qrad3Value(e, "light"));
+        if (!value) value = number(qrad3Value(e, "_light"));
+        if (!value) value = 300;
+        const std::string* color = qrad3Value(e, "_color");
+        if (color && color->size() > 1) {
+            Vec3 c;
+            parseVec3(*color, c);
+            const float top = maxComponent(c);
+            if (!(top > 0) || !isFinite(c)) {
+                note(problems, l.source + ": _color \"" + *color + "\" lights nothing (qrad3 ColorNormalize); left out");
+                continue;
+            }
+            l.color = c / top;
+        }
+        if (value <= 0) {
+            note(problems, l.source + ": light " + num(value) + " lights nothing in qrad3 ((light - d) <= 0); left out");
+            continue;
+        }
+        l.falloff = Light::Falloff::Linear;
+        l.intensity = value / 255.0f;
+        l.range = value;
+        l.envelope = value;
+        const std::string* target = qrad3Value(e, "target");
+        const bool hasTarget = target && !target->empty();
+        if (*cls == "light_spot" || hasTarget) {
+            l.kind = Light::Kind::Spot;
+            float cone = number(qrad3Value(e, "_cone"));
+            if (!cone) cone = 10;
+            l.spotCosOuter = l.spotCosInner = std::cos(degToRad(cone));
+            if (hasTarget) {
+                const Entity* t = qrad3Target(ents, *target);
+                if (t) {
+                    l.direction = normalize(originOf(qrad3Value(*t, "origin")) - l.origin);
+                } else {
+                    // qrad3 keeps the spotlight with no direction: its cone test then fails everywhere.
+                    l.direction = {};
+                    note(problems, l.source + ": target \"" + *target + "\" not found; it lights nothing (qrad3)");
+                }
+            } else {
+                const float angle = number(qrad3Value(e, "angle"));
+                if (angle == -1) l.direction = {0, 0, 1};
+                else if (angle == -2) l.direction = {0, 0, -1};
+                else l.direction = {std::cos(degToRad(angle)), std::sin(degToRad(angle)), 0};
+            }
+        }
+        out.push_back(std::move(l));
+    }
+}
+
+// ---- ericw-tools ---------------------------------------------------------------------------------------
+
+struct EricwGlobals {
+    float anglescale = 0.5f;  // worldspawn _anglescale / _anglesense
+    float dist = 1;           // worldspawn _dist (scaledist)
+    float range = 1;          // worldspawn _range (rangescale; ericw-tools sets 1.0 for Quake 2)
+};
+
+// A sun of `value` (0..255 units) travelling along `direction`, as AddSun and LightFace_Sky use it.
+Light ericwSun(Vec3 direction, float value, Vec3 color255, float anglescale, uint8_t style, const EricwGlobals& g,
+               const std::string& source) {
+    Light s;
+    s.kind = Light::Kind::Sun;
+    s.falloff = Light::Falloff::None;
+    s.direction = normalize(direction);
+    const float top = maxComponent(color255);
+    s.color = top > 0 ? color255 / top : Vec3{};
+    s.intensity = value * (top / 255.0f) * g.range / 255.0f;
+    s.angleMix = anglescale;
+    s.style = style;
+    s.source = source;
+    return s;
+}
+
+// SetupSkyDome for the default -sunsamples 64: 5 iterations, 4 rings of 16 suns 18 degrees apart from 9
+// degrees up, each ring turned a quarter step further, and one sun straight down (up for the lower dome).
+void ericwDome(float value, Vec3 color255, float anglescale, uint8_t style, bool upper, const EricwGlobals& g,
+               const std::string& source, std::vector<Light>& out) {
+    constexpr int kSunSamples = 64;
+    const int iterations = std::max(2, int(std::lrint(std::sqrt(double((kSunSamples - 1) / 4)))) + 1);
+    const int elevationSteps = iterations - 1, angleSteps = elevationSteps * 4;
+    const double elevationStep = (90.0 / (elevationSteps + 1)) * 3.14159265358979323846 / 180.0;
+    const double angleStep = (360.0 / angleSteps) * 3.14159265358979323846 / 180.0;
+    const float each = value / float(angleSteps * elevationSteps + 1);
+    const float zSign = upper ? -1.0f : 1.0f;
+    double angle = 0, elevation = elevationStep * 0.5;
+    for (int i = 0; i < elevationSteps; ++i) {
+        for (int j = 0; j < angleSteps; ++j) {
+            const Vec3 d{float(std::cos(angle) * std::cos(elevation)), float(std::sin(angle) * std::cos(elevation)),
+                         float(zSign * std::sin(elevation))};
+            out.push_back(ericwSun(d, each, color255, anglescale, style, g, source + ", dome sun"));
+            angle += angleStep;
+        }
+        elevation += elevationStep;
+        angle += angleStep / elevationSteps;
+    }
+    out.push_back(ericwSun({0, 0, zSign}, each, color255, anglescale, style, g, source + ", dome sun"));
+}
+
+const Entity* ericwTarget(const std::vector<Entity>& ents, const std::string& target) {
+    for (const Entity& e : ents) {  // MatchTargets: the first entity of that targetname, any case
+        const std::string* n = ericwValue(e, {"targetname"});
+        if (n && iequals(*n, target)) return &e;
+    }
+    return nullptr;
+}
+
+// One light entity as ericw-tools' light_t (CheckEntityFields, SetupSpotlights, SetupSuns, SetupSkyDomes).
+void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::string& cls, const EricwGlobals& g,
+                    std::vector<Light>& out, Problems problems) {
+    const Entity& e = ents[index];
+    const Vec3 origin = originOf(ericwValue(e, {"origin"}));
+    const std::string where = describe(index, cls, origin);
+    if (number(ericwValue(e, {"nostaticlight"})) != 0) return;
+    const std::string* lightKey = ericwValue(e, {"light"});
+    const float value = lightKey ? number(lightKey) : 300.0f;
+    float wait = number(ericwValue(e, {"wait"}));
+    if (!ericwValue(e, {"wait"})) wait = 1;
+    if (wait <= 0) wait = 1;
+    int delay = integer(ericwValue(e, {"delay"}));
+    if (delay < 0 || delay > 5) {
+        note(problems, where + ": delay " + std::to_string(delay) + " is not 0..5; read as 0 (linear)");
+        delay = 0;
+    }
+    float falloffDistance = std::max(0.0f, number(ericwValue(e, {"falloff"})));
+    if (delay != 0) falloffDistance = 0;  // only linear lights take _falloff
+    const Vec3 color = ericwColor(ericwValue(e, {"color"}));
+    const uint8_t style = uint8_t(std::clamp(integer(ericwValue(e, {"style"})), 0, 254));
+    const std::string* angleKey = ericwValue(e, {"anglesense", "anglescale"});
+    float anglescale = angleKey ? number(angleKey) : -1.0f;
+    if (anglescale < 0 || anglescale > 1) anglescale = g.anglescale;
+    if (number(ericwValue(e, {"deviance"})) > 0)
+        note(problems, where + ": _deviance jitter approximated by one light at the origin");
+    const std::string* mangleKey = ericwValue(e, {"mangle"});
+    Vec3 mangle;
+    const bool hasMangle = mangleKey && parseVec3(*mangleKey, mangle) && isFinite(mangle);
+    Vec3 spot;
+    bool spotlight = false;
+    if (hasMangle) spot = fromMangle(mangle), spotlight = true;
+    const std::string* target = ericwValue(e, {"target"});
+    const Entity* t = target && !target->empty() ? ericwTarget(ents, *target) : nullptr;
+    const Vec3 toTarget = t ? originOf(ericwValue(*t, {"origin"})) - origin : Vec3{};
+    if (t) spot = normalize(toTarget), spotlight = true;
+
+    if (number(ericwValue(e, {"sun"})) != 0 && value > 0) {
+        const Vec3 dir = t ? toTarget : (hasMangle && dot(mangle, mangle) > 0 ? fromMangle(mangle) : -origin);
+        out.push_back(ericwSun(dir, value, color, anglescale, style, g, where + ", _sun"));
+        return;
+    }
+    const bool dome2 = number(ericwValue(e, {"sunlight2"})) != 0, dome3 = number(ericwValue(e, {"sunlight3"})) != 0;
+    if ((dome2 || dome3) && value > 0) {
+        ericwDome(value, color, anglescale, style, dome2, g, where, out);
+        return;
+    }
+    if (value == 0) return;
+    if (value < 0) {
+        note(problems, where + ": negative light (antilight) left out: arrivals only add light");
+        return;
+    }
+    if (delay == 4) {
+        note(problems, where + ": local minlight (delay 4) left out: it raises light to a floor, it adds none");
+        return;
+    }
+    const float top = maxComponent(color);
+    if (!(top > 0)) return;
+    Light l;
+    l.origin = origin;
+    l.source = where;
+    l.style = style;
+    l.angleMix = anglescale;
+    l.color = color / top;
+    const float s = g.dist * wait;  // GetLightValue: scaledist x atten x d
+    float scale = value;
+    constexpr float kScale = 128;  // LF_SCALE
+    switch (delay) {
+        case 0:
+            l.falloff = Light::Falloff::Linear;
+            l.range = falloffDistance > 0 ? falloffDistance : (s > 0 ? value / s : 0);
+            if (!(l.range > 0)) l.falloff = Light::Falloff::None;  // _dist 0: light - 0 everywhere
+            else l.envelope = l.range;
+            break;
+        case 1:
+            l.falloff = Light::Falloff::Inverse;
+            scale = s > 0 ? value * kScale / s : 0;
+            break;
+        case 2:
+        case 5:
+            l.falloff = Light::Falloff::InverseSquare;
+            scale = s * s > 0 ? value * kScale * kScale / (s * s) : 0;
+            if (delay == 5 && s > 0) l.squareOffset = kScale / s;
+            break;
+        default: l.falloff = Light::Falloff::None; break;
+    }
+    if (!(scale > 0) || !std::isfinite(scale)) return;
+    l.intensity = scale * (top / 255.0f) * g.range / 255.0f;
+    if (spotlight) {
+        l.kind = Light::Kind::Spot;
+        l.direction = spot;
+        const std::string* coneKey = ericwValue(e, {"cone"});
+        const std::string* angle = ericwValue(e, {"angle"});
+        float base = coneKey ? number(coneKey) * 2 : (angle ? number(angle) : 0.0f);
+        if (!base) base = 20;  // Quake 2's default _cone 10, a radius
+        float soft = number(ericwValue(e, {"softangle"}));
+        if (soft <= 0 || soft > base) soft = base;
+        l.spotCosOuter = std::cos(degToRad(base / 2));
+        l.spotCosInner = std::cos(degToRad(soft / 2));
+    }
+    out.push_back(std::move(l));
+}
+
+void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problems problems) {
+    const Entity* world = nullptr;
+    for (const Entity& e : ents) {
+        const std::string* c = ericwValue(e, {"classname"});
+        if (c && *c == "worldspawn") {
+            world = &e;
+            break;
+        }
+    }
+    EricwGlobals g;
+    if (world) {
+        if (const std::string* v = ericwValue(*world, {"anglescale", "anglesense"})) g.anglescale = std::clamp(number(v), 0.0f, 1.0f);
+        if (const std::string* v = ericwValue(*world, {"dist"})) g.dist = std::clamp(number(v), 0.0f, 100.0f);
+        if (const std::string* v = ericwValue(*world, {"range"})) g.range = std::clamp(number(v), 0.0f, 100.0f);
+    }
+    for (size_t i = 0; i < ents.size(); ++i) {
+        const std::string* cls = ericwValue(ents[i], {"classname"});
+        if (cls && cls->rfind("light", 0) == 0) readEricwLight(ents, i, *cls, g, out, problems);
+    }
+    if (!world) return;
+    const Entity& w = *world;
+    auto mangleOf = [&](std::initializer_list<std::string_view> names) {
+        Vec3 m{0, -90, 0};  // straight down
+        const std::string* v = ericwValue(w, names);
+        if (v) parseVec3(*v, m);
+        return isFinite(m) ? fromMangle(m) : Vec3{0, 0, -1};
+    };
+    auto sun = [&](float value, Vec3 color, Vec3 dir, const char* what) {
+        if (value > 0) out.push_back(ericwSun(dir, value, color, g.anglescale, 0, g, std::string("worldspawn ") + what));
+        else if (value < 0) note(problems, std::string("worldspawn ") + what + ": negative sunlight left out");
+    };
+    sun(number(ericwValue(w, {"sunlight", "sun_light"})), ericwColor(ericwValue(w, {"sunlight_color", "sun_color"})),
+        mangleOf({"sunlight_mangle", "sun_mangle", "sun_angle"}), "_sunlight");
+    if (number(ericwValue(w, {"sunlight_penumbra"})) > 0)
+        note(problems, "worldspawn _sunlight_penumbra approximated by one sun along the main direction");
+    sun(number(ericwValue(w, {"sun2"})), ericwColor(ericwValue(w, {"sun2_color"})), mangleOf({"sun2_mangle"}), "_sun2");
+    const float upper = number(ericwValue(w, {"sunlight2"})), lower = number(ericwValue(w, {"sunlight3"}));
+    if (upper > 0)
+        ericwDome(upper, ericwColor(ericwValue(w, {"sunlight2_color", "sunlight_color2"})), g.anglescale, 0, true, g,
+                  "worldspawn _sunlight2", out);
+    if (lower > 0)
+        ericwDome(lower, ericwColor(ericwValue(w, {"sunlight3_color", "sunlight_color3"})), g.anglescale, 0, false, g,
+                  "worldspawn _sunlight3", out);
+}
+
+}  // namespace
+
+std::vector<Light> quake2Lights(const std::vector<Entity>& entities, Q2LightCompiler compiler,
+                                std::vector<std::string>* problems) {
+    std::vector<Light> out;
+    if (compiler == Q2LightCompiler::Qrad3) readQrad3(entities, out, problems);
+    else readEricw(entities, out, problems);
+    return out;
+}
+
+}  // namespace luxel
