@@ -463,6 +463,14 @@ TEST_CASE("hostile light input neither crashes nor grows without bound", "[light
     const float nan = std::numeric_limits<float>::quiet_NaN();
     CHECK(polygonFormFactor({}, kUp, std::vector<Vec3>{{nan, 0, 1}, {1, 0, 1}, {0, 1, 1}}) == 0);
     CHECK(parseQuake3MapEntities("", "empty.map").empty());
+    // Shader numbers that are no numbers, or absurd ones.
+    const auto odd = parseShaderScript("textures/x/odd\n{\n q3map_skyLight 1e30 nan 1e30 nan\n q3map_lightSubdivide nan\n"
+                                       " q3map_sunExt 1 1 1 1e30 0 90 nan 1e30\n q3map_lightStyle -1e30\n}\n", "odd.shader");
+    REQUIRE(odd.size() == 1);
+    const Q3LightShader o = lightShaderOf(odd[0], {}, {});
+    CHECK(o.lightSubdivide == -1000000);
+    for (const auto& k : o.skyLights) CHECK(quake3SkyLights(k, o.color, {}, 0).size() <= size_t(63 * 4 * 63 + 2));
+    for (const auto& k : o.suns) CHECK(quake3Suns(k, 0).size() <= 256);
 }
 
 TEST_CASE("oacmpdm8: the light entities of the .map source", "[lights][maps]") {

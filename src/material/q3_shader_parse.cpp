@@ -10,6 +10,15 @@
 namespace luxel {
 
 namespace {
+// A number written where q3map2 reads an integer (atoi): truncated, kept in [lo, hi]; NaN gives lo.
+int boundedInt(float v, int lo, int hi) {
+    if (!(v >= float(lo))) return lo;
+    if (v >= float(hi)) return hi;
+    return int(v);
+}
+}  // namespace
+
+namespace {
 
 std::string forwardSlashes(std::string_view path) {
     std::string s(path);
@@ -453,7 +462,7 @@ private:
                 s.sunDegrees = v[4];
                 s.sunElevation = v[5];
                 Q3Shader::Sun sun{*s.sunColor, v[3], v[4], v[5]};
-                if (n >= 8) sun.deviance = v[6], sun.samples = int(std::clamp(v[7], -1e6f, 1e6f));
+                if (n >= 8) sun.deviance = v[6], sun.samples = boundedInt(v[7], -1000000, 1000000);
                 s.suns.push_back(sun);
             }
             skipLine();
@@ -467,12 +476,12 @@ private:
                 lx_.warn(t.line, k + ": expected value iterations");
             } else {
                 sky.value = std::max(0.0f, *value);
-                sky.iterations = int(std::clamp(*iterations, 2.0f, 1e6f));
+                sky.iterations = boundedInt(*iterations, 2, 1000000);
                 if (auto lo = floatArg()) {
-                    sky.horizonMin = int(std::clamp(*lo, -90.0f, 90.0f));
+                    sky.horizonMin = boundedInt(*lo, -90, 90);
                     if (auto hi = floatArg()) {
-                        sky.horizonMax = int(std::clamp(*hi, -90.0f, 90.0f));
-                        if (auto sample = floatArg()) sky.sampleColor = int(*sample) != 0;
+                        sky.horizonMax = boundedInt(*hi, -90, 90);
+                        if (auto sample = floatArg()) sky.sampleColor = boundedInt(*sample, -1, 1) != 0;
                     }
                 }
                 s.skyLights.push_back(sky);
@@ -481,7 +490,7 @@ private:
         } else if (equalsIgnoreCase(k, "q3map_surfacelight")) {
             s.surfaceLight = floatArg().value_or(0.0f);
         } else if (equalsIgnoreCase(k, "q3map_lightsubdivide")) {
-            s.lightSubdivide = int(std::clamp(floatArg().value_or(0.0f), -1e6f, 1e6f));
+            s.lightSubdivide = boundedInt(floatArg().value_or(0.0f), -1000000, 1000000);
         } else if (equalsIgnoreCase(k, "q3map_lightrgb")) {
             float v[3] = {};
             int n = 0;
@@ -495,7 +504,7 @@ private:
             s.backsplashPercent = floatArg().value_or(0.0f);
             s.backsplashDistance = floatArg().value_or(0.0f);
         } else if (equalsIgnoreCase(k, "q3map_lightstyle")) {
-            s.lightStyle = int(std::clamp(floatArg().value_or(0.0f), 0.0f, 255.0f));
+            s.lightStyle = boundedInt(floatArg().value_or(0.0f), 0, 255);
         } else if (equalsIgnoreCase(k, "q3map_nofast")) {
             s.noFast = true;
         } else if (equalsIgnoreCase(k, "q3map_lightimage")) {

@@ -10,9 +10,10 @@ namespace luxel::q3light {
 
 namespace {
 
+// "light at 2 -283 326" (whole units, as q3map2 prints them; far or broken coordinates as they are).
 std::string describe(const char* what, Vec3 o) {
-    return std::string(what) + " at " + std::to_string(int(o.x)) + " " + std::to_string(int(o.y)) + " " +
-           std::to_string(int(o.z));
+    auto num = [](float v) { return std::fabs(v) < 1e9f ? std::to_string(long(v)) : std::to_string(v); };
+    return std::string(what) + " at " + num(o.x) + " " + num(o.y) + " " + num(o.z);
 }
 
 // SetupEnvelopes for a point or spot light (its q3map2 flags always hold LIGHT_FAST): the distance where the

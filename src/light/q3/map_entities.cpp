@@ -138,7 +138,7 @@ float floatKey(const Entity& e, std::string_view key, float fallback) {
 int intKey(const Entity& e, std::string_view key, int fallback) {
     const std::string* v = keyValue(e, key);
     if (!v) return fallback;
-    const long long n = std::atoll(v->c_str());
+    const long long n = std::strtoll(v->c_str(), nullptr, 10);  // atoi, saturating instead of undefined
     return int(std::clamp<long long>(n, -(1ll << 30), 1ll << 30));
 }
 

@@ -166,7 +166,7 @@ void addSurfaceLights(const World& world, const std::vector<Q3LightShader>& shad
     for (const Entity& ent : world.entities) {
         const std::string* model = keyValue(ent, "model");
         if (!model || model->size() < 2 || (*model)[0] != '*' || !keyValue(ent, "origin")) continue;
-        const long m = std::atol(model->c_str() + 1);
+        const long m = std::strtol(model->c_str() + 1, nullptr, 10);
         if (m >= 0 && size_t(m) < modelOffset.size()) modelOffset[size_t(m)] = vectorKey(ent, "origin");
     }
     std::vector<Vec3> surfaceOffset(world.surfaces.size());
