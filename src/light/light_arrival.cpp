@@ -51,6 +51,7 @@ float pointFalloff(const Light& l, float strength, float d, float angle) {
             const float denom = l.constant + l.linear * d + l.quadratic * d * d;
             return denom > 0 ? std::max(0.0f, strength * angle / denom) : 0.0f;
         }
+        case Light::Falloff::Inverse: return std::max(0.0f, strength / d * angle);  // not a q3map2 kind
         case Light::Falloff::InverseSquare: break;
     }
     return std::max(0.0f, strength / (d * d) * angle);

@@ -43,18 +43,18 @@ enum class Q2LightCompiler : uint8_t { Qrad3, Ericw };
 // worldspawn keys last). Lights the compiler would not add (value <= 0, local minlight, _nostaticlight) are
 // left out; what was left out or approximated is appended to `problems` when given, one line each.
 //  Qrad3: Point / Spot, Falloff::Linear, intensity light / 255, range light, spot cones both cos(_cone),
-//  angleScale 1.
+//  angleMix 1.
 //  Ericw: linear: intensity light / 255 and range light / (dist x wait), or range _falloff; inverse:
 //  intensity light 128 / (dist wait 255); inverse square: light 128^2 / ((dist wait)^2 255), delay 5 with
 //  squareOffset 128 / (dist wait); none: light / 255; all times _range and the colour's largest component
-//  / 255; spot cones cos(diameter / 2) outside and cos(soft diameter / 2) inside; angleScale as read.
+//  / 255; spot cones cos(diameter / 2) outside and cos(soft diameter / 2) inside; angleMix as read.
 std::vector<Light> quake2Lights(const std::vector<Entity>& entities, Q2LightCompiler compiler,
                                 std::vector<std::string>* problems = nullptr);
 
 // Direct light from one light read by quake2Lights at `point` on a surface with unit `normal` (zero: no
 // receiver angle), occlusion left out. With d the distance (at least 0.1, as ericw-tools' GetLightContrib),
 // L = toLight, c = n . L (nothing when c < 0; qrad3's cut is c <= 0.001) and the angle factor
-// a = (1 - angleScale) + angleScale c:
+// a = (1 - angleMix) + angleMix c:
 //  * Point / Spot: intensity x colour x a x falloff(d): Linear 1 - d / range (nothing past range), Inverse
 //    1 / d, InverseSquare 1 / (d + squareOffset)^2, None 1; a Spot also times its cone: nothing where the
 //    cone cosine k = -L . direction is below spotCosOuter, 1 from spotCosInner on, linear between
