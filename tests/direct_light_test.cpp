@@ -331,3 +331,32 @@ TEST_CASE("direct bake: oacmpdm8's one changed light changes the surfaces q3map2
     CHECK(common >= q3map2.size() * 3 / 4);
     CHECK(ours.size() <= q3map2.size() * 3 / 2);
 }
+
+TEST_CASE("direct bake of a Source map from its worldlights stays within what vrad stored (direct + bounce)", "[bake][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const MapSource src = openMapPath(*sharedMaps() + "/source/sdk2013ce_sdk_vehicles_v20.bsp");
+    const World world = decodeMap(src);
+    const Geometry geometry = tessellate(world);
+    const MapLights lights = mapLights(world, src, {});
+    REQUIRE(lights.lights.size() > 4);  // 2 spots, a sun and the sky ambient as dome suns
+    const RayScene scene(world, geometry);
+    DirectBakeStats stats;
+    const auto pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    const LightmapComparison c = compareLightmapPages(world, geometry, world.lightmaps, pages);
+    // vrad's stored light is direct plus bounced: the direct part alone may fall short of it, not pass it.
+    size_t over = 0, n = 0;
+    for (const Luxel& x : luxelCentres(world, geometry)) {
+        const size_t t = (size_t(x.y) * size_t(pages[size_t(x.page)].width) + size_t(x.x)) * 3;
+        const float baked = luminance({pages[size_t(x.page)].rgb[t], pages[size_t(x.page)].rgb[t + 1], pages[size_t(x.page)].rgb[t + 2]});
+        const float stored = luminance({world.lightmaps[size_t(x.page)].rgb[t], world.lightmaps[size_t(x.page)].rgb[t + 1],
+                                        world.lightmaps[size_t(x.page)].rgb[t + 2]});
+        ++n;
+        over += baked > stored * 1.1f + 0.02f ? 1 : 0;
+    }
+    WARN("Source direct vs stored: median relative error " << 100 * c.medianRelative << "%, " << over << " of " << n
+                                                           << " luxels brighter than stored by over 10%");
+    CHECK(c.medianRelative <= 0.10);
+    // Measured: 12.7% of the luxels pass stored light by over 10%, along shadow edges: vrad softens its sun
+    // over SunSpreadAngle and samples luxels 1 unit off the face, luxel's sun is one hard ray.
+    CHECK(double(over) <= 0.15 * double(n));
+}

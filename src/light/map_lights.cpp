@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 
 #include "luxel/light/light_arrival.hpp"
+#include "luxel/light/q2_lights.hpp"
 #include "luxel/light/q3_lights.hpp"
+#include "luxel/light/sky_dome.hpp"
+#include "luxel/light/source_lights.hpp"
 #include "luxel/material/q3_light_shaders.hpp"
 #include "luxel/util/error.hpp"
 
@@ -65,10 +68,27 @@ MapLights quake3(const World& world, const MapSource& source, const MapLightOpti
     return out;
 }
 
+// Source: the worldlights lump as vrad wrote it (sky ambient as dome suns); Quake 2: the light entities as
+// qrad3 reads them. Neither format's grid is baked here (Source's ambient cubes: vrad fills them mostly with
+// bounced light, which the direct baker does not make).
+MapLights fromWorldLights(const World& world, ArrivalFn arrival) {
+    MapLights out;
+    out.lights = expandSkyLights(world.lights);
+    out.rules.arrival = std::move(arrival);
+    out.notes.push_back(fmt::format("{} lights ({} after the sky ambient became dome suns)", world.lights.size(),
+                                    out.lights.size()));
+    if (world.lights.empty()) out.notes.push_back("the map stores no lights: nothing to bake");
+    return out;
+}
+
 }  // namespace
 
 MapLights mapLights(const World& world, const MapSource& source, const MapLightOptions& options) {
-    if (world.format == MapFormat::Quake3) return quake3(world, source, options);
+    switch (world.format) {
+        case MapFormat::Quake3: return quake3(world, source, options);
+        case MapFormat::Source: return fromWorldLights(world, sourceLightArrival);
+        case MapFormat::Quake2: return fromWorldLights(world, quake2LightArrival);
+    }
     throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps yet");
 }
 
