@@ -205,7 +205,7 @@ TEST_CASE("flares are drawn in diagnostic modes and hidden in lit unless --flare
     CHECK(runLuxel("bench --frames 1 --size 32x18 '" + map + "' --flares --no-flares").exitCode == 2);
 }
 
-TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated, at two times", "[cli][maps]") {
+TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated, at a time past 0", "[cli][maps]") {
     if (!fs::exists(std::string(kOpenArena) + "/pak1-maps.pk3")) {
         WARN("SKIPPED: openarena-data is not installed");
         return;
@@ -214,7 +214,7 @@ TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated
     REQUIRE(listed.exitCode == 0);
     const size_t maps = size_t(std::count(listed.out.begin(), listed.out.end(), '\n'));
     REQUIRE(maps > 50);
-    for (const char* time : {"0", "7.25"}) {
+    for (const char* time : {"7.25"}) {  // animated stages, waves and deforms away from their t = 0 values
         const std::string out = tempDir(std::string("cli-oa-all-") + time);
         const auto r = runLuxel(std::string("batch ") + kOpenArena + " --mode lit --camera spawn --size 64x36 --time " + time +
                                 " -o '" + out + "'");

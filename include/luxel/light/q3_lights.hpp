@@ -36,6 +36,7 @@ struct Quake3LightSettings {
     int maxSamples = 256;
     int maxSkyIterations = 64;
     size_t maxLights = 1u << 20;
+    size_t maxPieces = size_t(4) << 20;  // windings the surface-light subdivision may look at, over all surfaces
 };
 
 struct Quake3LightSet {

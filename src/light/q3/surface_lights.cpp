@@ -176,7 +176,7 @@ void addSurfaceLights(const World& world, const std::vector<Q3LightShader>& shad
                 surfaceOffset[i] = isFinite(modelOffset[m]) ? modelOffset[m] : Vec3{};
 
     std::vector<int> iterations;  // computed when the first lit patch needs them
-    size_t budget = size_t(4) << 20;
+    size_t budget = s.maxPieces;
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
         const Surface& surf = world.surfaces[i];
         if (surf.material < 0 || size_t(surf.material) >= std::min(shaders.size(), world.materials.size())) continue;
