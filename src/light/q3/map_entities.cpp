@@ -7,6 +7,7 @@
 
 #include "light_parts.hpp"
 #include "luxel/bsp/entities.hpp"
+#include "luxel/bsp/entity_lexer.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 
@@ -14,82 +15,29 @@ namespace luxel {
 
 namespace {
 
-class MapLexer {
-public:
-    MapLexer(std::string_view text, const std::string& file) : t_(text), file_(file) {}
-
-    // Skips whitespace and // and /* */ comments (q3map2's GetToken); false at the end.
-    bool skipSpace() {
-        while (i_ < t_.size()) {
-            const char c = t_[i_];
-            if (c == '\0' || std::isspace(static_cast<unsigned char>(c))) {
-                ++i_;
-            } else if (c == '/' && i_ + 1 < t_.size() && t_[i_ + 1] == '/') {
-                while (i_ < t_.size() && t_[i_] != '\n') ++i_;
-            } else if (c == '/' && i_ + 1 < t_.size() && t_[i_ + 1] == '*') {
-                const size_t end = t_.find("*/", i_ + 2);
-                i_ = end == std::string_view::npos ? t_.size() : end + 2;
-            } else {
-                return true;
-            }
+// A brush or patch block after its '{': everything to the matching '}', quoted strings whole.
+void skipBlock(EntityLexer& lex, size_t open) {
+    int depth = 1;
+    while (lex.skipSpace()) {
+        const char c = lex.peek();
+        if (c == '{') {
+            ++depth;
+            lex.advance();
+        } else if (c == '}') {
+            lex.advance();
+            if (--depth == 0) return;
+        } else {
+            (void)lex.token();
         }
-        return false;
     }
-    char peek() const { return t_[i_]; }
-    size_t pos() const { return i_; }
-    void advance() { ++i_; }
-
-    // A quoted string (no escapes) or a bare word up to whitespace, a brace or a quote.
-    std::string token(bool& quoted) {
-        quoted = t_[i_] == '"';
-        if (quoted) {
-            const size_t end = t_.find('"', i_ + 1);
-            if (end == std::string_view::npos) fail(i_, "unterminated quoted string");
-            std::string s(t_.substr(i_ + 1, end - i_ - 1));
-            i_ = end + 1;
-            return s;
-        }
-        const size_t start = i_;
-        while (i_ < t_.size()) {
-            const char c = t_[i_];
-            if (c == '\0' || c == '{' || c == '}' || c == '"' || std::isspace(static_cast<unsigned char>(c))) break;
-            ++i_;
-        }
-        return std::string(t_.substr(start, i_ - start));
-    }
-
-    // A brush or patch block after its '{': everything to the matching '}', quoted strings whole.
-    void skipBlock(size_t open) {
-        int depth = 1;
-        while (skipSpace()) {
-            const char c = peek();
-            if (c == '{') {
-                ++depth;
-                advance();
-            } else if (c == '}') {
-                advance();
-                if (--depth == 0) return;
-            } else {
-                bool quoted = false;
-                (void)token(quoted);
-            }
-        }
-        fail(open, "brush or patch opened here is never closed with '}'");
-    }
-
-    [[noreturn]] void fail(size_t at, const std::string& what) const { throw DecodeError(file_, "map", at, what); }
-
-private:
-    std::string_view t_;
-    const std::string& file_;
-    size_t i_ = 0;
-};
+    lex.fail(open, "brush or patch opened here is never closed with '}'");
+}
 
 }  // namespace
 
 std::vector<Entity> parseQuake3MapEntities(std::string_view text, const std::string& file) {
     std::vector<Entity> out;
-    MapLexer lex(text, file);
+    EntityLexer lex(text, file, "map");
     while (lex.skipSpace()) {
         const size_t open = lex.pos();
         if (lex.peek() != '{') lex.fail(open, std::string("expected '{' but found '") + lex.peek() + "'");
@@ -105,16 +53,15 @@ std::vector<Entity> parseQuake3MapEntities(std::string_view text, const std::str
             if (c == '{') {  // a brush ( ... ) lines, brushDef or patchDef2 block
                 const size_t at = lex.pos();
                 lex.advance();
-                lex.skipBlock(at);
+                skipBlock(lex, at);
                 continue;
             }
             // A key and its value, quoted or bare words as q3map2's tokenizer takes them.
             const size_t at = lex.pos();
-            bool quoted = false;
-            std::string key = lex.token(quoted);
+            std::string key = lex.token();
             if (!lex.skipSpace() || lex.peek() == '{' || lex.peek() == '}')
                 lex.fail(at, "key \"" + key + "\" has no value");
-            std::string value = lex.token(quoted);
+            std::string value = lex.token();
             e.keys.emplace_back(std::move(key), std::move(value));
         }
         out.push_back(std::move(e));
