@@ -53,7 +53,8 @@ struct TexturedRow {
     return c;
 }
 
-// The row of another of the triangle's textures (blend or detail) at row fy.
+// A texture's row at fy: its planes and the footprint terms the mip choice needs (the base texture, a
+// blend or a detail).
 LUXEL_AVX2 inline TexturedRow texturedRow(const Texture* tex, const TexFootprint& f, float fy) {
     return {tex,
             f.tu,
@@ -88,16 +89,7 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     const TexFootprint f = texFootprint(ctx, t, tri);
     const bool identityTable = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
-    const TexturedRow row{t.texture,
-                          f.tu,
-                          f.tv,
-                          fy,
-                          _mm256_set1_ps(rowFootprint(f, fy)),
-                          _mm256_set1_ps(f.dyU[0]),
-                          _mm256_set1_ps(f.dyU[1]),
-                          _mm256_set1_ps(f.dyV[0]),
-                          _mm256_set1_ps(f.dyV[1]),
-                          _mm256_set1_epi32(f.maxLevel)};
+    const TexturedRow row = texturedRow(t.texture, f, fy);
     constexpr int kGroups = kMaxRun / 8;
     TexelQuad8 quads[kGroups];
     __m256 invW[kGroups];
