@@ -7,6 +7,7 @@
 
 #include "luxel/light/sky_dome.hpp"
 #include "luxel/light/source_lights.hpp"
+#include "support/vec_checks.hpp"
 
 using namespace luxel;
 
@@ -14,12 +15,7 @@ namespace {
 
 Vec3 v(float x, float y, float z) { return {x, y, z}; }
 
-void checkNear(Vec3 a, Vec3 b, float eps = 1e-5f) {
-    INFO("got " << a.x << " " << a.y << " " << a.z << ", expected " << b.x << " " << b.y << " " << b.z);
-    CHECK(std::fabs(a.x - b.x) <= eps * std::max(1.0f, std::fabs(b.x)));
-    CHECK(std::fabs(a.y - b.y) <= eps * std::max(1.0f, std::fabs(b.y)));
-    CHECK(std::fabs(a.z - b.z) <= eps * std::max(1.0f, std::fabs(b.z)));
-}
+void checkNear(Vec3 a, Vec3 b, float eps = 1e-5f) { test::checkNearRelative(a, b, eps); }
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "support/decode_helpers.hpp"
 #include "support/test_paths.hpp"
 #include "support/vbsp_writer.hpp"
+#include "support/vec_checks.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
@@ -87,12 +88,7 @@ bool hasProblem(const World& w, const std::string& part) {
                        [&](const std::string& p) { return p.find(part) != std::string::npos; });
 }
 
-void checkNear(Vec3 a, Vec3 b, float eps = 1e-5f) {
-    INFO("got " << a.x << " " << a.y << " " << a.z << ", expected " << b.x << " " << b.y << " " << b.z);
-    CHECK(std::fabs(a.x - b.x) <= eps * std::max(1.0f, std::fabs(b.x)));
-    CHECK(std::fabs(a.y - b.y) <= eps * std::max(1.0f, std::fabs(b.y)));
-    CHECK(std::fabs(a.z - b.z) <= eps * std::max(1.0f, std::fabs(b.z)));
-}
+void checkNear(Vec3 a, Vec3 b, float eps = 1e-5f) { test::checkNearRelative(a, b, eps); }
 
 // One record of each emit type, and two falloff variants (a fitted falloff that turns back up, a hard
 // falloff the entity lump asks for).
