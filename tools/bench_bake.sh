@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `luxel bake` benchmark: the direct-light bake (light grid + lightmaps, load included) of the oacmpdm8 pair's
+# base build (its lights from the .map source beside it) and of the largest shared Quake 3 map, at one thread
+# and at every core. Prints per run set the median wall time (min-max) and, from the median run's report, the
+# grid and lightmap times, shadow rays per second and luxels per second. q3map2's own `-light -fast` takes
+# 33.40 s on oacmpdm8 at one thread (../shared/maps/pairs/README.md, times.tsv), the figure to beat.
+# Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [extra luxel bake arguments...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+luxel=build/luxel
+runs=3
+extra=()
+for arg in "$@"; do
+  case "$arg" in
+    LUXEL=*) luxel="${arg#LUXEL=}" ;;
+    RUNS=*) runs="${arg#RUNS=}" ;;
+    *) extra+=("$arg") ;;
+  esac
+done
+maps=../shared/maps
+[ -d "$maps" ] || { echo "bench_bake.sh: $maps missing" >&2; exit 2; }
+game=/usr/share/games/openarena/baseoa
+game_args=()
+[ -d "$game" ] && game_args=(--game-dir "$game")
+pair=$maps/pairs/oacmpdm8
+out=$(mktemp -d /tmp/luxel-bench-bake.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+
+bench() {  # label, threads, luxel bake arguments...
+  local label=$1 threads=$2; shift 2
+  local times=()
+  for k in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$luxel" bake "$@" "${game_args[@]}" ${extra[@]+"${extra[@]}"} --threads "$threads" --json "$out/r$k.json" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
+  done
+  local sorted median_run
+  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+  median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
+  jq -r --arg name "$label" --arg threads "$threads" --arg median "${median_run% *}" \
+     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+    def r1: . * 10 | round / 10;
+    def r2: . * 100 | round / 100;
+    (.grid.ms // 0) as $g | .lightmaps.ms as $l
+    | (.shadow_rays.grid + .shadow_rays.lightmaps) as $rays
+    | "\($name), \($threads) thread(s): wall median \($median) s (\($min)-\($max)); grid \($g | r1) ms, lightmaps \($l | r1) ms; "
+      + "\(.lightmaps.luxels // 0) luxels at \(if $l > 0 then ((.lightmaps.luxels // 0) / $l / 1000 | r2) else 0 end) M luxels/s; "
+      + "\($rays) shadow rays at \(if ($g + $l) > 0 then ($rays / ($g + $l) / 1000 | r2) else 0 end) M rays/s"' \
+     "$out/r${median_run##* }.json"
+}
+
+cores=$(nproc)
+echo "== $runs runs each; q3map2 -light -fast on oacmpdm8: 33.40 s at 1 thread, 17.43 s at 2 (pairs README)"
+for t in 1 "$cores"; do
+  bench "oacmpdm8 base (lights from oacmpdm8.map)" "$t" "$pair/base.bsp" --lights "$pair/oacmpdm8.map"
+done
+for t in 1 "$cores"; do
+  bench "oa085_ctf_compromise (largest Q3 map; no .map source: sky and surface lights only)" "$t" "$maps/q3/oa085_ctf_compromise.bsp"
+done
