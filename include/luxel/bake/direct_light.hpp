@@ -29,11 +29,11 @@ using CubeCombineFn = std::function<AmbientCube(const std::vector<LightArrival>&
 struct DirectBakeRules {
     ArrivalFn arrival;
     GridCombineFn combine;  // empty: the format has no grid
-    CubeCombineFn cubeCombine;  // empty: the format has no ambient cubes
-    // Only lights with Light::inProbes reach the cubes directly (vrad: its other lights reach them as bounce).
-    bool cubesTakeFlaggedOnly = false;
     bool usePvs = false;
     Vec3 ambient, minimum;
+    CubeCombineFn cubeCombine{};  // empty: the format has no ambient cubes
+    // Only lights with Light::inProbes reach the cubes directly (vrad: its other lights reach them as bounce).
+    bool cubesTakeFlaggedOnly = false;
 };
 
 struct DirectBakeStats {
