@@ -180,13 +180,13 @@ TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same fil
     const Bytes file = makeRoomMap(o).build();
     const MapSource src = memorySource(file, "room.bsp");
     const World world = decodeMap(src);
-    CHECK(writeLightmaps(src, world, world.lightmaps) == file);
+    CHECK(writeLightmaps(src, world, std::span(&world.lightmaps, 1)) == file);
     // Half the light, and one texel over-bright (hue kept: (8, 4, 2) / 2 scaled into 255).
     std::vector<LightmapPage> pages = world.lightmaps;
     for (LightmapPage& p : pages)
         for (float& v : p.rgb) v *= 0.5f;
     pages[0].rgb[0] = 8, pages[0].rgb[1] = 4, pages[0].rgb[2] = 2;
-    const Bytes written = writeLightmaps(src, world, pages);
+    const Bytes written = writeLightmaps(src, world, std::span(&pages, 1));
     REQUIRE(written.size() == file.size());
     const World back = decodeMap(memorySource(written, "room2.bsp"));
     CHECK(back.lightmaps[0].rgb[0] == Approx(4.0f));
@@ -202,7 +202,7 @@ TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same fil
         if (i < range.first || i >= range.first + range.second) REQUIRE(written[i] == file[i]);
     std::vector<LightmapPage> wrong = pages;
     wrong.pop_back();
-    CHECK_THROWS_AS(writeLightmaps(src, world, wrong), UsageError);
+    CHECK_THROWS_AS(writeLightmaps(src, world, std::span(&wrong, 1)), UsageError);
 }
 
 TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q3map2's own light", "[bake][maps]") {

@@ -200,3 +200,18 @@ TEST_CASE("srclights: the real Quake 2 maps' lights", "[srclights][q2lights][map
         }
     }
 }
+
+TEST_CASE("q2 lights: the compiler guessed from keys only ericw-tools reads", "[lights][q2]") {
+    auto ents = [](const std::string& text) { return parseEntities(text, "test", 0); };
+    std::string why;
+    CHECK(quake2CompilerOf(ents("{\"classname\" \"worldspawn\"}{\"classname\" \"light\" \"light\" \"300\"}"), &why) ==
+          Q2LightCompiler::Qrad3);
+    CHECK(why == "no entity has a key only ericw-tools reads");
+    CHECK(quake2CompilerOf(ents("{\"classname\" \"worldspawn\" \"_dirt\" \"1\"}"), &why) == Q2LightCompiler::Ericw);
+    CHECK(why == "worldspawn has the key dirt, which only ericw-tools reads");
+    CHECK(quake2CompilerOf(ents("{\"classname\" \"worldspawn\"}{\"classname\" \"light\" \"delay\" \"2\"}")) ==
+          Q2LightCompiler::Ericw);
+    // Keys of other entities do not count (a door has its own delay).
+    CHECK(quake2CompilerOf(ents("{\"classname\" \"worldspawn\"}{\"classname\" \"func_door\" \"delay\" \"2\"}")) ==
+          Q2LightCompiler::Qrad3);
+}

@@ -13,6 +13,10 @@ namespace luxel {
 namespace {
 
 // Nearest-rank percentile of an unsorted list (sorted here); 0 for an empty list.
+bool brighter(double reference, double value, double darkBelow) {
+    return value > reference * (1 + kBrighterRelative) + darkBelow;
+}
+
 double percentile(std::vector<double>& v, double q) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -72,8 +76,10 @@ ProbeComparison compareProbes(const ProbeValues& reference, const ProbeValues& v
     c.meanCompared = valLum.empty() ? 0 : sumVal / double(valLum.size());
     c.darkBelow = darkBelow > 0 ? darkBelow : 0.01 * c.meanReference;
 
+    c.values = refLum.size();
     std::vector<double> relative;
     for (size_t k = 0; k < refLum.size(); ++k) {
+        c.brighter += brighter(refLum[k], valLum[k], c.darkBelow);
         if (refLum[k] < c.darkBelow || refLum[k] <= 0) {
             ++c.dark;
             continue;
@@ -130,6 +136,7 @@ nlohmann::json toJson(const ProbeComparison& c) {
     j["relative_luminance_error"] = {{"median", c.medianRelative}, {"p90", c.p90Relative},
                                      {"count", c.relativeCount}, {"dark", c.dark}, {"dark_below", c.darkBelow}};
     j["mean_luminance"] = {{"reference", c.meanReference}, {"compared", c.meanCompared}};
+    j["brighter"] = {{"values", c.values}, {"count", c.brighter}, {"relative", kBrighterRelative}};
     return j;
 }
 
@@ -164,6 +171,7 @@ LightmapComparison compareLightmapPages(const World& world, const Geometry& geom
     std::vector<double> relative;
     for (const auto& [a, b] : values) {
         const double la = luminance(a);
+        c.brighter += brighter(la, luminance(b), c.darkBelow);
         if (la < c.darkBelow) {
             ++c.dark;
             continue;
@@ -183,7 +191,8 @@ nlohmann::json toJson(const LightmapComparison& c) {
             {"dark_below", c.darkBelow},
             {"rmse", c.rmse},
             {"relative_luminance_error", {{"median", c.medianRelative}, {"p90", c.p90Relative}}},
-            {"mean_luminance", {{"stored", c.meanReference}, {"baked", c.meanCompared}}}};
+            {"mean_luminance", {{"stored", c.meanReference}, {"baked", c.meanCompared}}},
+            {"brighter", {{"count", c.brighter}, {"relative", kBrighterRelative}}}};
 }
 
 }  // namespace luxel

@@ -7,11 +7,13 @@
 #include "q3_format.hpp"
 #include "write_probes_parts.hpp"
 
-namespace luxel {
+namespace luxel::q3 {
 
-Bytes writeLightmaps(const MapSource& source, const World& world, const std::vector<LightmapPage>& pages) {
-    if (world.format != MapFormat::Quake3) throw UsageError(world.file + ": only Quake 3 lightmaps can be written yet");
-    if (pages.size() != world.lightmaps.size()) throw UsageError(world.file + ": baked lightmap pages do not match the map's");
+Bytes writeLightmapPages(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots) {
+    for (size_t k = 1; k < slots.size(); ++k)
+        if (!slots[k].empty()) throw UsageError(world.file + ": Quake 3 lightmaps hold style 0 only");
+    if (slots.empty() || slots[0].empty()) return source.bytes;
+    const std::vector<LightmapPage>& pages = slots[0];
     ByteReader file(source.bytes, source.displayName, "header", 0);
     constexpr size_t kHeaderBytes = 8 + 8 * size_t(q3::kLumpCount);
     if (file.size() < kHeaderBytes) file.fail(0, "file too small for a Quake 3 header");
@@ -45,4 +47,4 @@ Bytes writeLightmaps(const MapSource& source, const World& world, const std::vec
     return result;
 }
 
-}  // namespace luxel
+}  // namespace luxel::q3

@@ -39,11 +39,8 @@ World decodeSource(const MapSource& source, bool preferLdr) {
 
     // HDR (lumps 53 + 58) unless asked for LDR and the map has it; a map with only one set uses that.
     const bool hdrLight = c.lump(kLightingHdr).size() > 0, ldrLight = c.lump(kLighting).size() > 0;
-    c.useHdr = hdrLight && !(preferLdr && ldrLight);
+    useLightingSet(c, hdrLight && !(preferLdr && ldrLight));
     w.hdrLighting = c.useHdr;
-    c.lightingLump = c.useHdr ? kLightingHdr : kLighting;
-    c.facesLump = c.useHdr && c.lump(kFacesHdr).size() > 0 ? kFacesHdr : kFaces;
-    if (c.facesLump == kFaces && c.lump(kFaces).size() == 0 && c.lump(kFacesHdr).size() > 0) c.facesLump = kFacesHdr;
     c.leafVersion = w.lumps[kLeafs].version;
 
     bsp::readEntities(c.lump(kEntities), w);

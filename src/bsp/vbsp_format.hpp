@@ -156,6 +156,9 @@ std::array<double, 2> luxelCoord(const Texinfo& t, const FaceRecord& f, Vec3 p);
 
 // Header and lump directory (both layouts), LZMA lumps decompressed; fills World header facts.
 void decodeHeader(Context& c, World& w);
+// The lighting set (lighting + faces lumps) to read: HDR (53, with faces 58 when present) or LDR (8, 7);
+// a map missing one faces lump uses the other. Needs the header.
+void useLightingSet(Context& c, bool hdr);
 void decodeMaterials(Context& c, World& w);  // texinfo, texdata, string table
 void decodeFaces(Context& c, World& w);          // vertices, edges, surfedges, faces -> polygon surfaces
 void decodeDisplacements(Context& c, World& w);  // dispinfo, disp verts, disp tris -> displacement surfaces

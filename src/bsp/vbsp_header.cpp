@@ -98,4 +98,11 @@ void decodeHeader(Context& c, World& w) {
     }
 }
 
+void useLightingSet(Context& c, bool hdr) {
+    c.useHdr = hdr;
+    c.lightingLump = hdr ? kLightingHdr : kLighting;
+    c.facesLump = hdr && c.lump(kFacesHdr).size() > 0 ? kFacesHdr : kFaces;
+    if (c.facesLump == kFaces && c.lump(kFaces).size() == 0 && c.lump(kFacesHdr).size() > 0) c.facesLump = kFacesHdr;
+}
+
 }  // namespace luxel::vbsp

@@ -35,19 +35,43 @@ std::array<uint8_t, 2> gridAngleBytes(Vec3 d) {
 
 }  // namespace
 
-// q3map2's ColorToBytes: byte = linear * 255 / 4 (the decoder's overbright 4 * byte / 255); when a
-// channel would pass 255 all three are scaled down together, so an over-bright colour keeps its hue.
-std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear) {
+// Light as bytes of `perUnit` per linear unit (q3map2's ColorToBytes: 255 / 4, the decoder's overbright
+// 4 * byte / 255; Quake 2: 255); when a channel would pass 255 all three are scaled down together, so an
+// over-bright colour keeps its hue.
+std::array<uint8_t, 3> encodeLightBytes(Vec3 linear, double perUnit) {
     std::array<double, 3> v{};
     double top = 0;
     for (int i = 0; i < 3; ++i) {
-        v[size_t(i)] = storable(linear[i]) * 255.0 / 4.0;
+        v[size_t(i)] = storable(linear[i]) * perUnit;
         top = std::max(top, v[size_t(i)]);
     }
     const double scale = top > 255.0 ? 255.0 / top : 1.0;
     std::array<uint8_t, 3> out{};
     for (size_t i = 0; i < 3; ++i) out[i] = uint8_t(std::min(255.0, std::round(v[i] * scale)));
     return out;
+}
+
+std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear) { return encodeLightBytes(linear, 255.0 / 4.0); }
+std::array<uint8_t, 3> encodeQuake2Light(Vec3 linear) { return encodeLightBytes(linear, 255.0); }
+
+Bytes writeLightmaps(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots) {
+    if (slots.size() > 4) throw UsageError(world.file + ": more than 4 lightmap style slots given");
+    for (size_t k = 0; k < slots.size(); ++k) {
+        const std::vector<LightmapPage>& stored = k == 0 ? world.lightmaps : world.extraLightmapSlots[k - 1];
+        if (slots[k].empty()) continue;
+        bool same = slots[k].size() == stored.size();
+        for (size_t p = 0; same && p < stored.size(); ++p)
+            same = slots[k][p].width == stored[p].width && slots[k][p].height == stored[p].height &&
+                   slots[k][p].rgb.size() == size_t(stored[p].width) * size_t(stored[p].height) * 3;
+        if (!same) throw UsageError(world.file + ": baked lightmap pages of style slot " + std::to_string(k) +
+                                    " do not match the map's");
+    }
+    switch (world.format) {
+        case MapFormat::Quake3: return q3::writeLightmapPages(source, world, slots);
+        case MapFormat::Source: return vbsp::writeLighting(source, world, slots);
+        case MapFormat::Quake2: return q2::writeLighting(source, world, slots);
+    }
+    throw UsageError(world.file + ": lightmaps of this format cannot be written");
 }
 
 std::array<uint8_t, 8> encodeGridPoint(const GridSample& s) {
@@ -112,6 +136,15 @@ void placeLump(Bytes& file, const LumpPlace& place, std::span<const uint8_t> dat
     file.insert(file.end(), data.begin(), data.end());
     putU32(file, place.offsetField, uint32_t(offset));
     putU32(file, place.lengthField, uint32_t(data.size()));
+}
+
+Vec3 surfaceLuxel(const std::vector<LightmapPage>& pages, const Surface& s, int32_t i, int32_t j) {
+    if (s.lightmapPage < 0 || size_t(s.lightmapPage) >= pages.size()) return {};
+    const LightmapPage& p = pages[size_t(s.lightmapPage)];
+    const int32_t x = s.lightmapRect[0] + i, y = s.lightmapRect[1] + j;
+    if (x < 0 || y < 0 || x >= p.width || y >= p.height) return {};
+    const float* t = p.rgb.data() + (size_t(y) * size_t(p.width) + size_t(x)) * 3;
+    return {t[0], t[1], t[2]};
 }
 
 }  // namespace bsp

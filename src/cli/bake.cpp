@@ -1,5 +1,5 @@
-// `luxel bake MAP`: direct light from the map's own lights into its light grid and lightmaps with Embree
-// shadow rays, compared with what the compiler stored; the baked lightmap pages written as images.
+// `luxel bake MAP`: direct light from the map's own lights into its light grid or ambient cubes and its
+// lightmaps with Embree shadow rays, compared with what the compiler stored; the baked lightmap pages written as images.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "luxel/bake/compare.hpp"
+#include "luxel/bake/direct_cubes.hpp"
 #include "luxel/bake/direct_light.hpp"
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/geometry/geometry.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 struct BakeArgs {
     MapArgs map;
-    std::string lights, output, report, write;
+    std::string lights, output, report, write, compiler;
 };
 
 void writePage(const LightmapPage& page, const World& world, const std::string& path) {
@@ -42,6 +43,8 @@ int runBake(const BakeArgs& args) {
     MapLightOptions lightOptions;
     lightOptions.lightsFile = args.lights;
     lightOptions.materials = args.map.materialOptions();
+    if (args.compiler == "qrad3") lightOptions.quake2Compiler = Q2LightCompiler::Qrad3;
+    if (args.compiler == "ericw") lightOptions.quake2Compiler = Q2LightCompiler::Ericw;
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     const double loadMs = nowMs() - t0;
@@ -55,9 +58,9 @@ int runBake(const BakeArgs& args) {
     report["lights"] = lights.lights.size();
     std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles in {:.1f} ms, {} threads\n",
                              source.displayName, lights.lights.size(), loadMs, scene.triangleCount(), scene.buildMs(), threads);
-    std::optional<ProbeValues> bakedGrid;
+    std::optional<ProbeValues> bakedProbes;
     if (world.grid && lights.rules.combine) {
-        const ProbeValues& grid = bakedGrid.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats));
+        const ProbeValues& grid = bakedProbes.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats));
         const ProbeValues stored = storedProbes(world);
         std::vector<bool> use(stored.size(), true);
         for (size_t i = 0; i < use.size(); ++i) {
@@ -73,29 +76,43 @@ int runBake(const BakeArgs& args) {
         report["grid"] = toJson(c);
         report["grid"]["ms"] = stats.gridMs;
     }
+    if (probeKind(world) == ProbeKind::Cubes && lights.rules.cubeCombine) {
+        // The direct part of the cubes; the stored ones also hold bounce (vrad always bounces), so baked may
+        // fall short of stored, and `brighter` counts the sides where it does not.
+        const ProbeValues& cubes = bakedProbes.emplace(bakeCubesDirect(world, geometry, scene, lights.lights, lights.rules, stats));
+        const ProbeComparison c = compareProbes(storedProbes(world), cubes, {});
+        std::cout << fmt::format(
+            "cubes (direct part): {} samples in {:.1f} ms; vs stored: relative luminance error median {:.1f}%, p90 "
+            "{:.1f}%; mean luminance {:.4f} -> {:.4f}; {} of {} sides brighter than stored by over {:.0f}%\n",
+            stats.gridPoints, stats.gridMs, 100 * c.medianRelative, 100 * c.p90Relative, c.meanReference,
+            c.meanCompared, c.brighter, c.values, 100 * kBrighterRelative);
+        report["cubes"] = toJson(c);
+        report["cubes"]["ms"] = stats.gridMs;
+    }
     const uint64_t gridRays = stats.shadowRays;
     const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, pages);
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
     std::cout << fmt::format(
         "lightmaps: {} luxels in {:.1f} ms ({:.2f} M luxels/s, {:.2f} M shadow rays/s); vs stored: relative luminance "
-        "error median {:.1f}%, p90 {:.1f}% over {} lit luxels; mean luminance {:.4f} -> {:.4f}\n",
+        "error median {:.1f}%, p90 {:.1f}% over {} lit luxels; mean luminance {:.4f} -> {:.4f}; {} luxels brighter "
+        "than stored by over {:.0f}%\n",
         stats.luxels, stats.lightmapMs, stats.lightmapMs > 0 ? double(stats.luxels) / stats.lightmapMs / 1e3 : 0.0,
         stats.lightmapMs > 0 ? double(lightmapRays) / stats.lightmapMs / 1e3 : 0.0, 100 * lc.medianRelative,
-        100 * lc.p90Relative, lc.compared, lc.meanReference, lc.meanCompared);
+        100 * lc.p90Relative, lc.compared, lc.meanReference, lc.meanCompared, lc.brighter, 100 * kBrighterRelative);
     report["lightmaps"] = toJson(lc);
     report["lightmaps"]["ms"] = stats.lightmapMs;
-    report["shadow_rays"] = {{"grid", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
+    report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
     if (!args.output.empty()) {
         std::filesystem::create_directories(args.output);
         for (size_t i = 0; i < pages.size(); ++i) writePage(pages[i], world, fmt::format("{}/lm_{:04d}.png", args.output, i));
         std::cout << fmt::format("wrote {} baked lightmap pages to {}\n", pages.size(), args.output);
     }
     if (!args.write.empty()) {
-        // Lightmaps then grid, each lump rewritten in place in a copy of the map.
+        // Lightmaps (style 0) then grid or cubes, each lump rewritten in a copy of the map.
         MapSource copy = source;
-        copy.bytes = writeLightmaps(source, world, pages);
-        if (bakedGrid) copy.bytes = writeProbes(copy, world, *bakedGrid);
+        copy.bytes = writeLightmaps(source, world, std::span(&pages, 1));
+        if (bakedProbes) copy.bytes = writeProbes(copy, world, *bakedProbes);
         writeFileAtomic(args.write, copy.bytes);
         std::cout << "wrote " << args.write << "\n";
     }
@@ -113,7 +130,11 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--lights", args->lights, "Quake 3: the map's .map source, for the light entities the compile removed");
     sub->add_option("-o,--output", args->output, "folder for the baked lightmap pages (lm_NNNN.png)");
     sub->add_option("--json", args->report, "write the figures as JSON");
-    sub->add_option("--write", args->write, "write a copy of the map holding the baked lightmaps and grid (every other byte kept)");
+    sub->add_option("--compiler", args->compiler,
+                    "Quake 2: read the light entities as this compiler does (default: ericw when an entity has a key "
+                    "only ericw-tools reads, else qrad3)")
+        ->check(CLI::IsMember({"qrad3", "ericw"}));
+    sub->add_option("--write", args->write, "write a copy of the map holding the baked lightmaps and grid or ambient cubes (every other byte kept)");
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
 

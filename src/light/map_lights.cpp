@@ -68,16 +68,37 @@ MapLights quake3(const World& world, const MapSource& source, const MapLightOpti
     return out;
 }
 
-// Source: the worldlights lump as vrad wrote it (sky ambient as dome suns); Quake 2: the light entities as
-// qrad3 reads them. Neither format's grid is baked here (Source's ambient cubes: vrad fills them mostly with
-// bounced light, which the direct baker does not make).
-MapLights fromWorldLights(const World& world, ArrivalFn arrival) {
+// Lights with every sky light as dome suns, and the notes every format gives about them.
+MapLights withSkyDomes(const std::vector<Light>& lights, ArrivalFn arrival) {
     MapLights out;
-    out.lights = expandSkyLights(world.lights);
+    out.lights = expandSkyLights(lights);
     out.rules.arrival = std::move(arrival);
-    out.notes.push_back(fmt::format("{} lights ({} after the sky ambient became dome suns)", world.lights.size(),
-                                    out.lights.size()));
-    if (world.lights.empty()) out.notes.push_back("the map stores no lights: nothing to bake");
+    out.notes.push_back(fmt::format("{} lights ({} after sky lights became dome suns)", lights.size(), out.lights.size()));
+    if (lights.empty()) out.notes.push_back("the map has no lights: nothing to bake");
+    return out;
+}
+
+// Source: the worldlights lump as vrad wrote it (sky ambient as dome suns). Its ambient cubes take only the
+// lights vrad adds to them directly (direct_cubes.hpp says which); the rest of vrad's cube light is bounce.
+MapLights sourceEngine(const World& world) {
+    MapLights out = withSkyDomes(world.lights, sourceLightArrival);
+    out.rules.cubeCombine = sourceAmbientCube;
+    out.rules.cubesTakeFlaggedOnly = true;
+    return out;
+}
+
+// Quake 2: the light entities as the chosen (or guessed) compiler reads them.
+MapLights quake2(const World& world, const MapLightOptions& options) {
+    std::string why;
+    const Q2LightCompiler guess = quake2CompilerOf(world.entities, &why);
+    const Q2LightCompiler compiler = options.quake2Compiler.value_or(guess);
+    std::vector<std::string> problems;
+    MapLights out = withSkyDomes(quake2Lights(world.entities, compiler, &problems), quake2LightArrival);
+    const char* name = compiler == Q2LightCompiler::Qrad3 ? "qrad3" : "ericw-tools";
+    out.notes.insert(out.notes.begin(), options.quake2Compiler
+                                            ? fmt::format("light entities read as {} reads them (--compiler)", name)
+                                            : fmt::format("light entities read as {} reads them ({})", name, why));
+    for (std::string& p : problems) out.notes.push_back(std::move(p));
     return out;
 }
 
@@ -86,8 +107,8 @@ MapLights fromWorldLights(const World& world, ArrivalFn arrival) {
 MapLights mapLights(const World& world, const MapSource& source, const MapLightOptions& options) {
     switch (world.format) {
         case MapFormat::Quake3: return quake3(world, source, options);
-        case MapFormat::Source: return fromWorldLights(world, sourceLightArrival);
-        case MapFormat::Quake2: return fromWorldLights(world, quake2LightArrival);
+        case MapFormat::Source: return sourceEngine(world);
+        case MapFormat::Quake2: return quake2(world, options);
     }
     throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps yet");
 }

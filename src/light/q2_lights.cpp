@@ -368,6 +368,37 @@ void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
 
 }  // namespace
 
+Q2LightCompiler quake2CompilerOf(const std::vector<Entity>& entities, std::string* why) {
+    // Without their leading underscore, as ericw-tools matches keys.
+    static const char* const kWorldKeys[] = {"dirt", "dirtmode", "dirtdepth", "dirtscale", "dirtgain", "sunlight",
+                                             "sunlight2", "sunlight3", "sun_mangle", "sunlight_mangle", "sun2",
+                                             "anglescale", "anglesense", "dist", "range", "minlight", "bounce",
+                                             "bouncescale", "gamma", "lightmap_scale"};
+    static const char* const kLightKeys[] = {"delay", "falloff", "mangle", "sun", "softangle", "deviance", "samples",
+                                             "dirt", "anglescale", "anglesense", "nostaticlight", "sunlight2",
+                                             "sunlight3", "bleed", "surface"};
+    auto has = [](const Entity& e, const auto& keys) -> const char* {
+        for (const auto& [k, v] : e.keys) {
+            const std::string bare = !k.empty() && k[0] == '_' ? k.substr(1) : k;
+            for (const char* key : keys)
+                if (bare == key) return key;
+        }
+        return nullptr;
+    };
+    for (size_t i = 0; i < entities.size(); ++i) {
+        const std::string* cls = entities[i].get("classname");
+        const bool world = cls && *cls == "worldspawn", light = cls && cls->rfind("light", 0) == 0;
+        if (!world && !light) continue;
+        if (const char* key = world ? has(entities[i], kWorldKeys) : has(entities[i], kLightKeys)) {
+            if (why) *why = std::string(world ? "worldspawn" : "a light entity") + " has the key " + key +
+                            ", which only ericw-tools reads";
+            return Q2LightCompiler::Ericw;
+        }
+    }
+    if (why) *why = "no entity has a key only ericw-tools reads";
+    return Q2LightCompiler::Qrad3;
+}
+
 std::vector<Light> quake2Lights(const std::vector<Entity>& entities, Q2LightCompiler compiler,
                                 std::vector<std::string>* problems) {
     std::vector<Light> out;

@@ -31,7 +31,12 @@ struct ProbeComparison {
     size_t directionCount = 0;
     // Mean luminance of the reference and of the compared values (a scale check).
     double meanReference = 0, meanCompared = 0;
+    // Values (Grid: points; Cubes: sides) whose luminance passes the reference's by more than
+    // kBrighterRelative of it plus darkBelow: a baked direct part checked against stored light that also
+    // holds bounce may fall short of it, never pass it.
+    size_t values = 0, brighter = 0;
 };
+inline constexpr double kBrighterRelative = 0.10;
 
 // Compares `values` against `reference` (same kind and count, else UsageError) over the points where
 // `use` is true (empty: all). darkBelow <= 0 picks 1% of the reference's mean luminance.
@@ -49,6 +54,7 @@ struct LightmapComparison {
     std::array<double, 3> rmse{};
     double medianRelative = 0, p90Relative = 0;
     double meanReference = 0, meanCompared = 0;
+    size_t brighter = 0;  // luxels brighter than stored by more than kBrighterRelative of it plus darkBelow
 };
 // darkBelow <= 0 picks 1% of the stored mean luminance. Pages must match the World's (else UsageError).
 LightmapComparison compareLightmapPages(const World& world, const Geometry& geometry, const std::vector<LightmapPage>& stored,

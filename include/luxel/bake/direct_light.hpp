@@ -20,6 +20,8 @@ namespace luxel {
 // angle), and how a format combines a grid point's arrivals into its stored sample.
 using ArrivalFn = std::function<LightArrival(const Light& light, Vec3 point, Vec3 normal)>;
 using GridCombineFn = std::function<GridSample(const std::vector<LightArrival>& arrivals)>;
+// How a format folds a probe point's arrivals into an ambient cube (Source; bake/direct_cubes.hpp bakes them).
+using CubeCombineFn = std::function<AmbientCube(const std::vector<LightArrival>& arrivals)>;
 
 // A format's rules around its lights' arrivals: whether a light must be in a cluster the receiver's PVS
 // row sees (q3map2's ClusterVisible), where every luxel starts (worldspawn ambient) and the per-channel floor
@@ -29,6 +31,9 @@ struct DirectBakeRules {
     GridCombineFn combine;  // empty: the format has no grid
     bool usePvs = false;
     Vec3 ambient, minimum;
+    CubeCombineFn cubeCombine{};  // empty: the format has no ambient cubes
+    // Only lights with Light::inProbes reach the cubes directly (vrad: its other lights reach them as bounce).
+    bool cubesTakeFlaggedOnly = false;
 };
 
 struct DirectBakeStats {

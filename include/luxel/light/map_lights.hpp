@@ -9,6 +9,7 @@
 
 #include "luxel/bake/direct_light.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/light/q2_lights.hpp"
 #include "luxel/material/material_set.hpp"
 
 namespace luxel {
@@ -22,6 +23,8 @@ struct MapLights {
 struct MapLightOptions {
     std::string lightsFile;          // Quake 3: a .map source holding the light entities the compile removed
     MaterialOptions materials;       // Quake 3 surface and sky lights need the shaders and their images
+    // Quake 2: whose reading of the light entities to use; unset: quake2CompilerOf's guess.
+    std::optional<Q2LightCompiler> quake2Compiler;
 };
 
 // The lights of `world` as its compiler saw them. Throws UsageError for a lights file that cannot be read.

@@ -51,6 +51,14 @@ enum class Q2LightCompiler : uint8_t { Qrad3, Ericw };
 std::vector<Light> quake2Lights(const std::vector<Entity>& entities, Q2LightCompiler compiler,
                                 std::vector<std::string>* problems = nullptr);
 
+// Which compiler a map's light entities were written for, as far as the entities tell: a compiled Quake 2
+// map carries no mark of the light tool that lit it (neither qrad3 nor ericw-tools writes a worldspawn key,
+// and ericw-tools adds BSPX lumps after the header's lumps only for options such as -lmscale), so this looks
+// for keys only ericw-tools reads: on worldspawn (_dirt, _sunlight*, _sun_mangle, _anglescale, _dist,
+// _range, _minlight, _bounce, ...) or on light entities (delay, _falloff, mangle, _sun, _softangle,
+// _deviance, _dirt, ...). Ericw when one is found (`why` names it), else Qrad3.
+Q2LightCompiler quake2CompilerOf(const std::vector<Entity>& entities, std::string* why = nullptr);
+
 // Direct light from one light read by quake2Lights at `point` on a surface with unit `normal` (zero: no
 // receiver angle), occlusion left out. With d the distance (at least 0.1, as ericw-tools' GetLightContrib),
 // L = toLight, c = n . L (nothing when c < 0; qrad3's cut is c <= 0.001) and the angle factor
