@@ -44,7 +44,7 @@ bench() {  # label, threads, luxel bake arguments...
     def r1: . * 10 | round / 10;
     def r2: . * 100 | round / 100;
     (.grid.ms // 0) as $g | .lightmaps.ms as $l
-    | (.shadow_rays.grid + .shadow_rays.lightmaps) as $rays
+    | ((.shadow_rays.probes // 0) + .shadow_rays.lightmaps) as $rays
     | "\($name), \($threads) thread(s): wall median \($median) s (\($min)-\($max)); grid \($g | r1) ms, lightmaps \($l | r1) ms; "
       + "\(.lightmaps.luxels // 0) luxels at \(if $l > 0 then ((.lightmaps.luxels // 0) / $l / 1000 | r2) else 0 end) M luxels/s; "
       + "\($rays) shadow rays at \(if ($g + $l) > 0 then ($rays / ($g + $l) / 1000 | r2) else 0 end) M rays/s"' \
