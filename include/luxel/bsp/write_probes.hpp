@@ -20,10 +20,6 @@ std::array<uint8_t, 8> encodeGridPoint(const GridSample& s);
 // Quake 3 light bytes (lightmaps, grid colours): linear * 255 / 4, scaled down together past 255.
 std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear);
 
-// Quake 3: the lightmaps lump rewritten in place with `pages` (laid out like World::lightmaps; a deluxe map's
-// direction pages keep their bytes). Throws UsageError for maps whose lightmaps are external images or
-// whose page layout differs, DecodeError for a malformed file.
-Bytes writeLightmaps(const MapSource& source, const World& world, const std::vector<LightmapPage>& pages);
 std::array<uint8_t, 4> encodeColorRGBExp32(Vec3 linear);
 
 }  // namespace luxel

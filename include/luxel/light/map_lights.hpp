@@ -22,6 +22,10 @@ struct MapLights {
 struct MapLightOptions {
     std::string lightsFile;          // Quake 3: a .map source holding the light entities the compile removed
     MaterialOptions materials;       // Quake 3 surface and sky lights need the shaders and their images
+    // Quake 3: q3map2's -pointscale (point and spot light entities, autosprite surface lights), -areascale
+    // (surface lights and their backsplash) and -skyscale (suns and sky light, _sun entities too), as
+    // factors on the compiler's defaults.
+    float pointScale = 1, areaScale = 1, skyScale = 1;
 };
 
 // The lights of `world` as its compiler saw them. Throws UsageError for a lights file that cannot be read.
