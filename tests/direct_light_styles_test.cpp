@@ -10,6 +10,7 @@
 #include "luxel/bsp/write_lightmaps.hpp"
 #include "luxel/light/luxels.hpp"
 #include "support/decode_helpers.hpp"
+#include "support/point_arrival.hpp"
 #include "support/q2_writer.hpp"
 #include "support/q3_writer.hpp"
 
@@ -17,18 +18,6 @@ using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-// I cos(incidence) / d^2: the light at a luxel, computed by hand from its position.
-LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
-    LightArrival a;
-    const Vec3 d = l.origin - p;
-    a.distance = std::sqrt(dot(d, d));
-    a.toLight = d * (1.0f / a.distance);
-    const float cosine = dot(n, a.toLight);
-    if (cosine <= 0) return a;
-    a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
-    return a;
-}
 
 float expectedAt(const Light& l, Vec3 p) {
     const Vec3 d = l.origin - p;

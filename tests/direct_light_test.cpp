@@ -18,24 +18,13 @@
 #include "support/test_paths.hpp"
 #include <filesystem>
 #include "support/decode_helpers.hpp"
+#include "support/point_arrival.hpp"
 #include "support/q3_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-// I cos(incidence) / d^2, the normal's cos left out for a zero normal (grid points).
-LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
-    LightArrival a;
-    const Vec3 d = l.origin - p;
-    a.distance = std::sqrt(dot(d, d));
-    a.toLight = d * (1.0f / a.distance);
-    const float cosine = dot(n, n) > 0 ? dot(n, a.toLight) : 1.0f;
-    if (cosine <= 0) return a;
-    a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
-    return a;
-}
 
 // A room (-256..256, -256..256, 0..256) with a 32 x 32 square occluder at z = 100 over the floor's centre,
 // optionally, and a light grid.

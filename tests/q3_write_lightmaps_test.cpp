@@ -14,6 +14,7 @@
 #include "luxel/io/map_source.hpp"
 #include "luxel/light/luxels.hpp"
 #include "luxel/util/error.hpp"
+#include "support/point_arrival.hpp"
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
 
@@ -22,16 +23,6 @@ using namespace luxel::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
-    LightArrival a;
-    const Vec3 d = l.origin - p;
-    a.distance = std::sqrt(dot(d, d));
-    a.toLight = d * (1.0f / a.distance);
-    const float cosine = dot(n, a.toLight);
-    if (cosine > 0) a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
-    return a;
-}
 
 std::string lmName(size_t i) {
     char name[32];
