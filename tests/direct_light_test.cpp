@@ -9,6 +9,7 @@
 #include "luxel/bake/compare.hpp"
 #include "luxel/bake/direct_light.hpp"
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/write_lightmaps.hpp"
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/light/luxels.hpp"
@@ -17,24 +18,13 @@
 #include "support/test_paths.hpp"
 #include <filesystem>
 #include "support/decode_helpers.hpp"
+#include "support/point_arrival.hpp"
 #include "support/q3_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-// I cos(incidence) / d^2, the normal's cos left out for a zero normal (grid points).
-LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
-    LightArrival a;
-    const Vec3 d = l.origin - p;
-    a.distance = std::sqrt(dot(d, d));
-    a.toLight = d * (1.0f / a.distance);
-    const float cosine = dot(n, n) > 0 ? dot(n, a.toLight) : 1.0f;
-    if (cosine <= 0) return a;
-    a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
-    return a;
-}
 
 // A room (-256..256, -256..256, 0..256) with a 32 x 32 square occluder at z = 100 over the floor's centre,
 // optionally, and a light grid.
@@ -77,7 +67,7 @@ TEST_CASE("direct bake: a point light's I cos / d^2 at every floor luxel, and an
         const RayScene scene(room.world, room.geometry);
         const std::vector<Light> lights{pointLight({0, 0, 200}, 40000)};
         DirectBakeStats stats;
-        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats);
+        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats).slots[0];
         REQUIRE(pages.size() == room.world.lightmaps.size());
         CHECK(stats.luxels > 0);
         size_t floor = 0, shadowed = 0, checked = 0;
@@ -180,13 +170,17 @@ TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same fil
     const Bytes file = makeRoomMap(o).build();
     const MapSource src = memorySource(file, "room.bsp");
     const World world = decodeMap(src);
-    CHECK(writeLightmaps(src, world, std::span(&world.lightmaps, 1)) == file);
+    LightmapSet same;
+    same.slots[0] = world.lightmaps;
+    CHECK(writeLightmaps(src, world, same).map == file);
     // Half the light, and one texel over-bright (hue kept: (8, 4, 2) / 2 scaled into 255).
     std::vector<LightmapPage> pages = world.lightmaps;
     for (LightmapPage& p : pages)
         for (float& v : p.rgb) v *= 0.5f;
     pages[0].rgb[0] = 8, pages[0].rgb[1] = 4, pages[0].rgb[2] = 2;
-    const Bytes written = writeLightmaps(src, world, std::span(&pages, 1));
+    LightmapSet set;
+    set.slots[0] = pages;
+    const Bytes written = writeLightmaps(src, world, set).map;
     REQUIRE(written.size() == file.size());
     const World back = decodeMap(memorySource(written, "room2.bsp"));
     CHECK(back.lightmaps[0].rgb[0] == Approx(4.0f));
@@ -200,9 +194,8 @@ TEST_CASE("Quake 3 lightmaps written back: the map's own pages give the same fil
     const auto range = q3LumpRange(file, kQ3Lightmaps);
     for (size_t i = 0; i < file.size(); ++i)
         if (i < range.first || i >= range.first + range.second) REQUIRE(written[i] == file[i]);
-    std::vector<LightmapPage> wrong = pages;
-    wrong.pop_back();
-    CHECK_THROWS_AS(writeLightmaps(src, world, std::span(&wrong, 1)), UsageError);
+    set.slots[0].pop_back();
+    CHECK_THROWS_AS(writeLightmaps(src, world, set), UsageError);
 }
 
 TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q3map2's own light", "[bake][maps]") {
@@ -230,7 +223,7 @@ TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q
     std::vector<bool> use(stored.size());
     for (size_t i = 0; i < use.size(); ++i) use[i] = !(stored.grid[i].ambient == Vec3{});
     const ProbeComparison g = compareProbes(stored, grid, use);
-    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats).slots[0];
     const LightmapComparison l = compareLightmapPages(world, geometry, world.lightmaps, pages);
     WARN("grid: median relative error " << 100 * g.medianRelative << "%, p90 " << 100 * g.p90Relative << "%, direction median "
                                         << g.medianDirectionDeg << " deg; lightmaps: median " << 100 * l.medianRelative
@@ -259,7 +252,7 @@ TEST_CASE("direct bake: the same bytes for 1 and 2 threads, and never reads the 
     auto bake = [&](int threads) {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, size_t(threads));
         DirectBakeStats stats;
-        return std::make_pair(bakeLightmapsDirect(room.world, room.geometry, scene, lights, rules, stats),
+        return std::make_pair(bakeLightmapsDirect(room.world, room.geometry, scene, lights, rules, stats).slots[0],
                               bakeGridDirect(room.world, room.geometry, scene, lights, rules, stats));
     };
     const auto one = bake(1), two = bake(2);
@@ -316,8 +309,8 @@ TEST_CASE("direct bake: oacmpdm8's one changed light changes the surfaces q3map2
     const MapLights yellow = theLight(dir + "/oacmpdm8.map"), red = theLight(changedFile);
     const RayScene scene(world, geometry);
     DirectBakeStats stats;
-    const auto a = bakeLightmapsDirect(world, geometry, scene, yellow.lights, yellow.rules, stats);
-    const auto b = bakeLightmapsDirect(world, geometry, scene, red.lights, red.rules, stats);
+    const auto a = bakeLightmapsDirect(world, geometry, scene, yellow.lights, yellow.rules, stats).slots[0];
+    const auto b = bakeLightmapsDirect(world, geometry, scene, red.lights, red.rules, stats).slots[0];
     // The light is additive: the full bakes differ by exactly these, as bytes of 4 v / 255.
     std::set<uint32_t> ours;
     for (const Luxel& x : luxelCentres(world, geometry)) {
@@ -341,7 +334,7 @@ TEST_CASE("direct bake of a Source map from its worldlights stays within what vr
     REQUIRE(lights.lights.size() > 4);  // 2 spots, a sun and the sky ambient as dome suns
     const RayScene scene(world, geometry);
     DirectBakeStats stats;
-    const auto pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    const auto pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats).slots[0];
     const LightmapComparison c = compareLightmapPages(world, geometry, world.lightmaps, pages);
     // vrad's stored light is direct plus bounced: the direct part alone may fall short of it, not pass it.
     size_t over = 0, n = 0;

@@ -141,7 +141,7 @@ nlohmann::json toJson(const ProbeComparison& c) {
 }
 
 LightmapComparison compareLightmapPages(const World& world, const Geometry& geometry, const std::vector<LightmapPage>& stored,
-                                        const std::vector<LightmapPage>& baked, double darkBelow) {
+                                        const std::vector<LightmapPage>& baked, size_t slot, double darkBelow) {
     if (stored.size() != baked.size()) throw UsageError("lightmap page counts differ");
     for (size_t i = 0; i < stored.size(); ++i)
         if (stored[i].width != baked[i].width || stored[i].height != baked[i].height || stored[i].rgb.size() != baked[i].rgb.size())
@@ -149,7 +149,7 @@ LightmapComparison compareLightmapPages(const World& world, const Geometry& geom
     LightmapComparison c;
     std::vector<std::pair<Vec3, Vec3>> values;  // (stored, baked) per luxel
     for (const Luxel& x : luxelCentres(world, geometry)) {
-        if (x.page < 0 || size_t(x.page) >= stored.size()) continue;
+        if (x.page < 0 || size_t(x.page) >= stored.size() || slot >= 4 || world.surfaces[x.surface].styles[slot] == 255) continue;
         const LightmapPage& a = stored[size_t(x.page)];
         if (x.x < 0 || x.y < 0 || x.x >= a.width || x.y >= a.height) continue;
         const size_t t = (size_t(x.y) * size_t(a.width) + size_t(x.x)) * 3;

@@ -54,26 +54,6 @@ std::array<uint8_t, 3> encodeLightBytes(Vec3 linear, double perUnit) {
 std::array<uint8_t, 3> encodeQuake3Light(Vec3 linear) { return encodeLightBytes(linear, 255.0 / 4.0); }
 std::array<uint8_t, 3> encodeQuake2Light(Vec3 linear) { return encodeLightBytes(linear, 255.0); }
 
-Bytes writeLightmaps(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots) {
-    if (slots.size() > 4) throw UsageError(world.file + ": more than 4 lightmap style slots given");
-    for (size_t k = 0; k < slots.size(); ++k) {
-        const std::vector<LightmapPage>& stored = k == 0 ? world.lightmaps : world.extraLightmapSlots[k - 1];
-        if (slots[k].empty()) continue;
-        bool same = slots[k].size() == stored.size();
-        for (size_t p = 0; same && p < stored.size(); ++p)
-            same = slots[k][p].width == stored[p].width && slots[k][p].height == stored[p].height &&
-                   slots[k][p].rgb.size() == size_t(stored[p].width) * size_t(stored[p].height) * 3;
-        if (!same) throw UsageError(world.file + ": baked lightmap pages of style slot " + std::to_string(k) +
-                                    " do not match the map's");
-    }
-    switch (world.format) {
-        case MapFormat::Quake3: return q3::writeLightmapPages(source, world, slots);
-        case MapFormat::Source: return vbsp::writeLighting(source, world, slots);
-        case MapFormat::Quake2: return q2::writeLighting(source, world, slots);
-    }
-    throw UsageError(world.file + ": lightmaps of this format cannot be written");
-}
-
 std::array<uint8_t, 8> encodeGridPoint(const GridSample& s) {
     const auto ambient = encodeQuake3Light(s.ambient), directed = encodeQuake3Light(s.directed);
     const auto angles = gridAngleBytes(s.direction);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
+#include "luxel/bsp/write_lightmaps.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/light/light_grid.hpp"
 
@@ -40,8 +41,9 @@ Vec3 surfaceLuxel(const std::vector<LightmapPage>& pages, const Surface& s, int3
 namespace luxel::q3 {
 // The lightvols lump rewritten in place with one encoded point per sample.
 Bytes writeLightGrid(const MapSource& source, const std::vector<GridSample>& samples);
-// The lightmaps lump rewritten in place from slot 0 (q3_write_lightmaps.cpp); slots' layout already checked.
-Bytes writeLightmapPages(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots);
+// Slot 0 and the direction pages into the lightmaps lump in place, or as external lm_NNNN.tga images when the
+// map keeps its pages outside (q3_write_lightmaps.cpp); the set's layout already checked.
+LightmapFiles writeLightmapFiles(const MapSource& source, const World& world, const LightmapSet& set);
 }  // namespace luxel::q3
 
 namespace luxel::vbsp {

@@ -8,14 +8,14 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "lightmap_images.hpp"
 #include "luxel/bake/compare.hpp"
 #include "luxel/bake/direct_cubes.hpp"
 #include "luxel/bake/direct_light.hpp"
+#include "luxel/bsp/write_lightmaps.hpp"
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/geometry/geometry.hpp"
-#include "luxel/image/image.hpp"
 #include "luxel/light/map_lights.hpp"
-#include "luxel/render/look.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::cli {
@@ -24,15 +24,21 @@ namespace {
 struct BakeArgs {
     MapArgs map;
     std::string lights, output, report, write, compiler;
+    float pointScale = 1, areaScale = 1, skyScale = 1;
 };
 
-void writePage(const LightmapPage& page, const World& world, const std::string& path) {
-    Image image(page.width, page.height, 3);
-    for (size_t t = 0; t < size_t(page.width) * size_t(page.height); ++t) {
-        const Vec3 c = toDisplay(clampLightHue({page.rgb[t * 3], page.rgb[t * 3 + 1], page.rgb[t * 3 + 2]}, world.look), world.look);
-        image.pixels[t * 3] = c.x, image.pixels[t * 3 + 1] = c.y, image.pixels[t * 3 + 2] = c.z;
-    }
-    writeImage(path, image);
+// One line naming the lights whose style no surface has a slot for (they light nothing), or "".
+std::string unslottedStyles(const World& world, const std::vector<Light>& lights) {
+    std::array<bool, 256> slotted{}, unslotted{};
+    for (const Surface& s : world.surfaces)
+        for (uint8_t st : s.styles) slotted[st] = true;
+    size_t count = 0;
+    for (const Light& l : lights)
+        if (!slotted[l.style]) unslotted[l.style] = true, ++count;
+    std::string styles;
+    for (size_t st = 0; st < 256; ++st)
+        if (unslotted[st]) styles += (styles.empty() ? "" : " ") + std::to_string(st);
+    return count == 0 ? "" : fmt::format("{} lights of styles no surface has a lightmap slot for ({}) light nothing", count, styles);
 }
 
 int runBake(const BakeArgs& args) {
@@ -45,8 +51,10 @@ int runBake(const BakeArgs& args) {
     lightOptions.materials = args.map.materialOptions();
     if (args.compiler == "qrad3") lightOptions.quake2Compiler = Q2LightCompiler::Qrad3;
     if (args.compiler == "ericw") lightOptions.quake2Compiler = Q2LightCompiler::Ericw;
+    lightOptions.pointScale = args.pointScale, lightOptions.areaScale = args.areaScale, lightOptions.skyScale = args.skyScale;
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
+    if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
     const double loadMs = nowMs() - t0;
     const RayScene scene(world, geometry);
     const int threads = workerThreads();
@@ -90,31 +98,46 @@ int runBake(const BakeArgs& args) {
         report["cubes"]["ms"] = stats.gridMs;
     }
     const uint64_t gridRays = stats.shadowRays;
-    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
-    const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, pages);
+    const LightmapSet baked = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
-    std::cout << fmt::format(
-        "lightmaps: {} luxels in {:.1f} ms ({:.2f} M luxels/s, {:.2f} M shadow rays/s); vs stored: relative luminance "
-        "error median {:.1f}%, p90 {:.1f}% over {} lit luxels; mean luminance {:.4f} -> {:.4f}; {} luxels brighter "
-        "than stored by over {:.0f}%\n",
-        stats.luxels, stats.lightmapMs, stats.lightmapMs > 0 ? double(stats.luxels) / stats.lightmapMs / 1e3 : 0.0,
-        stats.lightmapMs > 0 ? double(lightmapRays) / stats.lightmapMs / 1e3 : 0.0, 100 * lc.medianRelative,
-        100 * lc.p90Relative, lc.compared, lc.meanReference, lc.meanCompared, lc.brighter, 100 * kBrighterRelative);
-    report["lightmaps"] = toJson(lc);
-    report["lightmaps"]["ms"] = stats.lightmapMs;
+    std::cout << fmt::format("lightmaps: {} luxels in {:.1f} ms ({:.2f} M luxels/s, {:.2f} M shadow rays/s)\n", stats.luxels,
+                             stats.lightmapMs, stats.lightmapMs > 0 ? double(stats.luxels) / stats.lightmapMs / 1e3 : 0.0,
+                             stats.lightmapMs > 0 ? double(lightmapRays) / stats.lightmapMs / 1e3 : 0.0);
+    // Each style slot against the stored one, over the luxels of the surfaces that use it.
+    for (size_t k = 0; k < 4; ++k) {
+        const std::vector<LightmapPage>& stored = k == 0 ? world.lightmaps : world.extraLightmapSlots[k - 1];
+        if (stored.empty() || baked.slots[k].size() != stored.size()) continue;
+        const LightmapComparison lc = compareLightmapPages(world, geometry, stored, baked.slots[k], k);
+        std::cout << fmt::format(
+            "  slot {}: vs stored: relative luminance error median {:.1f}%, p90 {:.1f}% over {} lit luxels (of {}); "
+            "mean luminance {:.4f} -> {:.4f}; {} luxels brighter than stored by over {:.0f}%\n",
+            k, 100 * lc.medianRelative, 100 * lc.p90Relative, lc.compared, lc.luxels, lc.meanReference, lc.meanCompared,
+            lc.brighter, 100 * kBrighterRelative);
+        nlohmann::json j = toJson(lc);
+        j["slot"] = k;
+        if (k == 0) {
+            report["lightmaps"] = j;
+            report["lightmaps"]["ms"] = stats.lightmapMs;
+        }
+        report["lightmap_slots"].push_back(j);
+    }
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
     if (!args.output.empty()) {
-        std::filesystem::create_directories(args.output);
-        for (size_t i = 0; i < pages.size(); ++i) writePage(pages[i], world, fmt::format("{}/lm_{:04d}.png", args.output, i));
-        std::cout << fmt::format("wrote {} baked lightmap pages to {}\n", pages.size(), args.output);
+        const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);
+        std::cout << fmt::format("wrote {} baked lightmap pages ({} style{}) to {}\n", written.pages, written.styles,
+                                 written.styles == 1 ? "" : "s", args.output);
     }
     if (!args.write.empty()) {
-        // Lightmaps (style 0) then grid or cubes, each lump rewritten in a copy of the map.
+        // Lightmaps then grid or cubes, each lump rewritten in a copy of the map; external lightmaps beside it.
+        const LightmapFiles files = writeLightmaps(source, world, baked);
         MapSource copy = source;
-        copy.bytes = writeLightmaps(source, world, std::span(&pages, 1));
+        copy.bytes = files.map;
         if (bakedProbes) copy.bytes = writeProbes(copy, world, *bakedProbes);
         writeFileAtomic(args.write, copy.bytes);
-        std::cout << "wrote " << args.write << "\n";
+        writeExternalLightmaps(args.write, files);
+        std::cout << "wrote " << args.write;
+        if (!files.images.empty()) std::cout << fmt::format(" and {} lightmap images beside it", files.images.size());
+        std::cout << "\n";
     }
     if (!args.report.empty()) writeTextFile(args.report, report.dump(2) + "\n");
     return 0;
@@ -128,13 +151,21 @@ void addBakeCommand(CLI::App& app, Action& action) {
         "bake", "Bake direct light from the map's own lights into its light grid and lightmaps, and compare with the stored light");
     args->map.addTo(*sub);
     sub->add_option("--lights", args->lights, "Quake 3: the map's .map source, for the light entities the compile removed");
-    sub->add_option("-o,--output", args->output, "folder for the baked lightmap pages (lm_NNNN.png)");
+    sub->add_option("-o,--output", args->output,
+                    "folder for the baked lightmap pages (lm_NNNN.png; maps with light styles: style_NNN/ folders)");
     sub->add_option("--json", args->report, "write the figures as JSON");
     sub->add_option("--compiler", args->compiler,
                     "Quake 2: read the light entities as this compiler does (default: ericw when an entity has a key "
                     "only ericw-tools reads, else qrad3)")
         ->check(CLI::IsMember({"qrad3", "ericw"}));
-    sub->add_option("--write", args->write, "write a copy of the map holding the baked lightmaps and grid or ambient cubes (every other byte kept)");
+    sub->add_option("--write", args->write,
+                    "write a copy of the map holding the baked lightmaps and grid or ambient cubes (every other byte "
+                    "kept; external lightmaps as OUT/lm_NNNN.tga beside OUT.bsp)");
+    sub->add_option("--pointscale", args->pointScale, "Quake 3: q3map2's -pointscale (point and spot light entities)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--areascale", args->areaScale, "Quake 3: q3map2's -areascale (shader surface lights)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--skyscale", args->skyScale, "Quake 3: q3map2's -skyscale (suns and sky light)")->check(CLI::PositiveNumber);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
 

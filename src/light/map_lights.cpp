@@ -38,7 +38,12 @@ MapLights quake3(const World& world, const MapSource& source, const MapLightOpti
     const std::string text = quake3MapText(source, options.lightsFile, out.notes);
     std::vector<std::string> warnings;
     const std::vector<Q3LightShader> shaders = quake3LightShaders(world, source, options.materials, &warnings);
-    Quake3LightSet set = quake3Lights(world, shaders, text);
+    Quake3LightSettings settings;
+    settings.pointScale *= options.pointScale;
+    settings.spotScale *= options.pointScale;
+    settings.areaScale *= options.areaScale;
+    settings.skyScale *= options.skyScale;
+    Quake3LightSet set = quake3Lights(world, shaders, text, settings);
     const bool keepLights = !world.entities.empty() && world.entities[0].get("_keepLights") &&
                             *world.entities[0].get("_keepLights") != "0";
     if (text.empty() && !keepLights)
@@ -52,6 +57,11 @@ MapLights quake3(const World& world, const MapSource& source, const MapLightOpti
     out.rules.usePvs = true;  // q3map2's ClusterVisible
     out.rules.ambient = set.ambient;
     out.rules.minimum = set.minLight;
+    // q3map2 -deluxe (IlluminateRawLightmap): each light adds its direction times the luminance of its
+    // 0..255 colour / 255 (0.3 0.59 0.11), i.e. luxel light / 4, onto the luxel normal / 256: in luxel
+    // units, times 4, the normal weighs 1 / 64. Stored in world space (-game quake3's deluxemode 0).
+    out.rules.deluxeWeights = {0.3f, 0.59f, 0.11f};
+    out.rules.deluxeNormal = 1.0f / 64;
     out.rules.arrival = [](const Light& l, Vec3 p, Vec3 n) {
         return dot(n, n) > 0 ? lightArrival(l, p, n) : lightArrivalAtPoint(l, p);
     };

@@ -56,9 +56,10 @@ struct LightmapComparison {
     double meanReference = 0, meanCompared = 0;
     size_t brighter = 0;  // luxels brighter than stored by more than kBrighterRelative of it plus darkBelow
 };
-// darkBelow <= 0 picks 1% of the stored mean luminance. Pages must match the World's (else UsageError).
+// `stored` and `baked` hold style slot `slot` (World::lightmaps for 0): only luxels of surfaces that use the
+// slot count. darkBelow <= 0 picks 1% of the stored mean luminance. Pages must match in size (else UsageError).
 LightmapComparison compareLightmapPages(const World& world, const Geometry& geometry, const std::vector<LightmapPage>& stored,
-                                        const std::vector<LightmapPage>& baked, double darkBelow = 0);
+                                        const std::vector<LightmapPage>& baked, size_t slot = 0, double darkBelow = 0);
 nlohmann::json toJson(const LightmapComparison& c);
 
 }  // namespace luxel

@@ -12,6 +12,7 @@
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/light_grid.hpp"
+#include "luxel/light/lightmap_set.hpp"
 #include "luxel/light/lights.hpp"
 
 namespace luxel {
@@ -24,8 +25,11 @@ using GridCombineFn = std::function<GridSample(const std::vector<LightArrival>& 
 using CubeCombineFn = std::function<AmbientCube(const std::vector<LightArrival>& arrivals)>;
 
 // A format's rules around its lights' arrivals: whether a light must be in a cluster the receiver's PVS
-// row sees (q3map2's ClusterVisible), where every luxel starts (worldspawn ambient) and the per-channel floor
-// it is raised to (minlight).
+// row sees (q3map2's ClusterVisible), where every luxel of the style-0 slot starts (worldspawn ambient) and the
+// per-channel floor it is raised to (minlight; q3map2 leaves the other styles' slots alone), and how a luxel's
+// light direction is summed for deluxe pages: each arrival's unit direction weighted by
+// dot(|colour|, deluxeWeights), plus the luxel's normal times deluxeNormal (q3map2 -deluxe: 0.3 0.59 0.11 and
+// 1 / 64 in luxel light units), then normalised.
 struct DirectBakeRules {
     ArrivalFn arrival;
     GridCombineFn combine;  // empty: the format has no grid
@@ -34,6 +38,8 @@ struct DirectBakeRules {
     CubeCombineFn cubeCombine{};  // empty: the format has no ambient cubes
     // Only lights with Light::inProbes reach the cubes directly (vrad: its other lights reach them as bounce).
     bool cubesTakeFlaggedOnly = false;
+    Vec3 deluxeWeights{0.2126f, 0.7152f, 0.0722f};
+    float deluxeNormal = 0;
 };
 
 struct DirectBakeStats {
@@ -42,8 +48,12 @@ struct DirectBakeStats {
     double gridMs = 0, lightmapMs = 0;
 };
 
-// Style-0 light at every luxel, as pages laid out like World::lightmaps (texels no luxel covers stay 0).
-std::vector<LightmapPage> bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
+// The light at every luxel, every style slot: slot k of a surface gets exactly its lights of style
+// Surface::styles[k] (a light whose style no slot holds lights nothing there), in pages laid out like the
+// World's (texels no luxel covers stay 0). When the map has deluxe pages (World::deluxemaps) they are baked
+// too, from the lights that have a slot on the surface or would take a free one (q3map2 gives a light's style
+// a slot as it arrives, up to 4); a luxel's direction is the normalised sum described at DirectBakeRules.
+LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
                                               const std::vector<Light>& lights, const DirectBakeRules& rules,
                                               DirectBakeStats& stats);
 

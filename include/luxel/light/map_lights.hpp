@@ -25,6 +25,10 @@ struct MapLightOptions {
     MaterialOptions materials;       // Quake 3 surface and sky lights need the shaders and their images
     // Quake 2: whose reading of the light entities to use; unset: quake2CompilerOf's guess.
     std::optional<Q2LightCompiler> quake2Compiler;
+    // Quake 3: q3map2's -pointscale (point and spot light entities, autosprite surface lights), -areascale
+    // (surface lights and their backsplash) and -skyscale (suns and sky light, _sun entities too), as
+    // factors on the compiler's defaults.
+    float pointScale = 1, areaScale = 1, skyScale = 1;
 };
 
 // The lights of `world` as its compiler saw them. Throws UsageError for a lights file that cannot be read.
