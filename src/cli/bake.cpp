@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bake_bounce.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "luxel/bake/compare.hpp"
@@ -23,6 +24,7 @@ namespace {
 struct BakeArgs {
     MapArgs map;
     std::string lights, output, report, write;
+    BounceArgs bounce;
 };
 
 void writePage(const LightmapPage& page, const World& world, const std::string& path) {
@@ -74,7 +76,7 @@ int runBake(const BakeArgs& args) {
         report["grid"]["ms"] = stats.gridMs;
     }
     const uint64_t gridRays = stats.shadowRays;
-    const std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    std::vector<LightmapPage> pages = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, pages);
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
     std::cout << fmt::format(
@@ -86,6 +88,7 @@ int runBake(const BakeArgs& args) {
     report["lightmaps"] = toJson(lc);
     report["lightmaps"]["ms"] = stats.lightmapMs;
     report["shadow_rays"] = {{"grid", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
+    report["bounce"] = bakeBounce(args.bounce, args.map, source, world, geometry, scene, pages, bakedGrid);
     if (!args.output.empty()) {
         std::filesystem::create_directories(args.output);
         for (size_t i = 0; i < pages.size(); ++i) writePage(pages[i], world, fmt::format("{}/lm_{:04d}.png", args.output, i));
@@ -114,6 +117,7 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("-o,--output", args->output, "folder for the baked lightmap pages (lm_NNNN.png)");
     sub->add_option("--json", args->report, "write the figures as JSON");
     sub->add_option("--write", args->write, "write a copy of the map holding the baked lightmaps and grid (every other byte kept)");
+    addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
 
