@@ -10,9 +10,11 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <optional>
+#include <span>
 
 #include "luxel/bake/hit_light.hpp"
 #include "luxel/bake/rebake.hpp"
@@ -67,25 +69,35 @@ double meanLuminance(const std::vector<LightmapPage>& pages, const std::vector<L
     return luxels.empty() ? 0.0 : sum / double(luxels.size());
 }
 
-// The piece of triangle `tri` holding `p` when the triangle is cut as q3map2's RadSubdivideDiffuseLight cuts a
+// A convex polygon of a few points, on the stack (the gather cuts one per ray hit).
+struct Piece {
+    static constexpr size_t kMax = 24;
+    std::array<Vec3, kMax> points;
+    size_t count = 0;
+    std::span<const Vec3> span() const { return {points.data(), count}; }
+};
+
+// The piece of a triangle holding `p` when the triangle is cut as q3map2's RadSubdivideDiffuseLight cuts a
 // winding: while its bounds pass `size` along an axis (the first such of x, y, z), it is halved there.
-std::vector<Vec3> pieceAround(std::vector<Vec3> poly, Vec3 p, float size) {
-    for (int guard = 0; guard < 64 && poly.size() >= 3; ++guard) {
+Piece pieceAround(const Vec3 (&triangle)[3], Vec3 p, float size) {
+    Piece poly;
+    for (const Vec3& v : triangle) poly.points[poly.count++] = v;
+    for (int guard = 0; guard < 64 && poly.count >= 3; ++guard) {
         Bounds b;
-        for (const Vec3& v : poly) b.grow(v);
+        for (size_t i = 0; i < poly.count; ++i) b.grow(poly.points[i]);
         int axis = -1;
         for (int i = 0; i < 3 && axis < 0; ++i)
             if (b.maxs[i] - b.mins[i] > size) axis = i;
         if (axis < 0) break;
         const float mid = (b.maxs[axis] + b.mins[axis]) * 0.5f, side = p[axis] >= mid ? 1.0f : -1.0f;
-        std::vector<Vec3> kept;
-        for (size_t i = 0; i < poly.size(); ++i) {
-            const Vec3 a = poly[i], c = poly[(i + 1) % poly.size()];
+        Piece kept;
+        for (size_t i = 0; i < poly.count && kept.count + 2 <= Piece::kMax; ++i) {
+            const Vec3 a = poly.points[i], c = poly.points[(i + 1) % poly.count];
             const float da = (a[axis] - mid) * side, dc = (c[axis] - mid) * side;
-            if (da >= 0) kept.push_back(a);
-            if ((da > 0 && dc < 0) || (da < 0 && dc > 0)) kept.push_back(a + (c - a) * (da / (da - dc)));
+            if (da >= 0) kept.points[kept.count++] = a;
+            if ((da > 0 && dc < 0) || (da < 0 && dc > 0)) kept.points[kept.count++] = a + (c - a) * (da / (da - dc));
         }
-        poly = std::move(kept);
+        poly = kept;
     }
     return poly;
 }
@@ -155,11 +167,10 @@ std::vector<LightmapPage> gatherBounce(const World& world, const Geometry& geome
                     if (what != HitKind::Surface || !(l.x > 0 || l.y > 0 || l.z > 0)) continue;
                     if (options.formFactorCutoff > 0) {
                         const uint32_t* idx = geometry.indices.data() + size_t(hit[j].triangle) * 3;
-                        const std::vector<Vec3> piece =
-                            pieceAround({geometry.vertices[idx[0]].position, geometry.vertices[idx[1]].position,
-                                         geometry.vertices[idx[2]].position},
-                                        origin + dirs[k + size_t(j)] * hit[j].t, options.pieceSize);
-                        if (!(std::abs(polygonFormFactor(x.position, x.normal, piece)) > options.formFactorCutoff)) continue;
+                        const Vec3 triangle[3] = {geometry.vertices[idx[0]].position, geometry.vertices[idx[1]].position,
+                                                  geometry.vertices[idx[2]].position};
+                        const Piece piece = pieceAround(triangle, origin + dirs[k + size_t(j)] * hit[j].t, options.pieceSize);
+                        if (!(std::abs(polygonFormFactor(x.position, x.normal, piece.span())) > options.formFactorCutoff)) continue;
                     }
                     sum += l;
                 }
