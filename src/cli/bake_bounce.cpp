@@ -16,8 +16,9 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args) {
                     "bounces of the baked direct light (never the stored light) into the lightmaps; default: what the "
                     "map's compiler does: Quake 3 0 (q3map2 bounces only with -bounce N, and then not into the grid), "
                     "Source 100 stopping once a bounce adds under 0.1% (vrad's numbounce 100; its ambient cubes gather "
-                    "the bounced light), Quake 2 8 (qrad3's numbounce)");
-    bake.add_option("--bounce-rays", args.rays, "hemisphere rays per luxel and bounce (default 64)");
+                    "the bounced light), Quake 2 8 (qrad3's numbounce)")
+        ->check(CLI::Range(0, 1000));
+    bake.add_option("--bounce-rays", args.rays, "hemisphere rays per luxel and bounce (default 64)")->check(CLI::Range(1, 65536));
     bake.add_flag("--bounce-probes", args.probes,
                   "Quake 3: bounce into the light grid too (q3map2 -bouncegrid); Source cubes always get it");
 }
