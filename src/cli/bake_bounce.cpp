@@ -39,6 +39,9 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const MapS
     if (!map.gameDirs.empty() && world.format != MapFormat::Source) {
         materials = loadMaterials(world, source, map.materialOptions());
         options.materials = &*materials;
+    } else if (world.format != MapFormat::Source) {
+        std::cerr << "luxel: note: no textures (give --game-dir): every surface bounces its light with albedo 1, more "
+                     "than any compiler would\n";
     }
     const BouncedLight light = bounceLightmaps(world, geometry, scene, pages, options);
     const BounceStats& st = light.stats;
