@@ -7,13 +7,16 @@
 // light is direct light). Light styles: style 0 only (the pages the direct baker makes).
 //
 // How the compilers differ, and what that means for the figures:
-// * q3map2 -bounce N (light_bounce.cpp, RadCreateDiffuseLights): after each pass, every lightmapped surface
-//   that is not sky, nodraw, trans or autosprite is cut into windings of at most 256 units (finer where its
-//   light varies), and each becomes an area light whose colour is the mean of albedo (the texture texel) x
-//   luxel over up to 150 samples, reaching receivers through the polygon form factor, with its PVS and
-//   envelope culling. luxel instead traces the hemisphere of every luxel: the same integral (form factors of
-//   the surfaces seen, times their light), sampled by rays instead of summed over windings, with no subdivision
-//   threshold and no culling; the mean texture colour stands in for the texel under each sample.
+// * q3map2 -bounce N (light_bounce.cpp, RadCreateDiffuseLights): after each pass, every triangle of every
+//   lightmapped surface that is not sky, nodraw, trans or autosprite is cut into windings of at most 256 units
+//   (finer where its light varies), and each becomes an area light whose colour is the mean of albedo (the texel
+//   under each sample) x luxel over up to 150 samples, reaching receivers through the polygon form factor, with
+//   PVS and envelope culling and, under -fast, nothing below the falloff tolerance. luxel traces the hemisphere
+//   of every luxel instead: the same integral (form factors of the surfaces seen, times their light) sampled by
+//   rays rather than summed over windings, the mean texture colour standing in for the texel under each sample;
+//   -fast's tolerance is kept by cutting the hit triangle as q3map2 would and dropping the ray when that piece's
+//   form factor is under it (formFactorCutoff); no PVS test (a ray sees what it sees) and no envelopes. The grid
+//   gets bounce only with -bouncegrid (luxel: --bounce-probes), there without the -fast cutoff.
 // * vrad (numbounce 100, stopping when a bounce adds under 1 unit) and qrad3 (numbounce 8) shoot light between
 //   patches (faces chopped to a few luxels) through precomputed transfers, then spread patch light back onto
 //   luxels. Same integral again, with patches as the unit instead of luxels.
@@ -41,7 +44,9 @@ struct CompilerBounce {
 
 // Quake 3 (q3map2): 0 bounces (it bounces only with -bounce N); scale 140.625 / 255: a bounce light's value is
 // RADIOSITY_VALUE 500 x the shader's q3map_bounceScale (1) x 0.375, times formFactorValueScale 3 and the
-// -bouncescale default 0.25, over a colour of albedo x luxel / 255; the grid gets none (only with -bouncegrid).
+// -bouncescale default 0.25, over a colour of albedo x luxel / 255; the -fast cutoff (1 / 140.625 on 256-unit
+// pieces), as the usual -light -fast compiles make it (a map does not say); the grid gets none (only with
+// -bouncegrid).
 // Source (vrad): 100 bounces (numbounce; it stops early once a bounce adds almost nothing), scale 1, and its
 // ambient cubes gather the bounced lightmaps. Quake 2 (qrad3): 8 bounces (numbounce), scale 1; no probes.
 CompilerBounce compilerBounce(const World& world);
