@@ -21,8 +21,8 @@
 #include <optional>
 #include <sstream>
 
-#include "luxel/light/lightmap_sample.hpp"
-#include "luxel/material/texture_sample.hpp"
+#include "luxel/bake/hit_light.hpp"
+#include "luxel/util/random.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 #include "luxel/vis/visibility.hpp"
@@ -33,81 +33,6 @@ namespace {
 
 constexpr std::array<Vec3, 6> kAxes{Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 1, 0},
                                     Vec3{0, -1, 0}, Vec3{0, 0, 1}, Vec3{0, 0, -1}};
-
-uint64_t splitmix64(uint64_t& state) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-float unitFloat(uint64_t& state) { return float(splitmix64(state) >> 40) * (1.0f / 16777216.0f); }
-
-// Light leaving the surface a ray hit, toward the ray's origin.
-struct HitShader {
-    const World& world;
-    const Geometry& geometry;
-    const RayScene& scene;
-    Vec3 sky;
-    std::vector<Vec3> albedo;  // per surface
-
-    HitShader(const World& w, const Geometry& g, const RayScene& s, Vec3 skyLight, const MaterialSet* materials)
-        : world(w), geometry(g), scene(s), sky(skyLight), albedo(g.surfaces.size(), Vec3{1, 1, 1}) {
-        const bool textured = materials && w.format != MapFormat::Source;
-        const AlbedoTable table = makeAlbedoTable(materials ? materials->textureGamma : 1.0f);
-        for (size_t i = 0; i < g.surfaces.size(); ++i) {
-            const int32_t m = g.surfaces[i].material;
-            if (m >= 0 && size_t(m) < w.materials.size()) albedo[i] = w.materials[size_t(m)].reflectivity;
-            if (!textured || m < 0 || size_t(m) >= materials->looks.size()) continue;
-            const int32_t t = materials->looks[size_t(m)].texture;
-            if (t < 0 || size_t(t) >= materials->textures.size() || !materials->textures[size_t(t)] ||
-                materials->textures[size_t(t)]->mips.empty())
-                continue;
-            const RgbaImage& mean = materials->textures[size_t(t)]->mips.back();  // 1x1: the alpha-weighted mean
-            albedo[i] = {table.value[mean.rgba[0]], table.value[mean.rgba[1]], table.value[mean.rgba[2]]};
-        }
-    }
-
-    enum class Kind { Miss, Surface, Sky, Back };
-
-    Vec3 radiance(const RayHit& h, Vec3 dir, Kind& kind) const {
-        kind = Kind::Miss;
-        if (!h.hit) return {};
-        const uint32_t surf = scene.triangleSurface()[h.triangle];
-        if (surf == RayScene::kNoSurface) return {};
-        const DrawSurface& d = geometry.surfaces[surf];
-        if (d.shading == SurfaceShading::Sky) {
-            kind = Kind::Sky;
-            return sky;
-        }
-        const uint32_t* idx = geometry.indices.data() + size_t(h.triangle) * 3;
-        const DrawVertex &a = geometry.vertices[idx[0]], &b = geometry.vertices[idx[1]], &c = geometry.vertices[idx[2]];
-        // cross(b - a, c - a) points away from the front (geometry.hpp): a ray along it meets the front.
-        if (!d.twoSided && dot(cross(b.position - a.position, c.position - a.position), dir) <= 0) {
-            kind = Kind::Back;
-            return {};
-        }
-        kind = Kind::Surface;
-        const float w0 = 1.0f - h.u - h.v, w1 = h.u, w2 = h.v;
-        Vec3 light;
-        if (d.shading == SurfaceShading::Lightmap) {
-            // Style 0 only: the light the map shows at rest (what vrad and q3map2 bake probes from).
-            const Surface& s = world.surfaces[surf];
-            const Vec2 uv{a.lightmapUV.x * w0 + b.lightmapUV.x * w1 + c.lightmapUV.x * w2,
-                          a.lightmapUV.y * w0 + b.lightmapUV.y * w1 + c.lightmapUV.y * w2};
-            for (size_t slot = 0; slot < 4; ++slot) {
-                if (s.styles[slot] != 0) continue;
-                const auto& pages = slot == 0 ? world.lightmaps : world.extraLightmapSlots[slot - 1];
-                if (size_t(d.lightmapPage) < pages.size() && pages[size_t(d.lightmapPage)].width > 0)
-                    light += sampleLightmap(pages[size_t(d.lightmapPage)], uv);
-            }
-        } else {
-            light = Vec3{a.color.x, a.color.y, a.color.z} * w0 + Vec3{b.color.x, b.color.y, b.color.z} * w1 +
-                    Vec3{c.color.x, c.color.y, c.color.z} * w2;
-        }
-        return light * albedo[surf];
-    }
-};
 
 // Cosine-weighted mean of the gathered light over the hemisphere around n.
 Vec3 irradiance(const std::vector<Vec3>& dirs, const std::vector<Vec3>& light, Vec3 n) {
@@ -211,7 +136,7 @@ RebakeResult rebakeProbes(const World& world, const Geometry& geometry, const Ra
     result.status.assign(n, ProbeStatus::Baked);
     result.bakedAt = positions;
     result.sky = options.sky ? *options.sky : defaultSkyLight(world);
-    const HitShader shader(world, geometry, scene, result.sky, options.materials);
+    const HitLight shader(world, geometry, scene, result.sky, options.materials, options.pages);
     // Rays run to the far side of the world's bounds and no further.
     Bounds bounds;
     for (const DrawVertex& v : geometry.vertices) bounds.grow(v.position);
@@ -240,11 +165,11 @@ RebakeResult rebakeProbes(const World& world, const Geometry& geometry, const Ra
                 const int count = int(std::min<size_t>(16, dirs.size() - k));
                 scene.intersect(origin, dirs.data() + k, count, 0.0f, tFar, hit);
                 for (int j = 0; j < count; ++j) {
-                    HitShader::Kind what;
+                    HitKind what;
                     light[k + size_t(j)] = shader.radiance(hit[j], dirs[k + size_t(j)], what);
-                    localHits += what == HitShader::Kind::Surface;
-                    localSky += what == HitShader::Kind::Sky;
-                    localBack += what == HitShader::Kind::Back;
+                    localHits += what == HitKind::Surface;
+                    localSky += what == HitKind::Sky;
+                    localBack += what == HitKind::Back;
                 }
             }
             localRays += dirs.size();

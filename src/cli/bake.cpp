@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bake_bounce.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "lightmap_images.hpp"
@@ -25,6 +26,7 @@ struct BakeArgs {
     MapArgs map;
     std::string lights, output, report, write, compiler;
     float pointScale = 1, areaScale = 1, skyScale = 1;
+    BounceArgs bounce;
 };
 
 // One line naming the lights whose style no surface has a slot for (they light nothing), or "".
@@ -98,7 +100,7 @@ int runBake(const BakeArgs& args) {
         report["cubes"]["ms"] = stats.gridMs;
     }
     const uint64_t gridRays = stats.shadowRays;
-    const LightmapSet baked = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    LightmapSet baked = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
     std::cout << fmt::format("lightmaps: {} luxels in {:.1f} ms ({:.2f} M luxels/s, {:.2f} M shadow rays/s)\n", stats.luxels,
                              stats.lightmapMs, stats.lightmapMs > 0 ? double(stats.luxels) / stats.lightmapMs / 1e3 : 0.0,
@@ -122,6 +124,7 @@ int runBake(const BakeArgs& args) {
         report["lightmap_slots"].push_back(j);
     }
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
+    report["bounce"] = bakeBounce(args.bounce, args.map, source, world, geometry, scene, baked.slots[0], bakedProbes);
     if (!args.output.empty()) {
         const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);
         std::cout << fmt::format("wrote {} baked lightmap pages ({} style{}) to {}\n", written.pages, written.styles,
@@ -166,6 +169,7 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--areascale", args->areaScale, "Quake 3: q3map2's -areascale (shader surface lights)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--skyscale", args->skyScale, "Quake 3: q3map2's -skyscale (suns and sky light)")->check(CLI::PositiveNumber);
+    addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
 

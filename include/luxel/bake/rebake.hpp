@@ -19,6 +19,9 @@ struct RebakeOptions {
     // Quake 2 / 3: each surface's albedo is its texture's mean colour (the 1x1 mip) instead of 1, as
     // radiosity compilers bounce light. Source keeps its texdata reflectivity, which is that mean already.
     const MaterialSet* materials = nullptr;
+    // Style-0 light laid out like World::lightmaps to gather instead of the stored light (the bounce baker's
+    // pages; vertex-lit surfaces then return nothing): see bake/hit_light.hpp.
+    const std::vector<LightmapPage>* pages = nullptr;
 };
 
 // What happened at each probe point.

@@ -1,0 +1,31 @@
+#pragma once
+// `luxel bake --bounce N`: the bounce step of the bake (bake/bounce.hpp), its options and figures, kept apart
+// from the direct bake's driver (bake.cpp), which calls it once after baking the lightmaps.
+#include <CLI/CLI.hpp>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "common.hpp"
+#include "luxel/bake/ray_scene.hpp"
+#include "luxel/light/light_grid.hpp"
+
+namespace luxel::cli {
+
+struct BounceArgs {
+    std::optional<int> bounces;  // unset: what the map's compiler does (compilerBounce)
+    int rays = 64;
+    bool probes = false;         // bounce into the Quake 3 grid even though q3map2 does not by default
+};
+
+void addBounceOptions(CLI::App& bake, BounceArgs& args);
+
+// Adds the bounces to `pages` (the direct bake, laid out like World::lightmaps) and, where the compiler does,
+// to the probes (`probes`: the direct grid, or nullopt; Source: set to the gathered ambient cubes), prints how
+// the result compares with the stored light, and returns the figures for the JSON report (null: no bounce).
+nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const MapSource& source, const World& world,
+                          const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
+                          std::optional<ProbeValues>& probes);
+
+}  // namespace luxel::cli
