@@ -138,6 +138,7 @@ TEST_CASE("a Source game folder without gameinfo.txt: loose files, then its *_di
     CHECK(contentOf(files, "materials/c.vmt") == "pak02 c");
     CHECK(files.origin("materials/a.vmt")->kind == FileOrigin::Kind::Loose);
     CHECK(files.origin("materials/a.vmt")->member == "materials/a.vmt");
+    CHECK(files.list("MATERIALS", "vmt") == std::vector<std::string>{"materials/a.vmt", "materials/b.vmt", "materials/c.vmt"});
     CHECK(warnings.empty());
 
     // A VPK that cannot be opened is left out with a warning, or stops a strict mount.

@@ -97,13 +97,6 @@ void indexTree(const fs::path& dir, const std::string& prefix, int depth, std::v
     ancestors.pop_back();
 }
 
-FileIndex indexVpk(const VpkArchive& vpk) {
-    FileIndex files;
-    for (size_t i = 0; i < vpk.entries().size(); ++i)
-        files.emplace(*normalizeGamePath(vpk.entries()[i].path), Entry{vpk.entries()[i].path, i});
-    return files;
-}
-
 FileIndex indexArchive(const ZipArchive& zip) {
     FileIndex files;
     for (ZipEntry& e : zip.entries()) {
@@ -121,7 +114,7 @@ struct GameFiles::Mount {
     std::string name;                 // the directory or archive as given
     std::string identityBase;         // archives: "zip:<canonical path>", "mem:<content hash>" or "vpk:<canonical path>"
     std::unique_ptr<ZipArchive> zip;  // zip archives and pakfiles
-    std::unique_ptr<VpkArchive> vpk;  // VPK archives
+    std::unique_ptr<VpkArchive> vpk;  // VPK archives, indexed by VpkArchive::index()
     FileIndex files;
 };
 
@@ -137,7 +130,8 @@ const char* fileOriginKindName(FileOrigin::Kind kind) {
 
 struct GameFiles::Found {
     const Mount* mount = nullptr;
-    const Entry* entry = nullptr;
+    const std::string* stored = nullptr;  // Entry::stored, or a VPK entry's path
+    uint64_t index = 0;                   // Entry::index, or the VPK entry's
 };
 
 std::optional<std::string> normalizeGamePath(const std::string& path) {
@@ -198,7 +192,6 @@ void GameFiles::addVpk(const std::string& dirPath, bool strict) {
     mount->kind = FileOrigin::Kind::Vpk;
     mount->vpk = std::make_unique<VpkArchive>(dirPath, strict);
     mount->identityBase = "vpk:" + canonicalOr(dirPath);
-    mount->files = indexVpk(*mount->vpk);
     mounts_.push_back(std::move(mount));
 }
 
@@ -224,8 +217,14 @@ void GameFiles::addQuake3GameDir(const std::string& dir) {
 std::optional<GameFiles::Found> GameFiles::find(const std::string& path) const {
     const auto key = normalizeGamePath(path);
     if (!key) return std::nullopt;
-    for (const auto& m : mounts_)
-        if (auto it = m->files.find(*key); it != m->files.end()) return Found{m.get(), &it->second};
+    for (const auto& m : mounts_) {
+        if (m->vpk) {
+            if (auto it = m->vpk->index().find(*key); it != m->vpk->index().end())
+                return Found{m.get(), &m->vpk->entries()[it->second].path, it->second};
+        } else if (auto it = m->files.find(*key); it != m->files.end()) {
+            return Found{m.get(), &it->second.stored, it->second.index};
+        }
+    }
     return std::nullopt;
 }
 
@@ -233,12 +232,11 @@ std::optional<GameFile> GameFiles::open(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
     const Mount& m = *found->mount;
-    const Entry& e = *found->entry;
     GameFile file;
-    if (m.zip) file.bytes = m.zip->read(e.index, e.stored);
-    else if (m.vpk) file.bytes = m.vpk->read(size_t(e.index));
-    else file.bytes = readFile(e.stored);
-    file.origin = originOf(m.kind, m.name, e.stored);
+    if (m.zip) file.bytes = m.zip->read(found->index, *found->stored);
+    else if (m.vpk) file.bytes = m.vpk->read(size_t(found->index));
+    else file.bytes = readFile(*found->stored);
+    file.origin = originOf(m.kind, m.name, *found->stored);
     return file;
 }
 
@@ -251,7 +249,7 @@ std::optional<Bytes> GameFiles::read(const std::string& path) const {
 std::optional<FileOrigin> GameFiles::origin(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    return originOf(found->mount->kind, found->mount->name, found->entry->stored);
+    return originOf(found->mount->kind, found->mount->name, *found->stored);
 }
 
 std::vector<FileOrigin> GameFiles::mounts() const {
@@ -277,12 +275,16 @@ std::vector<std::string> GameFiles::list(const std::string& dir, const std::stri
     std::string suffix = toLowerAscii(ext);
     if (!suffix.empty() && suffix.front() != '.') suffix.insert(suffix.begin(), '.');
     std::set<std::string> names;
-    for (const auto& m : mounts_) {
-        for (auto it = m->files.lower_bound(prefix); it != m->files.end() && it->first.starts_with(prefix); ++it) {
+    auto collect = [&](const auto& index) {
+        for (auto it = index.lower_bound(prefix); it != index.end() && it->first.starts_with(prefix); ++it) {
             const std::string_view rest = std::string_view(it->first).substr(prefix.size());
             if (!recursive && rest.find('/') != std::string_view::npos) continue;
             if (rest.ends_with(suffix)) names.insert(it->first);
         }
+    };
+    for (const auto& m : mounts_) {
+        if (m->vpk) collect(m->vpk->index());
+        else collect(m->files);
     }
     return {names.begin(), names.end()};
 }
@@ -290,15 +292,15 @@ std::vector<std::string> GameFiles::list(const std::string& dir, const std::stri
 std::optional<std::string> GameFiles::describe(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->name + ":" + found->entry->stored;
-    return found->entry->stored;
+    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->name + ":" + *found->stored;
+    return *found->stored;
 }
 
 std::optional<std::string> GameFiles::identity(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->identityBase + ":" + found->entry->stored;
-    return "file:" + canonicalOr(found->entry->stored);
+    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->identityBase + ":" + *found->stored;
+    return "file:" + canonicalOr(*found->stored);
 }
 
 }  // namespace luxel

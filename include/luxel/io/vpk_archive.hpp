@@ -53,6 +53,8 @@ public:
     const std::vector<VpkEntry>& entries() const { return entries_; }
     // The entry a game path names: case-insensitive, '/' or '\'; nullopt when absent.
     std::optional<size_t> find(const std::string& path) const;
+    // normalizeGamePath of each entry's path -> its index in entries(), ordered (for listings).
+    const std::map<std::string, size_t>& index() const { return index_; }
     // NAME_NNN.vpk for an archive index (the directory file itself for kVpkDirectoryArchive).
     std::string archivePath(uint16_t archive) const;
     // Entry `index`'s bytes, CRC checked. DecodeError naming the entry when its archive does not exist,
