@@ -5,7 +5,6 @@
 #include <charconv>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "luxel/io/keyvalues.hpp"
 #include "luxel/util/text.hpp"
