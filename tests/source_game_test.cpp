@@ -21,6 +21,7 @@
 #include "luxel/util/text.hpp"
 #include "support/test_paths.hpp"
 #include "support/vpk_writer.hpp"
+#include "support/zip_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
@@ -99,15 +100,19 @@ TEST_CASE("gameinfo.txt search paths in the engine's order", "[source_game]") {
     fs::create_directories(mod / "onlymod");
     fs::create_directories(root / "platform");
     writeVpk(root / "hl2", "hl2_textures", makeVpk({{"materials/z.vmt", "from hl2"}}, 2));
+    writeVpk(root / "hl2", "pak01", makeVpk({{"materials/z.vmt", "from hl2 pak01"}}, 2));
+    writeVpk(root / "hl2", "pak02", makeVpk({{"materials/w.vmt", "from hl2 pak02"}}, 2));
+    writeVpk(root / "hl2", "pak04", makeVpk({{"materials/w.vmt", "from hl2 pak04"}}, 2));  // after a gap: not mounted
 
     std::vector<std::string> warnings;
     const std::vector<SourceSearchPath> paths = sourceSearchPaths((mod / "." / "").string(), warnings);
     // Hand-derived: wildcard matches sorted case-insensitively with b_000.vpk left to b_dir.vpk, NAME.vpk
-    // as NAME_dir.vpk, only "game" path IDs, the repeated and missing folders and the Steam path left out.
+    // as NAME_dir.vpk, only "game" path IDs, the repeated and missing folders and the Steam path left out,
+    // hl2's pak01 and pak02 (not pak04, after the missing pak03) just before hl2.
     const std::vector<std::string> expected = {
         "vpk:mymod/custom/A_dir.vpk", "vpk:mymod/custom/b_dir.vpk", "dir:mymod/custom/zdir",
         "vpk:mymod/mymod_pak_dir.vpk", "dir:mymod",                   "vpk:hl2/hl2_textures_dir.vpk",
-        "dir:hl2"};
+        "vpk:hl2/pak01_dir.vpk",       "vpk:hl2/pak02_dir.vpk",       "dir:hl2"};
     CHECK(relativePaths(paths, root) == expected);
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0].find("|appid_220|hl2") != std::string::npos);
@@ -117,6 +122,7 @@ TEST_CASE("gameinfo.txt search paths in the engine's order", "[source_game]") {
     CHECK(contentOf(files, "materials/x.vmt") == "from custom b");
     CHECK(contentOf(files, "Materials\\Y.VMT") == "from custom A");
     CHECK(contentOf(files, "materials/z.vmt") == "from hl2");
+    CHECK(contentOf(files, "materials/w.vmt") == "from hl2 pak02");
     const auto origin = files.origin("materials/x.vmt");
     REQUIRE(origin);
     CHECK(origin->kind == FileOrigin::Kind::Vpk);
@@ -149,6 +155,22 @@ TEST_CASE("a Source game folder without gameinfo.txt: loose files, then its *_di
     REQUIRE(more.size() == 1);
     CHECK(more[0].find("broken_dir.vpk") != std::string::npos);
     CHECK_THROWS_AS(mountSourceGame("", {}, {dir.string()}, true, more), DecodeError);
+}
+
+TEST_CASE("the map's pakfile comes before the game folder's search path", "[source_game]") {
+    const fs::path dir = tempDir("gamedir-pakfile");
+    writeText(dir / "gameinfo.txt", gameinfo("\t\t\tgame |gameinfo_path|.\n"));
+    writeVpk(dir, "extra", makeVpk({{"materials/a.vmt", "vpk a"}, {"materials/b.vmt", "vpk b"}}, 2));
+    writeText(dir / "materials" / "b.vmt", "loose b");
+    std::vector<std::string> warnings;
+    const GameFiles files = mountSourceGame("map.bsp:pakfile", makeZip({{"materials/A.vmt", "pakfile a"}}), {dir.string()}, false, warnings);
+    CHECK(contentOf(files, "materials/a.vmt") == "pakfile a");
+    CHECK(files.open("materials/a.vmt")->origin.kind == FileOrigin::Kind::Pakfile);
+    CHECK(files.open("materials/a.vmt")->origin.mount == "map.bsp:pakfile");
+    CHECK(files.open("materials/a.vmt")->origin.member == "materials/A.vmt");
+    // gameinfo.txt names only the folder: its VPKs (but pakNN_dir.vpk) are not searched unless listed.
+    CHECK(contentOf(files, "materials/b.vmt") == "loose b");
+    CHECK(files.mountCount() == 2);
 }
 
 TEST_CASE("malformed gameinfo.txt is a DecodeError naming it", "[source_game]") {

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -81,6 +82,20 @@ std::optional<SourceSearchPath> mountable(const fs::path& p) {
     return fs::is_regular_file(p, ec) ? std::optional<SourceSearchPath>({p.string(), true}) : std::nullopt;
 }
 
+// pak01_dir.vpk, pak02_dir.vpk, ... (while they exist) in a game folder: the later engines (Left 4 Dead 2,
+// Portal 2, CS:GO) mount them with every folder on the search path, ahead of its loose files.
+std::vector<fs::path> numberedPaks(const fs::path& dir) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (int i = 1; i < 100; ++i) {
+        char name[16];
+        std::snprintf(name, sizeof name, "pak%02d_dir.vpk", i);
+        if (!fs::is_regular_file(dir / name, ec)) break;
+        out.push_back(dir / name);
+    }
+    return out;
+}
+
 // gameinfo.txt in any case (Windows-made game folders copied to Linux keep "GameInfo.txt").
 std::optional<fs::path> findGameinfo(const fs::path& dir) {
     std::error_code ec;
@@ -145,7 +160,11 @@ std::vector<SourceSearchPath> gameinfoSearchPaths(const fs::path& gameDir, const
             expanded.push_back(full);
         for (const fs::path& p : expanded) {
             std::optional<SourceSearchPath> sp = mountable(p);
-            if (sp && seen.insert(sp->path).second) out.push_back(std::move(*sp));
+            if (!sp) continue;
+            if (!sp->vpk)
+                for (const fs::path& pak : numberedPaks(p))
+                    if (seen.insert(pak.string()).second) out.push_back({pak.string(), true});
+            if (seen.insert(sp->path).second) out.push_back(std::move(*sp));
         }
     }
     return out;

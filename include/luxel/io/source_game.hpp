@@ -19,8 +19,10 @@ struct SourceSearchPath {
 // include "game", in order; "|gameinfo_path|x" is x in gameDir, "|all_source_engine_paths|x" and a plain
 // "x" are x in gameDir's parent (the engine's base directory); a '*' or '?' in the last component expands
 // to the directories and .vpk files it matches, sorted case-insensitively, with NAME_NNN.vpk left to its
-// NAME_dir.vpk; "NAME.vpk" mounts NAME_dir.vpk when that exists. Paths that do not exist and repeats are
-// left out; "|appid_N|" paths (Steam installs) are left out with a warning.
+// NAME_dir.vpk; "NAME.vpk" mounts NAME_dir.vpk when that exists; a folder holding pak01_dir.vpk,
+// pak02_dir.vpk, ... has them mounted just before it (Left 4 Dead 2, Portal 2 and CS:GO list only folders).
+// Paths that do not exist and repeats are left out; "|appid_N|" paths (Steam installs) are left out with a
+// warning.
 // Without a gameinfo.txt: gameDir, then every *_dir.vpk directly in it, sorted case-insensitively.
 // Throws UsageError when gameDir is not a directory, DecodeError when gameinfo.txt is malformed or has no
 // FileSystem / SearchPaths block.
