@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the map decoders with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
+# Fuzzes the map decoders and the VPK reader with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
-# truncated and cut copies) and runs for the given time. Exits non-zero when the fuzzer finds a crash,
+# truncated and cut copies) and ../shared/source-content's VPK directory files, and runs for the given time. Exits non-zero when the fuzzer finds a crash,
 # a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
 # did it is left in build-fuzz/artifacts/.
 set -euo pipefail
@@ -34,6 +34,13 @@ if [ -d "$maps" ]; then
     done
 else
     echo "fuzz.sh: $maps not found: starting from an empty corpus" >&2
+fi
+# VPK directory files (the fuzz target reads input with the VPK signature as one).
+content="$root/../shared/source-content"
+if [ -d "$content" ]; then
+    for vpk in "$content"/valvepython_vpk/test_dir.vpk "$content"/plumber_core/vpk/test_dir.vpk "$content"/plumber_core/vpk/test.vpk; do
+        cp "$vpk" "$corpus/vpk_$(basename "$(dirname "$vpk")")_$(basename "$vpk")"
+    done
 fi
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.

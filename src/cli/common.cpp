@@ -16,13 +16,16 @@ namespace luxel::cli {
 void MapArgs::addTo(CLI::App& app) {
     app.add_option("map", path, "map file (.bsp) or archive member (pak.pk3:maps/name.bsp)");
     app.add_option("--game-dir", gameDirs,
-                   "game directory (repeatable): textures and shaders are searched in each, in order; the first "
-                   "one's pk3 archives are searched for --map")
+                   "game directory (repeatable): textures and shaders are searched in each, in order (a Source game "
+                   "folder as its gameinfo.txt search paths, VPKs included); the first one's pk3 archives are searched "
+                   "for --map")
         ->allow_extra_args(false);
     app.add_option("--map", mapName, "map name to find in the first --game-dir (e.g. am_thornish)");
     app.add_flag("--ldr", ldr, "Source maps: use the LDR lighting even when HDR lighting is present");
     app.add_option("--palette", palette, "Quake 2: the game's pics/colormap.pcx, for .wal textures");
     app.add_option("--time", time, "animated textures: show the frame at this time in seconds")->capture_default_str();
+    app.add_flag("--strict", strict, "Source game content: a VPK entry whose CRC does not match (or that cannot be read) "
+                                     "is an error, not a warning");
 }
 
 MapSource MapArgs::open() const {

@@ -22,11 +22,12 @@ struct MapArgs {
     bool ldr = false;
     std::string palette;  // Quake 2 .wal textures
     float time = 0;       // animated textures
+    bool strict = false;  // damaged game content (VPK CRC mismatches) is an error
 
     void addTo(CLI::App& app);
     MapSource open() const;
     DecodeOptions decodeOptions() const { return {ldr}; }
-    MaterialOptions materialOptions() const { return {gameDirs, palette, time}; }
+    MaterialOptions materialOptions() const { return {gameDirs, palette, time, strict}; }
 };
 
 // Lit / albedo modes: the map's materials (textures, blending, sky), with one warning line on stderr

@@ -60,6 +60,7 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
         if (l.program) m["program_stages"] = l.program->stages.size();
         if (!l.notDrawn.empty()) m["not_drawn"] = l.notDrawn;
         m["flags"] = flags;
+        if (i < set.origins.size()) m["found"] = set.origins[i];
         list.push_back(std::move(m));
     }
     j["missing"] = set.missing;
@@ -89,6 +90,7 @@ void printMaterials(const nlohmann::ordered_json& j) {
             extra.pop_back();
         }
         std::cout << fmt::format("  {}\n    {}  [{}]\n", m["name"].get<std::string>(), texture, extra);
+        if (m.contains("found")) std::cout << fmt::format("    found: {}\n", m["found"].get<std::string>());
     }
     std::cout << fmt::format("missing textures: {}\n", j["missing"].size());
     for (const auto& n : j["missing"]) std::cout << "  " << n.get<std::string>() << "\n";

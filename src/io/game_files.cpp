@@ -7,6 +7,7 @@
 #include <set>
 #include <system_error>
 
+#include "luxel/io/vpk_archive.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 #include "zip_archive.hpp"
@@ -48,6 +49,18 @@ std::string contentHash(const Bytes& bytes) {
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
     return text;
+}
+
+std::string canonicalOr(const std::string& path) {
+    std::error_code ec;
+    const fs::path canon = fs::canonical(path, ec);
+    return ec ? path : canon.string();
+}
+
+// A loose file's member is its path below the mounted directory.
+FileOrigin originOf(FileOrigin::Kind kind, const std::string& mount, const std::string& stored) {
+    if (kind != FileOrigin::Kind::Loose) return {kind, mount, stored};
+    return {kind, mount, fs::path(stored).lexically_relative(mount).generic_string()};
 }
 
 struct Entry {
@@ -97,15 +110,28 @@ FileIndex indexArchive(const ZipArchive& zip) {
 }  // namespace
 
 struct GameFiles::Mount {
+    FileOrigin::Kind kind = FileOrigin::Kind::Loose;
     std::string name;                 // the directory or archive as given
-    std::string identityBase;         // archives: "zip:<canonical path>" or "mem:<content hash>"
-    std::unique_ptr<ZipArchive> zip;  // null for a directory
+    std::string identityBase;         // archives: "zip:<canonical path>", "mem:<content hash>" or "vpk:<canonical path>"
+    std::unique_ptr<ZipArchive> zip;  // zip archives and pakfiles
+    std::unique_ptr<VpkArchive> vpk;  // VPK archives, indexed by VpkArchive::index()
     FileIndex files;
 };
 
+const char* fileOriginKindName(FileOrigin::Kind kind) {
+    switch (kind) {
+        case FileOrigin::Kind::Loose: return "loose";
+        case FileOrigin::Kind::Archive: return "archive";
+        case FileOrigin::Kind::Pakfile: return "pakfile";
+        case FileOrigin::Kind::Vpk: return "vpk";
+    }
+    return "?";
+}
+
 struct GameFiles::Found {
     const Mount* mount = nullptr;
-    const Entry* entry = nullptr;
+    const std::string* stored = nullptr;  // Entry::stored, or a VPK entry's path
+    uint64_t index = 0;                   // Entry::index, or the VPK entry's
 };
 
 std::optional<std::string> normalizeGamePath(const std::string& path) {
@@ -153,17 +179,26 @@ void GameFiles::addDirectory(const std::string& dir) {
 void GameFiles::addArchive(const std::string& zipPath) {
     auto mount = std::make_unique<Mount>();
     mount->name = zipPath;
+    mount->kind = FileOrigin::Kind::Archive;
     mount->zip = std::make_unique<ZipArchive>(zipPath);
-    std::error_code ec;
-    const fs::path canon = fs::canonical(zipPath, ec);
-    mount->identityBase = "zip:" + (ec ? zipPath : canon.string());
+    mount->identityBase = "zip:" + canonicalOr(zipPath);
     mount->files = indexArchive(*mount->zip);
+    mounts_.push_back(std::move(mount));
+}
+
+void GameFiles::addVpk(const std::string& dirPath, bool strict) {
+    auto mount = std::make_unique<Mount>();
+    mount->name = dirPath;
+    mount->kind = FileOrigin::Kind::Vpk;
+    mount->vpk = std::make_unique<VpkArchive>(dirPath, strict);
+    mount->identityBase = "vpk:" + canonicalOr(dirPath);
     mounts_.push_back(std::move(mount));
 }
 
 void GameFiles::addArchiveBytes(std::string displayName, Bytes zipBytes) {
     auto mount = std::make_unique<Mount>();
     mount->name = displayName;
+    mount->kind = FileOrigin::Kind::Pakfile;
     mount->identityBase = "mem:" + contentHash(zipBytes);
     mount->zip = std::make_unique<ZipArchive>(std::move(displayName), std::move(zipBytes));
     mount->files = indexArchive(*mount->zip);
@@ -182,16 +217,53 @@ void GameFiles::addQuake3GameDir(const std::string& dir) {
 std::optional<GameFiles::Found> GameFiles::find(const std::string& path) const {
     const auto key = normalizeGamePath(path);
     if (!key) return std::nullopt;
-    for (const auto& m : mounts_)
-        if (auto it = m->files.find(*key); it != m->files.end()) return Found{m.get(), &it->second};
+    for (const auto& m : mounts_) {
+        if (m->vpk) {
+            if (auto it = m->vpk->index().find(*key); it != m->vpk->index().end())
+                return Found{m.get(), &m->vpk->entries()[it->second].path, it->second};
+        } else if (auto it = m->files.find(*key); it != m->files.end()) {
+            return Found{m.get(), &it->second.stored, it->second.index};
+        }
+    }
     return std::nullopt;
 }
 
-std::optional<Bytes> GameFiles::read(const std::string& path) const {
+std::optional<GameFile> GameFiles::open(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    if (found->mount->zip) return found->mount->zip->read(found->entry->index, found->entry->stored);
-    return readFile(found->entry->stored);
+    const Mount& m = *found->mount;
+    GameFile file;
+    if (m.zip) file.bytes = m.zip->read(found->index, *found->stored);
+    else if (m.vpk) file.bytes = m.vpk->read(size_t(found->index));
+    else file.bytes = readFile(*found->stored);
+    file.origin = originOf(m.kind, m.name, *found->stored);
+    return file;
+}
+
+std::optional<Bytes> GameFiles::read(const std::string& path) const {
+    std::optional<GameFile> file = open(path);
+    if (!file) return std::nullopt;
+    return std::move(file->bytes);
+}
+
+std::optional<FileOrigin> GameFiles::origin(const std::string& path) const {
+    const auto found = find(path);
+    if (!found) return std::nullopt;
+    return originOf(found->mount->kind, found->mount->name, *found->stored);
+}
+
+std::vector<FileOrigin> GameFiles::mounts() const {
+    std::vector<FileOrigin> out;
+    for (const auto& m : mounts_) out.push_back({m->kind, m->name, {}});
+    return out;
+}
+
+std::vector<std::string> GameFiles::warnings() const {
+    std::vector<std::string> out;
+    for (const auto& m : mounts_)
+        if (m->vpk)
+            for (std::string& w : m->vpk->warnings()) out.push_back(std::move(w));
+    return out;
 }
 
 bool GameFiles::exists(const std::string& path) const { return find(path).has_value(); }
@@ -203,12 +275,16 @@ std::vector<std::string> GameFiles::list(const std::string& dir, const std::stri
     std::string suffix = toLowerAscii(ext);
     if (!suffix.empty() && suffix.front() != '.') suffix.insert(suffix.begin(), '.');
     std::set<std::string> names;
-    for (const auto& m : mounts_) {
-        for (auto it = m->files.lower_bound(prefix); it != m->files.end() && it->first.starts_with(prefix); ++it) {
+    auto collect = [&](const auto& index) {
+        for (auto it = index.lower_bound(prefix); it != index.end() && it->first.starts_with(prefix); ++it) {
             const std::string_view rest = std::string_view(it->first).substr(prefix.size());
             if (!recursive && rest.find('/') != std::string_view::npos) continue;
             if (rest.ends_with(suffix)) names.insert(it->first);
         }
+    };
+    for (const auto& m : mounts_) {
+        if (m->vpk) collect(m->vpk->index());
+        else collect(m->files);
     }
     return {names.begin(), names.end()};
 }
@@ -216,17 +292,15 @@ std::vector<std::string> GameFiles::list(const std::string& dir, const std::stri
 std::optional<std::string> GameFiles::describe(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    if (found->mount->zip) return found->mount->name + ":" + found->entry->stored;
-    return found->entry->stored;
+    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->name + ":" + *found->stored;
+    return *found->stored;
 }
 
 std::optional<std::string> GameFiles::identity(const std::string& path) const {
     const auto found = find(path);
     if (!found) return std::nullopt;
-    if (found->mount->zip) return found->mount->identityBase + ":" + found->entry->stored;
-    std::error_code ec;
-    const fs::path canon = fs::canonical(found->entry->stored, ec);
-    return "file:" + (ec ? found->entry->stored : canon.string());
+    if (found->mount->kind != FileOrigin::Kind::Loose) return found->mount->identityBase + ":" + *found->stored;
+    return "file:" + canonicalOr(*found->stored);
 }
 
 }  // namespace luxel

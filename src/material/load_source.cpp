@@ -1,8 +1,9 @@
 // Source materials: .vmt files (patches resolved) and their .vtf textures, from the map's pakfile and
-// loose game directories.
+// the game folders' search paths (loose files and VPKs).
 #include <algorithm>
 #include <cstdlib>
 
+#include "luxel/io/source_game.hpp"
 #include "luxel/material/vmt.hpp"
 #include "luxel/material/vtf.hpp"
 #include "luxel/util/error.hpp"
@@ -29,6 +30,7 @@ RgbaImage decodeVtfFile(const GameFiles& files, const std::string& path) {
 struct SourceFiles {
     GameFiles files;
     MaterialSet& set;
+    bool strict = false;
 
     std::optional<Vmt> parse(const std::string& path) {
         try {
@@ -37,9 +39,16 @@ struct SourceFiles {
             const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
             return parseVmt(text, files.describe(path).value_or(path));
         } catch (const std::exception& e) {
+            if (strict) throw;
             set.warnings.push_back(e.what());
             return std::nullopt;
         }
+    }
+
+    // "vpk /games/hl2/hl2_misc_dir.vpk" for info --materials.
+    std::string origin(const std::string& name) const {
+        const std::optional<FileOrigin> o = files.origin("materials/" + toLowerAscii(name) + ".vmt");
+        return o ? std::string(fileOriginKindName(o->kind)) + " " + o->mount : "missing";
     }
 
     // materials/NAME.vmt with `patch` includes resolved; nullopt when it (or what a patch includes) is missing.
@@ -117,16 +126,8 @@ std::shared_ptr<const StageProgram> sourceProgram(const SurfaceLook& look, const
 
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set) {
     set.textureGamma = 2.2f;
-    SourceFiles s{GameFiles(), set};
-    if (!world.embeddedArchive.empty()) s.files.addArchiveBytes(world.file + ":pakfile", world.embeddedArchive);
-    bool warnedVpk = false;
-    for (const std::string& dir : options.gameDirs) {
-        s.files.addDirectory(dir);
-        if (!warnedVpk && hasFileWithExtension(dir, ".vpk")) {
-            set.warnings.push_back(dir + ": VPK archives are not supported (only loose files are searched)");
-            warnedVpk = true;
-        }
-    }
+    SourceFiles s{mountSourceGame(world.file + ":pakfile", world.embeddedArchive, options.gameDirs, options.strict, set.warnings),
+                  set, options.strict};
 
     TextureRequests requests;
     std::vector<SourceExtras> extras(world.materials.size());
@@ -136,6 +137,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
+        set.origins.push_back(s.origin(mat.name));
         if (mat.flags & kMaterialNoDraw) {  // tool textures (the decoder knows them by name) and nodraw faces
             look.hidden = toLowerAscii(mat.name).starts_with("tools/");
             continue;
@@ -209,6 +211,10 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         }
     }
     requests.resolve(set, world, false);
+    // What the archives found wrong, reads of the textures above included.
+    const std::vector<std::string> archiveWarnings = s.files.warnings();
+    if (options.strict && !archiveWarnings.empty()) throw UsageError(archiveWarnings.front() + " (--strict)");
+    set.warnings.insert(set.warnings.end(), archiveWarnings.begin(), archiveWarnings.end());
     for (size_t i = 0; i < set.looks.size(); ++i) {
         SurfaceLook& look = set.looks[i];
         SourceExtras x = extras[i];

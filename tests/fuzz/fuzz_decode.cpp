@@ -1,4 +1,6 @@
-// libFuzzer entry point for the map decoders and the tessellator (built with -DLUXEL_FUZZ=ON, run by tools/fuzz.sh).
+// libFuzzer entry point for the map decoders, the tessellator and the VPK directory reader (built with
+// -DLUXEL_FUZZ=ON, run by tools/fuzz.sh). Input that starts with the VPK signature is read as a VPK
+// directory file (every entry read back); anything else as a map.
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report,
 // hang or huge allocation is a finding.
 #include <cstddef>
@@ -8,9 +10,32 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/io/vpk_archive.hpp"
 #include "luxel/util/error.hpp"
 
+namespace {
+
+void fuzzVpk(const uint8_t* data, size_t size) {
+    try {
+        const luxel::VpkArchive vpk("fuzz_dir.vpk", luxel::Bytes(data, data + size));
+        for (size_t i = 0; i < vpk.entries().size(); ++i) {
+            try {
+                (void)vpk.read(i);
+            } catch (const luxel::DecodeError&) {
+            }
+        }
+        (void)vpk.warnings();
+    } catch (const luxel::DecodeError&) {
+    }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size >= 4 && data[0] == 0x34 && data[1] == 0x12 && data[2] == 0xaa && data[3] == 0x55) {
+        fuzzVpk(data, size);
+        return 0;
+    }
     luxel::MapSource source;
     source.displayName = "fuzz.bsp";
     source.mapName = "fuzz";

@@ -15,6 +15,14 @@ inline std::optional<std::string> sharedMaps() {
     return std::nullopt;
 }
 
+// ../shared/source-content beside the checkout (Source game content: VPKs, a game folder, models), or
+// nullopt (tests then SKIP with a message).
+inline std::optional<std::string> sharedSourceContent() {
+    std::error_code ec;
+    if (std::filesystem::is_directory(LUXEL_SHARED_SOURCE_CONTENT, ec)) return std::string(LUXEL_SHARED_SOURCE_CONTENT);
+    return std::nullopt;
+}
+
 // Every file with extension `ext` in sharedMaps()/subdir, sorted.
 std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::string& ext = ".bsp");
 
@@ -44,4 +52,12 @@ CommandResult runLuxel(const std::string& args);
             WARN("SKIPPED: ../shared/maps not found beside the checkout (" LUXEL_SHARED_MAPS ")"); \
             return;                                                                          \
         }                                                                                    \
+    } while (0)
+
+#define LUXEL_REQUIRE_SOURCE_CONTENT()                                                                     \
+    do {                                                                                                   \
+        if (!::luxel::test::sharedSourceContent()) {                                                       \
+            WARN("SKIPPED: ../shared/source-content not found beside the checkout (" LUXEL_SHARED_SOURCE_CONTENT ")"); \
+            return;                                                                                        \
+        }                                                                                                  \
     } while (0)

@@ -1,10 +1,11 @@
 #pragma once
 // A game's virtual file system: a search path of mounts (loose directories, pk3/zip archives, a Source
-// map's in-memory pakfile), highest precedence first, so materials find textures and shader scripts the
+// map's in-memory pakfile, VPK archives), highest precedence first, so materials find textures and shader scripts the
 // way the engine would. Paths are '/'-separated and compared case-insensitively, as Quake 3's and
 // Source's file systems do (Windows-made pk3s mix cases and backslashes).
 //
-// Mounting reads directories only (a directory tree, a zip's central directory), never file contents.
+// Mounting reads directories only (a directory tree, a zip's central directory, a VPK's tree), never file
+// contents.
 // After mounting, every const member may be called from many threads at once.
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,23 @@ std::optional<std::string> normalizeGamePath(const std::string& path);
 // Throws UsageError when dir is not a directory.
 std::vector<std::string> quake3PakFiles(const std::string& dir);
 
+// Where a game path was found: the kind of mount, the mount as given (a directory, an archive's path, the
+// pakfile's display name) and the file in it as stored there.
+struct FileOrigin {
+    enum class Kind { Loose, Archive, Pakfile, Vpk };
+    Kind kind = Kind::Loose;
+    std::string mount;
+    std::string member;
+};
+// "loose", "archive", "pakfile", "vpk".
+const char* fileOriginKindName(FileOrigin::Kind kind);
+
+// A file read through the search path, and where it came from.
+struct GameFile {
+    Bytes bytes;
+    FileOrigin origin;
+};
+
 class GameFiles {
 public:
     GameFiles();
@@ -40,13 +58,21 @@ public:
     void addArchive(const std::string& zipPath);
     // A zip in memory (a Source map's pakfile lump), called `displayName` in messages.
     void addArchiveBytes(std::string displayName, Bytes zipBytes);
+    // A VPK directory file (NAME_dir.vpk, or a single-file NAME.vpk): UsageError when missing, DecodeError
+    // when its tree is bad. `strict`: a CRC mismatch on read is a DecodeError instead of a warning.
+    void addVpk(const std::string& dirPath, bool strict = false);
     // A Quake 3 game directory as the engine searches it: loose files first, then its pk3s with the
     // later one in quake3PakFiles order first.
     void addQuake3GameDir(const std::string& dir);
 
-    // The file from the first mount that has it; nullopt when none has it or the path is rejected.
-    // Throws DecodeError when the archive member is corrupt or over kMaxFileBytes.
+    // The file from the first mount that has it, and where it came from; nullopt when none has it or the
+    // path is rejected. Throws DecodeError when the archive member is corrupt or over kMaxFileBytes (a VPK
+    // entry: its archive missing or too short, or a CRC mismatch under `strict`).
+    std::optional<GameFile> open(const std::string& path) const;
+    // open() without the origin.
     std::optional<Bytes> read(const std::string& path) const;
+    // Where open() would find a path, without reading it.
+    std::optional<FileOrigin> origin(const std::string& path) const;
     bool exists(const std::string& path) const;
     // Every distinct file path (normalised) under `dir` whose name ends in `ext` ("shader" or ".shader";
     // empty for all), sorted, each once. `recursive` false keeps files directly in dir only, as Quake 3
@@ -61,6 +87,11 @@ public:
     std::optional<std::string> identity(const std::string& path) const;
 
     size_t mountCount() const { return mounts_.size(); }
+    // Each mount as given, highest precedence first.
+    std::vector<FileOrigin> mounts() const;
+    // What the archives found wrong so far (VPK entries left out or unreadable, CRC mismatches), in mount
+    // order.
+    std::vector<std::string> warnings() const;
 
 private:
     struct Mount;

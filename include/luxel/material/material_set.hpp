@@ -199,6 +199,9 @@ struct MaterialSet {
     std::vector<std::string> missing;    // names of materials whose texture was not found, sorted, once each
     std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
     std::vector<std::string> fogShaders; // Quake 3 fog volume shaders the map uses (not drawn), sorted
+    // Source: per World::materials entry, where its .vmt was found: "pakfile NAME", "vpk PATH", "loose DIR"
+    // (as GameFiles mounted them), or "missing". Empty for the other formats.
+    std::vector<std::string> origins;
     SkyBox sky;
     // Per World::fogs entry: its shader's fogparms (colour 0..1, distance to opaque), when the shader has them.
     struct Fog {
@@ -217,6 +220,9 @@ struct MaterialOptions {
     std::vector<std::string> gameDirs;  // searched after the map's own archive / pakfile
     std::string palette;                // Quake 2: colormap.pcx for .wal textures
     float time = 0;                     // animated textures: the frame shown at this time (seconds)
+    // Source: damaged game content (a VPK CRC mismatch, a VPK entry or archive that cannot be read) is an
+    // error (an exception naming it) instead of a warning.
+    bool strict = false;
 };
 
 // Loads the materials of a decoded map. Never fails for a missing texture (it is listed in `missing`);
@@ -224,7 +230,7 @@ struct MaterialOptions {
 // the map's own embedded data being corrupt. Search order, highest precedence first: Quake 3: the map's
 // own pk3, each game dir (loose files, then its pk3s), the directory above the map's maps/ folder;
 // Quake 2: loose game dirs (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Source: the map's
-// pakfile, then loose game dirs.
+// pakfile, then each game dir's search path (mountSourceGame: gameinfo.txt, VPKs).
 //
 // `decodeOnly` (non-empty): textures are decoded only for the materials it marks (a view decodes what it can
 // see); the others keep their draw flags (sky, blending, hidden) and no texture, and are still listed in
