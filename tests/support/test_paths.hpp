@@ -15,6 +15,13 @@ inline std::optional<std::string> sharedMaps() {
     return std::nullopt;
 }
 
+// ../shared/source-content beside the checkout (Source game files: models, materials, VPKs), or nullopt.
+inline std::optional<std::string> sharedContent() {
+    std::error_code ec;
+    if (std::filesystem::is_directory(LUXEL_SHARED_CONTENT, ec)) return std::string(LUXEL_SHARED_CONTENT);
+    return std::nullopt;
+}
+
 // Every file with extension `ext` in sharedMaps()/subdir, sorted.
 std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::string& ext = ".bsp");
 
@@ -44,4 +51,12 @@ CommandResult runLuxel(const std::string& args);
             WARN("SKIPPED: ../shared/maps not found beside the checkout (" LUXEL_SHARED_MAPS ")"); \
             return;                                                                          \
         }                                                                                    \
+    } while (0)
+
+#define LUXEL_REQUIRE_SHARED_CONTENT()                                                             \
+    do {                                                                                           \
+        if (!::luxel::test::sharedContent()) {                                                     \
+            WARN("SKIPPED: ../shared/source-content not found beside the checkout (" LUXEL_SHARED_CONTENT ")"); \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
