@@ -25,6 +25,10 @@ void MapArgs::addTo(CLI::App& app) {
     app.add_option("--time", time, "animated textures: show the frame at this time in seconds")->capture_default_str();
 }
 
+void MapArgs::addPropsFlag(CLI::App& app) {
+    app.add_flag("--no-props", noProps, "Source maps: leave the static props (studio models) out");
+}
+
 MapSource MapArgs::open() const {
     if (!mapName.empty()) {
         if (gameDirs.empty()) throw UsageError("--map needs --game-dir DIR");
