@@ -1,4 +1,5 @@
-// libFuzzer entry point for the map decoders and the tessellator (built with -DLUXEL_FUZZ=ON, run by tools/fuzz.sh).
+// libFuzzer entry point for the map decoders and the tessellator, and the studio model readers (each input
+// is also tried as a .mdl, .vvd and .vtx) (built with -DLUXEL_FUZZ=ON, run by tools/fuzz.sh).
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report,
 // hang or huge allocation is a finding.
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/model/studio.hpp"
 #include "luxel/util/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,6 +23,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         luxel::World world = luxel::decodeMap(source);
         luxel::Geometry geometry = luxel::tessellate(world);
         (void)geometry;
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readMdl(source.bytes, "fuzz.mdl");
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readVvd(source.bytes, "fuzz.vvd");
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readVtx(source.bytes, "fuzz.vtx");
     } catch (const luxel::DecodeError&) {
     }
     return 0;
