@@ -1,6 +1,8 @@
 // Studio models (src/model): the real props of the shared content and synthetic files with known answers.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/model/studio.hpp"
@@ -155,4 +157,17 @@ TEST_CASE("studio: truncated, corrupt and mismatched files are decode errors", "
     Bytes huge = f.mdl;
     huge[204] = 0xff, huge[205] = 0xff, huge[206] = 0xff, huge[207] = 0x0f;
     CHECK_THROWS_AS(readMdl(huge, "huge.mdl"), DecodeError);
+}
+
+TEST_CASE("studio: the MIT-licensed v49 table resolves its material like the engine", "[model][maps]") {
+    LUXEL_REQUIRE_SHARED_CONTENT();
+    const std::string game = "plumber_core/fs_test_filesystem/game/";
+    const StudioModel table = loadReal(game + "models/props/de_test/table");
+    CHECK(table.mdl.version == 49);
+    CHECK(triangleCount(table) > 0);
+    for (const StudioMesh& mesh : table.meshes)
+        for (uint32_t i : mesh.indices) REQUIRE(i < table.vertices.size());
+    const std::string dir = *test::sharedContent() + "/" + game;
+    const auto exists = [&](const std::string& path) { return std::filesystem::exists(dir + path); };
+    CHECK(studioMaterial(table.mdl, 0, table.meshes.at(0).skinRef, exists) == "props/de_test/table");
 }
