@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the map decoders and the VPK reader with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
+# Fuzzes the map decoders, the studio model readers and the VPK reader with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
 # truncated and cut copies) and ../shared/source-content's VPK directory files, and runs for the given time. Exits non-zero when the fuzzer finds a crash,
 # a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
@@ -42,6 +42,11 @@ if [ -d "$content" ]; then
         cp "$vpk" "$corpus/vpk_$(basename "$(dirname "$vpk")")_$(basename "$vpk")"
     done
 fi
+# Studio models (the same target tries every input as .mdl, .vvd and .vtx).
+for model in "$root"/../shared/source-content/*/models/*/*.{mdl,vvd,vtx} \
+             "$root"/../shared/source-content/plumber_core/fs_test_filesystem/game/models/props/*/*.{mdl,vvd,vtx}; do
+    [ -f "$model" ] && cp "$model" "$corpus/$(basename "$model")"
+done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
 # CI uses a fixed seed so a run is repeatable; FUZZ_SEED=0 picks a random one.

@@ -1,8 +1,10 @@
 // Source game lumps: the directory in lump 35 points (file-absolute) at per-game data; each may be LZMA
-// compressed on its own. Static props ('sprp', versions 4-11): a model name dictionary (128-byte names),
-// a leaf list, then the prop records whose size depends on the version (and, for versions 7 and 10, on
-// the game: Valve shipped two layouts under each number). Also counts the lumps luxel does not use.
+// compressed on its own. Static props ('sprp', versions 4-13): a model name dictionary (128-byte names),
+// a leaf list (u16 leaf indices), then the prop records whose layout depends on the version (and, for
+// versions 7, 10 and 11, on the game: several layouts shipped under one number). Also counts the lumps
+// luxel does not use.
 #include <algorithm>
+#include <cmath>
 
 #include "vbsp_format.hpp"
 #include "vbsp_lzma.hpp"
@@ -11,26 +13,64 @@ namespace luxel::vbsp {
 
 namespace {
 
-// Record sizes each static prop version has shipped with (gamebspfile.h; v7*/v10 TF2 = 72, v10 CS:GO = 76).
-std::vector<size_t> propRecordSizes(int version) {
+// One record layout of the sprp lump: its size and where the fields past the common 56-byte head lie
+// (-1: absent). The head: origin, angles, model u16, first leaf u16, leaf count u16, solid u8, flags u8,
+// skin i32, fade min/max f32, lighting origin; then per version (gamebspfile.h of each SDK, checked against
+// BSPSource's and Lumper's readers): v5 + forced fade scale; v6 + min/max DX level (u16 x2); v7 (L4D) +
+// diffuse modulation; "v7*" = TF2 / Source 2013 v10: v6 + u32 flags + lightmap resolution (u16 x2);
+// v8: v5 + CPU/GPU levels (u8 x4) + diffuse; v9: v8 + DisableX360 (4 bytes); v10 (CS:GO): v9 + FlagsEx;
+// v11 (CS:GO) and v12: v10 + uniform scale; v11 Black Mesa: v10 Source 2013 + diffuse (+ FlagsEx);
+// v13 (Strata): v10 CS:GO + scale per axis.
+struct PropLayout {
+    size_t size = 0;
+    int diffuseAt = -1;
+    int scaleAt = -1;
+    int scaleCount = 0;  // 1 uniform, 3 per axis
+};
+
+std::vector<PropLayout> propLayouts(int version) {
     switch (version) {
-    case 4: return {56};
-    case 5: return {60};
-    case 6: return {64};
-    case 7: return {68, 72};
-    case 8: return {68};
-    case 9: return {72};
-    case 10: return {76, 72};
-    case 11: return {80, 76};
+    case 4: return {{56}};
+    case 5: return {{60}};
+    case 6: return {{64}};
+    case 7: return {{68, 64}, {72}};
+    case 8: return {{68, 64}};
+    case 9: return {{72, 64}};
+    case 10: return {{76, 64}, {72}};
+    // Two 80-byte layouts: CS:GO (scale at 76) and Black Mesa (FlagsEx at 76); pickLayout tells them apart.
+    case 11: return {{80, 64, 76, 1}, {80, 72}, {76, 72}};
+    case 12: return {{80, 64, 76, 1}};
+    case 13: return {{88, 64, 76, 3}};
     default: return {};
     }
 }
 
+constexpr uint8_t kPropUseLightingOrigin = 0x02;  // STATIC_PROP_USE_LIGHTING_ORIGIN
+constexpr uint8_t kPropNoVertexLighting = 0x40;   // STATIC_PROP_NO_PER_VERTEX_LIGHTING
+
+// The layout whose size fits the records exactly; of two with the same size, one with a scale field only
+// when every record holds a plausible scale there (Black Mesa's FlagsEx, usually 0, reads as no scale).
+PropLayout pickLayout(const ByteReader& r, int version, int32_t numProps) {
+    const auto layouts = propLayouts(version);
+    for (const PropLayout& l : layouts) {
+        if (uint64_t(l.size) * uint64_t(numProps) != r.remaining()) continue;
+        bool plausible = true;
+        for (int32_t i = 0; plausible && l.scaleAt >= 0 && i < numProps; ++i) {
+            ByteReader f = r.sub(r.position() + size_t(i) * l.size + size_t(l.scaleAt), 4, r.lump());
+            const float scale = f.f32();
+            plausible = std::isfinite(scale) && scale >= 1e-3f && scale <= 1e3f;
+        }
+        if (plausible) return l;
+    }
+    r.fail(r.position(), std::to_string(numProps) + " version " + std::to_string(version) + " static props (" +
+                             std::to_string(layouts[0].size) + " bytes each) do not match the " +
+                             std::to_string(r.remaining()) + " bytes left");
+}
+
 void decodeStaticProps(ByteReader r, int version, World& w) {
-    const auto sizes = propRecordSizes(version);
-    if (sizes.empty()) {
+    if (propLayouts(version).empty()) {  // a game luxel does not know: the map still renders
         w.problems.push_back("static prop game lump version " + std::to_string(version) +
-                             " is not supported (4-11); props skipped");
+                             " is not supported (4-13); props skipped");
         return;
     }
     const int32_t numNames = r.i32();
@@ -42,18 +82,16 @@ void decodeStaticProps(ByteReader r, int version, World& w) {
     const int32_t numLeaves = r.i32();
     if (numLeaves < 0 || uint64_t(numLeaves) * 2 > r.remaining())
         r.fail(leafAt, std::to_string(numLeaves) + " static prop leaves do not fit the lump");
-    r.skip(size_t(numLeaves) * 2);
+    std::vector<uint32_t> leaves(static_cast<size_t>(numLeaves));
+    for (uint32_t& leaf : leaves) {
+        leaf = r.u16();
+        checkIndex(r, r.position() - 2, leaf, w.leaves.size(), "static prop leaf");
+    }
     const size_t propsAt = r.position();
     const int32_t numProps = r.i32();
     if (numProps < 0) r.fail(propsAt, "negative static prop count " + std::to_string(numProps));
     if (numProps == 0) return;
-    size_t recordBytes = 0;
-    for (size_t s : sizes)
-        if (uint64_t(s) * uint64_t(numProps) == r.remaining()) recordBytes = s;
-    if (recordBytes == 0)
-        r.fail(propsAt, std::to_string(numProps) + " version " + std::to_string(version) + " static props (" +
-                            std::to_string(sizes[0]) + " bytes each) do not match the " +
-                            std::to_string(r.remaining()) + " bytes left");
+    const PropLayout layout = pickLayout(r, version, numProps);
     w.staticProps.resize(size_t(numProps));
     for (auto& p : w.staticProps) {
         const size_t at = r.position();
@@ -62,8 +100,31 @@ void decodeStaticProps(ByteReader r, int version, World& w) {
         const uint16_t type = r.u16();
         checkIndex(r, at + 24, type, names.size(), "static prop model name");
         p.model = names[type];
-        r.seek(at + recordBytes);
+        const uint16_t firstLeaf = r.u16(), leafCount = r.u16();
+        checkRange(r, at + 26, firstLeaf, leafCount, leaves.size(), "static prop leaf");
+        p.firstLeaf = firstLeaf;
+        p.numLeaves = leafCount;
+        r.u8();  // solid: collision only
+        const uint8_t flags = r.u8();
+        p.skin = r.i32();
+        r.skip(8);  // fade distances: a still shows props unfaded
+        const Vec3 lightingOrigin = readVec3(r);
+        if (flags & kPropUseLightingOrigin) p.lightingOrigin = lightingOrigin;
+        p.vertexLit = !(flags & kPropNoVertexLighting);
+        if (layout.diffuseAt >= 0) {
+            r.seek(at + size_t(layout.diffuseAt));
+            for (uint8_t& c : p.tint) c = r.u8();
+        }
+        if (layout.scaleAt >= 0) {
+            r.seek(at + size_t(layout.scaleAt));
+            p.scale.x = r.f32();
+            p.scale.y = layout.scaleCount == 3 ? r.f32() : p.scale.x;
+            p.scale.z = layout.scaleCount == 3 ? r.f32() : p.scale.x;
+            if (!isFinite(p.scale)) r.fail(at + size_t(layout.scaleAt), "static prop scale is not finite");
+        }
+        r.seek(at + layout.size);
     }
+    w.staticPropLeaves = std::move(leaves);
 }
 
 size_t countOf(Context& c, World& w, int lump, size_t recordBytes) {

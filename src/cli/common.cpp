@@ -28,6 +28,10 @@ void MapArgs::addTo(CLI::App& app) {
                                      "is an error, not a warning");
 }
 
+void MapArgs::addPropsFlag(CLI::App& app) {
+    app.add_flag("--no-props", noProps, "Source maps: leave the static props (studio models) out");
+}
+
 MapSource MapArgs::open() const {
     if (!mapName.empty()) {
         if (gameDirs.empty()) throw UsageError("--map needs --game-dir DIR");

@@ -8,6 +8,7 @@
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/model/props.hpp"
 #include "luxel/render/render.hpp"
 
 #include <optional>
@@ -23,11 +24,14 @@ struct MapArgs {
     std::string palette;  // Quake 2 .wal textures
     float time = 0;       // animated textures
     bool strict = false;  // damaged game content (VPK CRC mismatches) is an error
+    bool noProps = false;  // --no-props (commands that draw: addPropsFlag)
 
     void addTo(CLI::App& app);
+    void addPropsFlag(CLI::App& app);
     MapSource open() const;
     DecodeOptions decodeOptions() const { return {ldr}; }
     MaterialOptions materialOptions() const { return {gameDirs, palette, time, strict}; }
+    PropOptions propOptions() const { return {!noProps}; }
 };
 
 // Lit / albedo modes: the map's materials (textures, blending, sky), with one warning line on stderr

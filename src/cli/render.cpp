@@ -20,13 +20,18 @@ struct RenderArgs {
 
 int runRender(const RenderArgs& args) {
     const ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
-    LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions());
+    LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions(), args.map.propOptions());
+    for (const std::string& w : map.props.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     const RenderedView view = renderView(map, request);
     for (const std::string& w : view.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     writeImage(args.output, view.image, viewMetadata(map, view));
     if (!args.stats) return 0;
     const Camera& camera = view.camera.camera;
     const FrameStats& stats = view.stats;
+    if (!map.world.staticProps.empty())
+        std::cerr << fmt::format("{}: {} of {} static props placed ({} models, {} lit by .vhv) in {:.1f} ms\n", args.output,
+                                 map.props.props, map.world.staticProps.size(), map.props.models, map.props.vertexLit,
+                                 map.propsMs);
     if (map.materials)
         std::cerr << fmt::format("{}: {} textures loaded in {:.1f} ms; {} pixels drawn with the missing-texture grey\n",
                                  args.output, map.materials->textures.size(), map.materialsMs,
@@ -48,6 +53,7 @@ void addRenderCommand(CLI::App& app, Action& action) {
     auto args = std::make_shared<RenderArgs>();
     CLI::App* sub = app.add_subcommand("render", "Render a camera view of a map to an image (PNG, JPEG, EXR, TIFF)");
     args->map.addTo(*sub);
+    args->map.addPropsFlag(*sub);
     args->view.addTo(*sub);
     sub->add_option("-o,--output", args->output, "output image; the format follows the extension")->required();
     sub->add_flag("--stats", args->stats, "print camera, culling and timing figures to stderr");

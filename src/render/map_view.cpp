@@ -19,16 +19,21 @@ bool needsMaterials(const std::string& mode) { return mode == "auto" || mode == 
 
 std::string luxelVersionString() { return std::string("luxel ") + LUXEL_VERSION; }
 
-LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials) {
+LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials,
+                  const PropOptions& props) {
     LoadedMap map;
     map.displayName = source.displayName;
     map.mapName = source.mapName;
     map.materialOptions = materials;
     double t0 = nowMs();
     map.world = decodeMap(source, decode);
+    const double tp = nowMs();
+    if (props.enabled && !map.world.staticProps.empty())
+        map.props = placeStaticProps(map.world, propFiles(map.world, materials.gameDirs));
     double t1 = nowMs();
+    map.propsMs = t1 - tp;
     map.geometry = tessellate(map.world);
-    map.decodeMs = t1 - t0;
+    map.decodeMs = tp - t0;
     map.tessellateMs = nowMs() - t1;
     source.bytes.clear();
     source.bytes.shrink_to_fit();

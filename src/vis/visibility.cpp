@@ -85,7 +85,9 @@ bool pvsUsable(const Pvs& pvs) {
 // * World-model surfaces that no clustered leaf lists (the compiler left them out, or only solid leaves
 //   list them) cannot be reached through the PVS; they are drawn whenever their bounds are in the frustum,
 //   with or without the PVS, so switching the PVS off never adds them to the picture.
-// * Surfaces outside models[0]'s range (doors, platforms) are culled by their bounds only.
+// * Surfaces outside models[0]'s range that clustered leaves list (static props, placed by
+//   model/props.hpp) are gated by the PVS like world surfaces; those no leaf lists (doors, platforms) are
+//   culled by their bounds only.
 // * Every drawn surface is also tested by its own bounds, which only removes surfaces with no pixel in view.
 // * The camera is outside the map (all leaves drawn) when its leaf has no cluster or the eye lies
 //   outside that leaf's box; CullStats::cameraCluster is then -1.
@@ -162,7 +164,7 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         // Every clustered leaf marks what it lists, even when not drawn, so the orphans are known below.
         for (size_t i = first; i < last; ++i) {
             const uint32_t s = leafSurfaces[i];
-            if (s >= worldBegin && s < worldEnd) state[s] |= kListed;
+            if (s < count) state[s] |= kListed;
         }
         if (row && leaf.cluster < pvs.numClusters && !((row[leaf.cluster >> 3] >> (leaf.cluster & 7)) & 1))
             continue;
@@ -173,15 +175,15 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         ++leavesDrawn;
         for (size_t i = first; i < last; ++i) {
             const uint32_t s = leafSurfaces[i];
-            if (s >= worldBegin && s < worldEnd) consider(s, worldMask);
+            if (s < count) consider(s, s >= worldBegin && s < worldEnd ? worldMask : frustumMask);
         }
     }
 
-    // Orphans of the world model and every surface of the other models: frustum only.
+    // Surfaces no clustered leaf lists (orphans of the world model, the other models'): frustum only.
     std::vector<uint32_t> result;
     for (size_t s = 0; s < count; ++s) {
         const bool inWorld = s >= worldBegin && s < worldEnd;
-        if (!inWorld || !(state[s] & kListed)) consider(uint32_t(s), inWorld ? worldMask : frustumMask);
+        if (!(state[s] & kListed)) consider(uint32_t(s), inWorld ? worldMask : frustumMask);
         if (state[s] & kVisible) result.push_back(uint32_t(s));
     }
 

@@ -1,6 +1,7 @@
-// libFuzzer entry point for the map decoders, the tessellator and the VPK directory reader (built with
-// -DLUXEL_FUZZ=ON, run by tools/fuzz.sh). Input that starts with the VPK signature is read as a VPK
-// directory file (every entry read back); anything else as a map.
+// libFuzzer entry point for the map decoders, the tessellator, the studio model readers (each input is also
+// tried as a .mdl, .vvd and .vtx) and the VPK directory reader (built with -DLUXEL_FUZZ=ON, run by
+// tools/fuzz.sh). Input that starts with the VPK signature is read as a VPK directory file (every entry read
+// back); anything else as a map and as model files.
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report,
 // hang or huge allocation is a finding.
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/io/vpk_archive.hpp"
+#include "luxel/model/studio.hpp"
 #include "luxel/util/error.hpp"
 
 namespace {
@@ -46,6 +48,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         luxel::World world = luxel::decodeMap(source);
         luxel::Geometry geometry = luxel::tessellate(world);
         (void)geometry;
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readMdl(source.bytes, "fuzz.mdl");
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readVvd(source.bytes, "fuzz.vvd");
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        (void)luxel::readVtx(source.bytes, "fuzz.vtx");
     } catch (const luxel::DecodeError&) {
     }
     return 0;

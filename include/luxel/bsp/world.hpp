@@ -134,9 +134,19 @@ struct AmbientSample {
     std::array<Vec3, 6> sides;  // linear light from +X, -X, +Y, -Y, +Z, -Z
 };
 
+// A Source static prop (sprp game lump), resolved by the decoder from the lump version's record layout.
+// Fade distances and the CPU / GPU / DirectX level limits are left out: a still shows every prop unfaded.
 struct StaticProp {
-    std::string model;
-    Vec3 origin, angles;  // angles: pitch yaw roll
+    std::string model;    // "models/.../x.mdl" from the lump's name dictionary
+    Vec3 origin, angles;  // angles: pitch yaw roll in degrees (Source QAngle)
+    Vec3 scale{1, 1, 1};  // version 11+ uniform scale (all three equal; per axis in version 13)
+    int32_t skin = 0;     // skin family of the model
+    // Where the prop's ambient light is taken when set (STATIC_PROP_USE_LIGHTING_ORIGIN); otherwise at the
+    // model's illumination point placed with the prop.
+    std::optional<Vec3> lightingOrigin;
+    bool vertexLit = true;  // false: STATIC_PROP_NO_PER_VERTEX_LIGHTING (vrad baked no .vhv light)
+    std::array<uint8_t, 4> tint{255, 255, 255, 255};  // diffuse modulation RGBA (version 7+), not applied
+    uint32_t firstLeaf = 0, numLeaves = 0;  // into World::staticPropLeaves
 };
 
 struct Entity {
@@ -211,6 +221,7 @@ struct World {
     std::string probeLump;
     bool hdrLighting = false;  // Source: the lighting decoded is the map's HDR set (what vrad -hdr wrote)
     std::vector<StaticProp> staticProps;
+    std::vector<uint32_t> staticPropLeaves;  // leaf indices listed by the props (StaticProp::firstLeaf)
     // Files the map carries (Source pakfile zip: materials, textures, cubemaps); empty when none.
     std::vector<uint8_t> embeddedArchive;
     std::vector<Entity> entities;

@@ -9,6 +9,7 @@
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/model/props.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/render/render.hpp"
 
@@ -25,11 +26,14 @@ struct LoadedMap {
     std::optional<MaterialSet> materials;
     std::vector<bool> texturesFor;
     MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
-    double decodeMs = 0, tessellateMs = 0, materialsMs = 0;
+    PropsPlaced props;  // static props drawn (their warnings: models missing or broken)
+    double decodeMs = 0, propsMs = 0, tessellateMs = 0, materialsMs = 0;
 };
 
-// Decodes and tessellates; the map's bytes are released afterwards. Throws DecodeError / UsageError.
-LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials);
+// Decodes, places the static props (models from the map's pakfile and materials.gameDirs) and tessellates;
+// the map's bytes are released afterwards. Throws DecodeError / UsageError.
+LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials,
+                  const PropOptions& props = {});
 
 // Loads map.materials for `time` with the textures of every material `seen` marks (empty: all), unless they
 // are loaded already (textures come from the process-wide cache). Returns the warnings worth showing: the

@@ -1,0 +1,180 @@
+// Static props into World surfaces (see props.hpp).
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "luxel/light/light_grid.hpp"
+#include "luxel/io/source_game.hpp"
+#include "luxel/model/props.hpp"
+#include "luxel/render/camera.hpp"
+#include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
+#include "studio_read.hpp"
+
+namespace luxel {
+namespace {
+
+struct PropFrame {
+    Vec3 forward, left, up;
+};
+
+PropFrame propFrame(const StaticProp& prop) {
+    PropFrame f;
+    Vec3 right;
+    angleVectors(prop.angles, f.forward, right, f.up);  // Quake's and Source's AngleVectors agree
+    f.left = -right;                                    // AngleMatrix's second column
+    return f;
+}
+
+std::optional<StudioModel> tryLoad(const GameFiles& files, const std::string& path, std::vector<std::string>& warnings,
+                                   size_t uses) {
+    try {
+        return loadStudioModel(files, path);
+    } catch (const std::exception& e) {
+        warnings.push_back("static prop model " + path + " (" + std::to_string(uses) + " props) not drawn: " + e.what());
+        return std::nullopt;
+    }
+}
+
+// The light of each .vvd vertex of a placed prop.
+std::vector<Vec3> propLight(const World& world, const GameFiles& files, const ProbeSampler& probes, const StaticProp& prop,
+                            size_t index, const StudioModel& model, PropsPlaced& placed) {
+    if (prop.vertexLit) {
+        const std::string path = (world.hdrLighting ? "sp_hdr_" : "sp_") + std::to_string(index) + ".vhv";
+        try {
+            if (std::optional<Bytes> bytes = files.read(path)) {
+                std::vector<Vec3> light = readVertexLight(*bytes, files.describe(path).value_or(path), model);
+                ++placed.vertexLit;
+                return light;
+            }
+        } catch (const DecodeError& e) {
+            placed.warnings.push_back(std::string(e.what()) + " (ambient light used instead)");
+        }
+    }
+    const Vec3 at = prop.lightingOrigin.value_or(propPoint(prop, model.mdl.illumPosition));
+    const AmbientCube cube = sampleCubes(probes, at);
+    std::vector<Vec3> light(model.vertices.size());
+    for (size_t v = 0; v < light.size(); ++v) light[v] = evalCube(cube, propNormal(prop, model.vertices[v].normal));
+    return light;
+}
+
+// Rebuilds the leaf surface lists with each prop surface listed by the leaves its prop lists.
+void listPropSurfaces(World& world, const std::vector<std::vector<uint32_t>>& surfacesOfLeaf) {
+    std::vector<uint32_t> lists;
+    lists.reserve(world.leafSurfaces.size());
+    for (size_t l = 0; l < world.leaves.size(); ++l) {
+        Leaf& leaf = world.leaves[l];
+        const size_t first = std::min<size_t>(leaf.firstLeafSurface, world.leafSurfaces.size());
+        const size_t last = size_t(std::min<uint64_t>(uint64_t(leaf.firstLeafSurface) + leaf.numLeafSurfaces, world.leafSurfaces.size()));
+        leaf.firstLeafSurface = uint32_t(lists.size());
+        lists.insert(lists.end(), world.leafSurfaces.begin() + std::ptrdiff_t(first), world.leafSurfaces.begin() + std::ptrdiff_t(last));
+        lists.insert(lists.end(), surfacesOfLeaf[l].begin(), surfacesOfLeaf[l].end());
+        leaf.numLeafSurfaces = uint32_t(lists.size() - leaf.firstLeafSurface);
+    }
+    world.leafSurfaces = std::move(lists);
+}
+
+}  // namespace
+
+GameFiles propFiles(const World& world, const std::vector<std::string>& gameDirs) {
+    // The mount's own warnings (damaged VPKs) are the material loader's to report: it mounts the same folders.
+    std::vector<std::string> mountWarnings;
+    return mountSourceGame(world.file + ":pakfile", world.embeddedArchive, gameDirs, false, mountWarnings);
+}
+
+StudioModel loadStudioModel(const GameFiles& files, const std::string& mdlPath) {
+    std::string base = studio::gamePathForm(mdlPath);
+    if (base.ends_with(".mdl")) base.resize(base.size() - 4);
+    auto read = [&](const std::string& path) -> std::optional<std::pair<Bytes, std::string>> {
+        std::optional<Bytes> bytes = files.read(path);
+        if (!bytes) return std::nullopt;
+        return std::make_pair(std::move(*bytes), files.describe(path).value_or(path));
+    };
+    auto mdl = read(base + ".mdl");
+    if (!mdl) throw UsageError(base + ".mdl not found");
+    auto vvd = read(base + ".vvd");
+    if (!vvd) throw UsageError(base + ".vvd not found");
+    std::optional<std::pair<Bytes, std::string>> vtx;
+    for (const char* ext : {".dx90.vtx", ".dx80.vtx", ".sw.vtx"})
+        if (!vtx) vtx = read(base + ext);
+    if (!vtx) throw UsageError(base + ".dx90.vtx (or .dx80.vtx, .sw.vtx) not found");
+    return buildStudioModel(mdlPath, readMdl(mdl->first, mdl->second), readVvd(vvd->first, vvd->second),
+                            readVtx(vtx->first, vtx->second));
+}
+
+Vec3 propPoint(const StaticProp& prop, Vec3 local) {
+    const PropFrame f = propFrame(prop);
+    const Vec3 s = local * prop.scale;
+    return prop.origin + f.forward * s.x + f.left * s.y + f.up * s.z;
+}
+
+Vec3 propNormal(const StaticProp& prop, Vec3 n) {
+    const PropFrame f = propFrame(prop);
+    const Vec3 s{n.x / prop.scale.x, n.y / prop.scale.y, n.z / prop.scale.z};  // inverse transpose of the scale
+    return normalize(f.forward * s.x + f.left * s.y + f.up * s.z);
+}
+
+PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
+    PropsPlaced placed;
+    if (world.staticProps.empty()) return placed;
+    std::map<std::string, size_t> uses;
+    for (const StaticProp& p : world.staticProps) ++uses[studio::gamePathForm(p.model)];
+    std::map<std::string, std::optional<StudioModel>> models;
+    for (const auto& [path, count] : uses) {
+        models[path] = tryLoad(files, path, placed.warnings, count);
+        placed.models += models[path].has_value();
+    }
+    std::map<std::string, int32_t> materialIndex;
+    for (size_t m = 0; m < world.materials.size(); ++m) materialIndex.emplace(toLowerAscii(world.materials[m].name), int32_t(m));
+    auto material = [&](const std::string& name) {
+        auto [it, added] = materialIndex.emplace(name, int32_t(world.materials.size()));
+        if (added) world.materials.push_back(Material{name, kMaterialNoLightmap, 0, 0, Vec3{1, 1, 1}});
+        return it->second;
+    };
+    auto exists = [&](const std::string& path) { return files.exists(path); };
+
+    const ProbeSampler probes = makeProbeSampler(world);
+    std::vector<std::vector<uint32_t>> surfacesOfLeaf(world.leaves.size());
+    std::vector<uint32_t> remap;
+    for (size_t i = 0; i < world.staticProps.size(); ++i) {
+        const StaticProp& prop = world.staticProps[i];
+        const std::optional<StudioModel>& model = models[studio::gamePathForm(prop.model)];
+        if (!model) continue;
+        ++placed.props;
+        const std::vector<Vec3> light = propLight(world, files, probes, prop, i, *model, placed);
+        const bool mirrored = prop.scale.x * prop.scale.y * prop.scale.z < 0;
+        for (const StudioMesh& mesh : model->meshes) {
+            if (mesh.indices.empty()) continue;
+            Surface s;
+            s.kind = SurfaceKind::Mesh;
+            s.material = material(studioMaterial(model->mdl, prop.skin, mesh.skinRef, exists));
+            s.firstVertex = uint32_t(world.vertices.size());
+            s.firstIndex = uint32_t(world.indices.size());
+            remap.assign(model->vertices.size(), UINT32_MAX);
+            for (size_t k = 0; k < mesh.indices.size(); ++k) {
+                const uint32_t v = mesh.indices[mirrored && k % 3 ? (k % 3 == 1 ? k + 1 : k - 1) : k];
+                if (remap[v] == UINT32_MAX) {
+                    remap[v] = uint32_t(world.vertices.size()) - s.firstVertex;
+                    const StudioVertex& sv = model->vertices[v];
+                    Vertex out;
+                    out.position = propPoint(prop, sv.position);
+                    out.normal = propNormal(prop, sv.normal);
+                    out.texUV = sv.uv;
+                    out.color = {light[v].x, light[v].y, light[v].z, 1.0f};
+                    world.vertices.push_back(out);
+                }
+                world.indices.push_back(remap[v]);
+            }
+            s.numVertices = uint32_t(world.vertices.size()) - s.firstVertex;
+            s.numIndices = uint32_t(mesh.indices.size());
+            const uint32_t surface = uint32_t(world.surfaces.size());
+            world.surfaces.push_back(s);
+            for (uint32_t k = prop.firstLeaf; k < prop.firstLeaf + prop.numLeaves && k < world.staticPropLeaves.size(); ++k)
+                if (world.staticPropLeaves[k] < surfacesOfLeaf.size()) surfacesOfLeaf[world.staticPropLeaves[k]].push_back(surface);
+        }
+    }
+    listPropSurfaces(world, surfacesOfLeaf);
+    return placed;
+}
+
+}  // namespace luxel
