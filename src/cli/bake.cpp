@@ -14,6 +14,7 @@
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/light/map_lights.hpp"
+#include "luxel/material/material_set.hpp"
 #include "luxel/render/look.hpp"
 #include "luxel/util/error.hpp"
 
@@ -44,8 +45,10 @@ int runBake(const BakeArgs& args) {
     lightOptions.materials = args.map.materialOptions();
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
+    // The shadow rays' materials: surfaces that cast no shadow, alpha-shadow textures (SurfaceLook::shadow).
+    const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
     const double loadMs = nowMs() - t0;
-    const RayScene scene(world, geometry);
+    const RayScene scene(world, geometry, &materials);
     const int threads = workerThreads();
 
     DirectBakeStats stats;
@@ -53,8 +56,9 @@ int runBake(const BakeArgs& args) {
     report["map"] = source.displayName;
     report["threads"] = threads;
     report["lights"] = lights.lights.size();
-    std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles in {:.1f} ms, {} threads\n",
-                             source.displayName, lights.lights.size(), loadMs, scene.triangleCount(), scene.buildMs(), threads);
+    std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles + {} of brushes in {:.1f} ms, {} threads\n",
+                             source.displayName, lights.lights.size(), loadMs, scene.triangleCount(),
+                             scene.blockerTriangleCount(), scene.buildMs(), threads);
     std::optional<ProbeValues> bakedGrid;
     if (world.grid && lights.rules.combine) {
         const ProbeValues& grid = bakedGrid.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats));
