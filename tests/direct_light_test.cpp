@@ -17,24 +17,13 @@
 #include "support/test_paths.hpp"
 #include <filesystem>
 #include "support/decode_helpers.hpp"
+#include "support/point_arrival.hpp"
 #include "support/q3_writer.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
 
 namespace {
-
-// I cos(incidence) / d^2, the normal's cos left out for a zero normal (grid points).
-LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
-    LightArrival a;
-    const Vec3 d = l.origin - p;
-    a.distance = std::sqrt(dot(d, d));
-    a.toLight = d * (1.0f / a.distance);
-    const float cosine = dot(n, n) > 0 ? dot(n, a.toLight) : 1.0f;
-    if (cosine <= 0) return a;
-    a.color = l.color * (l.intensity * cosine / (a.distance * a.distance));
-    return a;
-}
 
 // A room (-256..256, -256..256, 0..256) with a 32 x 32 square occluder at z = 100 over the floor's centre,
 // optionally, and a light grid.
@@ -60,14 +49,6 @@ struct Room {
         geometry = tessellate(world);
     }
 };
-
-Light pointLight(Vec3 at, float intensity) {
-    Light l;
-    l.kind = Light::Kind::Point;
-    l.origin = at;
-    l.intensity = intensity;
-    return l;
-}
 
 }  // namespace
 
@@ -223,7 +204,9 @@ TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q
     // The light counts q3map2's log gives for this build (logs/base.log): 90 point and 829 area lights (q3map2
     // counts 813 surface pieces plus what its -fast pass keeps of the rest), 197 sun / sky lights.
     CHECK(lights.lights.size() > 1000);
-    const RayScene scene(world, geometry);
+    // Shadows as `luxel bake` casts them: the map's materials say which surfaces let light through.
+    const MaterialSet materials = loadMaterials(world, src, o.materials);
+    const RayScene scene(world, geometry, &materials);
     DirectBakeStats stats;
     const ProbeValues grid = bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const ProbeValues stored = storedProbes(world);
