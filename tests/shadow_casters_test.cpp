@@ -153,11 +153,11 @@ TEST_CASE("brush faces: a box's six faces and nothing for a bevel", "[blockers]"
     std::vector<BrushSide> sides;
     for (const auto& [n, d] : std::vector<std::pair<Vec3, float>>{
              {{-1, 0, 0}, 16}, {{1, 0, 0}, 16}, {{0, -1, 0}, 16}, {{0, 1, 0}, 16}, {{0, 0, -1}, -100}, {{0, 0, 1}, 110}})
-        sides.push_back({{n, d}, false, false});
+        sides.push_back({{n, d}, false, false, false});
     // Tangent to the box along its edge x = y = 16: clipped to a line, no face (q3map2 and qbsp add such
     // bevels for collision).
     const float r = std::sqrt(0.5f);
-    sides.push_back({{{r, r, 0}, 32 * r}, false, false});
+    sides.push_back({{{r, r, 0}, 32 * r}, false, false, false});
     double area = 0;
     size_t faces = 0;
     for (size_t i = 0; i < sides.size(); ++i) {

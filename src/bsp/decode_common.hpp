@@ -69,10 +69,6 @@ size_t readPlanes(ByteReader& r, size_t recordBytes, World& w);
 // `out` (resized to the count) when given. Returns the record count.
 size_t readIndexLump(ByteReader& r, size_t indexBytes, size_t total, const char* what, std::vector<uint32_t>* out);
 
-// Sides a light-blocking brush may have: more than any compiler writes (Source's MAX_BRUSH_SIDES is 128,
-// q3map2's brushes with bevels stay far below), so building a brush's faces (sides^2 clips) stays cheap.
-inline constexpr uint32_t kMaxBrushSides = 128;
-
 // Appends a light-blocking brush to World::brushes / brushSides. Throws at `fieldAt` when it has more than
 // kMaxBrushSides sides, or when the blocking brushes together list more sides than the lump holds (a real
 // file's brushes do not share sides), so a hostile file cannot make the face building run long.

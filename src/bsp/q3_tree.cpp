@@ -134,7 +134,7 @@ void decodeBlockers(Context& c, World& w) {
         bool sky = material(c.brushShader[b]).nativeSurfaceFlags & kSurfSky;
         sides.clear();
         for (uint32_t s = range.first; s < range.first + range.count; ++s) {
-            sides.push_back({w.planes[size_t(c.sidePlane[s])], false, false});
+            sides.push_back({w.planes[size_t(c.sidePlane[s])], false, false, false});
             sky = sky || (material(c.sideShader[s]).nativeSurfaceFlags & kSurfSky);
         }
         for (BrushSide& s : sides) s.sky = sky;

@@ -2,6 +2,7 @@
 // winding spans the whole world (+-2^17 units), and float clipping of it leaves errors near a unit.
 #include "luxel/geometry/brush_faces.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -24,6 +25,8 @@ D3 normalized(D3 a) {
 
 // Past every map's coordinates (Quake 3 and Source worlds end within +-2^16).
 constexpr double kBaseSize = 131072.0;
+// Past this a face point is on the base winding's edge: its brush is not closed.
+constexpr float kWorldLimit = 98304.0f;
 // Points this close to a clipping plane count as on it (the compilers' ON_EPSILON is 0.01 or 0.1).
 constexpr double kOnEpsilon = 0.01;
 
@@ -63,7 +66,7 @@ double area(const std::vector<D3>& w) {
 std::vector<Vec3> brushFace(const std::vector<BrushSide>& sides, size_t self) {
     const BrushSide& s = sides[self];
     const D3 n = normalized({s.plane.normal.x, s.plane.normal.y, s.plane.normal.z});
-    if (s.bevel || dot(n, n) == 0) return {};
+    if (s.bevel || s.noFace || dot(n, n) == 0) return {};
     std::vector<D3> w = baseWinding(n, double(s.plane.dist)), scratch;
     for (size_t j = 0; j < sides.size() && w.size() >= 3; ++j) {
         if (j == self || sides[j].bevel) continue;
@@ -86,11 +89,21 @@ std::vector<Vec3> brushFace(const std::vector<BrushSide>& sides, size_t self) {
 BrushFaces brushFaces(const World& world) {
     BrushFaces out;
     std::vector<BrushSide> sides;
+    std::vector<std::vector<Vec3>> faces(kMaxBrushSides);
     for (const Brush& b : world.brushes) {
-        if (size_t(b.firstSide) + b.numSides > world.brushSides.size()) continue;
+        if (size_t(b.firstSide) + b.numSides > world.brushSides.size() || b.numSides > kMaxBrushSides) continue;
         sides.assign(world.brushSides.begin() + b.firstSide, world.brushSides.begin() + b.firstSide + b.numSides);
+        bool bounded = true;
+        for (size_t i = 0; i < sides.size() && bounded; ++i) {
+            faces[i] = brushFace(sides, i);
+            for (const Vec3& p : faces[i])
+                bounded = bounded && std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) < kWorldLimit;
+        }
+        // A brush open to one side (too few sides to close it: malformed) has faces reaching the base
+        // winding's edge; it is left out rather than shadowing half the world.
+        if (!bounded) continue;
         for (size_t i = 0; i < sides.size(); ++i) {
-            const std::vector<Vec3> face = brushFace(sides, i);
+            const std::vector<Vec3>& face = faces[i];
             if (face.empty()) continue;
             const uint32_t base = uint32_t(out.vertices.size());
             out.vertices.insert(out.vertices.end(), face.begin(), face.end());

@@ -68,6 +68,7 @@ struct BrushSide {
     Plane plane;
     bool sky = false;    // a sun's ray passes through this side's face (it is the map's sky)
     bool bevel = false;  // a collision bevel: clips nothing and has no face (Source marks them)
+    bool noFace = false; // clips the others but has no face of its own (Source: sky and displacement sides)
 };
 
 // A convex brush of the world that blocks light the way the map's compiler sees it (which brushes count is
@@ -76,6 +77,9 @@ struct BrushSide {
 struct Brush {
     uint32_t firstSide = 0, numSides = 0;  // into World::brushSides
 };
+// Sides a brush may have: more than any compiler writes (Source's MAX_BRUSH_SIDES is 128, q3map2's brushes
+// with bevels stay far below), so building a brush's faces (sides^2 clips) stays cheap. Decoders refuse more.
+constexpr uint32_t kMaxBrushSides = 128;
 
 enum class SurfaceKind : uint8_t { Polygon, Patch, Mesh, Billboard, Displacement };
 

@@ -2,7 +2,8 @@
 // The faces of the world's light-blocking brushes (World::brushes) as triangles, for shadow rays only: each
 // side's plane clipped to the brush by every other side's plane, as the compilers build brush faces for
 // their tracers (vrad AddBrushToRaytraceEnvironment: BaseWindingForPlane, then ChopWindingInPlace by the
-// other sides). Faces of no area (bevels, sides that touch the brush at an edge) are left out.
+// other sides). Faces of no area (bevels, sides that touch the brush at an edge) are left out, and so are
+// brushes the sides do not close (a face reaching past +-98304), and brushes of more than kMaxBrushSides sides.
 #include <cstdint>
 #include <vector>
 
