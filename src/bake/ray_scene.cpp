@@ -1,6 +1,6 @@
-// The Embree scene behind the rebaker and the baker: one triangle geometry holding every drawn triangle of
-// the map (geometry 0, so Embree's primitive id is the Geometry triangle index), seen by closest-hit rays;
-// beside it, under other ray masks, the shadow casters: opaque, sky and alpha-shadow triangles.
+// The Embree scenes behind the rebaker and the baker: one triangle geometry holding every drawn triangle of
+// the map (so Embree's primitive id is the Geometry triangle index), seen by closest-hit rays; and a scene
+// of the shadow casters under ray masks: opaque, sky and alpha-shadow triangles.
 #include "luxel/bake/ray_scene.hpp"
 
 #include "luxel/geometry/brush_faces.hpp"
@@ -17,9 +17,12 @@
 
 namespace luxel {
 
-// Ray masks: closest-hit queries see only the drawn triangles; shadow rays see the shadow casters, a
-// Light's also the sky.
-constexpr unsigned kMaskDrawn = 1, kMaskShadow = 2, kMaskSky = 4;
+namespace {
+
+// Two scenes: the drawn triangles for closest-hit queries, the shadow casters for shadow rays (apart, so a
+// shadow ray's traversal never meets the drawn copies). Ray masks within the shadow scene: a Light's ray
+// sees the sky, a Sun's does not.
+constexpr unsigned kMaskAll = 0xffffffffu, kMaskShadow = 1, kMaskSky = 2;
 unsigned shadowMask(ShadowRay kind) { return kind == ShadowRay::Sun ? kMaskShadow : kMaskShadow | kMaskSky; }
 
 // An alpha-shadow triangle: its texture coordinates and texture, for the occlusion filter.
@@ -28,16 +31,19 @@ struct AlphaTriangle {
     const Texture* texture = nullptr;
 };
 
+}  // namespace
+
 struct RayScene::Impl {
     RTCDevice device = nullptr;
-    RTCScene scene = nullptr;
+    RTCScene scene = nullptr, shadowScene = nullptr;
     std::vector<uint32_t> triangleSurface;
     size_t blockerTriangles = 0;
     std::vector<AlphaTriangle> alphaTriangles;  // the alpha geometry's user data, by primitive id
-    std::vector<std::shared_ptr<const Texture>> textures;  // kept alive for the filter
+    std::vector<std::shared_ptr<const Texture>> textures;  // the alpha triangles' textures, kept alive
     double buildMs = 0;
     ~Impl() {
         if (scene) rtcReleaseScene(scene);
+        if (shadowScene) rtcReleaseScene(shadowScene);
         if (device) rtcReleaseDevice(device);
     }
 };
@@ -120,12 +126,14 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     s.device = rtcNewDevice(nullptr);
     if (!s.device) embreeFailed(nullptr, "creating a device");
     s.scene = rtcNewScene(s.device);
-    if (!s.scene) embreeFailed(s.device, "creating a scene");
+    s.shadowScene = rtcNewScene(s.device);
+    if (!s.scene || !s.shadowScene) embreeFailed(s.device, "creating a scene");
     // Robust: rays must not slip through the shared edges of neighbouring triangles into the void, and a
     // high-quality build pays for itself over millions of incoherent rays.
     // Context filters let allHits() see every hit along a ray.
     rtcSetSceneFlags(s.scene, RTCSceneFlags(RTC_SCENE_FLAG_ROBUST | RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION));
-    rtcSetSceneBuildQuality(s.scene, RTC_BUILD_QUALITY_HIGH);
+    rtcSetSceneFlags(s.shadowScene, RTC_SCENE_FLAG_ROBUST);
+    for (RTCScene scene : {s.scene, s.shadowScene}) rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_HIGH);
 
     // Every Geometry triangle, so Embree's primitive id is the Geometry triangle index (hidden surfaces and
     // billboards have no triangles there).
@@ -142,7 +150,7 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     for (size_t i = 0; i < points.size(); ++i) points[i] = geometry.vertices[i].position;
     if (numTris > 0) {
         addTriangles(s.device, s.scene, points, std::vector<uint32_t>(geometry.indices.begin(), geometry.indices.begin() + std::ptrdiff_t(numTris * 3)),
-                     kMaskDrawn);
+                     kMaskAll);
     }
 
     // The same triangles again for shadow rays, sorted by how they cast.
@@ -173,7 +181,7 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
             for (int k = 0; k < 3; ++k) a.st[size_t(k)] = geometry.vertices[tri[k]].texUV;
             a.texture = texture;
             s.alphaTriangles.push_back(a);
-            s.textures.push_back(materials->textures[size_t(look->texture)]);
+            if (s.textures.empty()) s.textures = materials->textures;
             continue;
         }
         opaque.insert(opaque.end(), tri, tri + 3);
@@ -186,10 +194,12 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     for (size_t t = 0; t < brushes.triangleCount(); ++t)
         for (int k = 0; k < 3; ++k) (brushes.sky[t] ? sky : opaque).push_back(base + brushes.indices[t * 3 + size_t(k)]);
 
-    if (!opaque.empty()) addTriangles(s.device, s.scene, points, opaque, kMaskShadow);
-    if (!sky.empty()) addTriangles(s.device, s.scene, points, sky, kMaskSky);
-    if (!alpha.empty()) addTriangles(s.device, s.scene, points, alpha, kMaskShadow, alphaFilter, s.alphaTriangles.data());
+    if (!opaque.empty()) addTriangles(s.device, s.shadowScene, points, opaque, kMaskShadow);
+    if (!sky.empty()) addTriangles(s.device, s.shadowScene, points, sky, kMaskSky);
+    if (!alpha.empty())
+        addTriangles(s.device, s.shadowScene, points, alpha, kMaskShadow, alphaFilter, s.alphaTriangles.data());
     rtcCommitScene(s.scene);
+    rtcCommitScene(s.shadowScene);
     if (rtcGetDeviceError(s.device) != RTC_ERROR_NONE) embreeFailed(s.device, "building the scene");
     s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -229,7 +239,7 @@ void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, f
         rh.ray.tnear[i] = tNear;
         rh.ray.tfar[i] = tFar;
         rh.ray.time[i] = 0;
-        rh.ray.mask[i] = kMaskDrawn;
+        rh.ray.mask[i] = kMaskAll;
         rh.ray.id[i] = unsigned(i);
         rh.ray.flags[i] = 0;
         rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
@@ -287,7 +297,7 @@ RTCRayHit singleRay(Vec3 origin, Vec3 direction, float tNear, float tFar) {
     rh.ray.dir_z = direction.z;
     rh.ray.tnear = tNear;
     rh.ray.tfar = tFar;
-    rh.ray.mask = kMaskDrawn;
+    rh.ray.mask = kMaskAll;
     rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.primID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
@@ -331,7 +341,7 @@ bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, Sh
     ray.mask = shadowMask(kind);
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
-    rtcOccluded1(impl_->scene, &context, &ray);
+    rtcOccluded1(impl_->shadowScene, &context, &ray);
     return ray.tfar < 0;  // Embree sets tfar to -inf when something blocks the ray
 }
 
@@ -357,7 +367,7 @@ uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const f
     }
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
-    rtcOccluded16(valid, impl_->scene, &context, &r);
+    rtcOccluded16(valid, impl_->shadowScene, &context, &r);
     uint32_t blocked = 0;
     for (int i = 0; i < count; ++i)
         if (r.tfar[i] < 0) blocked |= 1u << i;
