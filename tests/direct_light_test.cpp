@@ -51,14 +51,6 @@ struct Room {
     }
 };
 
-Light pointLight(Vec3 at, float intensity) {
-    Light l;
-    l.kind = Light::Kind::Point;
-    l.origin = at;
-    l.intensity = intensity;
-    return l;
-}
-
 }  // namespace
 
 TEST_CASE("direct bake: a point light's I cos / d^2 at every floor luxel, and an occluder's exact shadow", "[bake]") {
@@ -216,7 +208,9 @@ TEST_CASE("direct bake of oacmpdm8 (q3map2 -light -fast, no bounce) lands near q
     // The light counts q3map2's log gives for this build (logs/base.log): 90 point and 829 area lights (q3map2
     // counts 813 surface pieces plus what its -fast pass keeps of the rest), 197 sun / sky lights.
     CHECK(lights.lights.size() > 1000);
-    const RayScene scene(world, geometry);
+    // Shadows as `luxel bake` casts them: the map's materials say which surfaces let light through.
+    const MaterialSet materials = loadMaterials(world, src, o.materials);
+    const RayScene scene(world, geometry, &materials);
     DirectBakeStats stats;
     const ProbeValues grid = bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats);
     const ProbeValues stored = storedProbes(world);

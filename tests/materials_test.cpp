@@ -260,6 +260,27 @@ TEST_CASE("Quake 3: alphaFunc GT0 keeps every texel above zero alpha; time 0 sho
     CHECK(level0(textureOf(set, 7)) == std::vector<std::array<uint8_t, 4>>{{1, 1, 1, 255}});
 }
 
+TEST_CASE("Quake 3: shadows as q3map2 casts them: alphashadow through alpha, translucent none, alphaFunc whole",
+          "[materials]") {
+    const fs::path dir = q3GameDir("materials-q3-shadow");
+    // Earlier definitions win: glass becomes an alphashadow grate, flame a trans one, decal water, anim a
+    // trans lightfilter; fence keeps kShaders' alphaFunc GE128 without alphashadow.
+    writeText(dir / "scripts/luxel.shader",
+              "textures/luxel/glass\n{\n surfaceparm alphashadow\n { map textures/luxel/pic.tga\n alphaFunc GE128 }\n}\n"
+              "textures/luxel/flame\n{\n surfaceparm trans\n { map textures/luxel/pic.tga\n blendFunc add }\n}\n"
+              "textures/luxel/decal\n{\n surfaceparm water\n { map textures/luxel/pic.tga }\n}\n"
+              "textures/luxel/anim\n{\n surfaceparm trans\n surfaceparm lightfilter\n { map textures/luxel/pic.tga }\n}\n" +
+                  std::string(kShaders));
+    const MaterialSet set = loadQ3(q3Map(), {{dir.string()}, "", 0.0f});
+    CHECK(set.looks[0].shadow == ShadowCast::Opaque);  // wall: no script
+    CHECK(set.looks[1].shadow == ShadowCast::AlphaTexture);
+    CHECK(level0(textureOf(set, 1)) == kPic);  // the texture whose alpha the shadow rays read
+    CHECK(set.looks[2].shadow == ShadowCast::Opaque);
+    CHECK(set.looks[3].shadow == ShadowCast::None);
+    CHECK(set.looks[6].shadow == ShadowCast::None);
+    CHECK(set.looks[7].shadow == ShadowCast::Opaque);
+}
+
 TEST_CASE("Quake 3: a map in <dir>/maps/ finds its game dir's files; --game-dir dirs come first", "[materials]") {
     const fs::path dir = q3GameDir("materials-q3-mapsdir");
     writeFile(dir / "maps/room.bsp", q3Map());

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 
-#include "luxel/bake/sky_triangles.hpp"
 
 namespace luxel {
 
@@ -18,18 +17,17 @@ constexpr float kSkyRayLength = 1.0e6f;
 // Shadow rays to a light stop this far short of it, so the face it sits on does not shadow it.
 constexpr float kShadowBias = 0.25f;
 
-bool visible(const RayScene& scene, const std::vector<uint8_t>& sky, const Light& light, const LightArrival& a, Vec3 from) {
-    if (light.kind == Light::Kind::Sun) {
-        const RayHit hit = scene.closest(from, a.toLight, 0.0f, kSkyRayLength);
-        return hit.hit && hit.triangle < sky.size() && sky[hit.triangle];
-    }
+// A sun's ray must leave through the sky (vrad's TestLine_DoesHitSky: the map is sealed, so a ray that meets
+// nothing but sky gets out); any other light's must reach it.
+bool visible(const RayScene& scene, const Light& light, const LightArrival& a, Vec3 from) {
+    if (light.kind == Light::Kind::Sun) return !scene.occluded(from, a.toLight, 0.0f, kSkyRayLength, ShadowRay::Sun);
     const float far = a.distance - kShadowBias;
     return !(far > 0) || !scene.occluded(from, a.toLight, 0.0f, far);
 }
 
 }  // namespace
 
-ProbeValues bakeCubesDirect(const World& world, const Geometry& geometry, const RayScene& scene,
+ProbeValues bakeCubesDirect(const World& world, const Geometry&, const RayScene& scene,
                             const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats) {
     ProbeValues out;
     if (world.ambientSamples.empty() || !rules.cubeCombine) return out;
@@ -37,7 +35,6 @@ ProbeValues bakeCubesDirect(const World& world, const Geometry& geometry, const 
     std::vector<uint32_t> probeLights;
     for (uint32_t i = 0; i < lights.size(); ++i)
         if (lights[i].style == 0 && (!rules.cubesTakeFlaggedOnly || lights[i].inProbes)) probeLights.push_back(i);
-    const std::vector<uint8_t> sky = skyTriangles(world, geometry, scene);
     out.kind = ProbeKind::Cubes;
     out.cubes.assign(world.ambientSamples.size(), AmbientCube{});
     std::atomic<uint64_t> rays{0}, blocked{0};
@@ -52,7 +49,7 @@ ProbeValues bakeCubesDirect(const World& world, const Geometry& geometry, const 
                 const LightArrival a = rules.arrival(l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
-                if (!visible(scene, sky, l, a, p)) {
+                if (!visible(scene, l, a, p)) {
                     ++myBlocked;
                     continue;
                 }

@@ -27,33 +27,13 @@ constexpr float kShadowBias = 0.25f;
 // Suns are this far away: past every map (Quake 3 and Source worlds end within 2^16 units).
 constexpr float kSunDistance = 1.0e6f;
 
-bool isSkyTriangle(const World& world, const Geometry& geometry, const RayScene& scene, uint32_t triangle) {
-    const auto& ts = scene.triangleSurface();
-    if (triangle >= ts.size() || ts[triangle] == RayScene::kNoSurface) return false;
-    const uint32_t s = ts[triangle];
-    if (s < geometry.surfaces.size() && geometry.surfaces[s].shading == SurfaceShading::Sky) return true;
-    if (s < world.surfaces.size()) {
-        const int32_t m = world.surfaces[s].material;
-        if (m >= 0 && size_t(m) < world.materials.size() && (world.materials[size_t(m)].flags & kMaterialSky)) return true;
-    }
-    return false;
-}
-
 // Whether the light's arrival at `from` is unblocked: a sun's ray must leave the map through the sky (sky
 // triangles let it through; the map is sealed, so nothing lies beyond them); any other light's must reach it.
-bool visible(const RayScene& scene, const std::vector<uint8_t>& skyTriangles, const Light& light, const LightArrival& a,
-             Vec3 from) {
-    if (light.kind == Light::Kind::Sun) return !scene.occluded(from, a.toLight, 0.0f, kSunDistance, skyTriangles);
+bool visible(const RayScene& scene, const Light& light, const LightArrival& a, Vec3 from) {
+    if (light.kind == Light::Kind::Sun) return !scene.occluded(from, a.toLight, 0.0f, kSunDistance, ShadowRay::Sun);
     const float far = a.distance - kShadowBias;
     if (!(far > 0)) return true;
     return !scene.occluded(from, a.toLight, 0.0f, far);
-}
-
-// Per scene triangle: whether it is sky.
-std::vector<uint8_t> skyTrianglesOf(const World& world, const Geometry& geometry, const RayScene& scene) {
-    std::vector<uint8_t> sky(scene.triangleCount(), 0);
-    for (uint32_t t = 0; t < sky.size(); ++t) sky[t] = isSkyTriangle(world, geometry, scene, t) ? 1 : 0;
-    return sky;
 }
 
 // The lights that can reach a box: within their envelope of it (suns always).
@@ -106,7 +86,6 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                                 const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats) {
     const ArrivalFn& arrival = rules.arrival;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
-    const std::vector<uint8_t> sky = skyTrianglesOf(world, geometry, scene);
     const auto start = Clock::now();
     LightmapSet out;
     out.slots[0] = blankPages(world.lightmaps);
@@ -164,7 +143,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     const LightArrival a = arrival(l, x.position, x.normal);
                     if (!a.reaches()) continue;
                     ++myRays;
-                    if (!visible(scene, sky, l, a, from)) {
+                    if (!visible(scene, l, a, from)) {
                         ++myBlocked;
                         continue;
                     }
@@ -206,12 +185,11 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
     return out;
 }
 
-ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const RayScene& scene, const std::vector<Light>& lights,
+ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& scene, const std::vector<Light>& lights,
                            const DirectBakeRules& rules, DirectBakeStats& stats) {
     const ArrivalFn& arrival = rules.arrival;
     const GridCombineFn& combine = rules.combine;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
-    const std::vector<uint8_t> sky = skyTrianglesOf(world, geometry, scene);
     const auto start = Clock::now();
     ProbeValues out;
     if (!world.grid || !combine) return out;
@@ -243,7 +221,7 @@ ProbeValues bakeGridDirect(const World& world, const Geometry& geometry, const R
                 const LightArrival a = arrival(l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
-                if (!visible(scene, sky, l, a, p)) {
+                if (!visible(scene, l, a, p)) {
                     ++myBlocked;
                     continue;
                 }

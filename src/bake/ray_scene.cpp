@@ -1,11 +1,15 @@
-// The Embree scene behind the rebaker: one triangle geometry holding every drawn triangle of the map, so
-// Embree's primitive id is the Geometry triangle index.
+// The Embree scenes behind the rebaker and the baker: one triangle geometry holding every drawn triangle of
+// the map (so Embree's primitive id is the Geometry triangle index), seen by closest-hit rays; and a scene
+// of the shadow casters under ray masks: opaque, sky and alpha-shadow triangles.
 #include "luxel/bake/ray_scene.hpp"
+
+#include "luxel/geometry/brush_faces.hpp"
 
 #include <embree3/rtcore.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -13,13 +17,33 @@
 
 namespace luxel {
 
+namespace {
+
+// Two scenes: the drawn triangles for closest-hit queries, the shadow casters for shadow rays (apart, so a
+// shadow ray's traversal never meets the drawn copies). Ray masks within the shadow scene: a Light's ray
+// sees the sky, a Sun's does not.
+constexpr unsigned kMaskAll = 0xffffffffu, kMaskShadow = 1, kMaskSky = 2;
+unsigned shadowMask(ShadowRay kind) { return kind == ShadowRay::Sun ? kMaskShadow : kMaskShadow | kMaskSky; }
+
+// An alpha-shadow triangle: its texture coordinates and texture, for the occlusion filter.
+struct AlphaTriangle {
+    std::array<Vec2, 3> st;
+    const Texture* texture = nullptr;
+};
+
+}  // namespace
+
 struct RayScene::Impl {
     RTCDevice device = nullptr;
-    RTCScene scene = nullptr;
+    RTCScene scene = nullptr, shadowScene = nullptr;
     std::vector<uint32_t> triangleSurface;
+    size_t blockerTriangles = 0;
+    std::vector<AlphaTriangle> alphaTriangles;  // the alpha geometry's user data, by primitive id
+    std::vector<std::shared_ptr<const Texture>> textures;  // the alpha triangles' textures, kept alive
     double buildMs = 0;
     ~Impl() {
         if (scene) rtcReleaseScene(scene);
+        if (shadowScene) rtcReleaseScene(shadowScene);
         if (device) rtcReleaseDevice(device);
     }
 };
@@ -31,21 +55,85 @@ namespace {
     throw std::runtime_error(std::string("Embree: ") + what + " failed (error " + std::to_string(int(e)) + ")");
 }
 
+// One triangle geometry of the given points and triangles, committed and attached under `mask`, with an
+// occlusion filter over `filterData` when given.
+void addTriangles(RTCDevice device, RTCScene scene, const std::vector<Vec3>& points, const std::vector<uint32_t>& indices,
+                  unsigned mask, RTCFilterFunctionN filter = nullptr, void* filterData = nullptr) {
+    RTCGeometry g = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    if (!g) embreeFailed(device, "creating a triangle geometry");
+    const size_t numTris = indices.size() / 3;
+    auto* vb = static_cast<float*>(
+        rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), points.size()));
+    auto* ib = static_cast<uint32_t*>(
+        rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(uint32_t), numTris));
+    if (!vb || !ib) {
+        rtcReleaseGeometry(g);
+        embreeFailed(device, "allocating geometry buffers");
+    }
+    for (size_t i = 0; i < points.size(); ++i) vb[3 * i] = points[i].x, vb[3 * i + 1] = points[i].y, vb[3 * i + 2] = points[i].z;
+    std::memcpy(ib, indices.data(), numTris * 3 * sizeof(uint32_t));
+    rtcSetGeometryMask(g, mask);
+    if (filter) {
+        rtcSetGeometryUserData(g, filterData);
+        rtcSetGeometryOccludedFilterFunction(g, filter);
+    }
+    rtcCommitGeometry(g);
+    rtcAttachGeometry(scene, g);
+    rtcReleaseGeometry(g);
+}
+
+// The nearest level-0 texel's alpha at texture coordinates st, wrapped, as q3map2's TraceTriangle reads its
+// light image (no filtering).
+uint8_t nearestAlpha(const Texture& t, Vec2 st) {
+    const RgbaImage& m = t.mips[0];
+    const float s = st.x - std::floor(st.x), u = st.y - std::floor(st.y);
+    const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
+    const int32_t y = std::clamp(int32_t(u * float(m.height)), 0, m.height - 1);
+    return m.rgba[(size_t(y) * size_t(m.width) + size_t(x)) * 4 + 3];
+}
+
+// Alpha shadows: the ray passes where the texel's alpha is below one half. q3map2 (TraceTriangle,
+// C_ALPHASHADOW) scales the light by (255 - alpha) / 255 and stops the ray once it is under 0.001; for the
+// 0-or-255 alpha of the masked textures alphashadow is used on the two agree, and a yes/no answer stays right
+// when Embree reports one triangle twice (spatial splits), where a product of transmissions would not.
+// ericw-tools and vrad are not followed here: vrad's texture shadows (-TextureShadows, $translucent /
+// $alphatest on props) apply to static props, which luxel does not trace; ericw-tools' Quake 2 path is left.
+void alphaFilter(const RTCFilterFunctionNArguments* args) {
+    const auto* tris = static_cast<const AlphaTriangle*>(args->geometryUserPtr);
+    for (unsigned i = 0; i < args->N; ++i) {
+        if (args->valid[i] != -1) continue;
+        const AlphaTriangle& t = tris[RTCHitN_primID(args->hit, args->N, i)];
+        const float u = RTCHitN_u(args->hit, args->N, i), v = RTCHitN_v(args->hit, args->N, i);
+        const Vec2 st = t.st[0] * (1 - u - v) + t.st[1] * u + t.st[2] * v;
+        if (nearestAlpha(*t.texture, st) < 128) args->valid[i] = 0;
+    }
+}
+
+bool isSky(const World& world, const Geometry& geometry, const MaterialSet* materials, uint32_t s) {
+    if (geometry.surfaces[s].shading == SurfaceShading::Sky) return true;
+    const int32_t m = s < world.surfaces.size() ? world.surfaces[s].material : -1;
+    if (m < 0) return false;
+    if (size_t(m) < world.materials.size() && (world.materials[size_t(m)].flags & kMaterialSky)) return true;
+    return materials && size_t(m) < materials->looks.size() && materials->looks[size_t(m)].sky;
+}
+
 }  // namespace
 
-RayScene::RayScene(const World& world, const Geometry& geometry) : impl_(std::make_unique<Impl>()) {
-    (void)world;
+RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials)
+    : impl_(std::make_unique<Impl>()) {
     const auto start = std::chrono::steady_clock::now();
     Impl& s = *impl_;
     s.device = rtcNewDevice(nullptr);
     if (!s.device) embreeFailed(nullptr, "creating a device");
     s.scene = rtcNewScene(s.device);
-    if (!s.scene) embreeFailed(s.device, "creating a scene");
+    s.shadowScene = rtcNewScene(s.device);
+    if (!s.scene || !s.shadowScene) embreeFailed(s.device, "creating a scene");
     // Robust: rays must not slip through the shared edges of neighbouring triangles into the void, and a
     // high-quality build pays for itself over millions of incoherent rays.
     // Context filters let allHits() see every hit along a ray.
     rtcSetSceneFlags(s.scene, RTCSceneFlags(RTC_SCENE_FLAG_ROBUST | RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION));
-    rtcSetSceneBuildQuality(s.scene, RTC_BUILD_QUALITY_HIGH);
+    rtcSetSceneFlags(s.shadowScene, RTC_SCENE_FLAG_ROBUST);
+    for (RTCScene scene : {s.scene, s.shadowScene}) rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_HIGH);
 
     // Every Geometry triangle, so Embree's primitive id is the Geometry triangle index (hidden surfaces and
     // billboards have no triangles there).
@@ -58,29 +146,60 @@ RayScene::RayScene(const World& world, const Geometry& geometry) : impl_(std::ma
             if (tri < numTris) s.triangleSurface[tri] = uint32_t(si);
         }
     }
-    if (!s.triangleSurface.empty()) {
-        RTCGeometry g = rtcNewGeometry(s.device, RTC_GEOMETRY_TYPE_TRIANGLE);
-        if (!g) embreeFailed(s.device, "creating the triangle geometry");
-        auto* vb = static_cast<float*>(rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                               3 * sizeof(float), geometry.vertices.size()));
-        auto* ib = static_cast<uint32_t*>(rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                                  3 * sizeof(uint32_t), numTris));
-        if (!vb || !ib) {
-            rtcReleaseGeometry(g);
-            embreeFailed(s.device, "allocating geometry buffers");
-        }
-        for (size_t i = 0; i < geometry.vertices.size(); ++i) {
-            const Vec3 p = geometry.vertices[i].position;
-            vb[3 * i] = p.x;
-            vb[3 * i + 1] = p.y;
-            vb[3 * i + 2] = p.z;
-        }
-        std::memcpy(ib, geometry.indices.data(), numTris * 3 * sizeof(uint32_t));
-        rtcCommitGeometry(g);
-        rtcAttachGeometry(s.scene, g);
-        rtcReleaseGeometry(g);
+    std::vector<Vec3> points(geometry.vertices.size());
+    for (size_t i = 0; i < points.size(); ++i) points[i] = geometry.vertices[i].position;
+    if (numTris > 0) {
+        addTriangles(s.device, s.scene, points, std::vector<uint32_t>(geometry.indices.begin(), geometry.indices.begin() + std::ptrdiff_t(numTris * 3)),
+                     kMaskAll);
     }
+
+    // The same triangles again for shadow rays, sorted by how they cast.
+    std::vector<uint32_t> opaque, sky, alpha;
+    for (size_t t = 0; t < numTris; ++t) {
+        const uint32_t surface = s.triangleSurface[t];
+        const uint32_t* tri = geometry.indices.data() + t * 3;
+        if (surface == kNoSurface) {
+            opaque.insert(opaque.end(), tri, tri + 3);
+            continue;
+        }
+        if (isSky(world, geometry, materials, surface)) {
+            sky.insert(sky.end(), tri, tri + 3);
+            continue;
+        }
+        const int32_t m = geometry.surfaces[surface].material;
+        const SurfaceLook* look =
+            materials && m >= 0 && size_t(m) < materials->looks.size() ? &materials->looks[size_t(m)] : nullptr;
+        const ShadowCast cast = look ? look->shadow : ShadowCast::Opaque;
+        if (cast == ShadowCast::None) continue;
+        const Texture* texture = look && look->texture >= 0 && size_t(look->texture) < materials->textures.size()
+                                     ? materials->textures[size_t(look->texture)].get()
+                                     : nullptr;
+        // Without its image an alpha shadow is whole, as q3map2 does when lightImage is missing.
+        if (cast == ShadowCast::AlphaTexture && texture && texture->width() > 0 && texture->height() > 0) {
+            alpha.insert(alpha.end(), tri, tri + 3);
+            AlphaTriangle a;
+            for (int k = 0; k < 3; ++k) a.st[size_t(k)] = geometry.vertices[tri[k]].texUV;
+            a.texture = texture;
+            s.alphaTriangles.push_back(a);
+            if (s.textures.empty()) s.textures = materials->textures;
+            continue;
+        }
+        opaque.insert(opaque.end(), tri, tri + 3);
+    }
+    // The world's brushes, shadow rays only.
+    const BrushFaces brushes = brushFaces(world);
+    s.blockerTriangles = brushes.triangleCount();
+    const uint32_t base = uint32_t(points.size());
+    points.insert(points.end(), brushes.vertices.begin(), brushes.vertices.end());
+    for (size_t t = 0; t < brushes.triangleCount(); ++t)
+        for (int k = 0; k < 3; ++k) (brushes.sky[t] ? sky : opaque).push_back(base + brushes.indices[t * 3 + size_t(k)]);
+
+    if (!opaque.empty()) addTriangles(s.device, s.shadowScene, points, opaque, kMaskShadow);
+    if (!sky.empty()) addTriangles(s.device, s.shadowScene, points, sky, kMaskSky);
+    if (!alpha.empty())
+        addTriangles(s.device, s.shadowScene, points, alpha, kMaskShadow, alphaFilter, s.alphaTriangles.data());
     rtcCommitScene(s.scene);
+    rtcCommitScene(s.shadowScene);
     if (rtcGetDeviceError(s.device) != RTC_ERROR_NONE) embreeFailed(s.device, "building the scene");
     s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -91,6 +210,7 @@ RayScene& RayScene::operator=(RayScene&&) noexcept = default;
 
 const std::vector<uint32_t>& RayScene::triangleSurface() const { return impl_->triangleSurface; }
 size_t RayScene::triangleCount() const { return impl_->triangleSurface.size(); }
+size_t RayScene::blockerTriangleCount() const { return impl_->blockerTriangles; }
 double RayScene::buildMs() const { return impl_->buildMs; }
 
 void RayScene::intersect(Vec3 origin, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const {
@@ -119,7 +239,7 @@ void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, f
         rh.ray.tnear[i] = tNear;
         rh.ray.tfar[i] = tFar;
         rh.ray.time[i] = 0;
-        rh.ray.mask[i] = 0xffffffffu;
+        rh.ray.mask[i] = kMaskAll;
         rh.ray.id[i] = unsigned(i);
         rh.ray.flags[i] = 0;
         rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
@@ -177,7 +297,7 @@ RTCRayHit singleRay(Vec3 origin, Vec3 direction, float tNear, float tFar) {
     rh.ray.dir_z = direction.z;
     rh.ray.tnear = tNear;
     rh.ray.tfar = tFar;
-    rh.ray.mask = 0xffffffffu;
+    rh.ray.mask = kMaskAll;
     rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.primID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
@@ -216,41 +336,42 @@ RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float
     return hits;
 }
 
-namespace {
-
-struct IgnoreContext {
-    RTCIntersectContext base;  // first: Embree hands the filter a pointer to this
-    const std::vector<uint8_t>* ignore;
-};
-
-// Lets the ray pass through the triangles marked in `ignore`.
-void skipIgnored(const RTCFilterFunctionNArguments* args) {
-    auto* ctx = reinterpret_cast<const IgnoreContext*>(args->context);
-    for (unsigned i = 0; i < args->N; ++i) {
-        if (args->valid[i] != -1) continue;
-        const uint32_t tri = RTCHitN_primID(args->hit, args->N, i);
-        if (tri < ctx->ignore->size() && (*ctx->ignore)[tri]) args->valid[i] = 0;
-    }
-}
-
-}  // namespace
-
-bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, const std::vector<uint8_t>& ignore) const {
+bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, ShadowRay kind) const {
     RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
-    IgnoreContext ctx;
-    rtcInitIntersectContext(&ctx.base);
-    ctx.base.filter = skipIgnored;
-    ctx.ignore = &ignore;
-    rtcOccluded1(impl_->scene, &ctx.base, &ray);
-    return ray.tfar < 0;
-}
-
-bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const {
-    RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
+    ray.mask = shadowMask(kind);
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
-    rtcOccluded1(impl_->scene, &context, &ray);
+    rtcOccluded1(impl_->shadowScene, &context, &ray);
     return ray.tfar < 0;  // Embree sets tfar to -inf when something blocks the ray
+}
+
+uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
+                            ShadowRay kind) const {
+    if (count <= 0) return 0;
+    if (count > 16) throw std::invalid_argument("RayScene: a packet holds at most 16 rays");
+    alignas(64) RTCRay16 r;
+    alignas(64) int valid[16];
+    for (int i = 0; i < 16; ++i) {
+        const bool on = i < count;
+        valid[i] = on ? -1 : 0;
+        const Vec3 o = on ? origins[i] : Vec3{};
+        const Vec3 d = on ? directions[i] : Vec3{0, 0, 1};
+        r.org_x[i] = o.x, r.org_y[i] = o.y, r.org_z[i] = o.z;
+        r.dir_x[i] = d.x, r.dir_y[i] = d.y, r.dir_z[i] = d.z;
+        r.tnear[i] = tNear;
+        r.tfar[i] = on ? tFar[i] : 0;
+        r.time[i] = 0;
+        r.mask[i] = shadowMask(kind);
+        r.id[i] = unsigned(i);
+        r.flags[i] = 0;
+    }
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    rtcOccluded16(valid, impl_->shadowScene, &context, &r);
+    uint32_t blocked = 0;
+    for (int i = 0; i < count; ++i)
+        if (r.tfar[i] < 0) blocked |= 1u << i;
+    return blocked;
 }
 
 }  // namespace luxel

@@ -9,6 +9,7 @@
 
 #include "decode_common.hpp"
 #include "edge_faces.hpp"
+#include "quake_brushes.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
@@ -36,6 +37,8 @@ inline constexpr size_t kPlaneBytes = 20, kNodeBytes = 28, kTexinfoBytes = 76, k
                         kLeafFaceBytes = 2, kLeafBrushBytes = 2, kBrushBytes = 12, kBrushSideBytes = 4,
                         kAreaBytes = 8, kAreaPortalBytes = 8;
 
+inline constexpr uint32_t kContentsSolid = 0x1;  // brush / leaf contents (q_shared.h)
+
 // Texinfo surface flags (q_shared.h).
 inline constexpr uint32_t kSurfLight = 0x1, kSurfSky = 0x4, kSurfWarp = 0x8, kSurfTrans33 = 0x10,
                           kSurfTrans66 = 0x20, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200;
@@ -57,6 +60,7 @@ struct Context {
     // so these are material indices too; kept for the materials stage (World::Material has no field yet).
     std::vector<int32_t> texinfoNext;
     std::vector<std::array<float, 8>> texinfoVecs;  // s axis + offset, t axis + offset
+    bsp::QuakeBrushes brushes;  // for decodeBlockers
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
 };
 
@@ -65,6 +69,8 @@ void decodeBrushes(Context& c, World& w);     // brushes, brush sides, areas, ar
 // Visibility, leaf faces, leaf brushes, leaves, nodes and models; needs faces, brushes and areas.
 void decodeTree(Context& c, World& w);
 void decodeFaces(Context& c, World& w);       // vertices, edges, surfedges, faces -> surfaces + lighting
+void decodeBlockers(Context& c, World& w, const std::vector<bsp::Range>& leafBrushRanges,
+                    const std::vector<uint32_t>& leafBrushes);  // World::brushes
 
 }  // namespace luxel::q2
 

@@ -6,20 +6,10 @@
 namespace luxel::q2 {
 
 void decodeBrushes(Context& c, World&) {
-    ByteReader& sides = c.lump(kBrushSides);
-    c.numBrushSides = sides.recordCount(kBrushSideBytes);
-    for (size_t i = 0; i < c.numBrushSides; ++i) {
-        const size_t at = sides.position();
-        checkIndex(sides, at, sides.u16(), c.numPlanes, "plane");
-        // -1: a bevel side the compiler added, with no texture of its own.
-        checkIndex(sides, at + 2, sides.i16(), c.numTexinfo, "texinfo", true);
-    }
-    ByteReader& brushes = c.lump(kBrushes);
-    c.numBrushes = brushes.recordCount(kBrushBytes);
-    for (size_t i = 0; i < c.numBrushes; ++i) {
-        bsp::readRange(brushes, c.numBrushSides, "brush side");
-        brushes.skip(4);  // contents
-    }
+    // A side's texinfo -1: a bevel the compiler added, with no texture of its own.
+    c.brushes = bsp::readQuakeBrushes(c.lump(kBrushSides), kBrushSideBytes, c.lump(kBrushes), c.numPlanes, c.numTexinfo);
+    c.numBrushSides = c.brushes.sides.size();
+    c.numBrushes = c.brushes.brushSides.size();
     ByteReader& portals = c.lump(kAreaPortals);
     c.numAreaPortals = portals.recordCount(kAreaPortalBytes);
     ByteReader& areas = c.lump(kAreas);
@@ -41,11 +31,39 @@ void decodeTree(Context& c, World& w) {
     c.numLeaves = c.lump(kLeafs).recordCount(kLeafBytes);
     bsp::decodeRlePvs(c.lump(kVisibility), c.numLeaves, w.pvs);
     c.numLeafFaces = bsp::readIndexLump(c.lump(kLeafFaces), kLeafFaceBytes, c.numFaces, "face", &w.leafSurfaces);
-    c.numLeafBrushes = bsp::readIndexLump(c.lump(kLeafBrushes), kLeafBrushBytes, c.numBrushes, "brush", nullptr);
+    std::vector<uint32_t> leafBrushes;
+    std::vector<bsp::Range> leafBrushRanges;
+    c.numLeafBrushes = bsp::readIndexLump(c.lump(kLeafBrushes), kLeafBrushBytes, c.numBrushes, "brush", &leafBrushes);
     bsp::readShortLeaves(c.lump(kLeafs), kLeafBytes, {c.numLeafFaces, c.numLeafBrushes, c.numAreas, bsp::LeafArea::Short},
-                         w);
+                         w, &leafBrushRanges);
     c.numNodes = bsp::readShortNodes(c.lump(kNodes), kNodeBytes, c.numPlanes, c.numLeaves, c.numFaces, w);
     c.numModels = bsp::readQuakeModels(c.lump(kModels), c.numNodes, c.numLeaves, c.numFaces, w);
+    decodeBlockers(c, w, leafBrushRanges, leafBrushes);
+}
+
+// id's qrad3 traces shadows through the world's BSP tree alone (trace.c MakeTnode from node 0: a leaf whose
+// contents have CONTENTS_SOLID ends a ray; faces block nothing of their own). A leaf is solid where a solid
+// brush fills it, so the blockers are the world tree's brushes with CONTENTS_SOLID (windows, water and other
+// non-solid contents let light through; brush entities have trees of their own and cast nothing). A sky brush
+// is solid too; a sun's ray passes it (qrad3 has no sun; ericw-tools' suns need the sky): every side of a brush
+// with a SURF_SKY side is marked sky. ericw-tools' own tracer (Embree over faces, with `{` fence textures) is
+// not followed here.
+void decodeBlockers(Context& c, World& w, const std::vector<bsp::Range>& leafBrushRanges,
+                    const std::vector<uint32_t>& leafBrushes) {
+    std::vector<BrushSide> sides;
+    for (const uint32_t b : bsp::worldTreeBrushes(w, leafBrushRanges, leafBrushes)) {
+        if (!(c.brushes.contents[b] & kContentsSolid)) continue;
+        const bsp::Range range = c.brushes.brushSides[b];
+        bool sky = false;
+        sides.clear();
+        for (uint32_t s = range.first; s < range.first + range.count; ++s) {
+            const bsp::BrushSideRecord& r = c.brushes.sides[s];
+            sides.push_back({w.planes[r.plane], false, r.texinfo < 0, false});
+            sky = sky || (r.texinfo >= 0 && (w.materials[size_t(r.texinfo)].nativeSurfaceFlags & kSurfSky));
+        }
+        for (BrushSide& s : sides) s.sky = sky;
+        bsp::addBrush(w, c.lump(kBrushes), c.brushes.brushAt[b], sides, c.numBrushSides);
+    }
 }
 
 }  // namespace luxel::q2

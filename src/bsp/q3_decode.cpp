@@ -34,6 +34,7 @@ World decodeQuake3(const MapSource& source) {
     decodeLeaves(c, w);
     c.numNodes = bsp::readIntNodes(c.lump(kNodes), c.numPlanes, c.numLeaves, w);
     decodeModels(c, w);
+    decodeBlockers(c, w);
     decodeLightmaps(c, w);
     decodeLightGrid(c, w);
 

@@ -48,6 +48,12 @@ struct Context {
            numModels = 0, numBrushes = 0, numBrushSides = 0, numVertices = 0, numMeshVerts = 0, numEffects = 0,
            numFaces = 0, numInternalLightmaps = 0;
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
+    // Kept from the brush, leaf and model lumps for decodeBlockers.
+    std::vector<int32_t> sidePlane = {}, sideShader = {}, brushShader = {};
+    std::vector<bsp::Range> brushSides = {}, leafBrushRanges = {};
+    std::vector<uint32_t> leafBrushes = {};
+    std::vector<size_t> brushAt = {};  // each brush record's offset in its lump, for errors
+    bsp::Range worldBrushes = {};      // model 0's brushes
 };
 
 void decodeMaterials(Context& c, World& w);
@@ -59,5 +65,6 @@ void decodeVertices(Context& c, World& w);
 void decodeSurfaces(Context& c, World& w);  // faces + meshverts into surfaces and indices
 void decodeLightmaps(Context& c, World& w);  // internal pages or external lm_NNNN.tga files
 void decodeLightGrid(Context& c, World& w);  // needs models and entities
+void decodeBlockers(Context& c, World& w);   // World::brushes; needs brushes, leaves, models, materials
 
 }  // namespace luxel::q3

@@ -65,7 +65,8 @@ size_t readShortNodes(ByteReader& r, size_t recordBytes, size_t numPlanes, size_
     return numNodes;
 }
 
-size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits& limits, World& w) {
+size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits& limits, World& w,
+                       std::vector<Range>* leafBrushes) {
     const size_t numLeaves = r.recordCount(recordBytes);
     if (numLeaves == 0) r.fail(0, "map has no leaves");
     w.leaves.resize(numLeaves);
@@ -91,6 +92,7 @@ size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits&
         leaf.numLeafSurfaces = count;
         const uint16_t firstBrush = r.u16(), numBrushes = r.u16();
         checkRange(r, at + 24, firstBrush, numBrushes, limits.numLeafBrushes, "leaf brush");
+        if (leafBrushes) leafBrushes->push_back({firstBrush, numBrushes});
         r.seek(at + recordBytes);  // Source: ambient cube (version 0, read by vbsp_ambient.cpp) or padding
     }
     return numLeaves;

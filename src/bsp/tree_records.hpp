@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "luxel/bsp/world.hpp"
+#include "decode_common.hpp"
 #include "luxel/io/reader.hpp"
 
 namespace luxel::bsp {
@@ -31,8 +32,10 @@ struct ShortLeafLimits {
 };
 
 // Quake 2 / Source leaves: contents, cluster (checked against the PVS in `w`), area, int16 bounds, leaf face
-// and leaf brush ranges; bytes past those 28 of each record are skipped. Returns the count.
-size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits& limits, World& w);
+// and leaf brush ranges (into `leafBrushes` when given); bytes past those 28 of each record are skipped.
+// Returns the count.
+size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits& limits, World& w,
+                       std::vector<Range>* leafBrushes = nullptr);
 
 // Quake 2 / Source models (48 bytes): bounds, origin, head node (or leaf -1 - head), face range.
 size_t readQuakeModels(ByteReader& r, size_t numNodes, size_t numLeaves, size_t numFaces, World& w);

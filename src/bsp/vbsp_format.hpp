@@ -56,6 +56,9 @@ inline constexpr size_t kPlaneBytes = 20, kTexdataBytes = 32, kNodeBytes = 32, k
                         kCubemapBytes = 16, kOverlayBytes = 352, kAreaBytes = 8, kAreaPortalBytes = 12,
                         kColorBytes = 4;
 
+// Brush contents that block light: MASK_OPAQUE (bspflags.h: CONTENTS_SOLID | CONTENTS_MOVEABLE | CONTENTS_OPAQUE).
+inline constexpr uint32_t kMaskOpaque = 0x1 | 0x4000 | 0x80;
+
 // Texinfo surface flags (bspflags.h).
 inline constexpr uint32_t kSurfLight = 0x1, kSurfSky2D = 0x2, kSurfSky = 0x4, kSurfWarp = 0x8, kSurfTrans = 0x10,
                           kSurfTrigger = 0x40, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200,
@@ -164,7 +167,7 @@ void decodeFaces(Context& c, World& w);          // vertices, edges, surfedges, 
 void decodeDisplacements(Context& c, World& w);  // dispinfo, disp verts, disp tris -> displacement surfaces
 void decodeLighting(Context& c, World& w);       // lit faces' flat blocks -> atlas pages per style slot
 // Visibility, leaf faces, leaves, nodes and models; needs faces.
-void decodeTree(Context& c, World& w);
+void decodeTree(Context& c, World& w);  // and World::brushes
 void decodeAmbient(Context& c, World& w);      // needs leaves
 void decodeGameLumps(Context& c, World& w);    // static props
 // The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has

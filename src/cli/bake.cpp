@@ -17,6 +17,7 @@
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/map_lights.hpp"
+#include "luxel/material/material_set.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::cli {
@@ -57,8 +58,10 @@ int runBake(const BakeArgs& args) {
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
+    // The shadow rays' materials: surfaces that cast no shadow, alpha-shadow textures (SurfaceLook::shadow).
+    const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
     const double loadMs = nowMs() - t0;
-    const RayScene scene(world, geometry);
+    const RayScene scene(world, geometry, &materials);
     const int threads = workerThreads();
 
     DirectBakeStats stats;
@@ -66,8 +69,9 @@ int runBake(const BakeArgs& args) {
     report["map"] = source.displayName;
     report["threads"] = threads;
     report["lights"] = lights.lights.size();
-    std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles in {:.1f} ms, {} threads\n",
-                             source.displayName, lights.lights.size(), loadMs, scene.triangleCount(), scene.buildMs(), threads);
+    std::cout << fmt::format("{}: {} lights; load {:.1f} ms, scene {} triangles + {} of brushes in {:.1f} ms, {} threads\n",
+                             source.displayName, lights.lights.size(), loadMs, scene.triangleCount(),
+                             scene.blockerTriangleCount(), scene.buildMs(), threads);
     std::optional<ProbeValues> bakedProbes;
     if (world.grid && lights.rules.combine) {
         const ProbeValues& grid = bakedProbes.emplace( bakeGridDirect(world, geometry, scene, lights.lights, lights.rules, stats));
@@ -124,7 +128,7 @@ int runBake(const BakeArgs& args) {
         report["lightmap_slots"].push_back(j);
     }
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
-    report["bounce"] = bakeBounce(args.bounce, args.map, source, world, geometry, scene, baked.slots[0], bakedProbes);
+    report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes);
     if (!args.output.empty()) {
         const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);
         std::cout << fmt::format("wrote {} baked lightmap pages ({} style{}) to {}\n", written.pages, written.styles,

@@ -23,7 +23,7 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args) {
                   "Quake 3: bounce into the light grid too (q3map2 -bouncegrid); Source cubes always get it");
 }
 
-nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const MapSource& source, const World& world,
+nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
                           std::optional<ProbeValues>& probes) {
     const CompilerBounce compiler = compilerBounce(world);
@@ -35,10 +35,8 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const MapS
     options.pieceSize = compiler.pieceSize;
     if (options.bounces == 0) return nullptr;
     // With game directories, Quake 2 / 3 surfaces bounce their textures' mean colour (as luxel rebake does).
-    std::optional<MaterialSet> materials;
     if (!map.gameDirs.empty() && world.format != MapFormat::Source) {
-        materials = loadMaterials(world, source, map.materialOptions());
-        options.materials = &*materials;
+        options.materials = &materials;
     } else if (world.format != MapFormat::Source) {
         std::cerr << "luxel: note: no textures (give --game-dir): every surface bounces its light with albedo 1, more "
                      "than any compiler would\n";

@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "luxel/bake/ray_scene.hpp"
 #include "luxel/light/light_grid.hpp"
+#include "luxel/material/material_set.hpp"
 
 namespace luxel::cli {
 
@@ -21,10 +22,11 @@ struct BounceArgs {
 
 void addBounceOptions(CLI::App& bake, BounceArgs& args);
 
-// Adds the bounces to `pages` (the direct bake, laid out like World::lightmaps) and, where the compiler does,
+// `materials`: the map's, loaded by the caller (their textures' mean colours are the albedo when the map has
+// game directories). Adds the bounces to `pages` (the direct bake, laid out like World::lightmaps) and, where the compiler does,
 // to the probes (`probes`: the direct grid, or nullopt; Source: set to the gathered ambient cubes), prints how
 // the result compares with the stored light, and returns the figures for the JSON report (null: no bounce).
-nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const MapSource& source, const World& world,
+nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
                           std::optional<ProbeValues>& probes);
 

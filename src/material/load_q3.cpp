@@ -208,6 +208,16 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             look.polygonOffset = sh.polygonOffset;
             look.sort = engineSort(sh);
             look.depthWrite = !sh.stages.empty() && sh.stages.front().depthWrite;
+            // q3map2's PopulateWithBSPModel (light_trace.c): a C_TRANSLUCENT shader (surfaceparm trans, water,
+            // slime or lava) casts no shadow unless it is alphashadow or lightfilter; an alphashadow one filters
+            // light by (255 - alpha) / 255 of its light image's nearest texel (TraceTriangle). An alphaFunc
+            // shader without alphashadow casts a whole shadow, holes and all. Lightfilter's colour filter is
+            // left opaque here.
+            if (sh.surfaceParms & kQ3SurfAlphaShadow)
+                look.shadow = ShadowCast::AlphaTexture;
+            else if ((sh.surfaceParms & (kQ3SurfTrans | kQ3SurfWater | kQ3SurfSlime | kQ3SurfLava)) &&
+                     !(sh.surfaceParms & kQ3SurfLightFilter))
+                look.shadow = ShadowCast::None;
             const Q3DrawKind kind = drawKind(sh);
             if (kind == Q3DrawKind::NoDraw && sh.stages.empty() && (sh.surfaceParms & kQ3SurfFog) && sh.fogColor &&
                 !(sh.surfaceParms & kQ3SurfNoDraw)) {

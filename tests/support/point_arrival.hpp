@@ -18,4 +18,12 @@ inline LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
     return a;
 }
 
+inline Light pointLight(Vec3 at, float intensity) {
+    Light l;
+    l.kind = Light::Kind::Point;
+    l.origin = at;
+    l.intensity = intensity;
+    return l;
+}
+
 }  // namespace luxel::test

@@ -135,6 +135,15 @@ int32_t Q3MapBuilder::addPlanePair(Vec3 normal, float dist) {
     return int32_t(planes.size() - 2);
 }
 
+int32_t Q3MapBuilder::addBoxBrush(Vec3 mins, Vec3 maxs, int32_t texture) {
+    const int32_t first = int32_t(brushSides.size());
+    const std::array<std::pair<Vec3, float>, 6> sides{{{{-1, 0, 0}, -mins.x}, {{1, 0, 0}, maxs.x}, {{0, -1, 0}, -mins.y},
+                                                       {{0, 1, 0}, maxs.y}, {{0, 0, -1}, -mins.z}, {{0, 0, 1}, maxs.z}}};
+    for (const auto& [normal, dist] : sides) brushSides.push_back({addPlanePair(normal, dist), texture});
+    brushes.push_back({first, 6, texture});
+    return int32_t(brushes.size() - 1);
+}
+
 int32_t Q3MapBuilder::addLightmap(std::array<uint8_t, 3> rgb) {
     return addLightmap([rgb](int, int) { return rgb; });
 }

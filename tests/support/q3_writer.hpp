@@ -143,6 +143,9 @@ struct Q3MapBuilder {
                      int32_t lightmap);
     // A flare (type 4): origin, linear colour, facing normal; no vertices. Returns the face index.
     int32_t addBillboard(Vec3 origin, Vec3 color, Vec3 normal, int32_t texture);
+    // An axis-aligned box brush: 6 plane pairs (the first of each facing out of the box) and 6 sides, all
+    // with `texture` (also the brush's content shader). Lists it in no leaf and no model. Returns its index.
+    int32_t addBoxBrush(Vec3 mins, Vec3 maxs, int32_t texture);
 };
 
 // Reads lump `lump`'s (offset, length) from the directory of a file produced by build().

@@ -2,6 +2,13 @@
 // An Embree scene of every drawn triangle of a map, in exactly the tessellation the renderer uses
 // (polygons, meshes, patches, displacements; hidden surfaces and billboards left out), built once per
 // map. A hit names the Geometry triangle, so the caller looks up the same lightmap the renderer samples.
+//
+// Shadow rays (occluded) see what the map compiler's shadow rays see, which is more and less than what is
+// drawn: the faces of the world's light-blocking brushes (World::brushes: a caulked wall has no drawn face
+// but blocks light), and, given the map's materials, not the surfaces that cast no shadow and only the
+// opaque texels of alpha-shadow ones (SurfaceLook::shadow). Closest-hit queries (closest, intersect,
+// allHits) see only the drawn triangles, as before. A sun's ray passes through the sky: drawn sky
+// triangles and the faces of sky brushes.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -11,6 +18,7 @@
 
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/material/material_set.hpp"
 
 namespace luxel {
 
@@ -21,9 +29,16 @@ struct RayHit {
     float t = 0;            // distance along the (unit) direction
 };
 
+// What a shadow ray passes through: a Light's ray is stopped by the sky (a sky brush is solid to every
+// compiler's tracer), a Sun's passes it (q3map2 TraceLine counts a sun ray that met a sky triangle as lit;
+// vrad TestLine_DoesHitSky).
+enum class ShadowRay : uint8_t { Light, Sun };
+
 class RayScene {
 public:
-    RayScene(const World& world, const Geometry& geometry);
+    // `materials` (optional, for World::materials): which drawn surfaces cast no shadow and which let light
+    // through their texture's alpha; without them every drawn triangle casts a whole shadow.
+    RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials = nullptr);
     ~RayScene();
     RayScene(RayScene&&) noexcept;
     RayScene& operator=(RayScene&&) noexcept;
@@ -34,6 +49,7 @@ public:
     // Surface of each Geometry triangle (index = triangle); kNoSurface for a triangle no surface lists.
     const std::vector<uint32_t>& triangleSurface() const;
     size_t triangleCount() const;
+    size_t blockerTriangleCount() const;  // shadow-only triangles of the world's brushes
     double buildMs() const;
 
     // Closest hits of `count` rays (count <= 16) sharing one origin, directions unit length, over
@@ -44,10 +60,12 @@ public:
     // Closest hits of `count` (<= 16) rays with their own origins and directions, traced as one packet
     // (fast for coherent rays, e.g. the luxels of one surface). Thread-safe.
     void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
-    // Whether anything lies on the ray over [tNear, tFar) (a shadow ray: any hit, not the closest). Thread-safe.
-    bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
-    // The same, passing through the triangles whose entry in `ignore` (indexed by triangle) is non-zero.
-    bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, const std::vector<uint8_t>& ignore) const;
+    // Whether a shadow caster lies on the ray over [tNear, tFar) (any hit, not the closest). Thread-safe.
+    bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, ShadowRay kind = ShadowRay::Light) const;
+    // `count` (<= 16) shadow rays with their own origins, unit directions and far ends, traced as one packet:
+    // bit i of the result is set when ray i is blocked, by the same rules as occluded(). Thread-safe.
+    uint32_t occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
+                      ShadowRay kind = ShadowRay::Light) const;
     // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
     // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
     // Thread-safe; no allocation.

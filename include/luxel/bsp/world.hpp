@@ -63,6 +63,24 @@ struct Material {
     Vec3 reflectivity{1, 1, 1};  // flat albedo used until textures are loaded
 };
 
+// One side of a light-blocking brush: the brush holds the points p with dot(plane.normal, p) <= plane.dist.
+struct BrushSide {
+    Plane plane;
+    bool sky = false;    // a sun's ray passes through this side's face (it is the map's sky)
+    bool bevel = false;  // a collision bevel: clips nothing and has no face (Source marks them)
+    bool noFace = false; // clips the others but has no face of its own (Source: sky and displacement sides)
+};
+
+// A convex brush of the world that blocks light the way the map's compiler sees it (which brushes count is
+// each decoder's rule, written there). The ray scene turns them into shadow-only faces, so a caulked wall
+// with no drawn surface still casts its shadow.
+struct Brush {
+    uint32_t firstSide = 0, numSides = 0;  // into World::brushSides
+};
+// Sides a brush may have: more than any compiler writes (Source's MAX_BRUSH_SIDES is 128, q3map2's brushes
+// with bevels stay far below), so building a brush's faces (sides^2 clips) stays cheap. Decoders refuse more.
+constexpr uint32_t kMaxBrushSides = 128;
+
 enum class SurfaceKind : uint8_t { Polygon, Patch, Mesh, Billboard, Displacement };
 
 struct Vertex {
@@ -200,6 +218,8 @@ struct World {
     std::vector<Leaf> leaves;
     std::vector<uint32_t> leafSurfaces;  // surface indices listed by leaves
     std::vector<Model> models;           // models[0] is the world
+    std::vector<Brush> brushes;          // the world's light-blocking brushes (see Brush)
+    std::vector<BrushSide> brushSides;
     std::vector<Material> materials;
     std::vector<Vertex> vertices;
     std::vector<uint32_t> indices;

@@ -134,6 +134,13 @@ struct StageProgram {
     std::vector<MaterialStage> stages;
 };
 
+// How a surface casts shadows in its compiler's light phase (the ray scene's shadow rays follow it).
+enum class ShadowCast : uint8_t {
+    Opaque,
+    None,          // light passes (Quake 3: a C_TRANSLUCENT shader without alphashadow / lightfilter)
+    AlphaTexture,  // light passes where the texture's alpha is below one half (Quake 3 surfaceparm alphashadow)
+};
+
 struct SurfaceLook {
     int32_t texture = -1;        // into MaterialSet::textures; -1: untextured (flat reflectivity)
     bool missing = false;        // a texture was wanted but not found: drawn neutral grey
@@ -158,6 +165,7 @@ struct SurfaceLook {
     bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
     bool fogVolume = false;      // a Quake 3 fog volume's own surface: drawn as its fog pass alone
+    ShadowCast shadow = ShadowCast::Opaque;
     // Draw order of blended surfaces: Quake 3's sort value (engineSort; 0: not given, drawn back to front as
     // Quake 2 and Source do), and whether a blended surface writes depth (a stage 0 with depthWrite).
     float sort = 0;
