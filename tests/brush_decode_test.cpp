@@ -75,8 +75,8 @@ TEST_CASE("Quake 2 brushes: the world tree's solid brushes block light, sky brus
 
 TEST_CASE("Quake 2 brushes: hostile brush records give a DecodeError", "[blockers]") {
     Q2MapBuilder b = q2Box(kQ2ContentsSolid);
-    for (int i = 0; i < 123; ++i) b.brushSides.push_back(b.brushSides[size_t(1 + i % 6)]);
-    b.brushes[1].numSides = 129;
+    for (int i = 0; i < 1019; ++i) b.brushSides.push_back(b.brushSides[size_t(1 + i % 6)]);
+    b.brushes[1].numSides = 1025;
     const std::vector<uint8_t> file = b.build();
     try {
         decodeBytes(file, "mem.bsp");
@@ -84,7 +84,7 @@ TEST_CASE("Quake 2 brushes: hostile brush records give a DecodeError", "[blocker
     } catch (const DecodeError& e) {
         CHECK(e.lump() == "brushes");
         CHECK(e.offset() == q2LumpRange(file, kQ2Brushes).first + 12);
-        CHECK(std::string(e.what()).find("129 sides") != std::string::npos);
+        CHECK(std::string(e.what()).find("1025 sides") != std::string::npos);
     }
     Q2MapBuilder plane = q2Box(kQ2ContentsSolid);
     plane.brushSides[3].plane = uint16_t(plane.planes.size());
@@ -113,7 +113,7 @@ TEST_CASE("Source brushes: vrad's opaque world brushes, inside the world; hostil
         CHECK(p.z <= world.maxs.z + 1);
     }
 
-    REQUIRE(numSides >= 129);
+    REQUIRE(numSides > 1);
     {
         // A side's plane index past the planes lump.
         VbspFile bad = m;
@@ -127,19 +127,20 @@ TEST_CASE("Source brushes: vrad's opaque world brushes, inside the world; hostil
         }
     }
     {
-        // Every brush on the first 129 sides: the first blocking one has too many.
+        // Every brush on all the sides: the second blocking one lists more sides than are stored.
         VbspFile bad = m;
         for (size_t b = 0; b < numBrushes; ++b) {
             uint8_t* r = bad.lumps[kBrushes].data() + b * 12;
             r[0] = r[1] = r[2] = r[3] = 0;
-            r[4] = 129, r[5] = r[6] = r[7] = 0;
+            r[4] = uint8_t(numSides), r[5] = uint8_t(numSides >> 8), r[6] = r[7] = 0;
         }
         try {
             decodeMap(memorySource(writeVbsp(bad), "v20.bsp"));
             FAIL("no DecodeError");
         } catch (const DecodeError& e) {
             CHECK(e.lump() == "brushes");
-            CHECK(std::string(e.what()).find("129 sides") != std::string::npos);
+            CHECK(std::string(e.what()).find("more than the " + std::to_string(numSides) + " brush sides") !=
+                  std::string::npos);
         }
     }
 }

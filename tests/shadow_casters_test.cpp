@@ -122,11 +122,26 @@ TEST_CASE("Quake 3 brushes: hostile brush records give a DecodeError at the brus
         }
     };
     {
-        // 129 sides (more than kMaxBrushSides), every one valid.
+        // 1025 sides (more than kMaxBrushSides), every one valid.
         Q3MapBuilder b = boxRoom(kQ3SurfNoDraw, kQ3ContentsSolid);
-        for (int i = 0; i < 123; ++i) b.brushSides.push_back(b.brushSides[size_t(i % 6)]);
-        b.brushes[0].numSides = 129;
-        expectError(b, 0, "129 sides");
+        for (int i = 0; i < 1019; ++i) b.brushSides.push_back(b.brushSides[size_t(i % 6)]);
+        b.brushes[0].numSides = 1025;
+        expectError(b, 0, "1025 sides");
+    }
+    {
+        // 65 brushes of 1024 sides each on their own sides: 65 * 2^20 sides squared passes 2^26 at the 65th.
+        Q3MapBuilder b = boxRoom(kQ3SurfNoDraw, kQ3ContentsSolid);
+        b.brushSides.resize(65 * 1024, b.brushSides[0]);
+        const int32_t texture = b.brushes[0].texture;
+        b.brushes.clear();
+        b.leafBrushes.clear();
+        for (int32_t i = 0; i < 65; ++i) {
+            b.brushes.push_back({i * 1024, 1024, texture});
+            b.leafBrushes.push_back(i);
+        }
+        b.leaves[1].numLeafBrushes = 65;
+        b.models[0].numBrushes = 65;
+        expectError(b, 64, "too complex");
     }
     {
         // Two blocking brushes on the same 6 sides: 12 listed, 6 stored.

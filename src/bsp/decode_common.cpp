@@ -72,13 +72,17 @@ size_t readIndexLump(ByteReader& r, size_t indexBytes, size_t total, const char*
     return count;
 }
 
-void addBrush(World& w, const ByteReader& r, size_t fieldAt, const std::vector<BrushSide>& sides, size_t lumpSides) {
+void addBrush(World& w, const ByteReader& r, size_t fieldAt, const std::vector<BrushSide>& sides, size_t lumpSides,
+              uint64_t& sideSquares) {
     if (sides.size() > kMaxBrushSides)
         r.fail(fieldAt, "brush with " + std::to_string(sides.size()) + " sides (at most " +
                             std::to_string(kMaxBrushSides) + ")");
     if (w.brushSides.size() + sides.size() > lumpSides)
         r.fail(fieldAt, "brushes list " + std::to_string(w.brushSides.size() + sides.size()) +
                             " sides, more than the " + std::to_string(lumpSides) + " brush sides stored");
+    sideSquares += uint64_t(sides.size()) * sides.size();
+    if (sideSquares > kMaxBrushSideSquares)
+        r.fail(fieldAt, "brushes too complex: their sides squared sum to over " + std::to_string(kMaxBrushSideSquares));
     w.brushes.push_back({uint32_t(w.brushSides.size()), uint32_t(sides.size())});
     w.brushSides.insert(w.brushSides.end(), sides.begin(), sides.end());
 }

@@ -70,8 +70,10 @@ size_t readPlanes(ByteReader& r, size_t recordBytes, World& w);
 size_t readIndexLump(ByteReader& r, size_t indexBytes, size_t total, const char* what, std::vector<uint32_t>* out);
 
 // Appends a light-blocking brush to World::brushes / brushSides. Throws at `fieldAt` when it has more than
-// kMaxBrushSides sides, or when the blocking brushes together list more sides than the lump holds (a real
-// file's brushes do not share sides), so a hostile file cannot make the face building run long.
-void addBrush(World& w, const ByteReader& r, size_t fieldAt, const std::vector<BrushSide>& sides, size_t lumpSides);
+// kMaxBrushSides sides, when the blocking brushes together list more sides than the lump holds (a real
+// file's brushes do not share sides) or when their sides squared, summed in `sideSquares` (0 before the
+// first brush), pass kMaxBrushSideSquares.
+void addBrush(World& w, const ByteReader& r, size_t fieldAt, const std::vector<BrushSide>& sides, size_t lumpSides,
+              uint64_t& sideSquares);
 
 }  // namespace luxel::bsp

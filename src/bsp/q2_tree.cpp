@@ -51,6 +51,7 @@ void decodeTree(Context& c, World& w) {
 void decodeBlockers(Context& c, World& w, const std::vector<bsp::Range>& leafBrushRanges,
                     const std::vector<uint32_t>& leafBrushes) {
     std::vector<BrushSide> sides;
+    uint64_t sideSquares = 0;
     for (const uint32_t b : bsp::worldTreeBrushes(w, leafBrushRanges, leafBrushes)) {
         if (!(c.brushes.contents[b] & kContentsSolid)) continue;
         const bsp::Range range = c.brushes.brushSides[b];
@@ -62,7 +63,7 @@ void decodeBlockers(Context& c, World& w, const std::vector<bsp::Range>& leafBru
             sky = sky || (r.texinfo >= 0 && (w.materials[size_t(r.texinfo)].nativeSurfaceFlags & kSurfSky));
         }
         for (BrushSide& s : sides) s.sky = sky;
-        bsp::addBrush(w, c.lump(kBrushes), c.brushes.brushAt[b], sides, c.numBrushSides);
+        bsp::addBrush(w, c.lump(kBrushes), c.brushes.brushAt[b], sides, c.numBrushSides, sideSquares);
     }
 }
 

@@ -127,6 +127,7 @@ void decodeBlockers(Context& c, World& w) {
     }
     auto material = [&](int32_t shader) -> const Material& { return w.materials[size_t(shader)]; };
     std::vector<BrushSide> sides;
+    uint64_t sideSquares = 0;
     for (uint32_t b = c.worldBrushes.first; b < c.worldBrushes.first + c.worldBrushes.count; ++b) {
         const uint32_t contents = material(c.brushShader[b]).nativeContents;
         if (!inSolidLeaf[b] || !(contents & kContentsSolid) || (contents & kContentsTranslucent)) continue;
@@ -138,7 +139,7 @@ void decodeBlockers(Context& c, World& w) {
             sky = sky || (material(c.sideShader[s]).nativeSurfaceFlags & kSurfSky);
         }
         for (BrushSide& s : sides) s.sky = sky;
-        bsp::addBrush(w, c.lump(kBrushes), c.brushAt[b], sides, c.numBrushSides);
+        bsp::addBrush(w, c.lump(kBrushes), c.brushAt[b], sides, c.numBrushSides, sideSquares);
     }
 }
 

@@ -19,6 +19,7 @@ namespace {
 void decodeBlockers(Context& c, World& w, const bsp::QuakeBrushes& brushes,
                     const std::vector<bsp::Range>& leafBrushRanges, const std::vector<uint32_t>& leafBrushes) {
     std::vector<BrushSide> sides;
+    uint64_t sideSquares = 0;
     for (const uint32_t b : bsp::worldTreeBrushes(w, leafBrushRanges, leafBrushes)) {
         if (!(uint32_t(brushes.contents[b]) & kMaskOpaque)) continue;
         const bsp::Range range = brushes.brushSides[b];
@@ -28,7 +29,7 @@ void decodeBlockers(Context& c, World& w, const bsp::QuakeBrushes& brushes,
             const bool sky = r.texinfo >= 0 && (c.texinfo[size_t(r.texinfo)].flags & kSurfSky);
             sides.push_back({w.planes[r.plane], false, r.bevel, sky || r.displacement});
         }
-        bsp::addBrush(w, c.lump(kBrushes), brushes.brushAt[b], sides, brushes.sides.size());
+        bsp::addBrush(w, c.lump(kBrushes), brushes.brushAt[b], sides, brushes.sides.size(), sideSquares);
     }
 }
 

@@ -77,9 +77,11 @@ struct BrushSide {
 struct Brush {
     uint32_t firstSide = 0, numSides = 0;  // into World::brushSides
 };
-// Sides a brush may have: more than any compiler writes (Source's MAX_BRUSH_SIDES is 128, q3map2's brushes
-// with bevels stay far below), so building a brush's faces (sides^2 clips) stays cheap. Decoders refuse more.
-constexpr uint32_t kMaxBrushSides = 128;
+// Sides a brush may have (q3map2's MAX_BRUSH_SIDES; vbsp's is 128), and the sum of every brush's sides
+// squared (what building their faces costs: each side clipped by the others), far above real maps' (about
+// 3 M for a large Quake 3 map). Decoders refuse more, so a hostile file cannot make the ray scene run long.
+constexpr uint32_t kMaxBrushSides = 1024;
+constexpr uint64_t kMaxBrushSideSquares = uint64_t(1) << 26;
 
 enum class SurfaceKind : uint8_t { Polygon, Patch, Mesh, Billboard, Displacement };
 
