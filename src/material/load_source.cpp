@@ -152,22 +152,23 @@ RgbaImage decodeCompressedHdrVtf(const GameFiles& files, const std::string& path
 }
 
 // The 2D sky box of worldspawn `skyname`, as R_LoadNamedSkys finds it: materials/skybox/NAME{rt,bk,lf,ft,up,dn},
-// in HDR NAME_hdr{...} when that face exists (its $hdrcompressedtexture or $hdrbasetexture, else its
-// $basetexture; HDR texels above 1 are clamped: luxel's textures are 8-bit).
+// in HDR NAME_hdr{...} when that face exists. Its texture: in HDR (or without a $basetexture) the Sky shader's
+// $hdrcompressedtexture or $hdrbasetexture when given, else $basetexture; HDR texels above 1 are clamped
+// (luxel's textures are 8-bit).
 void loadSkyFaces(SourceFiles& s, const std::string& sky, bool hdr, TextureRequests& requests, MaterialSet& set) {
     const std::string params = "vtf<=" + std::to_string(kMaxSourceTextureSide);
     static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
     for (int k = 0; k < 6; ++k) {
         const std::string ldrName = "skybox/" + sky + kSuffix[k], hdrName = "skybox/" + sky + "_hdr" + kSuffix[k];
         std::optional<Vmt> vmt = hdr ? s.material(hdrName) : std::nullopt;
+        if (!vmt) vmt = s.material(ldrName);
         std::string path;
-        if (vmt) {
+        // The Sky shader's HDR textures in HDR, or when the material has no $basetexture at all.
+        if (vmt && (hdr || vmt->baseTexture().empty())) {
             if (std::string p = s.texturePath(vmt->textureParam("$hdrcompressedtexture")); !p.empty())
                 set.sky.faces[size_t(k)] = requests.add(s.files, p, params + " hdr-compressed", decodeCompressedHdrVtf);
             else
                 path = s.texturePath(vmt->textureParam("$hdrbasetexture"));
-        } else {
-            vmt = s.material(ldrName);
         }
         if (set.sky.faces[size_t(k)] >= 0) continue;
         if (path.empty() && vmt) path = s.texturePath(vmt->baseTexture());

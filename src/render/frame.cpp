@@ -581,7 +581,8 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
     st.cullMs = msBetween(t0, Clock::now());
     // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible
     // surface is sky: its picture shows through the main frame's sky pixels.
-    Image skyImage;
+    // Kept per thread between frames, as the frame itself is by callers: no allocation or page faults per frame.
+    thread_local Image skyImage;
     bool withSkyView = false;
     if (world.skyCamera && options.drawSky && options.materials && !options.skyColorOverride &&
         (options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo)) {
