@@ -764,3 +764,60 @@ TEST_CASE("Source: $detail (mod2x) and $selfillum as stages, cross-checked again
     CHECK(blackened > black.pixels.size() / 3 / 4);
     CHECK(other == 0);
 }
+
+TEST_CASE("Source: skyname faces, the _hdr variant per face in HDR, and Water fog parameters", "[materials][maps][sky]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // The TF2 lobby map (HDR and LDR lighting, skyname sky_tf2_04) with a pakfile of sky faces: every face has an
+    // LDR material (colour 40 k, 10, 200 for face k); rt bk lf also an _hdr one with $hdrcompressedtexture
+    // (texels r 128 g 64 b 0 a 128: linear r * a * 16 / 262144 = 1 and 0.5, stored as 255 * linear^(1/2.2) =
+    // 255 and 186), ft an _hdr one with $hdrbasetexture; up and dn none (they fall back to LDR in HDR).
+    VbspFile file = readVbsp(readFile(*sharedMaps() + "/source/bsptool_tf2_mp_lobby.bsp"));
+    const World plain = decodeMap(memorySource(writeVbsp(file), "lobby.bsp"));
+    REQUIRE(plain.hdrLighting);
+    size_t wi = 0;  // the first drawn world material becomes water
+    while (wi < plain.materials.size() && (plain.materials[wi].flags & (kMaterialNoDraw | kMaterialSky))) ++wi;
+    REQUIRE(wi < plain.materials.size());
+    const std::string water = toLowerAscii(plain.materials[wi].name);
+    static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+    std::vector<std::pair<std::string, Bytes>> entries;
+    auto colour = [](int k) { return std::array<uint8_t, 4>{uint8_t(40 * k), 10, 200, 255}; };
+    const std::array<uint8_t, 4> compressed{128, 64, 0, 128}, hdrBase{7, 77, 177, 255};
+    for (int k = 0; k < 6; ++k) {
+        const std::string s = kSuffix[k];
+        entries.push_back({"materials/skybox/sky_tf2_04" + s + ".vmt",
+                           textBytes("\"Sky\"\n{\n \"$basetexture\" \"skybox/ldr" + s + "\"\n}\n")});
+        entries.push_back({"materials/skybox/ldr" + s + ".vtf", makeVtf2x2({colour(k), colour(k), colour(k), colour(k)})});
+    }
+    for (int k = 0; k < 3; ++k)
+        entries.push_back({"materials/skybox/sky_tf2_04_hdr" + std::string(kSuffix[k]) + ".vmt",
+                           textBytes("\"Sky\"\n{\n \"$hdrcompressedtexture\" \"skybox/packed\"\n \"$basetexture\" \"skybox/ldrrt\"\n}\n")});
+    entries.push_back({"materials/skybox/packed.vtf", makeVtf2x2({compressed, compressed, compressed, compressed})});
+    entries.push_back({"materials/skybox/sky_tf2_04_hdrft.vmt", textBytes("\"Sky\"\n{\n \"$hdrbasetexture\" \"skybox/hdrft\"\n}\n")});
+    entries.push_back({"materials/skybox/hdrft.vtf", makeVtf2x2({hdrBase, hdrBase, hdrBase, hdrBase})});
+    entries.push_back({"materials/" + water + ".vmt",
+                       textBytes("\"Water\"\n{\n \"$fogenable\" 1\n \"$fogcolor\" \"{64 128 255}\"\n \"$fogstart\" 16\n \"$fogend\" 272\n}\n")});
+    file.lumps[40] = makeZip(entries);
+    const MapSource src = memorySource(writeVbsp(file), "lobby.bsp");
+    auto faceTexel = [](const MaterialSet& set, int k) {
+        REQUIRE(set.sky.faces[size_t(k)] >= 0);
+        return level0(*set.textures[size_t(set.sky.faces[size_t(k)])])[0];
+    };
+    const World hdrWorld = decodeMap(src);
+    const MaterialSet hdr = loadMaterials(hdrWorld, src, {});
+    for (int k = 0; k < 3; ++k) CHECK(faceTexel(hdr, k) == std::array<uint8_t, 4>{255, 186, 0, 255});
+    CHECK(faceTexel(hdr, 3) == hdrBase);
+    CHECK(faceTexel(hdr, 4) == colour(4));
+    CHECK(faceTexel(hdr, 5) == colour(5));
+    const World ldrWorld = decodeMap(src, DecodeOptions{true});
+    REQUIRE_FALSE(ldrWorld.hdrLighting);
+    const MaterialSet ldr = loadMaterials(ldrWorld, src, {});
+    for (int k = 0; k < 6; ++k) CHECK(faceTexel(ldr, k) == colour(k));
+
+    // The Water material: $fogcolor {64 128 255} as bytes / 255 to linear with 2.2, range 272 - 16.
+    REQUIRE(hdr.looks[wi].water);
+    CHECK(hdr.looks[wi].blend == BlendMode::Blend);
+    CHECK(hdr.looks[wi].water->fogColor.x == Approx(std::pow(64.0 / 255.0, 2.2)).epsilon(1e-5));
+    CHECK(hdr.looks[wi].water->fogColor.y == Approx(std::pow(128.0 / 255.0, 2.2)).epsilon(1e-5));
+    CHECK(hdr.looks[wi].water->fogColor.z == Approx(1.0));
+    CHECK(hdr.looks[wi].water->fogRange == Approx(256));
+}

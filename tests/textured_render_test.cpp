@@ -192,11 +192,12 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         m.sky.faces[f] = int32_t(f);
     }
     m.looks.resize(1);
-    // A closed cube of sky around the camera; each view looks at one face: rt +X, bk -X, lf +Y, ft -Y, up +Z,
-    // dn -Z (Quake's order).
+    // A closed cube of sky around the camera; each view looks at one face. The engines draw cube side i
+    // (+X, -X, +Y, -Y, +Z, -Z: tr_sky.c / gl_warp.c st_to_vec) with suffix skytexorder[i] = {0, 2, 1, 3, 4, 5}
+    // of rt bk lf ft up dn: rt +X (yaw 0), bk +Y (yaw 90), lf -X (yaw 180), ft -Y (yaw -90), up, dn.
     RenderScene s;
     addSkyCube(s, 100);
-    const std::array<Vec3, 6> angles{Vec3{0, 0, 0}, Vec3{0, 180, 0}, Vec3{0, 90, 0},
+    const std::array<Vec3, 6> angles{Vec3{0, 0, 0}, Vec3{0, 90, 0}, Vec3{0, 180, 0},
                                      Vec3{0, -90, 0}, Vec3{-89, 0, 0}, Vec3{89, 0, 0}};
     for (size_t f = 0; f < 6; ++f) {
         const Image img = renderScene(s, makeCamera({0, 0, 0}, angles[f], 16, 16), options(RenderMode::Lit, m));
@@ -206,11 +207,12 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         CHECK(c.y == Approx(colours[f][1] / 255.0));
         CHECK(c.z == Approx(colours[f][2] / 255.0));
     }
-    // A box turned 90 degrees about +Z (toBox = R(-90): +X -> -Y): looking +X shows ft, looking +Y shows rt.
+    // A box turned 90 degrees about +Z (toBox = R(-90): +X -> -Y): looking +X shows ft, looking +Y shows rt,
+    // looking -X (-> +Y) shows bk.
     m.sky.rotated = true;
     const float quarter[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
     std::copy(std::begin(quarter), std::end(quarter), std::begin(m.sky.toBox));
-    for (const auto& [yaw, face] : {std::pair{0.0f, 3}, std::pair{90.0f, 0}, std::pair{180.0f, 2}}) {
+    for (const auto& [yaw, face] : {std::pair{0.0f, 3}, std::pair{90.0f, 0}, std::pair{180.0f, 1}}) {
         const Vec3 c = pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, yaw, 0}, 16, 16), options(RenderMode::Lit, m)), 8, 8);
         INFO("yaw " << yaw);
         CHECK(c.x == Approx(colours[size_t(face)][0] / 255.0));

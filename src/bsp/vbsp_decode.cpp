@@ -14,12 +14,29 @@
 // Unlit faces (no lighting lump, or lightofs -1: sky, tools, unlit materials, maps compiled without vrad)
 // are drawn full bright by the engine; they get vertex colour 1.0 and no lightmap page.
 #include <cmath>
+#include <cstdlib>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/entities.hpp"
 #include "luxel/bsp/viewpoints.hpp"
 #include "vbsp_format.hpp"
 
 namespace luxel {
+namespace {
+
+// The first sky_camera with a readable origin (the engine uses the first one it spawns).
+std::optional<SkyCamera> findSkyCamera(const World& w) {
+    for (const Entity* e : findEntities(w, "sky_camera")) {
+        SkyCamera c;
+        const std::string* origin = e->get("origin");
+        if (!origin || !parseVec3(*origin, c.origin)) continue;
+        if (const std::string* scale = e->get("scale")) c.scale = float(std::atoi(scale->c_str()));  // FIELD_INTEGER
+        return c;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 World decodeSource(const MapSource& source) { return decodeSource(source, false); }
 
@@ -45,6 +62,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
 
     bsp::readEntities(c.lump(kEntities), w);
     w.viewpoints = findViewpoints(w);
+    w.skyCamera = findSkyCamera(w);
 
     c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
     decodeMaterials(c, w);
@@ -52,6 +70,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     decodeDisplacements(c, w);
     decodeLighting(c, w);
     decodeTree(c, w);
+    decodeOverlays(c, w);
     decodeAmbient(c, w);
     decodeGameLumps(c, w);
     decodeWorldLights(c, w);

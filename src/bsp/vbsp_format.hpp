@@ -173,6 +173,7 @@ void decodeGameLumps(Context& c, World& w);    // static props
 // The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has
 // lights, else LDR (15).
 int worldLightsLump(const Context& c);
+void decodeOverlays(Context& c, World& w);  // World::overlays; needs faces (vbsp_overlays.cpp)
 void decodeWorldLights(Context& c, World& w);  // World::lights; needs entities (vbsp_worldlights.cpp)
 void countOtherLumps(Context& c, World& w);    // brushes, world lights, cubemaps, ... for `info`
 

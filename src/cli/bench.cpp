@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/geometry/overlays.hpp"
 #include "luxel/model/props.hpp"
 #include "luxel/render/render.hpp"
 
@@ -39,6 +40,7 @@ int runBench(const BenchArgs& args) {
     double t1 = nowMs();
     World world = decodeMap(source, args.map.decodeOptions());
     const double tp = nowMs();
+    const OverlaysPlaced overlays = args.map.noOverlays ? OverlaysPlaced{} : placeOverlays(world);
     PropsPlaced props;
     if (!args.map.noProps) props = placeStaticProps(world, propFiles(world, args.map.gameDirs));
     for (const std::string& w : props.warnings) std::cerr << "luxel: warning: " << source.displayName << ": " << w << "\n";
@@ -57,7 +59,7 @@ int runBench(const BenchArgs& args) {
     renderFrame(world, geometry, camera, options, image, &first);
     double firstFrameMs = nowMs() - f0;
 
-    std::vector<double> frame, cull, setup, raster, shade;
+    std::vector<double> frame, cull, setup, raster, shade, skyView;
     FrameStats stats;
     for (int i = 0; i < args.frames; ++i) {
         double s = nowMs();
@@ -67,6 +69,7 @@ int runBench(const BenchArgs& args) {
         setup.push_back(stats.setupMs);
         raster.push_back(stats.rasterMs);
         shade.push_back(stats.shadeMs);
+        skyView.push_back(stats.skyViewMs);
     }
 
     nlohmann::ordered_json j;
@@ -80,6 +83,7 @@ int runBench(const BenchArgs& args) {
     j["decode_ms"] = tp - t1;
     j["props_ms"] = t2 - tp;  // static props: models read and placed (their materials load with the rest)
     j["props"] = props.props;
+    j["overlay_fragments"] = overlays.fragments;  // overlay pieces placed (with props_ms)
     j["tessellate_ms"] = t3 - t2;
     j["load_ms"] = t3 - t1;  // decode + tessellate, the figure the targets name
     j["materials_ms"] = materialsMs;  // lit / albedo modes: shaders, materials and textures (0 otherwise)
@@ -96,6 +100,7 @@ int runBench(const BenchArgs& args) {
     j["setup_ms_median"] = median(setup);
     j["raster_ms_median"] = median(raster);
     j["shade_ms_median"] = median(shade);
+    j["sky_view_ms_median"] = median(skyView);  // Source 3D skybox view (0 without one)
     j["surfaces_drawn"] = stats.cull.surfacesDrawn;
     j["triangles_in"] = stats.trianglesIn;
     j["triangles_drawn"] = stats.trianglesDrawn;

@@ -30,6 +30,7 @@ void MapArgs::addTo(CLI::App& app) {
 
 void MapArgs::addPropsFlag(CLI::App& app) {
     app.add_flag("--no-props", noProps, "Source maps: leave the static props (studio models) out");
+    app.add_flag("--no-overlays", noOverlays, "Source maps: leave the overlays (info_overlay decals) out");
 }
 
 MapSource MapArgs::open() const {

@@ -24,7 +24,8 @@ struct MapArgs {
     std::string palette;  // Quake 2 .wal textures
     float time = 0;       // animated textures
     bool strict = false;  // damaged game content (VPK CRC mismatches) is an error
-    bool noProps = false;  // --no-props (commands that draw: addPropsFlag)
+    bool noProps = false;     // --no-props (commands that draw: addPropsFlag)
+    bool noOverlays = false;  // --no-overlays (the same commands)
 
     void addTo(CLI::App& app);
     void addPropsFlag(CLI::App& app);

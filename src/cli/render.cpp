@@ -20,7 +20,8 @@ struct RenderArgs {
 
 int runRender(const RenderArgs& args) {
     const ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
-    LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions(), args.map.propOptions());
+    LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions(), args.map.propOptions(),
+                            !args.map.noOverlays);
     for (const std::string& w : map.props.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     const RenderedView view = renderView(map, request);
     for (const std::string& w : view.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";

@@ -1,7 +1,9 @@
 // Source materials: .vmt files (patches resolved) and their .vtf textures, from the map's pakfile and
 // the game folders' search paths (loose files and VPKs).
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "luxel/io/source_game.hpp"
 #include "luxel/material/vmt.hpp"
@@ -122,6 +124,61 @@ std::shared_ptr<const StageProgram> sourceProgram(const SurfaceLook& look, const
     return program;
 }
 
+// A Water material's fog: $fogcolor (gamma-space bytes / 255, as the engine converts it to linear with 2.2) and
+// $fogend - $fogstart (CalcWaterFogAlpha divides the depth seen through the water by that range). Without
+// $fogenable the refraction shows the bottom unfogged: a fog that never thickens.
+SurfaceLook::Water waterFog(const Vmt& vmt) {
+    SurfaceLook::Water w;
+    const Vec3 c = vmt.vector("$fogcolor").value_or(Vec3{0, 0, 0});
+    w.fogColor = {std::pow(std::max(c.x, 0.0f), 2.2f), std::pow(std::max(c.y, 0.0f), 2.2f), std::pow(std::max(c.z, 0.0f), 2.2f)};
+    const float range = leadingFloat(vmt.param("$fogend")) - leadingFloat(vmt.param("$fogstart"));
+    w.fogRange = vmt.flag("$fogenable") ? range : std::numeric_limits<float>::infinity();
+    return w;
+}
+
+// $hdrcompressedtexture texels: BGRA8888 holding linear rgb * alpha * 16 / 262144 (the engine's
+// compressed HDR sky encoding), stored like every RgbaImage: (linear clamped to 1)^(1/2.2) as bytes.
+RgbaImage decodeCompressedHdrVtf(const GameFiles& files, const std::string& path) {
+    RgbaImage img = decodeVtfFile(files, path);
+    for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+        const float a = float(img.rgba[i + 3]) * 16.0f / 262144.0f;
+        for (size_t c = 0; c < 3; ++c) {
+            const float linear = std::min(1.0f, float(img.rgba[i + c]) * a);
+            img.rgba[i + c] = uint8_t(std::lround(255.0f * std::pow(linear, 1.0f / 2.2f)));
+        }
+        img.rgba[i + 3] = 255;
+    }
+    return img;
+}
+
+// The 2D sky box of worldspawn `skyname`, as R_LoadNamedSkys finds it: materials/skybox/NAME{rt,bk,lf,ft,up,dn},
+// in HDR NAME_hdr{...} when that face exists. Its texture: in HDR (or without a $basetexture) the Sky shader's
+// $hdrcompressedtexture or $hdrbasetexture when given, else $basetexture; HDR texels above 1 are clamped
+// (luxel's textures are 8-bit).
+void loadSkyFaces(SourceFiles& s, const std::string& sky, bool hdr, TextureRequests& requests, MaterialSet& set) {
+    const std::string params = "vtf<=" + std::to_string(kMaxSourceTextureSide);
+    static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+    for (int k = 0; k < 6; ++k) {
+        const std::string ldrName = "skybox/" + sky + kSuffix[k], hdrName = "skybox/" + sky + "_hdr" + kSuffix[k];
+        std::optional<Vmt> vmt = hdr ? s.material(hdrName) : std::nullopt;
+        if (!vmt) vmt = s.material(ldrName);
+        std::string path;
+        // The Sky shader's HDR textures in HDR, or when the material has no $basetexture at all.
+        if (vmt && (hdr || vmt->baseTexture().empty())) {
+            if (std::string p = s.texturePath(vmt->textureParam("$hdrcompressedtexture")); !p.empty())
+                set.sky.faces[size_t(k)] = requests.add(s.files, p, params + " hdr-compressed", decodeCompressedHdrVtf);
+            else
+                path = s.texturePath(vmt->textureParam("$hdrbasetexture"));
+        }
+        if (set.sky.faces[size_t(k)] >= 0) continue;
+        if (path.empty() && vmt) path = s.texturePath(vmt->baseTexture());
+        if (path.empty())
+            set.warnings.push_back("sky " + sky + ": materials/" + ldrName + ".vmt or its texture not found");
+        else
+            set.sky.faces[size_t(k)] = requests.add(s.files, path, params, decodeVtfFile);
+    }
+}
+
 }  // namespace
 
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set) {
@@ -154,6 +211,11 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         }
         if (vmt->sky()) {
             look.sky = true;
+            continue;
+        }
+        if (vmt->shader == "water") {  // seen from above: its fog over what lies below (SurfaceLook::water)
+            look.water = waterFog(*vmt);
+            look.blend = BlendMode::Blend;
             continue;
         }
         look.unlit = vmt->shader == "unlitgeneric";
@@ -198,18 +260,8 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     }
 
     const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
-    if (const std::string* sky = worldspawn ? worldspawn->get("skyname") : nullptr; sky && !sky->empty()) {
-        static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
-        for (int k = 0; k < 6; ++k) {
-            const std::string name = "skybox/" + toLowerAscii(*sky) + kSuffix[k];
-            const std::optional<Vmt> vmt = s.material(name);
-            const std::string path = vmt ? s.texturePath(vmt->baseTexture()) : std::string();
-            if (path.empty())
-                set.warnings.push_back("sky " + *sky + ": materials/" + name + ".vmt or its texture not found");
-            else
-                set.sky.faces[size_t(k)] = request(path);
-        }
-    }
+    if (const std::string* sky = worldspawn ? worldspawn->get("skyname") : nullptr; sky && !sky->empty())
+        loadSkyFaces(s, toLowerAscii(*sky), world.hdrLighting, requests, set);
     requests.resolve(set, world, false);
     // What the archives found wrong, reads of the textures above included.
     const std::vector<std::string> archiveWarnings = s.files.warnings();

@@ -96,8 +96,9 @@ std::string Vmt::param(std::string_view key) const {
 
 bool Vmt::flag(std::string_view key) const { return leadingInt(param(key)) != 0; }
 
-std::string Vmt::baseTexture() const { return textureName(param("$basetexture")); }
-std::string Vmt::baseTexture2() const { return textureName(param("$basetexture2")); }
+std::string Vmt::baseTexture() const { return textureParam("$basetexture"); }
+std::string Vmt::baseTexture2() const { return textureParam("$basetexture2"); }
+std::string Vmt::textureParam(std::string_view key) const { return textureName(param(key)); }
 
 bool Vmt::noDraw() const {
     static constexpr const char* kFlags[] = {"$no_draw",          "%compilenodraw",  "%compileclip",

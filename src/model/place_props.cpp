@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "luxel/light/light_grid.hpp"
+#include "luxel/geometry/leaf_lists.hpp"
 #include "luxel/io/source_game.hpp"
 #include "luxel/model/props.hpp"
 #include "luxel/render/camera.hpp"
@@ -56,22 +57,6 @@ std::vector<Vec3> propLight(const World& world, const GameFiles& files, const Pr
     std::vector<Vec3> light(model.vertices.size());
     for (size_t v = 0; v < light.size(); ++v) light[v] = evalCube(cube, propNormal(prop, model.vertices[v].normal));
     return light;
-}
-
-// Rebuilds the leaf surface lists with each prop surface listed by the leaves its prop lists.
-void listPropSurfaces(World& world, const std::vector<std::vector<uint32_t>>& surfacesOfLeaf) {
-    std::vector<uint32_t> lists;
-    lists.reserve(world.leafSurfaces.size());
-    for (size_t l = 0; l < world.leaves.size(); ++l) {
-        Leaf& leaf = world.leaves[l];
-        const size_t first = std::min<size_t>(leaf.firstLeafSurface, world.leafSurfaces.size());
-        const size_t last = size_t(std::min<uint64_t>(uint64_t(leaf.firstLeafSurface) + leaf.numLeafSurfaces, world.leafSurfaces.size()));
-        leaf.firstLeafSurface = uint32_t(lists.size());
-        lists.insert(lists.end(), world.leafSurfaces.begin() + std::ptrdiff_t(first), world.leafSurfaces.begin() + std::ptrdiff_t(last));
-        lists.insert(lists.end(), surfacesOfLeaf[l].begin(), surfacesOfLeaf[l].end());
-        leaf.numLeafSurfaces = uint32_t(lists.size() - leaf.firstLeafSurface);
-    }
-    world.leafSurfaces = std::move(lists);
 }
 
 }  // namespace
@@ -173,7 +158,7 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
                 if (world.staticPropLeaves[k] < surfacesOfLeaf.size()) surfacesOfLeaf[world.staticPropLeaves[k]].push_back(surface);
         }
     }
-    listPropSurfaces(world, surfacesOfLeaf);
+    appendLeafSurfaces(world, surfacesOfLeaf);
     return placed;
 }
 

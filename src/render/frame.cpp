@@ -15,6 +15,7 @@
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/render/shade.hpp"
+#include "luxel/render/sky_view.hpp"
 #include "luxel/util/error.hpp"
 
 #include "draw_order.hpp"
@@ -69,6 +70,11 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                     const render::TriShade& ts = ctx.triShade[tri];
                                     if (ts.fogSurface) {  // the fog volume's own surface: its fog pass
                                         render::fogOverPixel(ctx, tri, px, py, z, o);
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    if (ts.water) {  // Source water: its fog over what is behind
+                                        render::waterOverPixel(ts, z, d, o);
                                         if (programMark) *programMark = 1;
                                         return;
                                     }
@@ -154,7 +160,7 @@ const char* renderModeName(RenderMode mode) {
 
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
-                    Image& image, FrameSamples* samples) {
+                    Image& image, FrameSamples* samples, const Image* skyView) {
     const int W = camera.width, H = camera.height;
     if (W < 1 || H < 1 || W > raster::kMaxImageSide || H > raster::kMaxImageSide)
         throw UsageError("image size " + std::to_string(W) + "x" + std::to_string(H) + " is out of range (1.." +
@@ -271,6 +277,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.look = options.look;
     ctx.skyColor = options.skyColor;
     ctx.skyColorOverride = options.skyColorOverride;
+    if (skyView && skyView->width == W && skyView->height == H && skyView->channels == 3) ctx.skyView = skyView;
     ctx.background = options.background;
     std::vector<SourceTri> sources(cands.size());
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
@@ -572,7 +579,29 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
     cull.usePvs = options.usePvs;
     std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
     st.cullMs = msBetween(t0, Clock::now());
-    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image, samples);
+    // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible
+    // surface is sky: its picture shows through the main frame's sky pixels.
+    // Kept per thread between frames, as the frame itself is by callers: no allocation or page faults per frame.
+    thread_local Image skyImage;
+    bool withSkyView = false;
+    if (world.skyCamera && options.drawSky && options.materials && !options.skyColorOverride &&
+        (options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo)) {
+        const bool seesSky = std::any_of(surfaces.begin(), surfaces.end(), [&](uint32_t s) {
+            const DrawSurface& ds = geometry.surfaces[s];
+            return ds.shading == SurfaceShading::Sky ||
+                   (ds.material >= 0 && size_t(ds.material) < options.materials->looks.size() &&
+                    options.materials->looks[size_t(ds.material)].sky);
+        });
+        if (const std::optional<SkyboxView> sky = seesSky ? skyboxView(world, geometry, camera, cull) : std::nullopt) {
+            RenderOptions skyOptions = options;
+            skyOptions.transparentBackground = false;
+            FrameStats skyStats;
+            renderSurfaces(world, geometry, sky->camera, makeView(sky->camera), skyOptions, sky->surfaces, skyStats, skyImage);
+            withSkyView = true;
+            st.skyViewMs = msBetween(t0, Clock::now()) - st.cullMs;
+        }
+    }
+    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image, samples, withSkyView ? &skyImage : nullptr);
 }
 
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,

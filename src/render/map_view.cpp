@@ -20,7 +20,7 @@ bool needsMaterials(const std::string& mode) { return mode == "auto" || mode == 
 std::string luxelVersionString() { return std::string("luxel ") + LUXEL_VERSION; }
 
 LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials,
-                  const PropOptions& props) {
+                  const PropOptions& props, bool overlays) {
     LoadedMap map;
     map.displayName = source.displayName;
     map.mapName = source.mapName;
@@ -28,6 +28,7 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
     double t0 = nowMs();
     map.world = decodeMap(source, decode);
     const double tp = nowMs();
+    if (overlays) map.overlays = placeOverlays(map.world);
     if (props.enabled && !map.world.staticProps.empty())
         map.props = placeStaticProps(map.world, propFiles(map.world, materials.gameDirs));
     double t1 = nowMs();

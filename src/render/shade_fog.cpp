@@ -1,7 +1,8 @@
 // Quake 3 fog volumes over opaque surfaces: ioquake3's fog factor of a point (RB_CalcFogTexCoords and
-// R_FogFactor), and the run loop that blends a surface's pixels towards its fog's colour.
+// R_FogFactor), and the run loop that blends a surface's pixels towards its fog's colour; Source water's fog.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "shade_parts.hpp"
 
@@ -37,6 +38,14 @@ void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float i
     const float a = fogAt(ctx, tri, px, py, invW);
     if (a <= 0) return;
     const Vec3 c = ctx.materials->fogs[size_t(ctx.triShade[tri].fog)].color;
+    rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
+}
+
+void waterOverPixel(const TriShade& t, float invW, float behindInvW, float* rgb) {
+    // View depths are 1 / (1/w); the distance seen through the water is the depth behind minus the water's.
+    const float through = behindInvW > 0 ? 1.0f / behindInvW - 1.0f / invW : std::numeric_limits<float>::infinity();
+    const float a = through >= t.waterRange ? 1.0f : std::max(0.0f, through / t.waterRange);
+    const Vec3 c = t.waterColor;
     rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
 }
 

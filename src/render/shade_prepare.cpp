@@ -106,11 +106,18 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
             ctx.materials->fogs[size_t(f)].present)
             t.fog = f;
     }
+    if (look && look->water && albedoMode && s.kind != SourceKind::Sky) {
+        t.water = true;
+        t.waterColor = lookOf({1, 1, 1}, look->water->fogColor, lp);
+        t.waterRange = look->water->fogRange;
+        return t;
+    }
     if (look && look->fogVolume && s.kind != SourceKind::Sky) {
         t.fogSurface = true;
         return t;
     }
-    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && ctx.materials->sky.present() && !ctx.skyColorOverride) {
+    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && (ctx.materials->sky.present() || ctx.skyView) &&
+        !ctx.skyColorOverride) {
         t.skyBox = true;
         return t;
     }

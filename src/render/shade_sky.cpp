@@ -10,9 +10,12 @@ namespace luxel::render::shading {
 
 namespace {
 
-// The texture of sky box face `face` (0..5), or nullptr when the face has none (drawn in the sky colour).
+// The texture of cube side `face` (0..5: +X, -X, +Y, -Y, +Z, -Z), or nullptr when it has none (drawn in the
+// sky colour). The engines draw side i with the image of suffix skytexorder[i] = {0, 2, 1, 3, 4, 5} of the
+// list rt bk lf ft up dn (ioquake3 tr_sky.c, Quake 2 and Source gl_warp.c): +X rt, -X lf, +Y bk, -Y ft.
 const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
-    const int32_t index = ctx.materials->sky.faces[size_t(face)];
+    static constexpr int kSkyTexOrder[6] = {0, 2, 1, 3, 4, 5};
+    const int32_t index = ctx.materials->sky.faces[size_t(kSkyTexOrder[face])];
     if (index < 0 || size_t(index) >= ctx.materials->textures.size()) return nullptr;
     return ctx.materials->textures[size_t(index)].get();
 }
@@ -24,8 +27,8 @@ inline Vec2 skyFaceUV(const Texture& tex, float s, float t) {
     return {std::clamp((s + 1.0f) * 0.5f, du, 1.0f - du), std::clamp((1.0f - t) * 0.5f, dv, 1.0f - dv)};
 }
 
-// Quake's sky box faces (tr_sky.c st_to_vec): rt +X, bk -X, lf +Y, ft -Y, up +Z, dn -Z, with the face's
-// (s, t) in [-1, 1] and the picture's top row at t = +1.
+// Quake's sky box sides (tr_sky.c st_to_vec, the same in Source's gl_warp.cpp): +X, -X, +Y, -Y, +Z, -Z, with
+// the side's (s, t) in [-1, 1] and the picture's top row at t = +1.
 Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
     if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {
         const float* m = sky.toBox;
@@ -121,6 +124,13 @@ LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
 
 void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
                float* out) {
+    if (ctx.skyView) {  // the 3D skybox, drawn with the 2D box behind it: its pixels as they are
+        for (int k = 0; k < n; ++k) {
+            const float* p = ctx.skyView->at(px0 + k, py);
+            put(out + 3 * k, {p[0], p[1], p[2]}, false);
+        }
+        return;
+    }
     const Vec3 white{1, 1, 1};
     const SkyBox& sky = ctx.materials->sky;
     if (sky.clouds.empty()) {
@@ -160,6 +170,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
 // A group whose lanes see several faces, or a face texture that is not a power of two, goes pixel by pixel.
 LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,
                               const float* depth, int n, float* out) {
+    if (ctx.skyView) return skyBoxRun(ctx, tri, lp, px0, py, depth, n, out);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 signBit = _mm256_set1_ps(-0.0f);

@@ -11,6 +11,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/geometry/overlays.hpp"
 #include "luxel/io/vpk_archive.hpp"
 #include "luxel/model/studio.hpp"
 #include "luxel/util/error.hpp"
@@ -44,8 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     source.bytes.assign(data, data + size);
     source.openRelated = [](const std::string&) { return std::optional<luxel::Bytes>(); };
     try {
-        // What decodes must also tessellate (hostile patch sizes, displacement and index data).
+        // What decodes must also tessellate (hostile patch sizes, displacement and index data), overlays placed.
         luxel::World world = luxel::decodeMap(source);
+        (void)luxel::placeOverlays(world);
         luxel::Geometry geometry = luxel::tessellate(world);
         (void)geometry;
     } catch (const luxel::DecodeError&) {

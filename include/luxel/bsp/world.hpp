@@ -169,6 +169,28 @@ struct StaticProp {
     uint32_t firstLeaf = 0, numLeaves = 0;  // into World::staticPropLeaves
 };
 
+// Source's 3D skybox camera (the first sky_camera entity), resolved by the decoder: the leaves of the area of
+// the leaf holding `origin` are drawn behind the world as seen from origin + eye / scale (the engine's
+// CSkyboxView::Setup; unscaled when scale <= 0), before the 2D sky box.
+struct SkyCamera {
+    Vec3 origin;
+    float scale = 16;  // the entity's integer "scale" key (Hammer's default 16 when the key is absent)
+};
+
+// A decal quad laid over faces (Source info_overlay, the overlays lump), resolved by the decoder into the
+// engine's basis (COverlayMgr::LoadOverlays / CreateFragments): corner k lies at origin + points[k].x *
+// basisU + points[k].y * basisV on the overlay plane (normal `normal`), and the quad is projected along the
+// normal onto each listed surface (geometry/overlays.hpp). Texture coordinates of the corners: 0 (u.x, v.x),
+// 1 (u.x, v.y), 2 (u.y, v.y), 3 (u.y, v.x).
+struct Overlay {
+    int32_t material = -1;           // World::materials index
+    std::vector<uint32_t> surfaces;  // World surface indices (the map's faces)
+    Vec3 origin, basisU, basisV, normal;
+    std::array<Vec2, 4> points{};
+    Vec2 u, v;
+    int32_t renderOrder = 0;  // 0..3: overlapping overlays on one face are drawn in this order
+};
+
 struct Entity {
     std::vector<std::pair<std::string, std::string>> keys;
     // Value of the first pair with this key, or nullptr.
@@ -248,6 +270,8 @@ struct World {
     std::vector<uint8_t> embeddedArchive;
     std::vector<Entity> entities;
     std::string entityText;
+    std::optional<SkyCamera> skyCamera;  // Source maps with a 3D skybox
+    std::vector<Overlay> overlays;       // Source overlays (not yet surfaces: geometry/overlays.hpp places them)
     // The lights the map's compiler lit it with, for the baker (Source: the worldlights lump of the lighting
     // set decoded, vbsp_worldlights.cpp; Quake 2: the light entities as qrad3 reads them, light/q2_lights.hpp);
     // empty for formats and maps without them. Sky lights are baked as the suns of light/sky_dome.hpp.

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,13 @@ struct SurfaceLook {
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
     bool fogVolume = false;      // a Quake 3 fog volume's own surface: drawn as its fog pass alone
     ShadowCast shadow = ShadowCast::Opaque;
+    // Source Water materials: drawn as the water fog of the engine's refraction over what lies behind
+    // (render::waterOverPixel), with $fogcolor (linear) and $fogend - $fogstart.
+    struct Water {
+        Vec3 fogColor;
+        float fogRange = 0;
+    };
+    std::optional<Water> water;
     // Draw order of blended surfaces: Quake 3's sort value (engineSort; 0: not given, drawn back to front as
     // Quake 2 and Source do), and whether a blended surface writes depth (a stage 0 with depthWrite).
     float sort = 0;
@@ -189,7 +197,7 @@ struct CloudLayer {
 // Sky: a box of six textures (Quake 3 skyParms / Quake 2 and Source sky names) and cloud layers drawn on
 // a dome over it, or a flat colour.
 struct SkyBox {
-    // Faces in the order right (+X... see sky.cpp), back, left, front, up, down; -1 missing.
+    // Faces by suffix: rt, bk, lf, ft, up, dn (seen towards +X, +Y, -X, -Y, +Z, -Z: shade_sky.cpp); -1 missing.
     std::array<int32_t, 6> faces{-1, -1, -1, -1, -1, -1};
     std::vector<CloudLayer> clouds;
     float cloudHeight = 512;  // the dome's height above the eye (ioquake3 R_InitSkyTexCoords)

@@ -43,6 +43,7 @@ struct Vmt {
     // materials/<name>.vtf).
     std::string baseTexture() const;
     std::string baseTexture2() const;
+    std::string textureParam(std::string_view key) const;  // any texture parameter, named the same way
     bool translucent() const { return flag("$translucent"); }
     bool alphaTest() const { return flag("$alphatest"); }
     bool selfIllum() const { return flag("$selfillum"); }

@@ -7,6 +7,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/geometry/overlays.hpp"
 #include "luxel/image/image.hpp"
 #include "luxel/material/material_set.hpp"
 #include "luxel/model/props.hpp"
@@ -27,13 +28,15 @@ struct LoadedMap {
     std::vector<bool> texturesFor;
     MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
     PropsPlaced props;  // static props drawn (their warnings: models missing or broken)
+    OverlaysPlaced overlays;
     double decodeMs = 0, propsMs = 0, tessellateMs = 0, materialsMs = 0;
 };
 
-// Decodes, places the static props (models from the map's pakfile and materials.gameDirs) and tessellates;
-// the map's bytes are released afterwards. Throws DecodeError / UsageError.
+// Decodes, places the overlays (`overlays`: geometry/overlays.hpp) and the static props (models from the map's
+// pakfile and materials.gameDirs) and tessellates; the map's bytes are released afterwards. Throws DecodeError /
+// UsageError.
 LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialOptions& materials,
-                  const PropOptions& props = {});
+                  const PropOptions& props = {}, bool overlays = true);
 
 // Loads map.materials for `time` with the textures of every material `seen` marks (empty: all), unless they
 // are loaded already (textures come from the process-wide cache). Returns the warnings worth showing: the

@@ -86,6 +86,7 @@ struct FrameStats {
     size_t pixelsCovered = 0;    // pixels (samples at spp 1) with geometry
     size_t pixelsMissingTexture = 0;  // of those, opaque ones drawn in the grey of a texture not found
     double cullMs = 0, setupMs = 0, rasterMs = 0, shadeMs = 0;
+    double skyViewMs = 0;  // the 3D skybox view drawn first (Source sky_camera), all its stages; 0 without
 };
 
 // Parses mode names ("lightmap", "vertex", "normals", "depth", "clusters", "lit", "grid"); throws UsageError.

@@ -12,10 +12,11 @@ namespace luxel {
 // those surfaces. Fills every FrameStats field except cull and cullMs.
 Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                      const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats);
-// The same into `image` (storage reused when it has the frame's size).
+// The same into `image` (storage reused when it has the frame's size). `skyView` (Lit / Albedo, the frame's
+// size): the 3D skybox picture drawn where sky surfaces are (render/sky_view.hpp).
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
-                    Image& image, FrameSamples* samples = nullptr);
+                    Image& image, FrameSamples* samples = nullptr, const Image* skyView = nullptr);
 
 // Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
 // the centre, the rest follow the R2 low-discrepancy sequence.

@@ -78,6 +78,10 @@ struct TriShade {
     const StageProgram* program = nullptr;
     int32_t fog = -1;  // Lit: the fog volume the surface lies in (World::fogs), drawn over its pixels
     bool fogSurface = false;  // the fog volume's own surface: only its fog pass is drawn
+    // Source water (SurfaceLook::water): only its fog over what lies behind is drawn (waterOverPixel).
+    bool water = false;
+    Vec3 waterColor;        // the fog colour as the look shows it
+    float waterRange = 0;   // $fogend - $fogstart
 };
 
 struct ShadeContext {
@@ -104,6 +108,9 @@ struct ShadeContext {
     Look look = Look::Engine;
     Vec3 skyColor, background;
     bool skyColorOverride = false;  // sky surfaces in skyColor even with a sky box or clouds
+    // Lit / Albedo: the 3D skybox's picture of this frame (render/sky_view.hpp), shown where sky surfaces are
+    // instead of the 2D sky box; nullptr when the map has none.
+    const Image* skyView = nullptr;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
 };
 
@@ -124,6 +131,11 @@ float fogAt(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
 // The engine's fog pass over a pixel (display values, replaced): blended towards the fog's colour by fogAt.
 // Drawn over opaque and alpha-tested surfaces inside a fog, and as the fog volume's own surface.
 void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
+// A Source water surface's pixel at 1/w `invW` over what lies behind it at 1/w `behindInvW` (0: nothing): the
+// engine's water fog of its refraction (CalcWaterFogAlpha: the view depth seen through the water over the fog
+// range, saturated), blending `rgb` towards the fog colour. An approximation: the refraction's bump
+// distortion, $refracttint and the reflection are not drawn.
+void waterOverPixel(const TriShade& t, float invW, float behindInvW, float* rgb);
 
 // Resolves how raster triangle `tri` is shaded (light-bearing modes): its source's kind, lightmap slots
 // with their style weights (slots whose page is missing or whose weight is 0 are left out; none left
