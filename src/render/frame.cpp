@@ -117,9 +117,9 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
 // A tile's overlay triangles in order. Alpha-tested ones that shade like opaque surfaces (no stage program,
 // not a fog volume's own surface) are resolved before any colour is computed: a pixel they pass (depth test,
 // then the texture's alpha alone, render::pixelAlpha) records the triangle, and each pixel is shaded once, for
-// the last triangle that passed it, when another kind of overlay triangle comes or the tile ends. Drawing
-// them one by one leaves the same picture (each overwrites the pixel it passes), but shades every overdrawn
-// fragment of foliage; this shades the visible ones.
+// the triangle that won it, when another kind of overlay triangle comes or the tile ends. Drawing them one by
+// one in order leaves the same picture (the nearest passing fragment, of equally near ones the last, is what
+// stays), but shades every overdrawn fragment of foliage; this shades the visible ones.
 void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
                   const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
                   size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
@@ -143,24 +143,41 @@ void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::Ras
             }
         pending = false;
     };
-    for (size_t k = 0; k < count; ++k) {
-        const uint32_t tri = ids[k];
-        const Candidate& cand = cands[shadeTris[tri].source];
+    auto simple = [&](uint32_t tri) {
         const render::TriShade& ts = ctx.triShade[tri];
-        if (cand.blend != BlendMode::AlphaTest || ts.fogSurface || ts.program) {
+        return cands[shadeTris[tri].source].blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
+    };
+    std::vector<uint32_t> run;
+    for (size_t k = 0; k < count;) {
+        if (!simple(ids[k])) {
             flush();
-            drawOverlayTriangle(ctx, tris, cand, tri, rect, depth, target, drawn);
+            drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
+            ++k;
             continue;
         }
-        raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
-                                    [&](int px, int py, float z) {
-                                        const size_t at = size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x);
-                                        if (z < depth[at] || render::pixelAlpha(ctx, tri, px, py, z) < cand.alphaRef) return;
-                                        depth[at] = z;
-                                        winner[at] = tri;
-                                        if (drawn) drawn[at] = 1;
-                                        pending = true;
-                                    });
+        // A run of them nearest first, so the depth test turns away what lies behind before its alpha is
+        // read. The winner stays the one drawing in order leaves: the nearest, and of equally near ones the
+        // last in order (the overlay order is ascending triangle id here).
+        run.clear();
+        for (; k < count && simple(ids[k]); ++k) run.push_back(ids[k]);
+        std::sort(run.begin(), run.end(), [&](uint32_t a, uint32_t b) {
+            return tris[a].zNear != tris[b].zNear ? tris[a].zNear > tris[b].zNear : a < b;
+        });
+        for (const uint32_t tri : run) {
+            const float ref = cands[shadeTris[tri].source].alphaRef;
+            raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
+                                        [&](int px, int py, float z) {
+                                            const size_t at = size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x);
+                                            const float d = depth[at];
+                                            if (z < d || (z == d && winner[at] != raster::kNoTriangle && winner[at] > tri))
+                                                return;
+                                            if (render::pixelAlpha(ctx, tri, px, py, z) < ref) return;
+                                            depth[at] = z;
+                                            winner[at] = tri;
+                                            if (drawn) drawn[at] = 1;
+                                            pending = true;
+                                        });
+        }
     }
     flush();
 }

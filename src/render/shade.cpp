@@ -366,7 +366,7 @@ float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float in
     const TriShade& t = ctx.triShade[tri];
     if (t.skyBox || t.program || !t.texture) return t.opacity;
     // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
-    return texelAt(ctx, *t.texture, texFootprint(ctx, t, tri), float(px - t.x0), float(py - t.y0), 1.0f / invW).w * t.opacity;
+    return texelAlphaAt(*t.texture, texFootprint(ctx, t, tri), float(px - t.x0), float(py - t.y0), 1.0f / invW) * t.opacity;
 }
 
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
