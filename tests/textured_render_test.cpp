@@ -96,6 +96,44 @@ TEST_CASE("a texture seen small is sampled from its mip chain, not aliased", "[t
         for (int x = 0; x < 8; ++x) CHECK(pixelAt(img, x, y).x == Approx(127.5 / 255.0).margin(1.0 / 255.0));
 }
 
+TEST_CASE("overlapping cut-outs: the nearest kept texel shows, of equally near ones the last drawn", "[textured]") {
+    // Three alpha-tested walls: the back one first in the scene, then the front one, then a copy of the front
+    // one in another texture. Cut-outs are resolved nearest first but must show what drawing them in scene
+    // order leaves.
+    RenderScene s;
+    addTexturedWall(s, 200, 1);  // back: a solid blue texture
+    addTexturedWall(s, 100, 0);  // front: kTexels with the top-right texel transparent
+    addTexturedWall(s, 100, 2);  // the same place, drawn after it: holes at the top-left and bottom-right
+    MaterialSet m;
+    auto front = kTexels;
+    front[1][3] = 0;
+    auto copy = kTexels;
+    for (auto& t : copy) t = {255, 255, 0, 255};  // yellow
+    copy[0][3] = 0, copy[3][3] = 0;
+    const std::array<std::array<uint8_t, 4>, 4> blue{{{0, 0, 255, 255}, {0, 0, 255, 255}, {0, 0, 255, 255}, {0, 0, 255, 255}}};
+    for (const auto& t : {front, blue, copy})
+        m.textures.push_back(std::make_shared<const Texture>(makeTexture("t", image2x2(t))));
+    m.looks.resize(3);
+    for (int i = 0; i < 3; ++i) {
+        m.looks[size_t(i)].texture = i;
+        m.looks[size_t(i)].blend = BlendMode::AlphaTest;
+        m.looks[size_t(i)].alphaRef = 0.5f;
+    }
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m));
+    CHECK(pixelAt(img, 0, 0) == Vec3{1, 0, 0});  // the copy's hole: the front wall's red
+    CHECK(pixelAt(img, 1, 0) == Vec3{1, 1, 0});  // both kept at the same depth: the later copy
+    CHECK(pixelAt(img, 0, 1) == Vec3{1, 1, 0});
+    CHECK(pixelAt(img, 1, 1).x == Approx(51 / 255.0f));  // the copy's hole: the front wall's texel
+    // Holes in both front walls at one texel: the back wall.
+    m.textures[0] = std::make_shared<const Texture>(makeTexture("t", image2x2([&] {
+                                                        auto t = front;
+                                                        t[0][3] = 0;
+                                                        return t;
+                                                    }())));
+    CHECK(pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m)), 0, 0) ==
+          Vec3{0, 0, 1});
+}
+
 TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with what is behind", "[textured]") {
     RenderScene s;
     addTexturedWall(s, 100, 0);                  // the textured wall in front

@@ -3,9 +3,11 @@
 #include <map>
 #include <optional>
 
-#include "luxel/light/light_grid.hpp"
+#include <tbb/parallel_for.h>
+
 #include "luxel/geometry/leaf_lists.hpp"
 #include "luxel/io/source_game.hpp"
+#include "luxel/model/prop_lighting.hpp"
 #include "luxel/model/props.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
@@ -37,25 +39,29 @@ std::optional<StudioModel> tryLoad(const GameFiles& files, const std::string& pa
     }
 }
 
-// The light of each .vvd vertex of a placed prop.
-std::vector<Vec3> propLight(const World& world, const GameFiles& files, const ProbeSampler& probes, const StaticProp& prop,
-                            size_t index, const StudioModel& model, PropsPlaced& placed) {
-    if (prop.vertexLit) {
-        const std::string path = (world.hdrLighting ? "sp_hdr_" : "sp_") + std::to_string(index) + ".vhv";
-        try {
-            if (std::optional<Bytes> bytes = files.read(path)) {
-                std::vector<Vec3> light = readVertexLight(*bytes, files.describe(path).value_or(path), model);
-                ++placed.vertexLit;
-                return light;
-            }
-        } catch (const DecodeError& e) {
-            placed.warnings.push_back(std::string(e.what()) + " (ambient light used instead)");
+// vrad's light for each .vvd vertex of a placed prop (its .vhv), or nothing when it has none.
+std::optional<std::vector<Vec3>> bakedLight(const World& world, const GameFiles& files, const StaticProp& prop, size_t index,
+                                            const StudioModel& model, PropsPlaced& placed) {
+    if (!prop.vertexLit) return std::nullopt;
+    const std::string path = (world.hdrLighting ? "sp_hdr_" : "sp_") + std::to_string(index) + ".vhv";
+    try {
+        if (std::optional<Bytes> bytes = files.read(path)) {
+            std::vector<Vec3> light = readVertexLight(*bytes, files.describe(path).value_or(path), model);
+            ++placed.vertexLit;
+            return light;
         }
+    } catch (const DecodeError& e) {
+        placed.warnings.push_back(std::string(e.what()) + " (lit as the engine lights props without baked light)");
     }
-    const Vec3 at = prop.lightingOrigin.value_or(propPoint(prop, model.mdl.illumPosition));
-    const AmbientCube cube = sampleCubes(probes, at);
+    return std::nullopt;
+}
+
+// The engine's run-time light for each .vvd vertex of a prop without baked light (model/prop_lighting.hpp).
+std::vector<Vec3> runtimeLight(const PropLighter& lighter, const StaticProp& prop, const StudioModel& model) {
+    const PropLightState state = lighter.state(prop.lightingOrigin.value_or(propPoint(prop, model.mdl.illumPosition)));
     std::vector<Vec3> light(model.vertices.size());
-    for (size_t v = 0; v < light.size(); ++v) light[v] = evalCube(cube, propNormal(prop, model.vertices[v].normal));
+    for (size_t v = 0; v < light.size(); ++v)
+        light[v] = propVertexLight(state, propPoint(prop, model.vertices[v].position), propNormal(prop, model.vertices[v].normal));
     return light;
 }
 
@@ -118,15 +124,35 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
     };
     auto exists = [&](const std::string& path) { return files.exists(path); };
 
-    const ProbeSampler probes = makeProbeSampler(world);
+    // Every prop's vertex light first, while the world is still as the map stores it (the run-time light's
+    // rays and shadows see the world without props, as the engine's light cache traces the world only).
+    const size_t count = world.staticProps.size();
+    std::vector<const StudioModel*> modelOf(count, nullptr);
+    std::vector<std::optional<std::vector<Vec3>>> lightOf(count);
+    std::vector<size_t> unbaked;
+    for (size_t i = 0; i < count; ++i) {
+        const std::optional<StudioModel>& model = models[studio::gamePathForm(world.staticProps[i].model)];
+        if (!model) continue;
+        modelOf[i] = &*model;
+        lightOf[i] = bakedLight(world, files, world.staticProps[i], i, *model, placed);
+        if (!lightOf[i]) unbaked.push_back(i);
+    }
+    if (!unbaked.empty()) {
+        const PropLighter lighter(world);
+        tbb::parallel_for(size_t(0), unbaked.size(), [&](size_t k) {
+            const size_t i = unbaked[k];
+            lightOf[i] = runtimeLight(lighter, world.staticProps[i], *modelOf[i]);
+        });
+    }
+
     std::vector<std::vector<uint32_t>> surfacesOfLeaf(world.leaves.size());
     std::vector<uint32_t> remap;
-    for (size_t i = 0; i < world.staticProps.size(); ++i) {
+    for (size_t i = 0; i < count; ++i) {
         const StaticProp& prop = world.staticProps[i];
-        const std::optional<StudioModel>& model = models[studio::gamePathForm(prop.model)];
+        const StudioModel* model = modelOf[i];
         if (!model) continue;
         ++placed.props;
-        const std::vector<Vec3> light = propLight(world, files, probes, prop, i, *model, placed);
+        const std::vector<Vec3>& light = *lightOf[i];
         const bool mirrored = prop.scale.x * prop.scale.y * prop.scale.z < 0;
         for (const StudioMesh& mesh : model->meshes) {
             if (mesh.indices.empty()) continue;

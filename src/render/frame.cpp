@@ -120,6 +120,74 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                 });
 }
 
+// A tile's overlay triangles in order. Alpha-tested ones that shade like opaque surfaces (no stage program,
+// not a fog volume's own surface) are resolved before any colour is computed: a pixel they pass (depth test,
+// then the texture's alpha alone, render::pixelAlpha) records the triangle, and each pixel is shaded once, for
+// the triangle that won it, when another kind of overlay triangle comes or the tile ends. Drawing them one by
+// one in order leaves the same picture (the nearest passing fragment, of equally near ones the last, is what
+// stays), but shades every overdrawn fragment of foliage; this shades the visible ones.
+void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
+                  const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
+                  size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
+    uint32_t winner[raster::kTileSize * raster::kTileSize];
+    bool pending = false;
+    const size_t pixels = size_t(rect.w) * size_t(rect.h);
+    std::fill(winner, winner + pixels, raster::kNoTriangle);
+    auto flush = [&] {
+        if (!pending) return;
+        for (int j = 0; j < rect.h; ++j)
+            for (int i = 0; i < rect.w; ++i) {
+                uint32_t& w = winner[size_t(j) * size_t(rect.w) + size_t(i)];
+                if (w == raster::kNoTriangle) continue;
+                const int px = rect.x + i, py = rect.y + j;
+                const float z = depth[size_t(j) * size_t(rect.w) + size_t(i)];
+                const Vec4 c = render::shadePixelWithAlpha(ctx, w, px, py, z);
+                float* o = target.at(px, py);
+                o[0] = c.x, o[1] = c.y, o[2] = c.z;
+                if (ctx.triShade[w].fog >= 0) render::fogOverPixel(ctx, w, px, py, z, o);
+                w = raster::kNoTriangle;
+            }
+        pending = false;
+    };
+    auto simple = [&](uint32_t tri) {
+        const render::TriShade& ts = ctx.triShade[tri];
+        return cands[shadeTris[tri].source].blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
+    };
+    std::vector<uint32_t> run;
+    for (size_t k = 0; k < count;) {
+        if (!simple(ids[k])) {
+            flush();
+            drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
+            ++k;
+            continue;
+        }
+        // A run of them nearest first, so the depth test turns away what lies behind before its alpha is
+        // read. The winner stays the one drawing in order leaves: the nearest, and of equally near ones the
+        // last in order (the overlay order is ascending triangle id here).
+        run.clear();
+        for (; k < count && simple(ids[k]); ++k) run.push_back(ids[k]);
+        std::sort(run.begin(), run.end(), [&](uint32_t a, uint32_t b) {
+            return tris[a].zNear != tris[b].zNear ? tris[a].zNear > tris[b].zNear : a < b;
+        });
+        for (const uint32_t tri : run) {
+            const float ref = cands[shadeTris[tri].source].alphaRef;
+            raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
+                                        [&](int px, int py, float z) {
+                                            const size_t at = size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x);
+                                            const float d = depth[at];
+                                            if (z < d || (z == d && winner[at] != raster::kNoTriangle && winner[at] > tri))
+                                                return;
+                                            if (render::pixelAlpha(ctx, tri, px, py, z) < ref) return;
+                                            depth[at] = z;
+                                            winner[at] = tri;
+                                            if (drawn) drawn[at] = 1;
+                                            pending = true;
+                                        });
+        }
+    }
+    flush();
+}
+
 bool pageUsable(const World& world, int32_t page) {
     if (page < 0 || size_t(page) >= world.lightmaps.size()) return false;
     const LightmapPage& p = world.lightmaps[size_t(page)];
@@ -473,9 +541,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                                                                 useScratch ? false : accumulate, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
-                        for (uint32_t k = o0; k < o1; ++k)
-                            drawOverlayTriangle(ctx, tris, cands[shadeTris[overlayBins.ids[k]].source], overlayBins.ids[k],
-                                                rect, depth, target, coverage.empty() ? nullptr : drawn);
+                        drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
+                                     coverage.empty() ? nullptr : drawn);
                         if (useScratch)
                             for (int j = 0; j < th; ++j) {
                                 const float* src = scratch.at(tx, ty + j);

@@ -362,6 +362,13 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
     return {out[0], out[1], out[2], alpha * t.opacity};
 }
 
+float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
+    const TriShade& t = ctx.triShade[tri];
+    if (t.skyBox || t.program || !t.texture) return t.opacity;
+    // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
+    return texelAlphaAt(*t.texture, texFootprint(ctx, t, tri), float(px - t.x0), float(py - t.y0), 1.0f / invW) * t.opacity;
+}
+
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
     const GammaTable table = makeGammaTable(engine.gamma);
     return lookOf(light, albedo, lookParams(look, engine, &table));

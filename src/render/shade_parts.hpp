@@ -235,6 +235,12 @@ static inline Vec4 texelAt(const ShadeContext& ctx, const Texture& tex, const Te
     return sampleLevel(levelView(tex, pixelMipLevel(f, rowFootprint(f, fy), fx, iw)), u, v, *ctx.albedoTable);
 }
 
+// texelAt's alpha alone.
+static inline float texelAlphaAt(const Texture& tex, const TexFootprint& f, float fx, float fy, float iw) {
+    const float u = ((f.tu.c + f.tu.a * fx) + f.tu.b * fy) * iw, v = ((f.tv.c + f.tv.a * fx) + f.tv.b * fy) * iw;
+    return sampleAlphaLevel(levelView(tex, pixelMipLevel(f, rowFootprint(f, fy), fx, iw)), u, v);
+}
+
 // The surface's texture, or with a blend texture the mix of both by the interpolated vertex alpha.
 static inline Vec4 albedoAt(const ShadeContext& ctx, const TriShade& t, const TexFootprint& f, const TexFootprint* f2,
                      float fx, float fy, float iw) {

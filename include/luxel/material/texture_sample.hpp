@@ -45,15 +45,20 @@ inline LevelView levelView(const Texture& t, int level) {
             (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0};
 }
 
+// The four texels a bilinear sample blends and its weights.
+struct BilinearTaps {
+    const uint8_t *a, *b, *c, *d;  // (x0, y0), (x1, y0), (x0, y1), (x1, y1)
+    float ax, ay;
+};
+
 // Bilinear, wrapping (GL_REPEAT): texel centres at (i + 0.5) / size. Coordinates are kept within 2^22
 // texels of the origin first (beyond that a float has no fraction left to filter with).
-inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable& table) {
+inline BilinearTaps bilinearTaps(const LevelView& m, float u, float v) {
     constexpr float kLimit = 4194304.0f;
     float fx = u * m.fw - 0.5f, fy = v * m.fh - 0.5f;
     fx = fx > -kLimit ? (fx < kLimit ? fx : kLimit) : -kLimit;  // NaN -> -kLimit
     fy = fy > -kLimit ? (fy < kLimit ? fy : kLimit) : -kLimit;
     const float flx = std::floor(fx), fly = std::floor(fy);
-    const float ax = fx - flx, ay = fy - fly;
     const int32_t ix = int32_t(flx), iy = int32_t(fly);
     int32_t x0, x1, y0, y1;
     if (m.powerOfTwo) {
@@ -65,17 +70,24 @@ inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable&
     }
     const uint8_t* r0 = m.texels + size_t(y0) * size_t(m.width) * 4;
     const uint8_t* r1 = m.texels + size_t(y1) * size_t(m.width) * 4;
-    const uint8_t *a = r0 + size_t(x0) * 4, *b = r0 + size_t(x1) * 4, *c = r1 + size_t(x0) * 4, *d = r1 + size_t(x1) * 4;
-    auto channel = [&](int k, const float* lut) {
-        const float top = lut[a[k]] + (lut[b[k]] - lut[a[k]]) * ax;
-        const float bottom = lut[c[k]] + (lut[d[k]] - lut[c[k]]) * ax;
-        return top + (bottom - top) * ay;
-    };
-    static constexpr auto kAlpha = [] {
-        std::array<float, 256> t{};
-        for (int i = 0; i < 256; ++i) t[size_t(i)] = float(i) / 255.0f;
-        return t;
-    }();
+    return {r0 + size_t(x0) * 4, r0 + size_t(x1) * 4, r1 + size_t(x0) * 4, r1 + size_t(x1) * 4, fx - flx, fy - fly};
+}
+
+// Channel k of the taps through a lookup table.
+inline float bilinearChannel(const BilinearTaps& t, int k, const float* lut) {
+    const float top = lut[t.a[k]] + (lut[t.b[k]] - lut[t.a[k]]) * t.ax;
+    const float bottom = lut[t.c[k]] + (lut[t.d[k]] - lut[t.c[k]]) * t.ax;
+    return top + (bottom - top) * t.ay;
+}
+
+inline constexpr auto kAlphaLut = [] {
+    std::array<float, 256> t{};
+    for (int i = 0; i < 256; ++i) t[size_t(i)] = float(i) / 255.0f;
+    return t;
+}();
+
+inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable& table) {
+    const BilinearTaps t = bilinearTaps(m, u, v);
     if (table.identity) {
         static constexpr auto kBytes = [] {
             std::array<float, 256> t{};
@@ -83,11 +95,16 @@ inline Vec4 sampleLevel(const LevelView& m, float u, float v, const AlbedoTable&
             return t;
         }();
         constexpr float kScale = 1.0f / 255.0f;
-        return {channel(0, kBytes.data()) * kScale, channel(1, kBytes.data()) * kScale,
-                channel(2, kBytes.data()) * kScale, channel(3, kAlpha.data())};
+        return {bilinearChannel(t, 0, kBytes.data()) * kScale, bilinearChannel(t, 1, kBytes.data()) * kScale,
+                bilinearChannel(t, 2, kBytes.data()) * kScale, bilinearChannel(t, 3, kAlphaLut.data())};
     }
-    return {channel(0, table.value.data()), channel(1, table.value.data()), channel(2, table.value.data()),
-            channel(3, kAlpha.data())};
+    return {bilinearChannel(t, 0, table.value.data()), bilinearChannel(t, 1, table.value.data()),
+            bilinearChannel(t, 2, table.value.data()), bilinearChannel(t, 3, kAlphaLut.data())};
+}
+
+// sampleLevel's alpha alone (the same value): for cut-out tests before any colour is needed.
+inline float sampleAlphaLevel(const LevelView& m, float u, float v) {
+    return bilinearChannel(bilinearTaps(m, u, v), 3, kAlphaLut.data());
 }
 
 // Bilinear sample of level `level` at normalised (u, v) with wrapping; rgb albedo through the table, alpha 0-1.

@@ -4,8 +4,9 @@
 // ($cdmaterials + texture, first folder whose .vmt exists) so they load through the same material path as
 // world surfaces. Each prop's surfaces are listed by the leaves the prop lists, so PVS culling treats them
 // like world surfaces. Light per vertex: vrad's baked sp_N.vhv / sp_hdr_N.vhv from the map's pakfile when
-// present, else the ambient cube at the prop's lighting origin (the engine also adds the nearest local
-// lights on top; luxel does not yet). Fades, CPU/GPU levels and the diffuse modulation are not applied.
+// present, else as the engine lights a prop without baked light: the light cache at the prop's lighting
+// origin, an ambient cube from rays plus up to four local lights, evaluated per vertex
+// (model/prop_lighting.hpp). Fades, CPU/GPU levels and the diffuse modulation are not applied.
 #include <string>
 #include <vector>
 

@@ -152,6 +152,8 @@ uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t*
 // alpha = texture alpha times the material's opacity (1 without a texture). For the passes that alpha-test
 // and blend surfaces over the opaque picture.
 Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
+// Its alpha alone, the same value, without the colour's work: cut-outs decide coverage with it before shading.
+float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
 
 // A translucent or alpha-tested program triangle's pixel drawn over `rgb` (the display values there, replaced
 // by the result): every stage blended over what is behind as the engine's framebuffer does. False when the
