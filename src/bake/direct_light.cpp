@@ -27,14 +27,41 @@ constexpr float kShadowBias = 0.25f;
 // Suns are this far away: past every map (Quake 3 and Source worlds end within 2^16 units).
 constexpr float kSunDistance = 1.0e6f;
 
-// Whether the light's arrival at `from` is unblocked: a sun's ray must leave the map through the sky (sky
-// triangles let it through; the map is sealed, so nothing lies beyond them); any other light's must reach it.
-bool visible(const RayScene& scene, const Light& light, const LightArrival& a, Vec3 from) {
-    if (light.kind == Light::Kind::Sun) return !scene.occluded(from, a.toLight, 0.0f, kSunDistance, ShadowRay::Sun);
-    const float far = a.distance - kShadowBias;
-    if (!(far > 0)) return true;
-    return !scene.occluded(from, a.toLight, 0.0f, far);
-}
+// Shadow rays of one receiver point or of a run of luxels, fired as Embree packets of up to 16: a sun's ray
+// must leave the map through the sky (sky triangles let it through; the map is sealed, so nothing lies beyond
+// them), any other light's must reach it, stopping kShadowBias short. Hits nearer than `tNear` do not count
+// (q3map2's inhibit radius).
+class ShadowPackets {
+public:
+    explicit ShadowPackets(const RayScene& scene, float tNear) : scene_(scene), tNear_(tNear) {}
+    // Queues the ray from `from` towards the light of `a`; returns false (and queues nothing) when the ray is
+    // too short to be blocked. Up to 16 rays of one kind at a time.
+    bool add(const Light& light, const LightArrival& a, Vec3 from) {
+        const bool sun = light.kind == Light::Kind::Sun;
+        const float far = sun ? kSunDistance : a.distance - kShadowBias;
+        if (!(far > tNear_)) return false;
+        kind_ = sun ? ShadowRay::Sun : ShadowRay::Light;
+        origins_[count_] = from, directions_[count_] = a.toLight, far_[count_] = far;
+        ++count_;
+        return true;
+    }
+    bool full() const { return count_ == 16; }
+    int size() const { return count_; }
+    // Fires the queued rays: bit i set when ray i is blocked. Empties the queue.
+    uint32_t fire() {
+        const uint32_t blocked = count_ > 0 ? scene_.occluded(origins_, directions_, far_, count_, tNear_, kind_) : 0;
+        count_ = 0;
+        return blocked;
+    }
+
+private:
+    const RayScene& scene_;
+    float tNear_;
+    ShadowRay kind_ = ShadowRay::Light;
+    int count_ = 0;
+    Vec3 origins_[16], directions_[16];
+    float far_[16] = {};
+};
 
 // The lights that can reach a box: within their envelope of it (suns always).
 std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Vec3 maxs) {
@@ -130,33 +157,57 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 const size_t slot = size_t(std::find(styles.begin(), styles.end(), lights[li].style) - styles.begin());
                 if (slot < 4 || (deluxe && freeSlot)) near.push_back({li, slot < 4 ? slot : kNoSlot});
             }
-            for (size_t i = run.begin; i < run.end; ++i) {
-                const Luxel& x = luxels[i];
-                const Vec3 from = x.position + x.normal * kShadowBias;
-                const int32_t cluster = rules.usePvs ? findCluster(world, from) : -1;
-                Vec3* sum = light.data() + run.first + (i - run.begin) * run.used;
-                for (size_t s = 0; s < run.used; ++s) sum[s] = styles[s] == 0 ? rules.ambient : Vec3{};
-                Vec3 dir = x.normal * rules.deluxeNormal;
+            // Up to 16 luxels at a time, light by light: each light's shadow rays of the group go as one packet
+            // (one surface's luxels lie close together, so the rays are coherent). Every luxel still adds its
+            // lights in the list's order, so the sums are the same bits for any grouping and thread count.
+            for (size_t g = run.begin; g < run.end; g += 16) {
+                const size_t count = std::min<size_t>(16, run.end - g);
+                Vec3 sample[16], from[16], dir[16];
+                int32_t cluster[16];
+                for (size_t j = 0; j < count; ++j) {
+                    const Luxel& x = luxels[g + j];
+                    sample[j] = x.position + x.normal * rules.sampleOffset;
+                    from[j] = rules.sampleOffset > 0 ? sample[j] : x.position + x.normal * kShadowBias;
+                    cluster[j] = rules.usePvs ? findCluster(world, from[j]) : -1;
+                    dir[j] = x.normal * rules.deluxeNormal;
+                    Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
+                    for (size_t s = 0; s < run.used; ++s) sum[s] = styles[s] == 0 ? rules.ambient : Vec3{};
+                }
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
-                    if (!world.pvs.visible(cluster, lightCluster[li])) continue;
-                    const LightArrival a = arrival(l, x.position, x.normal);
-                    if (!a.reaches()) continue;
-                    ++myRays;
-                    if (!visible(scene, l, a, from)) {
-                        ++myBlocked;
-                        continue;
+                    LightArrival arrivals[16];
+                    size_t queued[16];
+                    uint32_t lit = 0;  // bit j: luxel j gets this light
+                    ShadowPackets packet(scene, rules.inhibitRadius);
+                    for (size_t j = 0; j < count; ++j) {
+                        if (!world.pvs.visible(cluster[j], lightCluster[li])) continue;
+                        arrivals[j] = arrival(l, sample[j], luxels[g + j].normal);
+                        if (!arrivals[j].reaches()) continue;
+                        ++myRays;
+                        lit |= 1u << j;
+                        if (packet.add(l, arrivals[j], from[j])) queued[packet.size() - 1] = j;
                     }
-                    if (slot != kNoSlot) sum[slot] += a.color;
-                    if (deluxe) {
-                        const Vec3 c{std::fabs(a.color.x), std::fabs(a.color.y), std::fabs(a.color.z)};
-                        dir += a.toLight * dot(c, rules.deluxeWeights);
+                    const int fired = packet.size();
+                    const uint32_t hit = packet.fire();
+                    for (int q = 0; q < fired; ++q)
+                        if (hit & (1u << q)) lit &= ~(1u << queued[q]), ++myBlocked;
+                    for (size_t j = 0; j < count; ++j) {
+                        if (!(lit & (1u << j))) continue;
+                        const LightArrival& a = arrivals[j];
+                        if (slot != kNoSlot) light[run.first + (g + j - run.begin) * run.used + slot] += a.color;
+                        if (deluxe) {
+                            const Vec3 c{std::fabs(a.color.x), std::fabs(a.color.y), std::fabs(a.color.z)};
+                            dir[j] += a.toLight * dot(c, rules.deluxeWeights);
+                        }
                     }
                 }
-                for (size_t s = 0; s < run.used; ++s)
-                    if (styles[s] == 0)
-                        sum[s] = {std::max(sum[s].x, rules.minimum.x), std::max(sum[s].y, rules.minimum.y), std::max(sum[s].z, rules.minimum.z)};
-                if (deluxe) direction[i] = dir;
+                for (size_t j = 0; j < count; ++j) {
+                    Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
+                    for (size_t s = 0; s < run.used; ++s)
+                        if (styles[s] == 0)
+                            sum[s] = {std::max(sum[s].x, rules.minimum.x), std::max(sum[s].y, rules.minimum.y), std::max(sum[s].z, rules.minimum.z)};
+                    if (deluxe) direction[g + j] = dir[j];
+                }
             }
         }
         rays += myRays;
@@ -201,6 +252,12 @@ ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& 
     std::atomic<size_t> nudged{0}, solid{0};
     tbb::parallel_for(tbb::blocked_range<size_t>(0, grid.samples.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
         uint64_t myRays = 0, myBlocked = 0;
+        struct Candidate {
+            size_t light;
+            LightArrival arrival;
+            bool open;
+        };
+        std::vector<Candidate> candidates;
         std::vector<LightArrival> arrivals;
         for (size_t i = r.begin(); i != r.end(); ++i) {
             Vec3 p = gridPointPosition(grid, i);
@@ -213,20 +270,38 @@ ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& 
                 p = *free;
                 ++nudged;
             }
-            arrivals.clear();
             const int32_t cluster = rules.usePvs ? findCluster(world, p) : -1;
+            // The point's rays go out in packets of one kind (suns, other lights); the arrivals are kept in
+            // the lights' order whatever the packets.
+            candidates.clear();
             for (size_t li = 0; li < lights.size(); ++li) {
                 const Light& l = lights[li];
                 if (l.style != 0 || !world.pvs.visible(cluster, lightCluster[li])) continue;
                 const LightArrival a = arrival(l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
-                if (!visible(scene, l, a, p)) {
-                    ++myBlocked;
-                    continue;
-                }
-                arrivals.push_back(a);
+                candidates.push_back({li, a, true});
             }
+            for (const bool suns : {true, false}) {
+                ShadowPackets packet(scene, 0.0f);
+                size_t queued[16];
+                auto fire = [&] {
+                    const int fired = packet.size();
+                    const uint32_t hit = packet.fire();
+                    for (int q = 0; q < fired; ++q)
+                        if (hit & (1u << q)) candidates[queued[q]].open = false, ++myBlocked;
+                };
+                for (size_t c = 0; c < candidates.size(); ++c) {
+                    const Light& l = lights[candidates[c].light];
+                    if ((l.kind == Light::Kind::Sun) != suns) continue;
+                    if (packet.add(l, candidates[c].arrival, p)) queued[packet.size() - 1] = c;
+                    if (packet.full()) fire();
+                }
+                fire();
+            }
+            arrivals.clear();
+            for (const Candidate& c : candidates)
+                if (c.open) arrivals.push_back(c.arrival);
             out.grid[i] = combine(arrivals);
         }
         rays += myRays;

@@ -55,6 +55,8 @@ MapLights quake3(const World& world, const MapSource& source, const MapLightOpti
                                     set.spotLights, set.areaLights, set.backsplashLights, set.sunLights));
     out.lights = std::move(set.lights);
     out.rules.usePvs = true;  // q3map2's ClusterVisible
+    out.rules.sampleOffset = 1.0f;   // DEFAULT_LIGHTMAP_SAMPLE_OFFSET
+    out.rules.inhibitRadius = 1.5f;  // DEFAULT_INHIBIT_RADIUS
     out.rules.ambient = set.ambient;
     out.rules.minimum = set.minLight;
     // q3map2 -deluxe (IlluminateRawLightmap): each light adds its direction times the luminance of its

@@ -40,6 +40,13 @@ struct DirectBakeRules {
     bool cubesTakeFlaggedOnly = false;
     Vec3 deluxeWeights{0.2126f, 0.7152f, 0.0722f};
     float deluxeNormal = 0;
+    // Where a luxel samples its light: sampleOffset units along its normal (q3map2's MapSingleLuxel pushes the
+    // luxel origin off the surface by the shader's lightmapSampleOffset, 1 by default, and both the light and
+    // the shadow rays start there); 0: on the surface, shadow rays starting a hair off it. Shadow-ray hits
+    // nearer than inhibitRadius to the luxel do not count (q3map2's TraceTriangle ignores hits within the
+    // trace's inhibitRadius, DEFAULT_INHIBIT_RADIUS 1.5 for luxels): a luxel in a crease is not shadowed by
+    // the wall it touches.
+    float sampleOffset = 0, inhibitRadius = 0;
 };
 
 struct DirectBakeStats {
