@@ -7,8 +7,9 @@
 #   --runs N        alternating `luxel bench` runs per build and row (default 5); frame figures are the median
 #                   of the runs' medians, min-max the spread of those medians
 #   --frames N      frames timed per run (default 30)
-#   --instructions  also user-space instructions per frame (perf stat, 1 thread: (I(1+F) - I(1)) / F),
-#                   a figure the other sessions on the machine do not move
+#   --instructions  also instructions per frame (valgrind's callgrind, 1 thread, (I(1+3) - I(1)) / 3): a figure
+#                   the other sessions on the machine do not move (perf stat needs hardware counters, which
+#                   virtual machines often lack)
 #   --no-thumbs     leave out the cold thumbnails (hyperfine)
 #   --targets       instead: the earlier issues' load / frame / rebake targets, for build/luxel alone
 # Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
@@ -120,14 +121,16 @@ done
 
 if [ "$instructions" = 1 ]; then
   echo
-  echo "user-space instructions per 1920x1080 frame (perf stat, --threads 1, (I(1+$frames) - I(1)) / $frames), millions"
+  echo "instructions per 1920x1080 frame (callgrind, --threads 1, (I(4) - I(1)) / 3), millions"
   echo
   echo "| view | mode | base | new | new ÷ base |"
   echo "|---|---|---|---|---|"
+  frames=3
   instr() { # binary, frames, args...
     local bin=$1 n=$2; shift 2
-    perf stat -x, -e instructions:u -o /dev/stdout "$bin" --threads 1 bench "$@" --frames "$n" --json 2>/dev/null |
-      awk -F, '/instructions/ {print $1}'
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" --threads 1 bench "$@" --frames "$n" --json \
+      >/dev/null 2>&1
+    awk '/^summary:/ {print $2}' "$tmp/cg.out"
   }
   for view in "${views[@]}"; do
     IFS='|' read -r name maparg cam <<<"$view"
@@ -151,25 +154,42 @@ if [ "$thumbs" = 1 ]; then
   echo
   echo "| command | base | new | new ÷ base |"
   echo "|---|---|---|---|"
+  render="render --game-dir $baseoa --mode lit --size 512x288 -o $tmp/t.png"
+  # name | map | camera; the best camera is newer than the base commit: timed for the new build only, and
+  # reported as what it adds over the spawn camera.
   thumbs=(
-    "luxel --help|--help"
-    "oa_dm1 spawn|render --game-dir $baseoa --map oa_dm1 --mode lit --camera spawn --size 512x288 -o $tmp/t.png"
-    "compromise spawn|render --game-dir $baseoa $maps/q3/oa085_ctf_compromise.bsp --mode lit --camera spawn --size 512x288 -o $tmp/t.png"
-    "compromise best|render --game-dir $baseoa $maps/q3/oa085_ctf_compromise.bsp --mode lit --camera best --size 512x288 -o $tmp/t.png"
+    "luxel --help||"
+    "oa_dm1 spawn|--map oa_dm1|spawn"
+    "compromise spawn|$maps/q3/oa085_ctf_compromise.bsp|spawn"
+    "oa_dm1 best|--map oa_dm1|best"
+    "compromise best|$maps/q3/oa085_ctf_compromise.bsp|best"
   )
   declare -A wall=()
   for t in "${thumbs[@]}"; do
-    IFS='|' read -r name args <<<"$t"
-    hyperfine -N --warmup 2 --runs "${BENCH_THUMB_RUNS:-15}" --export-json "$tmp/h.json" \
-      "$old $args" "$new $args" >/dev/null 2>&1
-    wall[old.$name]=$(jq '.results[0].median' "$tmp/h.json")
-    wall[new.$name]=$(jq '.results[1].median' "$tmp/h.json")
+    IFS='|' read -r name map camera <<<"$t"
+    args="--help"
+    [ -n "$camera" ] && args="$render $map --camera $camera"
+    cmds=("$old $args" "$new $args")
+    [ "$camera" = best ] && cmds=("$new $args")
+    hyperfine -N --warmup 2 --runs "${BENCH_THUMB_RUNS:-15}" --export-json "$tmp/h.json" "${cmds[@]}" >/dev/null 2>&1
+    if [ "$camera" = best ]; then
+      wall[new.$name]=$(jq '.results[0].median' "$tmp/h.json")
+    else
+      wall[old.$name]=$(jq '.results[0].median' "$tmp/h.json")
+      wall[new.$name]=$(jq '.results[1].median' "$tmp/h.json")
+    fi
   done
   for t in "${thumbs[@]}"; do
-    name=${t%%|*}
-    o=${wall[old.$name]} n=${wall[new.$name]}
+    IFS='|' read -r name map camera <<<"$t"
+    n=${wall[new.$name]}
+    if [ "$camera" = best ]; then
+      spawn=${wall[new.${name% best} spawn]}
+      echo "| $name (adds over spawn: $(awk -v a="$n" -v b="$spawn" 'BEGIN {printf "%.3f", a - b}')) | - | $(printf '%.3f' "$n") | - |"
+      continue
+    fi
+    o=${wall[old.$name]}
     echo "| $name | $(printf '%.3f' "$o") | $(printf '%.3f' "$n") | $(awk -v a="$n" -v b="$o" 'BEGIN {printf "%.2f", a / b}') |"
-    if [ "$name" != "luxel --help" ]; then
+    if [ -n "$camera" ]; then
       o=$(awk -v a="$o" -v h="${wall[old.luxel --help]}" 'BEGIN {print a - h}')
       n=$(awk -v a="$n" -v h="${wall[new.luxel --help]}" 'BEGIN {print a - h}')
       echo "| $name, past start-up | $(printf '%.3f' "$o") | $(printf '%.3f' "$n") | $(awk -v a="$n" -v b="$o" 'BEGIN {printf "%.2f", a / b}') |"
