@@ -1,7 +1,9 @@
 // The AVX2 loop of stage programs: programRun's pixels 8 at a time, every lane through the same IEEE
 // operations as programPixel (shade_program.cpp), so both give the same bits. It covers the stages real
-// maps are made of (a texture on its base or lightmap coordinates, the lightmap, white; every colour
-// generator, blend, alpha test; vertex and constant alpha); programs with other stages stay scalar.
+// maps are made of (a texture on its base, lightmap or environment coordinates, turbulent or not; the
+// lightmap; white; every colour generator, blend and alpha test; texture, vertex and constant alpha).
+// Programs with other stages (clampMap, tcGen vector, Quake 2 warps, specular or portal alpha, textures
+// that are not powers of two) stay scalar.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -205,23 +207,23 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
                 if (m.texGen == MaterialStage::TexGen::Environment) {
                     environmentCoordinates8(ctx.eye, v0, v1, v2, b0, b1, b2, su, sv);
                 } else {
-                const bool lm = m.texGen == MaterialStage::TexGen::Lightmap;
-                const Vec2 &t0 = lm ? v0.lightmapUV : v0.texUV, &t1 = lm ? v1.lightmapUV : v1.texUV,
-                           &t2 = lm ? v2.lightmapUV : v2.texUV;
-                su = interp8(t0.x, t1.x, t2.x, b0, b1, b2), sv = interp8(t0.y, t1.y, t2.y, b0, b1, b2);
-                // stageCoordinates' level: max(row, column footprint) * (iw2 * iw2) * the stage's scale.
-                const TexFootprint& f = s.feet[st];
-                const __m256 q = _mm256_add_ps(_mm256_set1_ps(f.dyU[0]), _mm256_mul_ps(_mm256_set1_ps(f.dyU[1]), fx));
-                const __m256 r = _mm256_add_ps(_mm256_set1_ps(f.dyV[0]), _mm256_mul_ps(_mm256_set1_ps(f.dyV[1]), fx));
-                const __m256 column = _mm256_add_ps(_mm256_mul_ps(q, q), _mm256_mul_ps(r, r));
-                const __m256 f2 = _mm256_mul_ps(_mm256_mul_ps(_mm256_max_ps(column, _mm256_set1_ps(rowSquare[st])), iw4),
-                                                _mm256_set1_ps(scale2[st]));
-                const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, one, _CMP_GT_OQ));
-                level = _mm256_and_si256(
-                    _mm256_min_epi32(_mm256_srai_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23),
-                                                                        _mm256_set1_epi32(126)), 1),
-                                     _mm256_set1_epi32(f.maxLevel)),
-                    minified);
+                    const bool lm = m.texGen == MaterialStage::TexGen::Lightmap;
+                    const Vec2 &t0 = lm ? v0.lightmapUV : v0.texUV, &t1 = lm ? v1.lightmapUV : v1.texUV,
+                               &t2 = lm ? v2.lightmapUV : v2.texUV;
+                    su = interp8(t0.x, t1.x, t2.x, b0, b1, b2), sv = interp8(t0.y, t1.y, t2.y, b0, b1, b2);
+                    // stageCoordinates' level: max(row, column footprint) * (iw2 * iw2) * the stage's scale.
+                    const TexFootprint& f = s.feet[st];
+                    const __m256 q = _mm256_add_ps(_mm256_set1_ps(f.dyU[0]), _mm256_mul_ps(_mm256_set1_ps(f.dyU[1]), fx));
+                    const __m256 r = _mm256_add_ps(_mm256_set1_ps(f.dyV[0]), _mm256_mul_ps(_mm256_set1_ps(f.dyV[1]), fx));
+                    const __m256 column = _mm256_add_ps(_mm256_mul_ps(q, q), _mm256_mul_ps(r, r));
+                    const __m256 f2 = _mm256_mul_ps(_mm256_mul_ps(_mm256_max_ps(column, _mm256_set1_ps(rowSquare[st])), iw4),
+                                                    _mm256_set1_ps(scale2[st]));
+                    const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, one, _CMP_GT_OQ));
+                    level = _mm256_and_si256(
+                        _mm256_min_epi32(_mm256_srai_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23),
+                                                                            _mm256_set1_epi32(126)), 1),
+                                         _mm256_set1_epi32(f.maxLevel)),
+                        minified);
                 }
                 __m256 u = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(su, _mm256_set1_ps(m.affine[0])),
                                                              _mm256_mul_ps(sv, _mm256_set1_ps(m.affine[2]))),
