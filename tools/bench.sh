@@ -1,31 +1,198 @@
 #!/usr/bin/env bash
-# Performance figures for the targets in the issues (numbers only; nothing here passes or fails).
-# Usage: tools/bench.sh [luxel binary]   (default build/luxel; needs ../shared/maps)
+# Performance figures for issue 19, side by side with a build of an earlier commit (numbers only; nothing here
+# passes or fails). The machine may be shared: every figure is a median over alternating runs of both builds.
+#
+# Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--targets]
+#   --base COMMIT   the build compared against (default 2dd99b0), made in a temporary git worktree (ccache)
+#   --runs N        alternating `luxel bench` runs per build and row (default 5); frame figures are the median
+#                   of the runs' medians, min-max the spread of those medians
+#   --frames N      frames timed per run (default 30)
+#   --instructions  also instructions per frame (valgrind's callgrind, 1 thread, (I(1+3) - I(1)) / 3): a figure
+#                   the other sessions on the machine do not move (perf stat needs hardware counters, which
+#                   virtual machines often lack)
+#   --no-thumbs     leave out the cold thumbnails (hyperfine)
+#   --targets       instead: the earlier issues' load / frame / rebake targets, for build/luxel alone
+# Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-luxel=${1:-build/luxel}
+base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --base) base_commit=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --frames) frames=$2; shift ;;
+    --instructions) instructions=1 ;;
+    --no-thumbs) thumbs=0 ;;
+    --targets) targets=1 ;;
+    *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 maps=../shared/maps
-[ -d "$maps" ] || { echo "bench.sh: $maps not found" >&2; exit 2; }
-
-run() { echo "== $*"; "$luxel" bench "$@"; }
-# Quake 3 target: <= 15 ms median per 1920x1080 lightmap frame from the first spawn, <= 150 ms load + tessellate.
-run "$maps/q3/oa085_ctf_compromise.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 30
-run "$maps/q3/oa085_ctf_compromise.bsp" --camera overview --size 1920x1080 --mode lightmap --frames 10
-run "$maps/q3/oa088_am_thornish.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 20
-# Textured target: <= 25 ms median for the lit 1920x1080 frame of compromise from its first spawn, textures
-# loaded in <= 1 s (needs Debian's openarena-data).
 baseoa=/usr/share/games/openarena/baseoa
-if [ -d "$baseoa" ]; then
-  run "$maps/q3/oa085_ctf_compromise.bsp" --game-dir "$baseoa" --camera spawn --size 1920x1080 --mode lit --frames 30
+luxel=build/luxel
+
+if [ "$targets" = 1 ]; then
+  [ -d "$maps" ] || { echo "bench.sh: $maps not found" >&2; exit 2; }
+  run() { echo "== $*"; "$luxel" bench "$@"; }
+  # Quake 3 target: <= 15 ms median per 1920x1080 lightmap frame from the first spawn, <= 150 ms load + tessellate.
+  run "$maps/q3/oa085_ctf_compromise.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 30
+  run "$maps/q3/oa085_ctf_compromise.bsp" --camera overview --size 1920x1080 --mode lightmap --frames 10
+  run "$maps/q3/oa088_am_thornish.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 20
+  # Textured target: <= 25 ms median for the lit 1920x1080 frame of compromise from its first spawn.
+  [ -d "$baseoa" ] && run "$maps/q3/oa085_ctf_compromise.bsp" --game-dir "$baseoa" --camera spawn --size 1920x1080 --mode lit --frames 30
+  # Quake 2 target: load + tessellate + first 1920x1080 frame of quakeless-ii_test1 <= 50 ms.
+  run "$maps/q2/quakeless-ii_test1.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 10
+  # Source target: load + tessellate + first 1920x1080 lit frame of sdk2013ce_sdk_vehicles_v20 <= 100 ms.
+  run "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --camera spawn --size 1920x1080 --mode lit --frames 10
+  # Rebake target: the whole light grid of compromise (107,536 points) at 256 rays <= 5 s, scene build <= 0.5 s.
+  echo "== rebake $maps/q3/oa085_ctf_compromise.bsp --rays 256"
+  "$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 256
+  echo "== rebake accuracy by ray count"
+  "$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
+  "$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024
+  exit 0
 fi
-# Quake 2 target: load + tessellate + first 1920x1080 frame of quakeless-ii_test1 <= 50 ms.
-run "$maps/q2/quakeless-ii_test1.bsp" --camera spawn --size 1920x1080 --mode lightmap --frames 10
-# Source target: load + tessellate + first 1920x1080 lit frame of sdk2013ce_sdk_vehicles_v20 <= 100 ms.
-run "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --camera spawn --size 1920x1080 --mode lit --frames 10
-# Rebake target: the whole light grid of compromise (107,536 points) at 256 rays <= 5 s, scene build <= 0.5 s.
-echo "== rebake $maps/q3/oa085_ctf_compromise.bsp --rays 256"
-"$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 256
-# Sampling error at 64 / 256 / 1024 rays against a 4096-ray reference (Quake 3 grid, Source cubes).
-echo "== rebake accuracy by ray count"
-"$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
-"$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024
+
+[ -d "$baseoa" ] || { echo "bench.sh: $baseoa not found (tools/setup.sh installs openarena-data)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "bench.sh: needs jq (tools/setup.sh)" >&2; exit 2; }
+[ "$thumbs" = 0 ] || command -v hyperfine >/dev/null || { echo "bench.sh: needs hyperfine (tools/setup.sh)" >&2; exit 2; }
+
+# Both builds: this checkout's, and the base commit's in a temporary worktree (ccache makes it cheap).
+export CCACHE_NOHASHDIR=1
+jobs=${BENCH_JOBS:-2}
+CCACHE_BASEDIR=$PWD cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+CCACHE_BASEDIR=$PWD ninja -C build -j"$jobs" luxel >/dev/null
+tmp=$(mktemp -d)
+cleanup() { git worktree remove --force "$tmp/base" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+git worktree add --detach -q "$tmp/base" "$base_commit"
+(cd "$tmp/base" && CCACHE_BASEDIR=$PWD cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null && CCACHE_BASEDIR=$PWD ninja -C build -j"$jobs" luxel >/dev/null)
+old=$tmp/base/build/luxel new=$luxel
+echo "new: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include CMakeLists.txt || echo '+changes')  base: $(git -C "$tmp/base" rev-parse --short HEAD)  runs: $runs x $frames frames  $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The views of the issue: name | map arguments | camera.
+views=(
+  "oa_dm1 spawn|--map oa_dm1|--pos 1128 1424 124 --angles 0 -135 0"
+  "oa_dm4 intermission|--map oa_dm4|--pos 464 -112 48 --angles 43.090 -155.433 0"
+  "oasago2 intermission|--map oasago2|--pos -60 -1536 436 --angles 0 90 0"
+)
+median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+echo
+echo "1920x1080, luxel bench: frame median of $runs runs' medians (min-max of those), ms; split cull / setup / raster / shade"
+echo
+echo "| view | mode | base frame | new frame | new ÷ base | base split | new split |"
+echo "|---|---|---|---|---|---|---|"
+for view in "${views[@]}"; do
+  IFS='|' read -r name maparg cam <<<"$view"
+  for mode in lit lightmap; do
+    declare -A got=()
+    for ((r = 0; r < runs; ++r)); do
+      for which in old new; do
+        bin=${!which}
+        # shellcheck disable=SC2086  # maparg and cam are word lists
+        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode" --frames "$frames" --json)
+        for k in frame_ms_median cull_ms_median setup_ms_median raster_ms_median shade_ms_median; do
+          got[$which.$k]+="$(jq -r ".$k" <<<"$j") "
+        done
+      done
+    done
+    cell() { # median (min-max)
+      local v; v=$(tr ' ' '\n' <<<"${got[$1.frame_ms_median]}" | grep . | median)
+      local lo hi; lo=$(tr ' ' '\n' <<<"${got[$1.frame_ms_median]}" | grep . | sort -g | head -1)
+      hi=$(tr ' ' '\n' <<<"${got[$1.frame_ms_median]}" | grep . | sort -g | tail -1)
+      printf '%.2f (%.2f-%.2f)' "$v" "$lo" "$hi"
+    }
+    split() {
+      local out="" k
+      for k in cull setup raster shade; do
+        out+="$(printf '%.2f' "$(tr ' ' '\n' <<<"${got[$1.${k}_ms_median]}" | grep . | median)") / "
+      done
+      echo "${out% / }"
+    }
+    mo=$(tr ' ' '\n' <<<"${got[old.frame_ms_median]}" | grep . | median)
+    mn=$(tr ' ' '\n' <<<"${got[new.frame_ms_median]}" | grep . | median)
+    echo "| $name | $mode | $(cell old) | $(cell new) | $(awk -v a="$mn" -v b="$mo" 'BEGIN {printf "%.2f", a / b}') | $(split old) | $(split new) |"
+    unset got
+  done
+done
+
+if [ "$instructions" = 1 ]; then
+  echo
+  echo "instructions per 1920x1080 frame (callgrind, --threads 1, (I(4) - I(1)) / 3), millions"
+  echo
+  echo "| view | mode | base | new | new ÷ base |"
+  echo "|---|---|---|---|---|"
+  frames=3
+  instr() { # binary, frames, args...
+    local bin=$1 n=$2; shift 2
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" --threads 1 bench "$@" --frames "$n" --json \
+      >/dev/null 2>&1
+    awk '/^summary:/ {print $2}' "$tmp/cg.out"
+  }
+  for view in "${views[@]}"; do
+    IFS='|' read -r name maparg cam <<<"$view"
+    for mode in lit lightmap; do
+      per=()
+      for bin in "$old" "$new"; do
+        # shellcheck disable=SC2086
+        a=$(instr "$bin" 1 --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode")
+        # shellcheck disable=SC2086
+        b=$(instr "$bin" $((1 + frames)) --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode")
+        per+=("$(awk -v a="$a" -v b="$b" -v f="$frames" 'BEGIN {printf "%.1f", (b - a) / f / 1e6}')")
+      done
+      echo "| $name | $mode | ${per[0]} | ${per[1]} | $(awk -v a="${per[1]}" -v b="${per[0]}" 'BEGIN {printf "%.2f", a / b}') |"
+    done
+  done
+fi
+
+if [ "$thumbs" = 1 ]; then
+  echo
+  echo "cold 512x288 lit thumbnail, whole process (hyperfine median, s); past start-up = render - (luxel --help)"
+  echo
+  echo "| command | base | new | new ÷ base |"
+  echo "|---|---|---|---|"
+  render="render --game-dir $baseoa --mode lit --size 512x288 -o $tmp/t.png"
+  # name | map | camera; the best camera is newer than the base commit: timed for the new build only, and
+  # reported as what it adds over the spawn camera.
+  thumbs=(
+    "luxel --help||"
+    "oa_dm1 spawn|--map oa_dm1|spawn"
+    "compromise spawn|$maps/q3/oa085_ctf_compromise.bsp|spawn"
+    "oa_dm1 best|--map oa_dm1|best"
+    "compromise best|$maps/q3/oa085_ctf_compromise.bsp|best"
+  )
+  declare -A wall=()
+  for t in "${thumbs[@]}"; do
+    IFS='|' read -r name map camera <<<"$t"
+    args="--help"
+    [ -n "$camera" ] && args="$render $map --camera $camera"
+    cmds=("$old $args" "$new $args")
+    [ "$camera" = best ] && cmds=("$new $args")
+    hyperfine -N --warmup 2 --runs "${BENCH_THUMB_RUNS:-15}" --export-json "$tmp/h.json" "${cmds[@]}" >/dev/null 2>&1
+    if [ "$camera" = best ]; then
+      wall[new.$name]=$(jq '.results[0].median' "$tmp/h.json")
+    else
+      wall[old.$name]=$(jq '.results[0].median' "$tmp/h.json")
+      wall[new.$name]=$(jq '.results[1].median' "$tmp/h.json")
+    fi
+  done
+  for t in "${thumbs[@]}"; do
+    IFS='|' read -r name map camera <<<"$t"
+    n=${wall[new.$name]}
+    if [ "$camera" = best ]; then
+      spawn=${wall[new.${name% best} spawn]}
+      echo "| $name (adds over spawn: $(awk -v a="$n" -v b="$spawn" 'BEGIN {printf "%.3f", a - b}')) | - | $(printf '%.3f' "$n") | - |"
+      continue
+    fi
+    o=${wall[old.$name]}
+    echo "| $name | $(printf '%.3f' "$o") | $(printf '%.3f' "$n") | $(awk -v a="$n" -v b="$o" 'BEGIN {printf "%.2f", a / b}') |"
+    if [ -n "$camera" ]; then
+      o=$(awk -v a="$o" -v h="${wall[old.luxel --help]}" 'BEGIN {print a - h}')
+      n=$(awk -v a="$n" -v h="${wall[new.luxel --help]}" 'BEGIN {print a - h}')
+      echo "| $name, past start-up | $(printf '%.3f' "$o") | $(printf '%.3f' "$n") | $(awk -v a="$n" -v b="$o" 'BEGIN {printf "%.2f", a / b}') |"
+    fi
+  done
+fi

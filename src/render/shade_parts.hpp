@@ -2,11 +2,12 @@
 // Internal to the render stage: what the parts of the shading share. shade.cpp runs the visibility buffer's
 // blocks (run by run, each run to its loop) and holds the scalar loops and the look; shade_prepare.cpp
 // resolves each triangle's shading once per frame; shade_program.cpp draws stage programs, shade_sky.cpp sky
-// boxes and cloud layers, shade_fog.cpp fog volumes; shade_avx2.cpp and shade_avx2_textured.cpp hold the
-// vector loops (their shared pieces in shade_avx2.hpp and shade_avx2_lightmap.hpp). The helpers here run
-// per pixel in several parts, so they stay inline in this header, and static: each part has its own copy,
-// as when they were file-local in one shade.cpp, because GCC inlines a file's own functions more readily
-// than shared inline ones (with plain inline, loops that had lightAt and lightmapPairs inlined called them).
+// boxes and cloud layers, shade_fog.cpp fog volumes; shade_avx2.cpp, shade_avx2_textured.cpp and
+// shade_avx2_program.cpp (with shade_program_parts.hpp) hold the vector loops (their shared pieces in
+// shade_avx2.hpp and shade_avx2_lightmap.hpp). The helpers here run per pixel in several parts, so they
+// stay inline in this header, and static: each part has its own copy, as when they were file-local in one
+// shade.cpp, because GCC inlines a file's own functions more readily than shared inline ones (with plain
+// inline, loops that had lightAt and lightmapPairs inlined called them).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -8,28 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shade_parts.hpp"
+#include "shade_program_parts.hpp"
 
 namespace luxel::render::shading {
 
-namespace {
-
 const AlbedoTable kRawTexels = makeAlbedoTable(1.0f);  // MaterialStage::rawTexels: bytes / 255
-
-// The largest squared stretch of the stage's affine map (its footprint scale).
-inline float affineScale2(const MaterialStage& s) {
-    return std::max(s.affine[0] * s.affine[0] + s.affine[1] * s.affine[1], s.affine[2] * s.affine[2] + s.affine[3] * s.affine[3]);
-}
-
-// What a program triangle's pixels share: lightmap page views, the look's light transform, one footprint per
-// stage texture (base coordinates, or the tcGen vector ones; the stage's own scale enters per pixel), and
-// each turbulent stage's coordinate offsets at the triangle's three vertices (after the mods that follow it).
-struct ProgramSetup {
-    PageView pages[kMaxLightmapSlots];
-    ProgramLight pl;
-    TexFootprint feet[kMaxProgramStages];
-    Vec2 turb[kMaxProgramStages][3];
-};
 
 ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const LookParams& lp) {
     ProgramSetup s;
@@ -63,6 +46,8 @@ ProgramSetup programSetup(const ShadeContext& ctx, const TriShade& t, uint32_t t
     }
     return s;
 }
+
+namespace {
 
 // The stage's texture coordinates at the pixel, and the mip level they need (0 for environment maps).
 Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const ProgramSetup& setup, size_t k, const Pixel& p,
@@ -230,6 +215,10 @@ Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstA
 void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
                 const float* depth, int n, float* out) {
     const ProgramSetup s = programSetup(ctx, t, tri, lp);
+#if defined(LUXEL_SHADE_AVX2)
+    if (raster::useAvx2() && (!lp.gamma || lp.table) && programFitsAvx2(ctx, t))
+        return programRunAvx2(ctx, t, s, lp, tri, px0, py, depth, n, out);
+#endif
     const float fy = float(py - t.y0);
     const Vec3 white{1, 1, 1};
     for (int k = 0; k < n; ++k) {

@@ -1,0 +1,94 @@
+// The vector shading loops against the portable ones, and 1 thread against 2, on real maps: every shared Quake
+// 3 map from its spawn, and the OpenArena views of issue 19 (stage programs with environment maps, turbulent
+// lava, cloud skies), lit and lightmap-only, each pair byte for byte.
+#include <catch2/catch.hpp>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "luxel/io/map_source.hpp"
+#include "luxel/render/map_view.hpp"
+#include "luxel/render/raster.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kOpenArena = "/usr/share/games/openarena/baseoa";
+
+struct MapView {
+    std::string map;
+    std::optional<Vec3> pos, angles;  // none: the first spawn
+};
+
+bool sameBytes(const Image& a, const Image& b) {
+    return a.pixels.size() == b.pixels.size() &&
+           std::memcmp(a.pixels.data(), b.pixels.data(), a.pixels.size() * sizeof(float)) == 0;
+}
+
+void checkView(const MapView& v, const std::vector<std::string>& gameDirs) {
+    LoadedMap map = loadMap(openMapPath(v.map), {}, {gameDirs, "", 0});
+    for (const char* mode : {"lit", "lightmap"}) {
+        for (Look look : {Look::Engine, Look::Linear}) {
+            INFO(v.map << " " << mode << " look " << int(look));
+            ViewRequest request;
+            request.camera = "spawn";
+            request.pos = v.pos;
+            request.angles = v.angles;
+            request.mode = mode;
+            request.look = look;
+            request.width = 240;
+            request.height = 136;
+            raster::allowAvx2(true);
+            const Image vec = renderView(map, request).image;
+            raster::allowAvx2(false);
+            const Image portable = renderView(map, request).image;
+            raster::allowAvx2(true);
+            CHECK(sameBytes(vec, portable));
+            Image one, two;
+            tbb::task_arena(1).execute([&] { one = renderView(map, request).image; });
+            tbb::task_arena(2).execute([&] { two = renderView(map, request).image; });
+            CHECK(sameBytes(one, vec));
+            CHECK(sameBytes(two, vec));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("real maps: vector and portable shading and 1 and 2 threads give the same bytes from every shared map spawn",
+          "[render][maps]") {
+    const auto maps = sharedMaps();
+    if (!maps) {
+        WARN("SKIPPED: ../shared/maps not found");
+        return;
+    }
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 2);
+    std::error_code ec;
+    const bool openArena = fs::is_directory(kOpenArena, ec);
+    std::vector<std::string> gameDirs;
+    if (openArena) gameDirs.push_back(kOpenArena.string());
+    const std::vector<std::string> files = sharedMapFiles("q3");
+    REQUIRE(!files.empty());
+    for (const std::string& file : files) checkView({file, std::nullopt, std::nullopt}, gameDirs);
+}
+
+TEST_CASE("real maps: vector and portable stage programs and cloud skies give the same bytes on issue 19's views",
+          "[render][maps]") {
+    std::error_code ec;
+    if (!fs::is_directory(kOpenArena, ec)) {
+        WARN("SKIPPED: " << kOpenArena.string() << " not installed (openarena-data)");
+        return;
+    }
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 2);
+    const std::string pak = (kOpenArena / "pak1-maps.pk3:maps/").string();
+    const std::string patch = (kOpenArena / "pak6-patch088.pk3:maps/").string();
+    checkView({pak + "oa_dm1.bsp", Vec3{1128, 1424, 124}, Vec3{0, -135, 0}}, {kOpenArena.string()});
+    checkView({pak + "oa_dm4.bsp", Vec3{464, -112, 48}, Vec3{43.090f, -155.433f, 0}}, {kOpenArena.string()});
+    checkView({patch + "oasago2.bsp", Vec3{-60, -1536, 436}, Vec3{0, 90, 0}}, {kOpenArena.string()});
+}
