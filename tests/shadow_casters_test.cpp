@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "luxel/bake/direct_light.hpp"
@@ -368,4 +369,61 @@ TEST_CASE("packet shadow rays agree with single rays, for lights and suns", "[bl
     CHECK(blocked[1] > rays / 10);
     CHECK(blocked[1] <= blocked[0]);
     CHECK_THROWS_AS(scene.occluded(nullptr, nullptr, nullptr, 17, 0.0f), std::invalid_argument);
+}
+
+TEST_CASE("a sun through a sky ceiling: a caulked box's shadow and the west wall's, exact to a texel", "[blockers][bake]") {
+    // A sun travelling along (0.6, 0, -0.8): a floor point P sees it when the ray P + t (-0.6, 0, 0.8) reaches
+    // the sky ceiling at z 256 (x = P.x - 192 >= -256, so P.x > -64) without crossing the box (|x| < 16 for
+    // some z in 100..110, that is x = P.x - 0.75 z: P.x in (59, 98.5), with |P.y| < 16). Lit floor luxels get
+    // I cos = 0.8 I exactly; rays start 0.25 above the floor, which moves these edges by 0.1875 units, and a
+    // texel is 4 units: luxels a texel inside or outside an edge are checked.
+    const Vec3 travel{0.6f, 0, -0.8f};
+    const ArrivalFn sunArrival = [](const Light& l, Vec3, Vec3 n) {
+        LightArrival a;
+        a.toLight = l.direction * -1.0f;
+        a.distance = std::numeric_limits<float>::infinity();
+        const float c = dot(n, a.toLight);
+        if (c > 0) a.color = l.color * (l.intensity * c);
+        return a;
+    };
+    Light sun;
+    sun.kind = Light::Kind::Sun;
+    sun.direction = travel;
+    sun.intensity = 2;
+    for (const bool box : {false, true}) {
+        Q3MapBuilder b = box ? boxRoom(kQ3SurfNoDraw, kQ3ContentsSolid) : makeRoomMap();
+        REQUIRE(b.faces.at(1).normal.z < 0);  // makeRoomMap's second face is the ceiling
+        b.faces[1].texture = b.addTexture("textures/luxel/sky", kQ3SurfSky | kQ3SurfNoLightmap, kQ3ContentsSolid);
+        const World world = decodeBytes(b.build(), "sunroom.bsp");
+        const Geometry geometry = tessellate(world);
+        const RayScene scene(world, geometry);
+        DirectBakeStats stats;
+        const std::vector<LightmapPage> pages =
+            bakeLightmapsDirect(world, geometry, scene, {sun}, DirectBakeRules{sunArrival, {}, false, {}, {}}, stats).slots[0];
+        size_t lit = 0, dark = 0, boxShadow = 0;
+        for (const Luxel& x : luxelCentres(world, geometry)) {
+            if (x.normal.z < 0.99f) continue;
+            const LightmapPage& p = pages.at(size_t(x.page));
+            const float v = p.rgb.at((size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3);
+            const Vec3 q = x.position;
+            if (q.x < -64 - 4) {
+                CHECK(v == 0.0f);
+                ++dark;
+            } else if (q.x > -64 + 4) {
+                const bool inBox = q.x > 59 + 4 && q.x < 98.5f - 4 && std::abs(q.y) < 16 - 4;
+                const bool nearBox = q.x > 59 - 4 && q.x < 98.5f + 4 && std::abs(q.y) < 16 + 4;
+                if (box && inBox) {
+                    CHECK(v == 0.0f);
+                    ++boxShadow;
+                } else if (!box || !nearBox) {
+                    CHECK(v == Approx(2 * 0.8f).epsilon(1e-6));
+                    ++lit;
+                }
+            }
+        }
+        // The floor is 128 x 128 luxels: x > -60 is 316 / 512 of it, x < -68 is 188 / 512.
+        CHECK(lit > 9500);
+        CHECK(dark > 5500);
+        if (box) CHECK(boxShadow > 30);
+    }
 }
