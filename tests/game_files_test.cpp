@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "../src/bsp/vbsp_format.hpp"
+#include "../src/bsp/source/format.hpp"
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
 #include "support/test_paths.hpp"

@@ -1,7 +1,7 @@
 // Shadow rays see what the compilers' shadow rays see (bake/ray_scene.hpp): the world's light-blocking brushes
 // as Quake 3 maps store them (a caulked box with no drawn face), sky brushes a sun passes, alpha-shadow texels,
 // translucent surfaces that cast nothing; closest-hit queries still see only what is drawn. Brush decoding
-// rules and hostile brush lumps (bsp/q3_tree.cpp), brush faces (geometry/brush_faces.hpp), and the packet
+// rules and hostile brush lumps (bsp/q3/tree.cpp), brush faces (geometry/brush_faces.hpp), and the packet
 // shadow query against the single-ray one.
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The decoder's small format helpers, against hand-computed values.
 #include <catch2/catch.hpp>
 
-#include "../src/bsp/vbsp_format.hpp"
+#include "../src/bsp/source/format.hpp"
 
 using namespace luxel;
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "../src/bsp/vbsp_lzma.hpp"
+#include "../src/bsp/source/lzma.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"

@@ -1,4 +1,4 @@
-// The Source decoder's world lights (vbsp_worldlights.cpp): synthetic worldlights lumps in an otherwise empty
+// The Source decoder's world lights (source/worldlights.cpp): synthetic worldlights lumps in an otherwise empty
 // map decoded field by field, the lump the lighting set picks, hostile lumps, and the real maps' lights.
 #include <catch2/catch.hpp>
 

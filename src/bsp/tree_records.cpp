@@ -93,7 +93,7 @@ size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits&
         const uint16_t firstBrush = r.u16(), numBrushes = r.u16();
         checkRange(r, at + 24, firstBrush, numBrushes, limits.numLeafBrushes, "leaf brush");
         if (leafBrushes) leafBrushes->push_back({firstBrush, numBrushes});
-        r.seek(at + recordBytes);  // Source: ambient cube (version 0, read by vbsp_ambient.cpp) or padding
+        r.seek(at + recordBytes);  // Source: ambient cube (version 0, read by source/ambient.cpp) or padding
     }
     return numLeaves;
 }

@@ -42,7 +42,7 @@ namespace luxel::q3 {
 // The lightvols lump rewritten in place with one encoded point per sample.
 Bytes writeLightGrid(const MapSource& source, const std::vector<GridSample>& samples);
 // Slot 0 and the direction pages into the lightmaps lump in place, or as external lm_NNNN.tga images when the
-// map keeps its pages outside (q3_write_lightmaps.cpp); the set's layout already checked.
+// map keeps its pages outside (q3/write_lightmaps.cpp); the set's layout already checked.
 LightmapFiles writeLightmapFiles(const MapSource& source, const World& world, const LightmapSet& set);
 }  // namespace luxel::q3
 
@@ -50,11 +50,11 @@ namespace luxel::vbsp {
 // The cubes written back into `lumpName` (World::probeLump: "leafs", "leaf_ambient_lighting" or
 // "leaf_ambient_lighting_hdr"), in place or, for an LZMA lump, appended uncompressed.
 Bytes writeAmbientCubes(const MapSource& source, const std::string& lumpName, const std::vector<AmbientCube>& cubes);
-// The lighting lump the World was decoded from, rewritten from the slots (vbsp_write_lighting.cpp).
+// The lighting lump the World was decoded from, rewritten from the slots (source/write_lighting.cpp).
 Bytes writeLighting(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots);
 }  // namespace luxel::vbsp
 
 namespace luxel::q2 {
-// The lighting lump rewritten in place from the slots (q2_write_lighting.cpp).
+// The lighting lump rewritten in place from the slots (q2/write_lighting.cpp).
 Bytes writeLighting(const MapSource& source, const World& world, std::span<const std::vector<LightmapPage>> slots);
 }  // namespace luxel::q2

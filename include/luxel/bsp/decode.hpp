@@ -12,7 +12,7 @@ struct DecodeOptions {
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});
 
-// Per-format decoders (src/bsp/q3_decode.cpp, ...).
+// Per-format decoders (src/bsp/q3/decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source);
 World decodeSource(const MapSource& source);

@@ -273,7 +273,7 @@ struct World {
     std::optional<SkyCamera> skyCamera;  // Source maps with a 3D skybox
     std::vector<Overlay> overlays;       // Source overlays (not yet surfaces: geometry/overlays.hpp places them)
     // The lights the map's compiler lit it with, for the baker (Source: the worldlights lump of the lighting
-    // set decoded, vbsp_worldlights.cpp; Quake 2: the light entities as qrad3 reads them, light/q2_lights.hpp);
+    // set decoded, source/worldlights.cpp; Quake 2: the light entities as qrad3 reads them, light/q2_lights.hpp);
     // empty for formats and maps without them. Sky lights are baked as the suns of light/sky_dome.hpp.
     std::vector<Light> lights;
     // Spawn points first, in the order "spawn:N" counts them, then intermission cameras in order of

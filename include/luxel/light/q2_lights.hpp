@@ -22,7 +22,7 @@
 //    "_sunlight2" / "_sunlight3" domes. Output times worldspawn "_range" (1 for Quake 2).
 //
 // Units: both compilers store their 0..255 value as the lightmap byte (qrad3 and ericw-tools' Quake 2 mode
-// both scale by 1), which luxel decodes as byte / 255 (q2_lighting.cpp), so a Light's intensity is the
+// both scale by 1), which luxel decodes as byte / 255 (q2/lighting.cpp), so a Light's intensity is the
 // compiler's value / 255 (per falloff below) and its colour is scaled so its largest component is 1.
 //
 // Approximated or left out, with a problems line where it happens: negative lights (antilights), ericw-tools'

@@ -2,7 +2,7 @@
 // How Source's lights (World::lights of a Source map, decoded from its worldlights lump) arrive at a point,
 // the way vrad computes direct light (utils/vrad/lightmap.cpp, Source SDK 2013), and how vrad folds direct
 // light into a leaf ambient cube (utils/vrad/leaf_ambient_lighting.cpp). Units: Light::intensity x colour is
-// the worldlight intensity as stored, which is luxel's linear lightmap unit (vbsp_worldlights.cpp says why),
+// the worldlight intensity as stored, which is luxel's linear lightmap unit (source/worldlights.cpp says why),
 // so an arrival is the luxel value the light gives before shadowing.
 //
 // For the baker: vrad samples a luxel one unit off its face along the face normal

@@ -1,7 +1,7 @@
 // Quake 2 BSP tree and collision lumps: brushes, areas, visibility, leaves, nodes, models.
-#include "q2_format.hpp"
-#include "rle_pvs.hpp"
-#include "tree_records.hpp"
+#include "format.hpp"
+#include "../rle_pvs.hpp"
+#include "../tree_records.hpp"
 
 namespace luxel::q2 {
 

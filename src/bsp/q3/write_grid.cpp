@@ -3,8 +3,8 @@
 #include <string>
 
 #include "luxel/bsp/write_probes.hpp"
-#include "q3_format.hpp"
-#include "write_probes_parts.hpp"
+#include "format.hpp"
+#include "../write_probes_parts.hpp"
 
 namespace luxel::q3 {
 

@@ -1,5 +1,5 @@
 // Quake 3 drawable data: textures (materials), vertices, faces and their meshvert index lists.
-#include "q3_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q3 {
 

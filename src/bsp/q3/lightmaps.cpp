@@ -14,7 +14,7 @@
 #include <tbb/parallel_for.h>
 
 #include "luxel/image/image.hpp"
-#include "q3_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q3 {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

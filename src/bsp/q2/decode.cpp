@@ -3,7 +3,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/viewpoints.hpp"
 #include "luxel/light/q2_lights.hpp"
-#include "q2_format.hpp"
+#include "format.hpp"
 
 namespace luxel {
 
@@ -15,7 +15,7 @@ World decodeQuake2(const MapSource& source) {
     w.eyeHeight = 22.0f;  // Quake 2 player viewheight
     w.file = source.displayName;
     // Linear 1.0 = lightmap byte 255; the engine clamps lightmaps at that, keeping hue, and yquake2 shows
-    // the frame through a 1.2 gamma ramp (see q2_lighting.cpp).
+    // the frame through a 1.2 gamma ramp (see q2/lighting.cpp).
     w.look.hueClampAt = 1.0f;
     w.look.gamma = 1.2f;
 

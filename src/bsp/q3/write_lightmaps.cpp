@@ -11,8 +11,8 @@
 #include "luxel/bsp/write_lightmaps.hpp"
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/util/error.hpp"
-#include "q3_format.hpp"
-#include "write_probes_parts.hpp"
+#include "format.hpp"
+#include "../write_probes_parts.hpp"
 
 namespace luxel {
 

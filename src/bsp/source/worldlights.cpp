@@ -3,12 +3,12 @@
 // cluster, type (emittype_t), style, stopdot, stopdot2, exponent, radius, constant_attn, linear_attn,
 // quadratic_attn, flags, texinfo, owner. 88 bytes a record; 100 in version 1 (CS:GO and later put a 12-byte
 // shadow cast offset after the normal). The lump is the HDR one when the decoded lighting is HDR and that
-// lump has lights, as the lighting itself is chosen (vbsp_decode.cpp); otherwise the LDR one.
+// lump has lights, as the lighting itself is chosen (source/decode.cpp); otherwise the LDR one.
 //
 // Units. vrad gathers light in 0..255 units (GatherSampleLightAt4Points adds intensity x falloff x cos,
 // with intensity in 0..255) and writes a luxel of value v as ColorRGBExp32 with c 2^e = v
 // (VectorToColorRGBExp32); ExportDirectLightsToWorldLights stores each light's intensity / 255. luxel
-// decodes a luxel as c 2^e / 255 (TexLightToLinear, vbsp_format.hpp), so the stored intensity is already in
+// decodes a luxel as c 2^e / 255 (TexLightToLinear, source/format.hpp), so the stored intensity is already in
 // luxel's units: intensity x falloff x cos is the luxel value the light gives (light/source_lights.hpp).
 //
 // What the record does not keep is recovered where it can be: vrad's hard falloff (_hardfalloff with
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "luxel/bsp/entities.hpp"
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

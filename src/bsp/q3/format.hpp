@@ -1,13 +1,13 @@
 #pragma once
 // Internal to the Quake 3 decoder: lump numbers, record sizes and the per-part decode functions
-// (q3_decode.cpp drives them in dependency order).
+// (q3/decode.cpp drives them in dependency order).
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "decode_common.hpp"
+#include "../decode_common.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"

@@ -1,15 +1,15 @@
 #pragma once
 // Internal to the Quake 2 decoder: lump numbers, record sizes, surface flags and the per-part decode
-// functions (q2_decode.cpp drives them in dependency order). Layouts: specs/q2-bsp-mcguire.txt, corrected
+// functions (q2/decode.cpp drives them in dependency order). Layouts: specs/q2-bsp-mcguire.txt, corrected
 // where it is wrong (leaf cluster/area are int16 after an int32 contents; faces carry int16 side/texinfo).
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "decode_common.hpp"
-#include "edge_faces.hpp"
-#include "quake_brushes.hpp"
+#include "../decode_common.hpp"
+#include "../edge_faces.hpp"
+#include "../quake_brushes.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"

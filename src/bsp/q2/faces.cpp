@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "q2_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q2 {
 

@@ -2,13 +2,13 @@
 // lightofs on (the per-style averages sit just before lightofs). The flat grid of each style is packed into
 // atlas pages, one page set per style slot, as linear float.
 //
-// Display (World::look, documented in vbsp_decode.cpp): values stay linear and unclamped here.
+// Display (World::look, documented in source/decode.cpp): values stay linear and unclamped here.
 #include <algorithm>
 
 #include <tbb/parallel_for.h>
 
 #include "luxel/light/atlas.hpp"
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

@@ -1,5 +1,5 @@
 // Quake 3 BSP tree and collision lumps: visdata, brushes, effects, leaves, nodes, models.
-#include "q3_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q3 {
 

@@ -14,7 +14,7 @@
 #include <tbb/parallel_for.h>
 
 #include "luxel/light/atlas.hpp"
-#include "q2_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q2 {
 

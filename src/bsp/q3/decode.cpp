@@ -2,8 +2,8 @@
 // (the parts live in q3_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/viewpoints.hpp"
-#include "q3_format.hpp"
-#include "tree_records.hpp"
+#include "format.hpp"
+#include "../tree_records.hpp"
 
 namespace luxel {
 

@@ -5,7 +5,7 @@
 // negated when flipped in CreateFragments / Overlay_BuildBasis). Water overlays (lump 50) are not read.
 #include <cmath>
 
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 namespace {

@@ -2,8 +2,8 @@
 // are decompressed here so every later part reads plain lump data.
 #include <string>
 
-#include "vbsp_format.hpp"
-#include "vbsp_lzma.hpp"
+#include "format.hpp"
+#include "lzma.hpp"
 
 namespace luxel::vbsp {
 

@@ -1,9 +1,9 @@
 // Source faces: vertices, edges, surfedges and the face lump (LDR 7 or HDR 58) -> one Polygon surface per
-// face, at the face's index. Faces with a displacement are left for vbsp_displacement.cpp to build.
+// face, at the face's index. Faces with a displacement are left for source/displacement.cpp to build.
 #include <algorithm>
 #include <cmath>
 
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "vbsp_format.hpp"
-#include "vbsp_lzma.hpp"
+#include "format.hpp"
+#include "lzma.hpp"
 
 namespace luxel::vbsp {
 

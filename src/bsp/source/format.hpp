@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the Source (VBSP 19-21) decoder: lump numbers and names, record sizes, surface flags, the
-// decode context and the per-part decode functions (vbsp_decode.cpp drives them in dependency order).
+// decode context and the per-part decode functions (source/decode.cpp drives them in dependency order).
 // Layouts: specs/source-bsp-vdc-wiki.txt (Valve's public/bspfile.h), notes/decoding.md "Source".
 #include <array>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "decode_common.hpp"
-#include "edge_faces.hpp"
+#include "../decode_common.hpp"
+#include "../edge_faces.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
@@ -173,8 +173,8 @@ void decodeGameLumps(Context& c, World& w);    // static props
 // The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has
 // lights, else LDR (15).
 int worldLightsLump(const Context& c);
-void decodeOverlays(Context& c, World& w);  // World::overlays; needs faces (vbsp_overlays.cpp)
-void decodeWorldLights(Context& c, World& w);  // World::lights; needs entities (vbsp_worldlights.cpp)
+void decodeOverlays(Context& c, World& w);  // World::overlays; needs faces (source/overlays.cpp)
+void decodeWorldLights(Context& c, World& w);  // World::lights; needs entities (source/worldlights.cpp)
 void countOtherLumps(Context& c, World& w);    // brushes, world lights, cubemaps, ... for `info`
 
 }  // namespace luxel::vbsp

@@ -1,10 +1,10 @@
 // Source BSP tree: visibility (Quake 2's run-length encoded PVS), leaf faces, leaves (lump version 0: 56 bytes
 // with an embedded ambient cube; version 1: 32 bytes), nodes and models, laid out as Quake 2's with fields
 // appended; and the world's light-blocking brushes.
-#include "quake_brushes.hpp"
-#include "rle_pvs.hpp"
-#include "tree_records.hpp"
-#include "vbsp_format.hpp"
+#include "../quake_brushes.hpp"
+#include "../rle_pvs.hpp"
+#include "../tree_records.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

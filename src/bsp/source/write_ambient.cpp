@@ -7,9 +7,9 @@
 #include <string>
 
 #include "luxel/bsp/write_probes.hpp"
-#include "vbsp_format.hpp"
-#include "vbsp_lzma.hpp"
-#include "write_probes_parts.hpp"
+#include "format.hpp"
+#include "lzma.hpp"
+#include "../write_probes_parts.hpp"
 
 namespace luxel::vbsp {
 

@@ -1,11 +1,11 @@
 // Quake 2 lightmaps written back: each lit face's luxels of each style, RGB bytes at the face's lightofs
-// (the layout q2_lighting.cpp decodes), overwritten in place; nothing else in the file moves.
+// (the layout q2/lighting.cpp decodes), overwritten in place; nothing else in the file moves.
 #include <string>
 
 #include "luxel/bsp/write_probes.hpp"
 #include "luxel/util/error.hpp"
-#include "q2_format.hpp"
-#include "write_probes_parts.hpp"
+#include "format.hpp"
+#include "../write_probes_parts.hpp"
 
 namespace luxel::q2 {
 

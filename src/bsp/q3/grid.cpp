@@ -3,7 +3,7 @@
 #include <numbers>
 
 #include "luxel/bsp/entities.hpp"
-#include "q3_format.hpp"
+#include "format.hpp"
 
 namespace luxel::q3 {
 

@@ -1,6 +1,6 @@
 // Source lightmaps written back into the lighting lump the World was decoded from (LDR 8 or HDR 53, with
 // its faces lump for the offsets): per lit face and style, `blocks` grids of ColorRGBExp32 luxels from
-// lightofs (vbsp_lighting.cpp's layout), every block of a bump-lit face given the flat light, and the
+// lightofs (source/lighting.cpp's layout), every block of a bump-lit face given the flat light, and the
 // style's per-channel median at lightofs - 4 (style + 1) as vrad's FinalLightFace keeps it, where that
 // spot holds no face's luxels. An uncompressed lump is patched in place; an LZMA one is appended
 // uncompressed with its directory entry pointed at the copy (as the ambient cube writer does).
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "luxel/bsp/write_probes.hpp"
-#include "vbsp_format.hpp"
-#include "write_probes_parts.hpp"
+#include "format.hpp"
+#include "../write_probes_parts.hpp"
 
 namespace luxel::vbsp {
 

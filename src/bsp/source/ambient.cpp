@@ -2,7 +2,7 @@
 // version 0 leaves embed one cube (at the leaf's centre); version 1 maps keep samples in lumps 56 (LDR) /
 // 55 (HDR) indexed per leaf by lumps 52 / 51, each sample a cube plus its position as 0-255 fractions of
 // the leaf bounds. A leaf with a zero count has no samples of its own (the engine then looks elsewhere).
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

@@ -1,7 +1,7 @@
 // LZMA lump framing -> liblzma's .lzma ("alone") decoder: the 5 property bytes plus a 64-bit uncompressed
 // size make the standard 13-byte header, so the decoder stops exactly at the actual size (Valve's streams
 // carry no end marker).
-#include "vbsp_lzma.hpp"
+#include "lzma.hpp"
 
 #include <lzma.h>
 

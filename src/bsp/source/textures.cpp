@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel::vbsp {
 

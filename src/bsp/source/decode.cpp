@@ -19,7 +19,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
 #include "luxel/bsp/viewpoints.hpp"
-#include "vbsp_format.hpp"
+#include "format.hpp"
 
 namespace luxel {
 namespace {
