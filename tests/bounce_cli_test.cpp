@@ -10,15 +10,6 @@
 
 using namespace luxel::test;
 
-namespace {
-
-nlohmann::json readJson(const std::string& path) {
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
-}  // namespace
-
 TEST_CASE("bake --bounce N reports N bounces of every luxel; --bounce 0 and Quake 3's default bounce nothing", "[cli][bake]") {
     const std::string dir = tempDir("bake-bounce-cli");
     // The room map carries a light entity (q3_writer's makeRoomMap), so the direct bake lights it.

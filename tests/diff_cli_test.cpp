@@ -20,11 +20,6 @@ size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.e
 
 std::string pairs() { return *sharedMaps() + "/pairs/oacmpdm8/"; }
 
-nlohmann::json readJson(const std::string& path) {
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
 // A 4x4 grey image with pixel (1, 2) set to `v` in every channel.
 void writeImage(const std::string& path, float v) {
     OIIO::ImageBuf buf(OIIO::ImageSpec(4, 4, 3, OIIO::TypeDesc::UINT8));

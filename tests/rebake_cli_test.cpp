@@ -12,15 +12,6 @@
 using namespace luxel;
 using namespace luxel::test;
 
-namespace {
-
-nlohmann::json readJson(const std::string& path) {
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
-}  // namespace
-
 TEST_CASE("rebake --write gives a map whose cubes are the rebaked values; --report has the figures",
           "[cli][maps][rebake]") {
     LUXEL_REQUIRE_SHARED_MAPS();

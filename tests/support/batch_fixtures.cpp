@@ -35,12 +35,6 @@ std::string roomMap(int variant) {
     return toString(makeRoomMap(o).build());
 }
 
-json readJson(const std::string& path) {
-    const std::string text = readBytes(path);
-    REQUIRE_FALSE(text.empty());
-    return json::parse(text);
-}
-
 void stripKeys(json& j, const std::set<std::string>& keys) {
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end();)

@@ -2,6 +2,8 @@
 // What the `luxel batch` / `luxel list` tests share: tiny synthetic maps, file and JSON helpers.
 #include <nlohmann/json.hpp>
 
+#include "support/test_paths.hpp"
+
 #include <set>
 #include <string>
 #include <utility>
@@ -24,7 +26,6 @@ std::string toString(const std::vector<uint8_t>& v);
 // A one-room Quake 3 map; `variant` changes the lightmap bytes (so the file's bytes and its picture).
 std::string roomMap(int variant);
 
-nlohmann::json readJson(const std::string& path);
 // Removes every key named in `keys`, at any depth.
 void stripKeys(nlohmann::json& j, const std::set<std::string>& keys);
 // Width and height of an image file ({0, 0} when unreadable).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -62,6 +63,12 @@ CommandResult runLuxel(const std::string& args) {
     r.err = slurp(dir / "err");
     fs::remove_all(dir);
     return r;
+}
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot be read");
+    return nlohmann::json::parse(in);
 }
 
 }  // namespace luxel::test

@@ -2,6 +2,7 @@
 // Where tests find the shared real maps and the luxel binary.
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct CommandResult {
 
 // Runs the luxel binary with the given argument string (shell-quoted by the caller).
 CommandResult runLuxel(const std::string& args);
+
+// A JSON file a command wrote, parsed (throws when it is missing or malformed).
+nlohmann::json readJson(const std::string& path);
 
 }  // namespace luxel::test
 
