@@ -25,6 +25,27 @@ namespace {
 constexpr unsigned kMaskAll = 0xffffffffu, kMaskShadow = 1, kMaskSky = 2;
 unsigned shadowMask(ShadowRay kind) { return kind == ShadowRay::Sun ? kMaskShadow : kMaskShadow | kMaskSky; }
 
+// The first `count` (<= 16, else invalid_argument) lanes of a packet: origins, unit directions, [tNear, tFar[i]);
+// the other lanes are switched off in `valid`.
+void fillPacket(RTCRay16& r, int* valid, const Vec3* origins, const Vec3* directions, const float* tFar, int count,
+                float tNear, unsigned mask) {
+    if (count > 16) throw std::invalid_argument("RayScene: a packet holds at most 16 rays");
+    for (int i = 0; i < 16; ++i) {
+        const bool on = i < count;
+        valid[i] = on ? -1 : 0;
+        const Vec3 o = on ? origins[i] : Vec3{};
+        const Vec3 d = on ? directions[i] : Vec3{0, 0, 1};
+        r.org_x[i] = o.x, r.org_y[i] = o.y, r.org_z[i] = o.z;
+        r.dir_x[i] = d.x, r.dir_y[i] = d.y, r.dir_z[i] = d.z;
+        r.tnear[i] = tNear;
+        r.tfar[i] = on ? tFar[i] : 0;
+        r.time[i] = 0;
+        r.mask[i] = mask;
+        r.id[i] = unsigned(i);
+        r.flags[i] = 0;
+    }
+}
+
 // An alpha-shadow triangle: its texture coordinates and texture, for the occlusion filter.
 struct AlphaTriangle {
     std::array<Vec2, 3> st;
@@ -222,26 +243,12 @@ void RayScene::intersect(Vec3 origin, const Vec3* directions, int count, float t
 void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar,
                        RayHit* hits) const {
     if (count <= 0) return;
-    if (count > 16) throw std::invalid_argument("RayScene: a packet holds at most 16 rays");
     alignas(64) RTCRayHit16 rh;
     alignas(64) int valid[16];
+    float far[16];
+    std::fill(far, far + 16, tFar);
+    fillPacket(rh.ray, valid, origins, directions, far, count, tNear, kMaskAll);
     for (int i = 0; i < 16; ++i) {
-        const bool on = i < count;
-        valid[i] = on ? -1 : 0;
-        const Vec3 o = on ? origins[i] : Vec3{};
-        const Vec3 d = on ? directions[i] : Vec3{0, 0, 1};
-        rh.ray.org_x[i] = o.x;
-        rh.ray.org_y[i] = o.y;
-        rh.ray.org_z[i] = o.z;
-        rh.ray.dir_x[i] = d.x;
-        rh.ray.dir_y[i] = d.y;
-        rh.ray.dir_z[i] = d.z;
-        rh.ray.tnear[i] = tNear;
-        rh.ray.tfar[i] = tFar;
-        rh.ray.time[i] = 0;
-        rh.ray.mask[i] = kMaskAll;
-        rh.ray.id[i] = unsigned(i);
-        rh.ray.flags[i] = 0;
         rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
         rh.hit.primID[i] = RTC_INVALID_GEOMETRY_ID;
         rh.hit.instID[0][i] = RTC_INVALID_GEOMETRY_ID;
@@ -348,23 +355,9 @@ bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, Sh
 uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
                             ShadowRay kind) const {
     if (count <= 0) return 0;
-    if (count > 16) throw std::invalid_argument("RayScene: a packet holds at most 16 rays");
     alignas(64) RTCRay16 r;
     alignas(64) int valid[16];
-    for (int i = 0; i < 16; ++i) {
-        const bool on = i < count;
-        valid[i] = on ? -1 : 0;
-        const Vec3 o = on ? origins[i] : Vec3{};
-        const Vec3 d = on ? directions[i] : Vec3{0, 0, 1};
-        r.org_x[i] = o.x, r.org_y[i] = o.y, r.org_z[i] = o.z;
-        r.dir_x[i] = d.x, r.dir_y[i] = d.y, r.dir_z[i] = d.z;
-        r.tnear[i] = tNear;
-        r.tfar[i] = on ? tFar[i] : 0;
-        r.time[i] = 0;
-        r.mask[i] = shadowMask(kind);
-        r.id[i] = unsigned(i);
-        r.flags[i] = 0;
-    }
+    fillPacket(r, valid, origins, directions, tFar, count, tNear, shadowMask(kind));
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
     rtcOccluded16(valid, impl_->shadowScene, &context, &r);
