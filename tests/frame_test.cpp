@@ -134,6 +134,32 @@ TEST_CASE("render: the nearer surface wins regardless of submission order", "[re
     }
 }
 
+TEST_CASE("render: sky is behind everything: a surface beyond a sky surface stays in view", "[render]") {
+    // Both engines draw sky at the far plane (Quake 3 glDepthRange(1, 1); Source draws no sky faces, the skybox
+    // shows where nothing else is), so a prop or model reaching past the sky brushes is seen, not cut off.
+    for (int order = 0; order < 2; ++order) {
+        RenderScene s;
+        const int near = order == 0 ? 0 : 1;
+        if (order == 0) {
+            addColoredPolygon(s, wall(100, 200), {-1, 0, 0}, {0, 1, 0});  // sky, near, over the whole view
+            addColoredPolygon(s, wall(200, 20), {-1, 0, 0}, {1, 0, 0});  // red, behind it
+        } else {
+            addColoredPolygon(s, wall(200, 20), {-1, 0, 0}, {1, 0, 0});
+            addColoredPolygon(s, wall(100, 200), {-1, 0, 0}, {0, 1, 0});
+        }
+        s.geometry.surfaces[size_t(near == 0 ? 0 : 1)].shading = SurfaceShading::Sky;
+        RenderOptions o = linearOptions();
+        o.skyColor = {0, 0, 1};
+        Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), o);
+        CHECK(pixelAt(img, 32, 32) == Vec3{1, 0, 0});  // the red wall through the nearer sky
+        CHECK(pixelAt(img, 32, 12) == Vec3{0, 0, 1});  // above it (the red wall spans rows 28..35): the sky colour
+        CHECK(pixelAt(img, 0, 0) == Vec3{0, 0, 1});
+        FrameStats stats;  // every pixel is the sky's or the red wall's
+        renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), o, &stats);
+        CHECK(stats.pixelsCovered == 64u * 64u);
+    }
+}
+
 TEST_CASE("render: back faces are culled unless the surface is two-sided", "[render]") {
     RenderScene s;
     addColoredPolygon(s, wall(100, 50), {1, 0, 0}, {1, 1, 1});  // faces away from the camera

@@ -483,9 +483,27 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;
-        raster::Bins bins = raster::binTriangles(tris, W, H, 0, hasOverlay ? &isOverlay : nullptr);
-        raster::Bins overlayBins;
+        // Sky is drawn behind everything, as both engines draw it (Quake 3 at depth range 1, Source's sky
+        // faces only leave the skybox showing): a sky triangle covers only pixels no other opaque triangle
+        // covers, and overlays draw over it, so a prop or model beyond the map's sky brushes stays in view.
+        // Sky triangles are rasterized after the others into the pixels they left empty.
+        std::vector<uint8_t> laterPass = hasOverlay ? isOverlay : std::vector<uint8_t>();
+        std::vector<uint32_t> skyOrder;
+        for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
+            if (cands[shadeTris[i].source].src.kind != SourceKind::Sky || (hasOverlay && isOverlay[i])) continue;
+            if (laterPass.empty()) laterPass.assign(tris.size(), 0);
+            laterPass[i] = 1;
+            skyOrder.push_back(i);
+        }
+        raster::Bins bins = raster::binTriangles(tris, W, H, 0, laterPass.empty() ? nullptr : &laterPass);
+        raster::Bins overlayBins, skyBins;
         if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
+        if (!skyOrder.empty()) {
+            std::sort(skyOrder.begin(), skyOrder.end(), [&](uint32_t a, uint32_t b) {
+                return tris[a].zNear != tris[b].zNear ? tris[a].zNear > tris[b].zNear : a < b;
+            });
+            skyBins = raster::binTrianglesInOrder(tris, skyOrder, W, H);
+        }
         // With several samples per pixel the overlay must blend over this pass's own picture, not the sum
         // of the passes so far: shade into a scratch frame, then add it.
         const bool useScratch = hasOverlay && options.spp > 1;
@@ -503,8 +521,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
 
         const bool accumulate = pass > 0;
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
-            float depth[raster::kTileSize * raster::kTileSize];
-            uint32_t id[raster::kTileSize * raster::kTileSize];
+            float depth[raster::kTileSize * raster::kTileSize], skyDepth[raster::kTileSize * raster::kTileSize];
+            uint32_t id[raster::kTileSize * raster::kTileSize], skyId[raster::kTileSize * raster::kTileSize];
             uint8_t drawn[raster::kTileSize * raster::kTileSize];
             for (int t = r.begin(); t != r.end(); ++t) {
                 auto t0 = Clock::now();
@@ -514,6 +532,15 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 std::fill(id, id + tw * th, raster::kNoTriangle);
                 const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
                 raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
+                const uint32_t s0 = skyOrder.empty() ? 0 : skyBins.offsets[size_t(t)];
+                const uint32_t s1 = skyOrder.empty() ? 0 : skyBins.offsets[size_t(t) + 1];
+                if (s1 > s0) {
+                    std::fill(skyDepth, skyDepth + tw * th, 0.0f);
+                    std::fill(skyId, skyId + tw * th, raster::kNoTriangle);
+                    raster::rasterTile(tris.data(), skyBins.ids.data() + s0, s1 - s0, tx, ty, tw, th, skyDepth, skyId);
+                    for (int i = 0; i < tw * th; ++i)
+                        if (id[i] == raster::kNoTriangle) id[i] = skyId[i], depth[i] = skyDepth[i];
+                }
                 auto t1 = Clock::now();
                 if (samples && pass == 0)
                     for (int j = 0; j < th; ++j)
@@ -540,6 +567,11 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                     tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target,
                                                                 useScratch ? false : accumulate, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
+                        // The sky's pixels count as infinitely far for what is drawn over them.
+                        if (s1 > s0)
+                            for (int i = 0; i < tw * th; ++i)
+                                if (id[i] != raster::kNoTriangle && cands[shadeTris[id[i]].source].src.kind == SourceKind::Sky)
+                                    depth[i] = 0.0f;
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
                         drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
                                      coverage.empty() ? nullptr : drawn);
