@@ -147,6 +147,41 @@ TEST_CASE("fill rule: random quads split in two cover each inside pixel exactly 
     }
 }
 
+TEST_CASE("forEachCoveredPixel visits exactly the pixels and depths rasterTile writes, for any rectangle", "[raster]") {
+    std::mt19937 rng(77);
+    for (int iter = 0; iter < 300; ++iter) {
+        // Random triangles, thin and large, partly off screen, with varying depths.
+        ClipVertex v[3];
+        for (ClipVertex& c : v)
+            c = onScreen(gridRand(rng, -40, kW + 40), gridRand(rng, -40, kH + 40),
+                         std::uniform_real_distribution<float>(1, 8)(rng));
+        std::vector<RasterTri> tris;
+        std::vector<ShadeTri> shade;
+        setupTriangle(v, 0, screen(), tris, shade);
+        const Frame f = rasterAll(tris);
+        // One pass over the whole frame, one over a random sub-rectangle.
+        const int rx0 = int(rng() % kW), ry0 = int(rng() % kH);
+        const int rx1 = rx0 + int(rng() % unsigned(kW - rx0)), ry1 = ry0 + int(rng() % unsigned(kH - ry0));
+        for (int pass = 0; pass < 2; ++pass) {
+            const int x0 = pass ? rx0 : 0, y0 = pass ? ry0 : 0, x1 = pass ? rx1 : kW - 1, y1 = pass ? ry1 : kH - 1;
+            std::vector<int> seen(size_t(kW) * kH, 0);
+            for (const RasterTri& t : tris)  // a clipped triangle may come in pieces; they do not overlap
+                forEachCoveredPixel(t, x0, y0, x1, y1, [&](int px, int py, float z) {
+                    const size_t at = size_t(py) * kW + size_t(px);
+                    ++seen[at];
+                    CHECK(z == f.depth[at]);
+                });
+            for (int y = 0; y < kH; ++y)
+                for (int x = 0; x < kW; ++x) {
+                    const bool inRect = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+                    const int want = inRect && f.id[size_t(y) * kW + size_t(x)] != kNoTriangle ? 1 : 0;
+                    INFO("iteration " << iter << " pass " << pass << " pixel " << x << "," << y);
+                    REQUIRE(seen[size_t(y) * kW + size_t(x)] == want);
+                }
+        }
+    }
+}
+
 TEST_CASE("fill rule: a fan of many thin triangles around a sub-pixel point has no gaps or overlaps", "[raster]") {
     std::mt19937 rng(99);
     for (int iter = 0; iter < 20; ++iter) {

@@ -47,6 +47,10 @@ struct Candidate {
 };
 
 constexpr size_t kSetupChunk = 1024;
+// Sky triangles' 1/w is rasterized times 2^-64 (see the tile loop). Pixels under the limit are sky (or
+// empty, 0): anything else that far (1/w < 2^-40, over 10^12 units away) only a hostile map has, and it
+// would only be shaded at a wrong depth.
+constexpr float kSkyDepthScale = 0x1p-64f, kSkyDepthLimit = 0x1p-40f;
 
 struct ChunkOut {
     std::vector<raster::RasterTri> raster;
@@ -135,18 +139,8 @@ void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::Ras
     std::fill(winner, winner + pixels, raster::kNoTriangle);
     auto flush = [&] {
         if (!pending) return;
-        for (int j = 0; j < rect.h; ++j)
-            for (int i = 0; i < rect.w; ++i) {
-                uint32_t& w = winner[size_t(j) * size_t(rect.w) + size_t(i)];
-                if (w == raster::kNoTriangle) continue;
-                const int px = rect.x + i, py = rect.y + j;
-                const float z = depth[size_t(j) * size_t(rect.w) + size_t(i)];
-                const Vec4 c = render::shadePixelWithAlpha(ctx, w, px, py, z);
-                float* o = target.at(px, py);
-                o[0] = c.x, o[1] = c.y, o[2] = c.z;
-                if (ctx.triShade[w].fog >= 0) render::fogOverPixel(ctx, w, px, py, z, o);
-                w = raster::kNoTriangle;
-            }
+        render::shadeCoveredPixels(ctx, depth, winner, rect.w, rect.x, rect.y, rect.w, rect.h, target);
+        std::fill(winner, winner + pixels, raster::kNoTriangle);
         pending = false;
     };
     auto simple = [&](uint32_t tri) {
@@ -171,18 +165,32 @@ void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::Ras
         });
         for (const uint32_t tri : run) {
             const float ref = cands[shadeTris[tri].source].alphaRef;
-            raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
-                                        [&](int px, int py, float z) {
-                                            const size_t at = size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x);
-                                            const float d = depth[at];
-                                            if (z < d || (z == d && winner[at] != raster::kNoTriangle && winner[at] > tri))
-                                                return;
-                                            if (render::pixelAlpha(ctx, tri, px, py, z) < ref) return;
-                                            depth[at] = z;
-                                            winner[at] = tri;
-                                            if (drawn) drawn[at] = 1;
-                                            pending = true;
-                                        });
+            const raster::RasterTri& rt = tris[tri];
+            raster::forEachCoveredSpan(rt, rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
+                                       [&](int py, int lo, int hi, float zRow) {
+                // The span's pixels that pass the depth test, then their alpha in one call.
+                int columns[raster::kTileSize];
+                float z[raster::kTileSize], alpha[raster::kTileSize];
+                const size_t row = size_t(py - rect.y) * size_t(rect.w) - size_t(rect.x);
+                int n = 0;
+                for (int px = lo; px <= hi; ++px) {
+                    const float zp = raster::spanDepth(rt, px, zRow);
+                    const float d = depth[row + size_t(px)];
+                    if (zp < d || (zp == d && winner[row + size_t(px)] != raster::kNoTriangle && winner[row + size_t(px)] > tri))
+                        continue;
+                    columns[n] = px, z[n] = zp, ++n;
+                }
+                if (n == 0) return;
+                render::pixelAlphas(ctx, tri, py, columns, z, n, alpha);
+                for (int k = 0; k < n; ++k) {
+                    if (alpha[k] < ref) continue;
+                    const size_t at = row + size_t(columns[k]);
+                    depth[at] = z[k];
+                    winner[at] = tri;
+                    if (drawn) drawn[at] = 1;
+                    pending = true;
+                }
+            });
         }
     }
     flush();
@@ -483,27 +491,24 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;
-        // Sky is drawn behind everything, as both engines draw it (Quake 3 at depth range 1, Source's sky
-        // faces only leave the skybox showing): a sky triangle covers only pixels no other opaque triangle
-        // covers, and overlays draw over it, so a prop or model beyond the map's sky brushes stays in view.
-        // Sky triangles are rasterized after the others into the pixels they left empty.
-        std::vector<uint8_t> laterPass = hasOverlay ? isOverlay : std::vector<uint8_t>();
-        std::vector<uint32_t> skyOrder;
-        for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
-            if (cands[shadeTris[i].source].src.kind != SourceKind::Sky || (hasOverlay && isOverlay[i])) continue;
-            if (laterPass.empty()) laterPass.assign(tris.size(), 0);
-            laterPass[i] = 1;
-            skyOrder.push_back(i);
+        // Sky is drawn behind everything, as both engines draw it (Quake 3 at depth range 1, Source's sky faces
+        // only leave the skybox showing): a prop or model reaching past the map's sky brushes stays in view.
+        // Sky triangles are rasterized with 1/w times 2^-64, which puts them behind anything else (1/w of
+        // other triangles is far above it) while keeping their order among themselves exact (a power of two
+        // scales the plane evaluation exactly); the tile undoes the scale before shading.
+        std::vector<uint8_t> skyTri(tris.size(), 0);
+        bool anySky = false;
+        for (size_t i = 0; i < tris.size(); ++i) {
+            if (cands[shadeTris[i].source].src.kind != SourceKind::Sky) continue;
+            skyTri[i] = 1;
+            anySky = true;
+            raster::AttrPlane& z = tris[i].invW;
+            z.a *= kSkyDepthScale, z.b *= kSkyDepthScale, z.c *= kSkyDepthScale;
+            tris[i].zNear *= kSkyDepthScale;
         }
-        raster::Bins bins = raster::binTriangles(tris, W, H, 0, laterPass.empty() ? nullptr : &laterPass);
-        raster::Bins overlayBins, skyBins;
+        raster::Bins bins = raster::binTriangles(tris, W, H, 0, hasOverlay ? &isOverlay : nullptr);
+        raster::Bins overlayBins;
         if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
-        if (!skyOrder.empty()) {
-            std::sort(skyOrder.begin(), skyOrder.end(), [&](uint32_t a, uint32_t b) {
-                return tris[a].zNear != tris[b].zNear ? tris[a].zNear > tris[b].zNear : a < b;
-            });
-            skyBins = raster::binTrianglesInOrder(tris, skyOrder, W, H);
-        }
         // With several samples per pixel the overlay must blend over this pass's own picture, not the sum
         // of the passes so far: shade into a scratch frame, then add it.
         const bool useScratch = hasOverlay && options.spp > 1;
@@ -521,8 +526,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
 
         const bool accumulate = pass > 0;
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
-            float depth[raster::kTileSize * raster::kTileSize], skyDepth[raster::kTileSize * raster::kTileSize];
-            uint32_t id[raster::kTileSize * raster::kTileSize], skyId[raster::kTileSize * raster::kTileSize];
+            float depth[raster::kTileSize * raster::kTileSize];
+            uint32_t id[raster::kTileSize * raster::kTileSize];
             uint8_t drawn[raster::kTileSize * raster::kTileSize];
             for (int t = r.begin(); t != r.end(); ++t) {
                 auto t0 = Clock::now();
@@ -532,15 +537,12 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 std::fill(id, id + tw * th, raster::kNoTriangle);
                 const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
                 raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
-                const uint32_t s0 = skyOrder.empty() ? 0 : skyBins.offsets[size_t(t)];
-                const uint32_t s1 = skyOrder.empty() ? 0 : skyBins.offsets[size_t(t) + 1];
-                if (s1 > s0) {
-                    std::fill(skyDepth, skyDepth + tw * th, 0.0f);
-                    std::fill(skyId, skyId + tw * th, raster::kNoTriangle);
-                    raster::rasterTile(tris.data(), skyBins.ids.data() + s0, s1 - s0, tx, ty, tw, th, skyDepth, skyId);
+                bool tileSky = false;
+                if (anySky)
+                    for (uint32_t k = b0; k < b1 && !tileSky; ++k) tileSky = skyTri[bins.ids[k]];
+                if (tileSky)
                     for (int i = 0; i < tw * th; ++i)
-                        if (id[i] == raster::kNoTriangle) id[i] = skyId[i], depth[i] = skyDepth[i];
-                }
+                        depth[i] = depth[i] < kSkyDepthLimit ? depth[i] * (1.0f / kSkyDepthScale) : depth[i];
                 auto t1 = Clock::now();
                 if (samples && pass == 0)
                     for (int j = 0; j < th; ++j)
@@ -568,10 +570,9 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                                                                 useScratch ? false : accumulate, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
                         // The sky's pixels count as infinitely far for what is drawn over them.
-                        if (s1 > s0)
+                        if (tileSky)
                             for (int i = 0; i < tw * th; ++i)
-                                if (id[i] != raster::kNoTriangle && cands[shadeTris[id[i]].source].src.kind == SourceKind::Sky)
-                                    depth[i] = 0.0f;
+                                if (id[i] != raster::kNoTriangle && skyTri[id[i]]) depth[i] = 0.0f;
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
                         drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
                                      coverage.empty() ? nullptr : drawn);

@@ -209,8 +209,9 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 // Light-bearing modes: runs of one triangle per row are shaded into a row buffer (the vector loop
 // overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
 // the image in one pass.
+// keepEmpty: pixels without a triangle keep what the image has there (instead of the background).
 uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
-                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture) {
+                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture, bool keepEmpty = false) {
     uint32_t missing = 0;
     const Vec3 bg = ctx.background;
     const LookParams lp = lookParams(ctx);
@@ -245,7 +246,10 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 starts &= starts - 1;
                 float* o = buf + 3 * (i - s0);
                 if (tri == raster::kNoTriangle) {
-                    for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
+                    if (keepEmpty)
+                        std::memcpy(o, out + 3 * i, size_t(end - i) * 3 * sizeof(float));
+                    else
+                        for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
                 } else {
                     covered += uint32_t(end - i);
                     const TriShade& t = ctx.triShade[tri];
@@ -362,11 +366,27 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
     return {out[0], out[1], out[2], alpha * t.opacity};
 }
 
-float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
+void pixelAlphas(const ShadeContext& ctx, uint32_t tri, int py, const int* px, const float* invW, int n, float* alpha) {
     const TriShade& t = ctx.triShade[tri];
-    if (t.skyBox || t.program || !t.texture) return t.opacity;
+    if (t.skyBox || t.program || !t.texture) {
+        std::fill(alpha, alpha + n, t.opacity);
+        return;
+    }
     // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
-    return texelAlphaAt(*t.texture, texFootprint(ctx, t, tri), float(px - t.x0), float(py - t.y0), 1.0f / invW) * t.opacity;
+    const TexFootprint f = texFootprint(ctx, t, tri);
+    const float fy = float(py - t.y0);
+    for (int k = 0; k < n; ++k) alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), fy, 1.0f / invW[k]) * t.opacity;
+}
+
+float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
+    float alpha;
+    pixelAlphas(ctx, tri, py, &px, &invW, 1, &alpha);
+    return alpha;
+}
+
+void shadeCoveredPixels(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
+                        int h, Image& image) {
+    shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, false, nullptr, true);
 }
 
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {

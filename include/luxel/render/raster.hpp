@@ -80,21 +80,39 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int
 Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
                          int height, int shiftX = 0);
 
+// Calls f(py, lo, hi, zRow) for each row of the rectangle [x0, x1] x [y0, y1] whose pixel centres the triangle
+// covers: they are the columns lo..hi (a row's covered pixels are one span: on a row each edge is
+// a * px + b >= 0, which bounds px on one side, found by exact integer floor / ceil). rasterTile's coverage
+// rule; spanDepth(t, px, zRow) is its depth value.
+template <typename F>
+void forEachCoveredSpan(const RasterTri& t, int x0, int y0, int x1, int y1, F&& f) {
+    x0 = std::max(x0, t.x0), y0 = std::max(y0, t.y0), x1 = std::min(x1, t.x1), y1 = std::min(y1, t.y1);
+    auto floorDiv = [](int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0))); };
+    for (int py = y0; py <= y1; ++py) {
+        const int64_t sy = int64_t(py) * kSub + kSub / 2;
+        int64_t lo = x0, hi = x1;
+        for (int i = 0; i < 3; ++i) {
+            const int64_t a = int64_t(t.A[i]) * kSub, b = int64_t(t.A[i]) * (kSub / 2) + int64_t(t.B[i]) * sy + t.C[i];
+            if (a > 0)
+                lo = std::max(lo, -floorDiv(b, a));  // px >= ceil(-b / a)
+            else if (a < 0)
+                hi = std::min(hi, floorDiv(b, -a));  // px <= floor(b / -a)
+            else if (b < 0)
+                hi = lo - 1;
+        }
+        if (lo <= hi) f(py, int(lo), int(hi), t.invW.b * float(py - t.y0));
+    }
+}
+
+inline float spanDepth(const RasterTri& t, int px, float zRow) { return (t.invW.c + t.invW.a * float(px - t.x0)) + zRow; }
+
 // Calls f(px, py, invW) for every pixel of the rectangle [x0, x1] x [y0, y1] whose centre the triangle covers,
 // row by row: rasterTile's coverage rule and depth value, without its depth test (passes that blend).
 template <typename F>
 void forEachCoveredPixel(const RasterTri& t, int x0, int y0, int x1, int y1, F&& f) {
-    x0 = std::max(x0, t.x0), y0 = std::max(y0, t.y0), x1 = std::min(x1, t.x1), y1 = std::min(y1, t.y1);
-    for (int py = y0; py <= y1; ++py) {
-        const int64_t sy = int64_t(py) * kSub + kSub / 2;
-        const float zRow = t.invW.b * float(py - t.y0);
-        for (int px = x0; px <= x1; ++px) {
-            const int64_t sx = int64_t(px) * kSub + kSub / 2;
-            bool inside = true;
-            for (int i = 0; i < 3 && inside; ++i) inside = int64_t(t.A[i]) * sx + int64_t(t.B[i]) * sy + t.C[i] >= 0;
-            if (inside) f(px, py, (t.invW.c + t.invW.a * float(px - t.x0)) + zRow);
-        }
-    }
+    forEachCoveredSpan(t, x0, y0, x1, y1, [&](int py, int lo, int hi, float zRow) {
+        for (int px = lo; px <= hi; ++px) f(px, py, spanDepth(t, px, zRow));
+    });
 }
 
 // Pixel rectangle of tile `tile` (row-major over tilesX x tilesY) of an image width x height.
