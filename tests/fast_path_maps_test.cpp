@@ -92,3 +92,12 @@ TEST_CASE("real maps: vector and portable stage programs and cloud skies give th
     checkView({pak + "oa_dm4.bsp", Vec3{464, -112, 48}, Vec3{43.090f, -155.433f, 0}}, {kOpenArena.string()});
     checkView({patch + "oasago2.bsp", Vec3{-60, -1536, 436}, Vec3{0, 90, 0}}, {kOpenArena.string()});
 }
+
+TEST_CASE("real maps: Source props' cut-out foliage, vector and portable, 1 and 2 threads, the same bytes", "[render][maps]") {
+    LUXEL_REQUIRE_SOURCE_CONTENT();
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 2);
+    const std::string game = *sharedSourceContent() + "/momentum_background_01";
+    // From the spawn, and close under the sakura tree's canopy (alpha-tested branch cards over the sky).
+    checkView({game + "/maps/background_01.bsp", std::nullopt, std::nullopt}, {game});
+    checkView({game + "/maps/background_01.bsp", Vec3{-32, -500, 250}, Vec3{5, 90, 0}}, {game});
+}

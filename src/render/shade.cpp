@@ -375,6 +375,21 @@ void pixelAlphas(const ShadeContext& ctx, uint32_t tri, int py, const int* px, c
     // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
     const TexFootprint f = texFootprint(ctx, t, tri);
     const float fy = float(py - t.y0);
+#if defined(LUXEL_SHADE_AVX2)
+    const RgbaImage& base = t.texture->mips[0];
+    if (raster::useAvx2() && (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
+        size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
+        for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: columns relative to the plane
+            const int m = std::min(n - k0, kMaxRun);
+            int32_t dx[kMaxRun];
+            for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0;
+            textureAlphasAvx2(*t.texture, f, fy, dx, invW + k0, m, alpha + k0);
+            if (t.opacity != 1.0f)
+                for (int k = 0; k < m; ++k) alpha[k0 + k] *= t.opacity;
+        }
+        return;
+    }
+#endif
     for (int k = 0; k < n; ++k) alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), fy, 1.0f / invW[k]) * t.opacity;
 }
 

@@ -159,6 +159,35 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
 }
 
+LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, float fy, const int32_t* dx, const float* invW,
+                                  int n, float* alpha) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const TexturedRow row = texturedRow(&tex, f, fy);
+    for (int k = 0; k < n; k += 8) {
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+        // Lanes past the end read nothing (masked loads: 1/w 0, column 0); their values are not stored.
+        const __m256 d = _mm256_maskload_ps(invW + k, valid);
+        const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 u = plane8(f.tu, fx, fy, iw), v = plane8(f.tv, fx, fy, iw);
+        const __m256i level = mipLevels8(row, fx, iw);
+        alignas(32) int32_t levels[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+        __m256 a = _mm256_setzero_ps();
+        __m256i todo = valid;
+        while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
+            const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
+            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+            const TexelQuad8 q = fetchTexels8(tex, levels[first], u, v);
+            const __m256 s = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
+            a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(mine));
+            todo = _mm256_andnot_si256(mine, todo);
+        }
+        _mm256_maskstore_ps(alpha + k, valid, a);
+    }
+}
+
 }  // namespace luxel::render::shading
 
 #endif
