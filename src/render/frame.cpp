@@ -124,76 +124,35 @@ void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<rast
                                 });
 }
 
-// A tile's overlay triangles in order. Alpha-tested ones that shade like opaque surfaces (no stage program,
-// not a fog volume's own surface) are resolved before any colour is computed: a pixel they pass (depth test,
-// then the texture's alpha alone, render::pixelAlpha) records the triangle, and each pixel is shaded once, for
-// the triangle that won it, when another kind of overlay triangle comes or the tile ends. Drawing them one by
-// one in order leaves the same picture (the nearest passing fragment, of equally near ones the last, is what
-// stays), but shades every overdrawn fragment of foliage; this shades the visible ones.
+// A tile's overlay triangles in order (cut-outs that shade like opaque surfaces are not among them: they are
+// resolved in the visibility buffer, see keepCutout).
 void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
                   const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
                   size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
-    uint32_t winner[raster::kTileSize * raster::kTileSize];
-    bool pending = false;
-    const size_t pixels = size_t(rect.w) * size_t(rect.h);
-    std::fill(winner, winner + pixels, raster::kNoTriangle);
-    auto flush = [&] {
-        if (!pending) return;
-        render::shadeCoveredPixels(ctx, depth, winner, rect.w, rect.x, rect.y, rect.w, rect.h, target);
-        std::fill(winner, winner + pixels, raster::kNoTriangle);
-        pending = false;
-    };
-    auto simple = [&](uint32_t tri) {
-        const render::TriShade& ts = ctx.triShade[tri];
-        return cands[shadeTris[tri].source].blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
-    };
-    std::vector<uint32_t> run;
-    for (size_t k = 0; k < count;) {
-        if (!simple(ids[k])) {
-            flush();
-            drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
-            ++k;
-            continue;
-        }
-        // A run of them nearest first, so the depth test turns away what lies behind before its alpha is
-        // read. The winner stays the one drawing in order leaves: the nearest, and of equally near ones the
-        // last in order (the overlay order is ascending triangle id here).
-        run.clear();
-        for (; k < count && simple(ids[k]); ++k) run.push_back(ids[k]);
-        std::sort(run.begin(), run.end(), [&](uint32_t a, uint32_t b) {
-            return tris[a].zNear != tris[b].zNear ? tris[a].zNear > tris[b].zNear : a < b;
-        });
-        for (const uint32_t tri : run) {
-            const float ref = cands[shadeTris[tri].source].alphaRef;
-            const raster::RasterTri& rt = tris[tri];
-            raster::forEachCoveredSpan(rt, rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
-                                       [&](int py, int lo, int hi, float zRow) {
-                // The span's pixels that pass the depth test, then their alpha in one call.
-                int columns[raster::kTileSize];
-                float z[raster::kTileSize], alpha[raster::kTileSize];
-                const size_t row = size_t(py - rect.y) * size_t(rect.w) - size_t(rect.x);
-                int n = 0;
-                for (int px = lo; px <= hi; ++px) {
-                    const float zp = raster::spanDepth(rt, px, zRow);
-                    const float d = depth[row + size_t(px)];
-                    if (zp < d || (zp == d && winner[row + size_t(px)] != raster::kNoTriangle && winner[row + size_t(px)] > tri))
-                        continue;
-                    columns[n] = px, z[n] = zp, ++n;
-                }
-                if (n == 0) return;
-                render::pixelAlphas(ctx, tri, py, columns, z, n, alpha);
-                for (int k = 0; k < n; ++k) {
-                    if (alpha[k] < ref) continue;
-                    const size_t at = row + size_t(columns[k]);
-                    depth[at] = z[k];
-                    winner[at] = tri;
-                    if (drawn) drawn[at] = 1;
-                    pending = true;
-                }
-            });
-        }
-    }
-    flush();
+    for (size_t k = 0; k < count; ++k)
+        drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
+}
+
+// Whether a triangle is a cut-out the visibility buffer resolves: alpha-tested, shaded like an opaque surface (no
+// stage program, not a fog volume's own surface), so the nearest pixel its alpha test keeps is all it shows.
+bool resolvedCutout(const Candidate& cand, const render::TriShade& ts) {
+    return cand.blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
+}
+
+struct CutoutContext {
+    const render::ShadeContext* ctx;
+    const std::vector<Candidate>* cands;
+    const raster::ShadeTri* shadeTris;
+};
+
+// raster::CutoutTest::keep: the texture's alpha (render::pixelAlphas) against the material's reference.
+void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
+                uint8_t* keep) {
+    const CutoutContext& c = *static_cast<const CutoutContext*>(context);
+    float alpha[64];
+    render::pixelAlphas(*c.ctx, tri, px, py, z, n, alpha);
+    const float ref = (*c.cands)[c.shadeTris[tri].source].alphaRef;
+    for (int k = 0; k < n; ++k) keep[k] = !(alpha[k] < ref);
 }
 
 bool pageUsable(const World& world, int32_t page) {
@@ -457,6 +416,30 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             }
         });
         chunks.clear();
+        // Cut-outs go first in the triangle order, last one first: the visibility buffer gives equal depths to the
+        // lower id, so a cut-out wins a tie with an opaque triangle and of tied cut-outs the later one wins, as
+        // when they were drawn over the opaque picture in order (coplanar decals stay on their walls).
+        std::vector<uint8_t> isCutout;
+        if (materials) {
+            std::vector<uint32_t> order, rest;
+            for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
+                (resolvedCutout(cands[shadeTris[i].source], triShade[i]) ? order : rest).push_back(i);
+            if (!order.empty()) {
+                const size_t numCutouts = order.size();
+                std::reverse(order.begin(), order.end());
+                order.insert(order.end(), rest.begin(), rest.end());
+                auto permute = [&](auto& v) {
+                    auto old = std::move(v);
+                    v.resize(old.size());
+                    for (size_t i = 0; i < order.size(); ++i) v[i] = old[order[i]];
+                };
+                permute(tris);
+                permute(shadeTris);
+                permute(triShade);
+                isCutout.assign(tris.size(), 0);
+                std::fill(isCutout.begin(), isCutout.begin() + std::ptrdiff_t(numCutouts), 1);
+            }
+        }
         if (pass == 0) {
             allocation.wait();
         }
@@ -471,7 +454,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
             std::vector<uint32_t> blended;
             for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
                 const BlendMode b = cands[shadeTris[i].source].blend;
-                if (b == BlendMode::Opaque) continue;
+                if (b == BlendMode::Opaque || (!isCutout.empty() && isCutout[i])) continue;
                 isOverlay[i] = 1;
                 (b == BlendMode::AlphaTest ? overlayOrder : blended).push_back(i);
             }
@@ -524,6 +507,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         auto tTiles = Clock::now();
         setupMs += msBetween(tPass, tTiles);
 
+        const CutoutContext cutoutContext{&ctx, &cands, shadeTris.data()};
+        const raster::CutoutTest cutoutTest{isCutout.data(), keepCutout, &cutoutContext};
         const bool accumulate = pass > 0;
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
             float depth[raster::kTileSize * raster::kTileSize];
@@ -536,7 +521,8 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 std::fill(depth, depth + tw * th, 0.0f);
                 std::fill(id, id + tw * th, raster::kNoTriangle);
                 const uint32_t b0 = bins.offsets[size_t(t)], b1 = bins.offsets[size_t(t) + 1];
-                raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id);
+                raster::rasterTile(tris.data(), bins.ids.data() + b0, b1 - b0, tx, ty, tw, th, depth, id, nullptr,
+                                   isCutout.empty() ? nullptr : &cutoutTest);
                 bool tileSky = false;
                 if (anySky)
                     for (uint32_t k = b0; k < b1 && !tileSky; ++k) tileSky = skyTri[bins.ids[k]];

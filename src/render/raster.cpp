@@ -1,6 +1,7 @@
 #include "luxel/render/raster.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -391,6 +392,110 @@ LUXEL_AVX2 float rasterBlock8(const RasterTri& t, uint32_t triId, int32_t e0, in
 }
 #endif
 
+// A cut-out block's pixels that are covered and pass the depth test, row-major: their columns, rows, depths
+// and offsets in the block. Returns how many.
+struct CutoutCandidates {
+    int32_t px[kBlock * kBlock], py[kBlock * kBlock];
+    float z[kBlock * kBlock];
+    uint16_t at[kBlock * kBlock];
+};
+
+int cutoutCandidates(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2, const int32_t sx[3],
+                     const int32_t sy[3], int dx, int px0, int py, int bw, int bh, bool full, const float* depth,
+                     const uint32_t* id, uint16_t* writeCount, int stride, CutoutCandidates& c) {
+    const float za = t.invW.a, zb = t.invW.b, zc = t.invW.c;
+    int n = 0;
+    for (int j = 0; j < bh; ++j) {
+        const float zrowB = zb * float(py + j - t.y0);  // the expression order of rasterBlock and evalPlane
+        int32_t w0 = e0 + sy[0] * j, w1 = e1 + sy[1] * j, w2 = e2 + sy[2] * j;
+        for (int i = 0; i < bw; ++i, w0 += sx[0], w1 += sx[1], w2 += sx[2]) {
+            if (!full && (w0 | w1 | w2) < 0) continue;
+            const size_t o = size_t(j) * size_t(stride) + size_t(i);
+            if (writeCount) ++writeCount[o];
+            const float z = (zc + za * float(dx + i)) + zrowB;
+            if (!(z > depth[o] || (z == depth[o] && triId < id[o]))) continue;
+            c.px[n] = px0 + i, c.py[n] = py + j, c.z[n] = z, c.at[n] = uint16_t(o), ++n;
+        }
+    }
+    return n;
+}
+
+#if defined(LUXEL_RASTER_AVX2)
+// cutoutCandidates for a block 8 pixels wide, one row per step, each lane doing the scalar loop's operations.
+LUXEL_AVX2 int cutoutCandidates8(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2, const int32_t sx[3],
+                                 const int32_t sy[3], int dx, int px0, int py, int bh, bool full, const float* depth,
+                                 const uint32_t* id, uint16_t* writeCount, int stride, CutoutCandidates& c) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 zx = _mm256_add_ps(_mm256_set1_ps(t.invW.c), _mm256_mul_ps(_mm256_set1_ps(t.invW.a),
+                                                                            _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx), lane))));
+    const __m256i signBit = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
+    const __m256i vidFlipped = _mm256_xor_si256(_mm256_set1_epi32(int32_t(triId)), signBit), minusOne = _mm256_set1_epi32(-1);
+    __m256i w0 = _mm256_add_epi32(_mm256_set1_epi32(e0), _mm256_mullo_epi32(_mm256_set1_epi32(sx[0]), lane));
+    __m256i w1 = _mm256_add_epi32(_mm256_set1_epi32(e1), _mm256_mullo_epi32(_mm256_set1_epi32(sx[1]), lane));
+    __m256i w2 = _mm256_add_epi32(_mm256_set1_epi32(e2), _mm256_mullo_epi32(_mm256_set1_epi32(sx[2]), lane));
+    const __m256i sy0 = _mm256_set1_epi32(sy[0]), sy1 = _mm256_set1_epi32(sy[1]), sy2 = _mm256_set1_epi32(sy[2]);
+    int n = 0;
+    for (int j = 0; j < bh; ++j) {
+        const float* drow = depth + size_t(j) * size_t(stride);
+        const uint32_t* irow = id + size_t(j) * size_t(stride);
+        const __m256 z = _mm256_add_ps(zx, _mm256_set1_ps(t.invW.b * float(py + j - t.y0)));
+        const __m256 d = _mm256_loadu_ps(drow);
+        const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(irow));
+        __m256 m = _mm256_or_ps(_mm256_cmp_ps(z, d, _CMP_GT_OQ),
+                                _mm256_and_ps(_mm256_cmp_ps(z, d, _CMP_EQ_OQ),
+                                              _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(old, signBit), vidFlipped))));
+        int coverBits = 0xff;
+        if (!full) {
+            const __m256i cover = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(w0, w1), w2), minusOne);
+            m = _mm256_and_ps(m, _mm256_castsi256_ps(cover));
+            coverBits = _mm256_movemask_ps(_mm256_castsi256_ps(cover));
+            w0 = _mm256_add_epi32(w0, sy0);
+            w1 = _mm256_add_epi32(w1, sy1);
+            w2 = _mm256_add_epi32(w2, sy2);
+        }
+        if (writeCount) {
+            uint16_t* wrow = writeCount + size_t(j) * size_t(stride);
+            for (int k = 0; k < 8; ++k) wrow[k] = uint16_t(wrow[k] + ((coverBits >> k) & 1));
+        }
+        unsigned bits = unsigned(_mm256_movemask_ps(m));
+        if (!bits) continue;
+        alignas(32) float zs[8];
+        _mm256_store_ps(zs, z);
+        for (; bits; bits &= bits - 1) {
+            const int i = std::countr_zero(bits);
+            c.px[n] = px0 + i, c.py[n] = py + j, c.z[n] = zs[i], c.at[n] = uint16_t(size_t(j) * size_t(stride) + size_t(i)), ++n;
+        }
+    }
+    return n;
+}
+#endif
+
+// rasterBlock for a cut-out triangle: coverage and depth test first, then the caller's test on the passing
+// pixels, then the writes (a triangle writes each pixel once, so testing before writing changes nothing).
+// Returns the smallest depth left in the block (0 while any pixel is empty).
+float rasterCutoutBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2, const int32_t sx[3],
+                        const int32_t sy[3], int dx, int px0, int py, int bw, int bh, bool full, float* depth, uint32_t* id,
+                        uint16_t* writeCount, int stride, const CutoutTest& cut, [[maybe_unused]] bool vec) {
+    CutoutCandidates c;
+#if defined(LUXEL_RASTER_AVX2)
+    const int n = vec && bw == kBlock
+                      ? cutoutCandidates8(t, triId, e0, e1, e2, sx, sy, dx, px0, py, bh, full, depth, id, writeCount, stride, c)
+                      : cutoutCandidates(t, triId, e0, e1, e2, sx, sy, dx, px0, py, bw, bh, full, depth, id, writeCount, stride, c);
+#else
+    const int n = cutoutCandidates(t, triId, e0, e1, e2, sx, sy, dx, px0, py, bw, bh, full, depth, id, writeCount, stride, c);
+#endif
+    if (n > 0) {
+        uint8_t keep[kBlock * kBlock];
+        cut.keep(cut.context, triId, c.px, c.py, c.z, n, keep);
+        for (int k = 0; k < n; ++k)
+            if (keep[k]) depth[c.at[k]] = c.z[k], id[c.at[k]] = triId;
+    }
+    float nearest = std::numeric_limits<float>::infinity();
+    for (int j = 0; j < bh; ++j)
+        for (int i = 0; i < bw; ++i) nearest = std::min(nearest, depth[size_t(j) * size_t(stride) + size_t(i)]);
+    return nearest;
+}
+
 // Per 8x8 block of a tile, a lower bound of its pixels' 1/w (depths only grow).
 struct HiZ {
     float farthest[kBlocksPerSide * kBlocksPerSide];
@@ -399,7 +504,7 @@ struct HiZ {
 }  // namespace
 
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
-                float* depth, uint32_t* id, uint16_t* writeCount) {
+                float* depth, uint32_t* id, uint16_t* writeCount, const CutoutTest* cutouts) {
     HiZ hiz;  // the caller's buffer starts at depth 0 (nothing drawn)
     for (float& f : hiz.farthest) f = 0;
 #if defined(LUXEL_RASTER_AVX2)
@@ -408,6 +513,7 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
     for (size_t k = 0; k < count; ++k) {
         const uint32_t triId = ids[k];
         const RasterTri& t = tris[triId];
+        const bool cutout = cutouts && cutouts->isCutout[triId];
         const int rx0 = std::max(t.x0, tileX), rx1 = std::min(t.x1, tileX + w - 1);
         const int ry0 = std::max(t.y0, tileY), ry1 = std::min(t.y1, tileY + h - 1);
         if (rx0 > rx1 || ry0 > ry1) continue;
@@ -494,6 +600,17 @@ void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int ti
                 const int bw = std::min(bx + kBlock - 1, ex1) - bx + 1;
                 const size_t at = size_t(by - tileY) * size_t(w) + size_t(bx - tileX);
                 uint16_t* wc = writeCount ? writeCount + at : nullptr;
+                if (cutout) {
+#if defined(LUXEL_RASTER_AVX2)
+                    const bool vecBlock = vec;
+#else
+                    const bool vecBlock = false;
+#endif
+                    const float nearestLeft = rasterCutoutBlock(t, triId, eAt[0], eAt[1], eAt[2], sx, sy, dx0 + (bx - ex0), bx,
+                                                                by, bw, bh, full, depth + at, id + at, wc, w, *cutouts, vecBlock);
+                    hiz.farthest[blk] = std::max(hiz.farthest[blk], nearestLeft);
+                    continue;
+                }
 #if defined(LUXEL_RASTER_AVX2)
                 if (vec && bw == kBlock) {
                     // The block is all the tile has there (bh rows), so the smallest depth left in it bounds it.

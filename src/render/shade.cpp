@@ -209,9 +209,8 @@ void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams
 // Light-bearing modes: runs of one triangle per row are shaded into a row buffer (the vector loop
 // overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
 // the image in one pass.
-// keepEmpty: pixels without a triangle keep what the image has there (instead of the background).
 uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
-                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture, bool keepEmpty = false) {
+                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture) {
     uint32_t missing = 0;
     const Vec3 bg = ctx.background;
     const LookParams lp = lookParams(ctx);
@@ -246,10 +245,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 starts &= starts - 1;
                 float* o = buf + 3 * (i - s0);
                 if (tri == raster::kNoTriangle) {
-                    if (keepEmpty)
-                        std::memcpy(o, out + 3 * i, size_t(end - i) * 3 * sizeof(float));
-                    else
-                        for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
+                    for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
                 } else {
                     covered += uint32_t(end - i);
                     const TriShade& t = ctx.triShade[tri];
@@ -366,7 +362,8 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
     return {out[0], out[1], out[2], alpha * t.opacity};
 }
 
-void pixelAlphas(const ShadeContext& ctx, uint32_t tri, int py, const int* px, const float* invW, int n, float* alpha) {
+void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
+                 float* alpha) {
     const TriShade& t = ctx.triShade[tri];
     if (t.skyBox || t.program || !t.texture) {
         std::fill(alpha, alpha + n, t.opacity);
@@ -374,35 +371,26 @@ void pixelAlphas(const ShadeContext& ctx, uint32_t tri, int py, const int* px, c
     }
     // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
     const TexFootprint f = texFootprint(ctx, t, tri);
-    const float fy = float(py - t.y0);
 #if defined(LUXEL_SHADE_AVX2)
     const RgbaImage& base = t.texture->mips[0];
     if (raster::useAvx2() && (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
         size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
-        for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: columns relative to the plane
+        for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: pixels relative to the planes
             const int m = std::min(n - k0, kMaxRun);
-            int32_t dx[kMaxRun];
-            for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0;
-            textureAlphasAvx2(*t.texture, f, fy, dx, invW + k0, m, alpha + k0);
+            int32_t dx[kMaxRun], dy[kMaxRun];
+            for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0, dy[k] = py[k0 + k] - t.y0;
+            textureAlphasAvx2(*t.texture, f, dx, dy, invW + k0, m, alpha + k0);
             if (t.opacity != 1.0f)
                 for (int k = 0; k < m; ++k) alpha[k0 + k] *= t.opacity;
         }
         return;
     }
 #endif
-    for (int k = 0; k < n; ++k) alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), fy, 1.0f / invW[k]) * t.opacity;
+    for (int k = 0; k < n; ++k)
+        alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), float(py[k] - t.y0), 1.0f / invW[k]) * t.opacity;
 }
 
-float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
-    float alpha;
-    pixelAlphas(ctx, tri, py, &px, &invW, 1, &alpha);
-    return alpha;
-}
 
-void shadeCoveredPixels(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                        int h, Image& image) {
-    shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, false, nullptr, true);
-}
 
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine) {
     const GammaTable table = makeGammaTable(engine.gamma);

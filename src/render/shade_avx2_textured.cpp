@@ -159,18 +159,29 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
 }
 
-LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, float fy, const int32_t* dx, const float* invW,
-                                  int n, float* alpha) {
+LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+                                  const float* invW, int n, float* alpha) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f);
-    const TexturedRow row = texturedRow(&tex, f, fy);
+    const __m256 rowU0 = _mm256_set1_ps(f.dxU[0]), rowU1 = _mm256_set1_ps(f.dxU[1]);
+    const __m256 rowV0 = _mm256_set1_ps(f.dxV[0]), rowV1 = _mm256_set1_ps(f.dxV[1]);
+    TexturedRow row = texturedRow(&tex, f, 0.0f);
     for (int k = 0; k < n; k += 8) {
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
-        // Lanes past the end read nothing (masked loads: 1/w 0, column 0); their values are not stored.
+        // Lanes past the end read nothing (masked loads: 1/w 0, pixel 0, 0); their values are not stored.
         const __m256 d = _mm256_maskload_ps(invW + k, valid);
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
+        const __m256 fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dy + k, valid));
         const __m256 iw = _mm256_div_ps(one, d);
-        const __m256 u = plane8(f.tu, fx, fy, iw), v = plane8(f.tv, fx, fy, iw);
+        // plane8 and rowFootprint with each lane on its own row.
+        const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tu.c), _mm256_mul_ps(_mm256_set1_ps(f.tu.a), fx)),
+                                                     _mm256_mul_ps(_mm256_set1_ps(f.tu.b), fy)),
+                                       iw);
+        const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tv.c), _mm256_mul_ps(_mm256_set1_ps(f.tv.a), fx)),
+                                                     _mm256_mul_ps(_mm256_set1_ps(f.tv.b), fy)),
+                                       iw);
+        const __m256 rx = _mm256_add_ps(rowU0, _mm256_mul_ps(rowU1, fy)), ry = _mm256_add_ps(rowV0, _mm256_mul_ps(rowV1, fy));
+        row.rowSquare = _mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry));
         const __m256i level = mipLevels8(row, fx, iw);
         alignas(32) int32_t levels[8];
         _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);

@@ -343,10 +343,10 @@ LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, f
                               float* out);
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out);
-// texelAlphaAt of n pixels on one row (columns dx[k] relative to the plane origin, 1/w invW[k]) of a
-// power-of-two texture, 8 at a time, each lane on its own mip level; writes exactly n values.
-LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, float fy, const int32_t* dx, const float* invW,
-                                  int n, float* alpha);
+// texelAlphaAt of n pixels (dx[k], dy[k] relative to the plane origin, 1/w invW[k]) of a power-of-two texture,
+// 8 at a time, each lane on its own mip level; writes exactly n values.
+LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+                                  const float* invW, int n, float* alpha);
 
 // A finished row segment to the image with streaming stores; false when dst is not 32-byte aligned.
 LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf);

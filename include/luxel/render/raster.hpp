@@ -82,23 +82,51 @@ Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<u
 
 // Calls f(py, lo, hi, zRow) for each row of the rectangle [x0, x1] x [y0, y1] whose pixel centres the triangle
 // covers: they are the columns lo..hi (a row's covered pixels are one span: on a row each edge is
-// a * px + b >= 0, which bounds px on one side, found by exact integer floor / ceil). rasterTile's coverage
-// rule; spanDepth(t, px, zRow) is its depth value.
+// a * px + b >= 0, which bounds px on one side). The bound is an exact integer floor / ceil of b / a, divided
+// once and then stepped from row to row as quotient and remainder. rasterTile's coverage rule; spanDepth(t, px,
+// zRow) is its depth value.
 template <typename F>
 void forEachCoveredSpan(const RasterTri& t, int x0, int y0, int x1, int y1, F&& f) {
     x0 = std::max(x0, t.x0), y0 = std::max(y0, t.y0), x1 = std::min(x1, t.x1), y1 = std::min(y1, t.y1);
+    if (x0 > x1 || y0 > y1) return;
     auto floorDiv = [](int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0))); };
+    // Per edge: q = floor(n / d) and r = n - q * d in [0, d), d = |a|, with n = b for a < 0 (px <= floor(b / -a))
+    // and n = -b + a - 1 for a > 0 (px >= ceil(-b / a) = floor((-b + a - 1) / a)).
+    struct Bound {
+        int kind;  // 0: lower bound, 1: upper bound, 2: none (a = 0: the whole row or nothing)
+        int64_t q, r, d, stepQ, stepR, b, stepB;
+    } bound[3];
+    const int64_t sy0 = int64_t(y0) * kSub + kSub / 2;
+    for (int i = 0; i < 3; ++i) {
+        const int64_t a = int64_t(t.A[i]) * kSub, b = int64_t(t.A[i]) * (kSub / 2) + int64_t(t.B[i]) * sy0 + t.C[i];
+        const int64_t stepB = int64_t(t.B[i]) * kSub;
+        Bound& e = bound[i];
+        e.b = b, e.stepB = stepB;
+        if (a == 0) {
+            e.kind = 2;
+            continue;
+        }
+        e.kind = a > 0 ? 0 : 1;
+        e.d = a > 0 ? a : -a;
+        const int64_t n = a > 0 ? -b + a - 1 : b, stepN = a > 0 ? -stepB : stepB;  // ceil(-b / a) = floor((-b + a - 1) / a)
+        e.q = floorDiv(n, e.d), e.r = n - e.q * e.d;
+        e.stepQ = floorDiv(stepN, e.d), e.stepR = stepN - e.stepQ * e.d;
+    }
     for (int py = y0; py <= y1; ++py) {
-        const int64_t sy = int64_t(py) * kSub + kSub / 2;
         int64_t lo = x0, hi = x1;
-        for (int i = 0; i < 3; ++i) {
-            const int64_t a = int64_t(t.A[i]) * kSub, b = int64_t(t.A[i]) * (kSub / 2) + int64_t(t.B[i]) * sy + t.C[i];
-            if (a > 0)
-                lo = std::max(lo, -floorDiv(b, a));  // px >= ceil(-b / a)
-            else if (a < 0)
-                hi = std::min(hi, floorDiv(b, -a));  // px <= floor(b / -a)
-            else if (b < 0)
+        for (Bound& e : bound) {
+            if (e.kind == 0)
+                lo = std::max(lo, e.q);
+            else if (e.kind == 1)
+                hi = std::min(hi, e.q);
+            else if (e.b < 0)
                 hi = lo - 1;
+            // The next row.
+            e.b += e.stepB;
+            if (e.kind != 2) {
+                e.q += e.stepQ, e.r += e.stepR;
+                if (e.r >= e.d) e.r -= e.d, ++e.q;
+            }
         }
         if (lo <= hi) f(py, int(lo), int(hi), t.invW.b * float(py - t.y0));
     }
@@ -126,9 +154,17 @@ TileRect tileRect(const Bins& bins, size_t tile, int width, int height);
 // id kNoTriangle). Depth test: nearer wins and equal depth goes to the lower id, so the result does not
 // depend on the order triangles are listed in (ids must be < 2^31). writeCount, when
 // given, counts the pixels each triangle's coverage test accepts (ignoring the per-pixel depth test; blocks
-// skipped by the hierarchical depth test are not visited): a test hook.
+// skipped by the hierarchical depth test are not visited): a test hook. `cutouts`: see CutoutTest.
+// Cut-out (alpha-tested) triangles, which cover a pixel only where the caller's test keeps it: keep() sets
+// keep[k] for the n <= 64 pixels (px[k], py[k]) of triangle tri whose depth test passes at 1/w z[k].
+struct CutoutTest {
+    const uint8_t* isCutout = nullptr;  // one flag per triangle
+    void (*keep)(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
+                 uint8_t* keep) = nullptr;
+    const void* context = nullptr;
+};
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
-                float* depth, uint32_t* id, uint16_t* writeCount = nullptr);
+                float* depth, uint32_t* id, uint16_t* writeCount = nullptr, const CutoutTest* cutouts = nullptr);
 
 // Whether the rasterizer and shading run their AVX2 loops: on CPUs with AVX2 unless turned off. The
 // AVX2 and portable loops give the same bits; the switch exists so tests can compare them.

@@ -152,14 +152,11 @@ uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t*
 // alpha = texture alpha times the material's opacity (1 without a texture). For the passes that alpha-test
 // and blend surfaces over the opaque picture.
 Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
-// Its alpha alone, the same value, without the colour's work: cut-outs decide coverage with it before shading.
-float pixelAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
-// pixelAlpha of n pixels on row py (columns px[k], 1/w invW[k]), the triangle's texture set-up done once.
-void pixelAlphas(const ShadeContext& ctx, uint32_t tri, int py, const int* px, const float* invW, int n, float* alpha);
-// shadeBlock's colours (light-bearing modes) for the pixels of the block that have a triangle, written over
-// the image; the others keep what the image has. Cut-outs shade the pixels they won with it.
-void shadeCoveredPixels(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                        int h, Image& image);
+// Its alpha alone, the same value, without the colour's work, for n pixels (px[k], py[k]) at 1/w invW[k]: cut-outs
+// decide coverage with it before shading.
+void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
+                 float* alpha);
+
 
 // A translucent or alpha-tested program triangle's pixel drawn over `rgb` (the display values there, replaced
 // by the result): every stage blended over what is behind as the engine's framebuffer does. False when the
