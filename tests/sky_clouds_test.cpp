@@ -8,6 +8,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/render/render.hpp"
+#include "luxel/render/shade.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q3_writer.hpp"
 #include "support/render_fixtures.hpp"
@@ -89,6 +90,27 @@ TEST_CASE("cloud layer: the dome coordinates at the zenith and at the horizon", 
     const Vec3 east = centre(m, {0, 0, 0});
     CHECK(east.x == Approx(rampAt(s)).margin(1.0 / 255));
     CHECK(east.y == Approx(rampAt(kPiD / 2)).margin(1.0 / 255));
+}
+
+TEST_CASE("cloud layer: the engine's grid of dome coordinates, and no clouds on the box's bottom side", "[sky]") {
+    // ioquake3 R_InitSkyTexCoords: grid point (s, t) of a side is side coordinate ((s - 4) / 4, (t - 4) / 4).
+    const render::CloudGrid grid = render::makeCloudGrid(512);
+    CHECK(grid.at[4][4][4].x == Approx(kPiD / 2));  // the top side's centre: straight up
+    CHECK(grid.at[4][4][4].y == Approx(kPiD / 2));
+    CHECK(grid.at[0][4][4].x == Approx(std::acos(std::sqrt(4456448.0) / 4608.0)));  // +X side's centre: the horizon east
+    CHECK(grid.at[0][4][4].y == Approx(kPiD / 2));
+    // The +X side's corner (s, t) = (1, 1) is direction (1, -1, 1): the dome is symmetric in y, so its t
+    // equals pi minus that of the corner (s, t) = (-1, 1), direction (1, 1, 1).
+    CHECK(grid.at[0][8][8].y == Approx(kPiD - grid.at[0][8][0].y));
+    CHECK(grid.at[0][8][8].x == Approx(grid.at[0][8][0].x));
+    // Straight down (the -Z side): FillCloudBox never draws clouds there, so the sky colour shows.
+    const MaterialSet m = cloudSky();
+    const Vec3 down = centre(m, {90, 0, 0});
+    CHECK(down.x == 0.25f);
+    CHECK(down.y == 0.25f);
+    // Just above the horizon on a side, clouds are drawn (the ramp is never the flat 0.25 on both channels there).
+    const Vec3 side = centre(m, {-10, 30, 0});
+    CHECK((side.x != 0.25f || side.y != 0.25f));
 }
 
 TEST_CASE("cloud layer: tcMod scale and scroll at the frame's time", "[sky]") {

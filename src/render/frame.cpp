@@ -314,6 +314,11 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.skyColorOverride = options.skyColorOverride;
     if (skyView && skyView->width == W && skyView->height == H && skyView->channels == 3) ctx.skyView = skyView;
     ctx.background = options.background;
+    std::optional<render::CloudGrid> cloudGrid;
+    if (materials && !materials->sky.clouds.empty()) {
+        cloudGrid = render::makeCloudGrid(materials->sky.cloudHeight);
+        ctx.cloudGrid = &*cloudGrid;
+    }
     std::vector<SourceTri> sources(cands.size());
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
     ctx.sources = sources.data();

@@ -3,6 +3,7 @@
 // skies.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "shade_avx2.hpp"
 
@@ -29,27 +30,36 @@ inline Vec2 skyFaceUV(const Texture& tex, float s, float t) {
 
 // Quake's sky box sides (tr_sky.c st_to_vec, the same in Source's gl_warp.cpp): +X, -X, +Y, -Y, +Z, -Z, with
 // the side's (s, t) in [-1, 1] and the picture's top row at t = +1.
+struct SkySide {
+    int face;
+    float s, t;
+};
+
+SkySide skySide(Vec3 d) {
+    const Vec3 a{std::abs(d.x), std::abs(d.y), std::abs(d.z)};
+    if (a.x >= a.y && a.x >= a.z) return {d.x > 0 ? 0 : 1, d.x > 0 ? -d.y / a.x : d.y / a.x, d.z / a.x};
+    if (a.y >= a.z) return {d.y > 0 ? 2 : 3, d.y > 0 ? d.x / a.y : -d.x / a.y, d.z / a.y};
+    return {d.z > 0 ? 4 : 5, -d.y / a.z, d.z > 0 ? -d.x / a.z : d.x / a.z};
+}
+
+// The direction of side point (s, t) (st_to_vec, the inverse of skySide).
+Vec3 skySideDirection(int face, float s, float t) {
+    switch (face) {
+        case 0: return {1, -s, t};
+        case 1: return {-1, s, t};
+        case 2: return {s, 1, t};
+        case 3: return {-s, -1, t};
+        case 4: return {-t, -s, 1};
+        default: return {t, -s, -1};
+    }
+}
+
 Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
     if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {
         const float* m = sky.toBox;
         d = {m[0] * d.x + m[1] * d.y + m[2] * d.z, m[3] * d.x + m[4] * d.y + m[5] * d.z, m[6] * d.x + m[7] * d.y + m[8] * d.z};
     }
-    const Vec3 a{std::abs(d.x), std::abs(d.y), std::abs(d.z)};
-    int face;
-    float s, t;
-    if (a.x >= a.y && a.x >= a.z) {
-        face = d.x > 0 ? 0 : 1;
-        s = d.x > 0 ? -d.y / a.x : d.y / a.x;
-        t = d.z / a.x;
-    } else if (a.y >= a.z) {
-        face = d.y > 0 ? 2 : 3;
-        s = d.y > 0 ? d.x / a.y : -d.x / a.y;
-        t = d.z / a.y;
-    } else {
-        face = d.z > 0 ? 4 : 5;
-        s = -d.y / a.z;
-        t = d.z > 0 ? -d.x / a.z : d.x / a.z;
-    }
+    const auto [face, s, t] = skySide(d);
     const Texture* tex = skyFaceTexture(ctx, face);
     if (!tex) return ctx.skyColor;
     const Vec4 c = sampleTexture(*tex, 0, skyFaceUV(*tex, s, t), *ctx.albedoTable);
@@ -68,17 +78,34 @@ Vec2 cloudCoords(Vec3 d, float height) {
     return {std::acos(std::clamp(v.x, -1.0f, 1.0f)), std::acos(std::clamp(v.y, -1.0f, 1.0f))};
 }
 
+// The dome coordinates the engine draws in direction d: interpolated across the grid cell of the box side d
+// meets, on the cell's triangle (FillCloudySkySide splits a cell (s, t)-(s + 1, t + 1) along (s, t + 1)-(s + 1, t));
+// interpolation across a triangle on the side's plane is affine in (s, t). Nothing on the bottom side (-Z):
+// FillCloudBox never draws clouds there.
+std::optional<Vec2> gridCloudCoords(const CloudGrid& grid, Vec3 d) {
+    const auto [face, s, t] = skySide(d);
+    if (face == 5 || !(s == s) || !(t == t)) return std::nullopt;
+    const float gs = (s + 1.0f) * 4.0f, gt = (t + 1.0f) * 4.0f;
+    const int i = std::clamp(int(std::floor(gs)), 0, 7), j = std::clamp(int(std::floor(gt)), 0, 7);
+    const float fs = gs - float(i), ft = gt - float(j);
+    const Vec2 c00 = grid.at[face][j][i], c10 = grid.at[face][j][i + 1], c01 = grid.at[face][j + 1][i];
+    if (fs + ft <= 1.0f) return c00 + (c10 - c00) * fs + (c01 - c00) * ft;
+    const Vec2 c11 = grid.at[face][j + 1][i + 1];
+    return c11 + (c01 - c11) * (1.0f - fs) + (c10 - c11) * (1.0f - ft);
+}
+
 // The sky in direction d: the far box (or the sky colour), then each cloud layer at the frame's time
 // blended over it, each clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome
-// coordinates (radians) to the next pixel, for the layers' mip levels.
-Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, Vec2 dome, float footprint2) {
+// coordinates (radians) to the next pixel, for the layers' mip levels; no dome: no clouds there.
+Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, std::optional<Vec2> dome, float footprint2) {
     const SkyBox& sky = ctx.materials->sky;
     Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
+    if (!dome) return c;
     for (const CloudLayer& layer : sky.clouds) {
         if (layer.texture < 0 || size_t(layer.texture) >= ctx.materials->textures.size()) continue;
         const Texture* tex = ctx.materials->textures[size_t(layer.texture)].get();
         if (!tex || tex->mips.empty()) continue;
-        const Vec2 st = applyTexMods(layer.mods, dome, ctx.materials->time);
+        const Vec2 st = applyTexMods(layer.mods, *dome, ctx.materials->time);
         // The mods scale the footprint by their scale factors (scroll and rotation keep it).
         float scale2 = 1;
         for (const TexMod& m : layer.mods)
@@ -122,6 +149,24 @@ LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
 
 }  // namespace
 
+}  // namespace luxel::render::shading
+
+namespace luxel::render {
+
+CloudGrid makeCloudGrid(float cloudHeight) {
+    CloudGrid grid;
+    for (int face = 0; face < 6; ++face)
+        for (int t = 0; t <= 8; ++t)
+            for (int s = 0; s <= 8; ++s)
+                grid.at[face][t][s] = shading::cloudCoords(
+                    shading::skySideDirection(face, float(s - 4) / 4.0f, float(t - 4) / 4.0f), cloudHeight);
+    return grid;
+}
+
+}  // namespace luxel::render
+
+namespace luxel::render::shading {
+
 void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,
                float* out) {
     if (ctx.skyView) {  // the 3D skybox, drawn with the 2D box behind it: its pixels as they are
@@ -143,7 +188,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
     // Dome coordinates of the run's pixels and one past its end (the footprint of the last pixel), from
     // the triangle's planes extended outside it: the direction is a smooth function of the pixel.
     Vec3 dirs[kMaxSkyRun + 1];
-    Vec2 dome[kMaxSkyRun + 1];
+    std::optional<Vec2> dome[kMaxSkyRun + 1];
     if (n > kMaxSkyRun) {  // callers pass at most a segment; split anything longer
         skyBoxRun(ctx, tri, lp, px0, py, depth, kMaxSkyRun, out);
         skyBoxRun(ctx, tri, lp, px0 + kMaxSkyRun, py, depth + kMaxSkyRun, n - kMaxSkyRun, out + 3 * kMaxSkyRun);
@@ -154,11 +199,14 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
         const Pixel p = resolve(ctx, tri, px0 + k, py, invW);
         dirs[size_t(k)] = positionOf(p) - ctx.eye;
-        dome[size_t(k)] = cloudCoords(dirs[size_t(k)], sky.cloudHeight);
+        dome[size_t(k)] = gridCloudCoords(*ctx.cloudGrid, dirs[size_t(k)]);
     }
     for (int k = 0; k < n; ++k) {
-        const Vec2 a = dome[size_t(k)], b = dome[size_t(k) + 1];
-        const float f2 = (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y);
+        // The footprint to the next pixel; the last one before the bottom side takes the one before it.
+        const std::optional<Vec2>& a = dome[size_t(k)];
+        const std::optional<Vec2>& b = dome[size_t(k) + 1] ? dome[size_t(k) + 1] : k > 0 ? dome[size_t(k) - 1] : a;
+        const Vec2 delta = a && b ? *b - *a : Vec2{0, 0};
+        const float f2 = delta.x * delta.x + delta.y * delta.y;
         put(out + 3 * k, lookOf(white, skyColorAt(ctx, dirs[size_t(k)], a, f2), lp), false);
     }
 }

@@ -84,6 +84,15 @@ struct TriShade {
     float waterRange = 0;   // $fogend - $fogstart
 };
 
+// ioquake3 draws cloud layers on the sky box's sides cut into 8 x 8 cells (SKY_SUBDIVISIONS), with the dome
+// coordinates (R_InitSkyTexCoords: s = acos(v.x), t = acos(v.y) of where the direction meets the cloud dome) at
+// the 9 x 9 grid points of each side, interpolated across each cell's two triangles. Sides by index (+X, -X,
+// +Y, -Y, +Z, -Z), then grid row t, column s.
+struct CloudGrid {
+    Vec2 at[6][9][9];
+};
+CloudGrid makeCloudGrid(float cloudHeight);
+
 struct ShadeContext {
     const World* world = nullptr;
     const Geometry* geometry = nullptr;
@@ -111,6 +120,8 @@ struct ShadeContext {
     // Lit / Albedo: the 3D skybox's picture of this frame (render/sky_view.hpp), shown where sky surfaces are
     // instead of the 2D sky box; nullptr when the map has none.
     const Image* skyView = nullptr;
+    // Lit / Albedo with cloud layers: the dome coordinates at the sky box's grid points (makeCloudGrid).
+    const CloudGrid* cloudGrid = nullptr;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
 };
 
