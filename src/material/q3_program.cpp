@@ -65,13 +65,6 @@ namespace {
 
 float clamp01(double v) { return float(std::clamp(v, 0.0, 1.0)); }
 
-// An affine map of texture coordinates as the images of the origin and the two unit vectors under `mods`.
-void affineOf(const std::vector<TexMod>& mods, float time, float* a) {
-    const Vec2 o = applyTexMods(mods, {0, 0}, time), x = applyTexMods(mods, {1, 0}, time),
-               y = applyTexMods(mods, {0, 1}, time);
-    a[0] = x.x - o.x, a[1] = x.y - o.y, a[2] = y.x - o.x, a[3] = y.y - o.y, a[4] = o.x, a[5] = o.y;
-}
-
 // The stage's tcMods at `time` (each mod is affine at a fixed time) as one affine map, and its first turb
 // with the linear part of the mods after it (see MaterialStage::turb). Stretch scales about (0.5, 0.5) by
 // 1 / its wave. A second turb is left out (no OpenArena shader has one; unevaluatedFeatures says so).

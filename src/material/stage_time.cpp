@@ -41,6 +41,12 @@ Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time) {
     return st;
 }
 
+void affineOf(const std::vector<TexMod>& mods, float time, float* a) {
+    const Vec2 o = applyTexMods(mods, {0, 0}, time), x = applyTexMods(mods, {1, 0}, time),
+               y = applyTexMods(mods, {0, 1}, time);
+    a[0] = x.x - o.x, a[1] = x.y - o.y, a[2] = y.x - o.x, a[3] = y.y - o.y, a[4] = o.x, a[5] = o.y;
+}
+
 namespace {
 
 // sin(2 pi i / size) at i = (int64)(periods * size) & (size - 1), with the periods first kept to their

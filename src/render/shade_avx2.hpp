@@ -3,6 +3,8 @@
 // shade_sky.cpp) are built of: gamma and look on 8 pixels, r/g/b (de)interleaving, plane evaluation and
 // bilinear texture fetches. Each lane sees the same IEEE operations as the scalar code it mirrors
 // (shade_parts.hpp), so the vector loops give the same bits. Static like the helpers there (see there why).
+#include <bit>
+
 #include "shade_parts.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
@@ -163,6 +165,77 @@ struct TexelQuad8 {
     return {texBilerp8<0>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
             texBilerp8<1>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
             texBilerp8<2>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut)};
+}
+
+// Whether the vector fetches can read a texture: every level a power of two, entries that fit int32.
+static inline bool textureFits(const Texture& tex) {
+    if (tex.mips.empty() || tex.columnPairs.size() != tex.mips.size()) return false;
+    if (size_t(tex.width()) * size_t(tex.height() + 1) >= (size_t(1) << 31)) return false;  // entries fit int32
+    for (size_t l = 0; l < tex.mips.size(); ++l)
+        if (!levelView(tex, int(l)).powerOfTwo) return false;
+    return true;
+}
+
+struct Rgba8 {
+    Rgb8 c;
+    __m256 a;
+};
+
+// A stage texture at each lane's mip level (sampleLevel per lane): one fetch per distinct level among the
+// valid lanes.
+static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, __m256 u, __m256 v, __m256i valid, bool identity,
+                               const float* lut) {
+    const __m256 zero = _mm256_setzero_ps();
+    Rgba8 out{{zero, zero, zero}, zero};
+    alignas(32) int32_t levels[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+    __m256i todo = valid;
+    while (!_mm256_testz_si256(todo, todo)) {
+        const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
+        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+        const TexelQuad8 q = fetchTexels8(tex, levels[first], u, v);
+        const Rgb8 c = filterTexels8(q, identity, lut);
+        const __m256 a = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
+        const __m256 take = _mm256_castsi256_ps(mine);
+        out = {{_mm256_blendv_ps(out.c.r, c.r, take), _mm256_blendv_ps(out.c.g, c.g, take), _mm256_blendv_ps(out.c.b, c.b, take)},
+               _mm256_blendv_ps(out.a, a, take)};
+        todo = _mm256_andnot_si256(mine, todo);
+    }
+    return out;
+}
+
+// blendFactorOf on 8 pixels.
+static LUXEL_AVX2 inline Rgb8 blendFactor8(BlendFactor f, const Rgb8& src, __m256 srcAlpha, const Rgb8& dst, __m256 dstAlpha) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    switch (f) {
+        case BlendFactor::One: return {one, one, one};
+        case BlendFactor::Zero: return {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        case BlendFactor::SrcAlpha: return {srcAlpha, srcAlpha, srcAlpha};
+        case BlendFactor::OneMinusSrcAlpha: {
+            const __m256 k = _mm256_sub_ps(one, srcAlpha);
+            return {k, k, k};
+        }
+        case BlendFactor::DstColor: return dst;
+        case BlendFactor::OneMinusDstColor: return {_mm256_sub_ps(one, dst.r), _mm256_sub_ps(one, dst.g), _mm256_sub_ps(one, dst.b)};
+        case BlendFactor::SrcColor: return src;
+        case BlendFactor::OneMinusSrcColor: return {_mm256_sub_ps(one, src.r), _mm256_sub_ps(one, src.g), _mm256_sub_ps(one, src.b)};
+        case BlendFactor::DstAlpha: return {dstAlpha, dstAlpha, dstAlpha};
+        case BlendFactor::OneMinusDstAlpha: {
+            const __m256 k = _mm256_sub_ps(one, dstAlpha);
+            return {k, k, k};
+        }
+    }
+    return {one, one, one};
+}
+
+static LUXEL_AVX2 inline Rgb8 mul8(const Rgb8& a, const Rgb8& b) {
+    return {_mm256_mul_ps(a.r, b.r), _mm256_mul_ps(a.g, b.g), _mm256_mul_ps(a.b, b.b)};
+}
+static LUXEL_AVX2 inline Rgb8 scale8(const Rgb8& a, __m256 k) { return {_mm256_mul_ps(a.r, k), _mm256_mul_ps(a.g, k), _mm256_mul_ps(a.b, k)}; }
+
+// clamp01 per lane (NaN -> 0).
+static LUXEL_AVX2 inline __m256 clamp01x8(__m256 v) {
+    return _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
 }
 
 // lookOf(light, albedo) on 8 pixels.

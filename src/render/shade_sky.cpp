@@ -94,28 +94,55 @@ std::optional<Vec2> gridCloudCoords(const CloudGrid& grid, Vec3 d) {
     return c11 + (c01 - c11) * (1.0f - fs) + (c10 - c11) * (1.0f - ft);
 }
 
-// The sky in direction d: the far box (or the sky colour), then each cloud layer at the frame's time
-// blended over it, each clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome
-// coordinates (radians) to the next pixel, for the layers' mip levels; no dome: no clouds there.
-Vec3 skyColorAt(const ShadeContext& ctx, Vec3 d, std::optional<Vec2> dome, float footprint2) {
-    const SkyBox& sky = ctx.materials->sky;
-    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
-    if (!dome) return c;
-    for (const CloudLayer& layer : sky.clouds) {
+// What a run's pixels share of the cloud layers: textures, the tcMods at the frame's time as one affine map,
+// and the factor from a pixel's squared dome footprint to its squared footprint in level-0 texels. At most
+// the engine's MAX_SHADER_STAGES (8) layers.
+struct CloudLayerSetup {
+    const Texture* tex;
+    float affine[6];
+    float levelScale;
+    BlendFactor src, dst;
+};
+struct CloudLayers {
+    CloudLayerSetup layer[8];
+    int count = 0;
+};
+
+CloudLayers cloudLayers(const ShadeContext& ctx) {
+    CloudLayers out;
+    for (const CloudLayer& layer : ctx.materials->sky.clouds) {
+        if (out.count == 8) break;
         if (layer.texture < 0 || size_t(layer.texture) >= ctx.materials->textures.size()) continue;
         const Texture* tex = ctx.materials->textures[size_t(layer.texture)].get();
         if (!tex || tex->mips.empty()) continue;
-        const Vec2 st = applyTexMods(layer.mods, *dome, ctx.materials->time);
-        // The mods scale the footprint by their scale factors (scroll and rotation keep it).
-        float scale2 = 1;
-        for (const TexMod& m : layer.mods)
-            if (m.kind == TexMod::Kind::Scale) scale2 *= std::max(m.p[0] * m.p[0], m.p[1] * m.p[1]);
+        CloudLayerSetup& l = out.layer[out.count++];
+        l.tex = tex, l.src = layer.src, l.dst = layer.dst;
+        affineOf(layer.mods, ctx.materials->time, l.affine);
+        // The map scales the footprint by its longer axis (as a stage's affineScale2).
+        const float* a = l.affine;
+        const float scale2 = std::max(a[0] * a[0] + a[1] * a[1], a[2] * a[2] + a[3] * a[3]);
         const float texels = float(std::max(tex->width(), tex->height()));
-        const int level = mipLevelFromSquare(footprint2 * scale2 * texels * texels, int(tex->mips.size()) - 1);
-        const Vec4 s = sampleLevel(levelView(*tex, level), st.x, st.y, *ctx.albedoTable);
+        l.levelScale = scale2 * texels * texels;
+    }
+    return out;
+}
+
+// The sky in direction d: the far box (or the sky colour), then each cloud layer blended over it, each
+// clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome coordinates (radians) to
+// the next pixel, for the layers' mip levels; no dome: no clouds there.
+Vec3 skyColorAt(const ShadeContext& ctx, const CloudLayers& layers, Vec3 d, std::optional<Vec2> dome, float footprint2) {
+    const SkyBox& sky = ctx.materials->sky;
+    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
+    if (!dome) return c;
+    for (int i = 0; i < layers.count; ++i) {
+        const CloudLayerSetup& l = layers.layer[i];
+        const float* a = l.affine;
+        const Vec2 st{dome->x * a[0] + dome->y * a[2] + a[4], dome->x * a[1] + dome->y * a[3] + a[5]};
+        const int level = mipLevelFromSquare(footprint2 * l.levelScale, int(l.tex->mips.size()) - 1);
+        const Vec4 s = sampleLevel(levelView(*l.tex, level), st.x, st.y, *ctx.albedoTable);
         const Vec3 src{s.x, s.y, s.z};
         // (The sky behind is opaque: destination alpha 1.)
-        const Vec3 blended = src * blendFactorOf(layer.src, src, s.w, c, 1) + c * blendFactorOf(layer.dst, src, s.w, c, 1);
+        const Vec3 blended = src * blendFactorOf(l.src, src, s.w, c, 1) + c * blendFactorOf(l.dst, src, s.w, c, 1);
         c = {clamp01(blended.x), clamp01(blended.y), clamp01(blended.z)};
     }
     return c;
@@ -194,6 +221,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         skyBoxRun(ctx, tri, lp, px0 + kMaxSkyRun, py, depth + kMaxSkyRun, n - kMaxSkyRun, out + 3 * kMaxSkyRun);
         return;
     }
+    const CloudLayers layers = cloudLayers(ctx);
     const raster::ShadeTri& st = ctx.tris[tri];
     for (int k = 0; k <= n; ++k) {
         const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
@@ -202,12 +230,11 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         dome[size_t(k)] = gridCloudCoords(*ctx.cloudGrid, dirs[size_t(k)]);
     }
     for (int k = 0; k < n; ++k) {
-        // The footprint to the next pixel; the last one before the bottom side takes the one before it.
-        const std::optional<Vec2>& a = dome[size_t(k)];
-        const std::optional<Vec2>& b = dome[size_t(k) + 1] ? dome[size_t(k) + 1] : k > 0 ? dome[size_t(k) - 1] : a;
+        // The footprint to the next pixel (none next to the bottom side, where no clouds are: level 0).
+        const std::optional<Vec2>&a = dome[size_t(k)], &b = dome[size_t(k) + 1];
         const Vec2 delta = a && b ? *b - *a : Vec2{0, 0};
         const float f2 = delta.x * delta.x + delta.y * delta.y;
-        put(out + 3 * k, lookOf(white, skyColorAt(ctx, dirs[size_t(k)], a, f2), lp), false);
+        put(out + 3 * k, lookOf(white, skyColorAt(ctx, layers, dirs[size_t(k)], a, f2), lp), false);
     }
 }
 

@@ -56,6 +56,9 @@ struct TexMod {
     float p[6] = {0, 0, 0, 0, 0, 0};
 };
 Vec2 applyTexMods(const std::vector<TexMod>& mods, Vec2 st, float time);
+// The same mods at `time` (each is affine there) as one map: a[0..3] the images of the unit vectors minus
+// that of the origin, a[4..5] the origin's image; (s, t) -> (s a0 + t a2 + a4, s a1 + t a3 + a5).
+void affineOf(const std::vector<TexMod>& mods, float time, float* a);
 
 // A periodic function of time (Quake 3 waveForm): base + amplitude * func(phase + time * frequency), func
 // of period 1: sin(2 pi x); triangle 0 -> 1 -> 0 -> -1 -> 0; square +1 then -1; sawtooth frac(x); inverse
