@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/shade.hpp"
 #include "support/decode_helpers.hpp"
@@ -235,4 +237,41 @@ TEST_CASE("tcMod rotate and transform move coordinates as the engine's matrices 
     const Vec2 t = applyTexMods({transform}, {1.0f, 2.0f}, 0.0f);
     CHECK(t.x == Approx(2.6f));
     CHECK(t.y == Approx(6.7f));
+}
+
+TEST_CASE("cloud skies: the vector and portable loops give the same bytes, box or not, on every side", "[sky][render]") {
+    // Two layers (an opaque ramp scaled and scrolled, an alpha-blended one rotated) over a box of ramps and
+    // over no box, seen in six directions that cross side edges, the bottom side and the horizon.
+    for (bool box : {false, true}) {
+        MaterialSet m = cloudSky();
+        m.time = 1.25f;
+        TexMod scale, scroll, rotate;
+        scale.kind = TexMod::Kind::Scale, scale.p[0] = 3, scale.p[1] = 2;
+        scroll.kind = TexMod::Kind::Scroll, scroll.p[0] = 0.05f, scroll.p[1] = -0.2f;
+        rotate.kind = TexMod::Kind::Rotate, rotate.p[0] = 20;
+        m.sky.clouds[0].mods = {scale, scroll};
+        m.textures.push_back(flat({200, 100, 50, 128}));
+        CloudLayer blend;
+        blend.texture = 1;
+        blend.src = BlendFactor::SrcAlpha, blend.dst = BlendFactor::OneMinusSrcAlpha;
+        blend.mods = {rotate};
+        m.sky.clouds.push_back(blend);
+        if (box) m.sky.faces = {0, 0, 0, 0, 0, 0};
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.usePvs = false;
+        o.materials = &m;
+        o.skyColor = {0.25f, 0.25f, 0.25f};
+        for (Vec3 angles : {Vec3{-90, 0, 0}, Vec3{0, 45, 0}, Vec3{30, 135, 0}, Vec3{80, -60, 0}, Vec3{-35, 10, 0}, Vec3{5, 200, 0}}) {
+            INFO("box " << box << " angles " << angles.x << " " << angles.y);
+            const Camera cam = makeCamera({0, 0, 0}, angles, 97, 61);
+            raster::allowAvx2(true);
+            const Image vec = renderScene(skyCube(), cam, o);
+            raster::allowAvx2(false);
+            const Image portable = renderScene(skyCube(), cam, o);
+            raster::allowAvx2(true);
+            REQUIRE(vec.pixels.size() == portable.pixels.size());
+            CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
+        }
+    }
 }

@@ -256,7 +256,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                         probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.skyBox)
 #if defined(LUXEL_SHADE_AVX2)
-                        vec && ctx.materials->sky.clouds.empty() ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
+                        vec ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
 #endif
                               skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
                     else if (t.program)

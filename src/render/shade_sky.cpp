@@ -172,6 +172,107 @@ LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
     return _mm256_blendv_ps(upper, l, _mm256_cmp_ps(v, l, _CMP_LT_OQ));
 }
 
+// gridCloudCoords per lane: the side each direction meets (skySide's operations), its grid cell and
+// triangle, the corners' coordinates gathered and interpolated. `present`: lanes with clouds (not the
+// bottom side, finite side coordinates).
+struct CloudDome8 {
+    __m256 s, t;
+    __m256 present;
+};
+
+LUXEL_AVX2 inline CloudDome8 cloudDome8(const CloudGrid& grid, __m256 dx, __m256 dy, __m256 dz) {
+    const __m256 signBit = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 ax = _mm256_andnot_ps(signBit, dx), ay = _mm256_andnot_ps(signBit, dy), az = _mm256_andnot_ps(signBit, dz);
+    const __m256 xMajor = _mm256_and_ps(_mm256_cmp_ps(ax, ay, _CMP_GE_OQ), _mm256_cmp_ps(ax, az, _CMP_GE_OQ));
+    const __m256 yMajor = _mm256_andnot_ps(xMajor, _mm256_cmp_ps(ay, az, _CMP_GE_OQ));
+    const __m256 zMajor = _mm256_andnot_ps(_mm256_or_ps(xMajor, yMajor), _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+    const __m256 positive = _mm256_cmp_ps(_mm256_blendv_ps(_mm256_blendv_ps(dz, dy, yMajor), dx, xMajor), zero, _CMP_GT_OQ);
+    const __m256 ndx = _mm256_xor_ps(dx, signBit), ndy = _mm256_xor_ps(dy, signBit);
+    // x: s = +X ? -dy : dy, t = dz; y: s = +Y ? dx : -dx, t = dz; z: s = -dy, t = +Z ? -dx : dx.
+    const __m256 sNum = _mm256_blendv_ps(_mm256_blendv_ps(ndy, _mm256_blendv_ps(ndx, dx, positive), yMajor),
+                                         _mm256_blendv_ps(dy, ndy, positive), xMajor);
+    const __m256 tNum = _mm256_blendv_ps(dz, _mm256_blendv_ps(dx, ndx, positive), zMajor);
+    const __m256 major = _mm256_blendv_ps(_mm256_blendv_ps(az, ay, yMajor), ax, xMajor);
+    const __m256 s = _mm256_div_ps(sNum, major), t = _mm256_div_ps(tNum, major);
+    const __m256i axisIndex = _mm256_sub_epi32(_mm256_set1_epi32(2), _mm256_add_epi32(
+        _mm256_and_si256(_mm256_castps_si256(xMajor), _mm256_set1_epi32(2)),
+        _mm256_and_si256(_mm256_castps_si256(yMajor), _mm256_set1_epi32(1))));
+    const __m256i face = _mm256_add_epi32(_mm256_add_epi32(axisIndex, axisIndex),
+                                          _mm256_andnot_si256(_mm256_castps_si256(positive), _mm256_set1_epi32(1)));
+    const __m256 present = _mm256_and_ps(
+        _mm256_castsi256_ps(_mm256_xor_si256(_mm256_cmpeq_epi32(face, _mm256_set1_epi32(5)), _mm256_set1_epi32(-1))),
+        _mm256_and_ps(_mm256_cmp_ps(s, s, _CMP_ORD_Q), _mm256_cmp_ps(t, t, _CMP_ORD_Q)));
+    const __m256 four = _mm256_set1_ps(4.0f);
+    const __m256 gs = _mm256_mul_ps(_mm256_add_ps(s, one), four), gt = _mm256_mul_ps(_mm256_add_ps(t, one), four);
+    const __m256i seven = _mm256_set1_epi32(7), zeroI = _mm256_setzero_si256();
+    const __m256i i = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(_mm256_floor_ps(gs)), zeroI), seven);
+    const __m256i j = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(_mm256_floor_ps(gt)), zeroI), seven);
+    const __m256 fs = _mm256_sub_ps(gs, _mm256_cvtepi32_ps(i)), ft = _mm256_sub_ps(gt, _mm256_cvtepi32_ps(j));
+    // Float index of corner (i, j) of the lane's side: ((face * 9 + j) * 9 + i) * 2; invalid lanes read corner
+    // (0, 0) of side 0.
+    const __m256i faceOk = _mm256_castps_si256(present);
+    const __m256i at = _mm256_and_si256(
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_add_epi32(_mm256_mullo_epi32(face, _mm256_set1_epi32(9)), j),
+                                                              _mm256_set1_epi32(9)),
+                                           i),
+                          1),
+        faceOk);
+    const float* g = &grid.at[0][0][0].x;
+    auto corner = [&](int di, int dj, __m256& cx, __m256& cy) LUXEL_AVX2 {
+        const __m256i c = _mm256_add_epi32(at, _mm256_set1_epi32((dj * 9 + di) * 2));
+        cx = _mm256_i32gather_ps(g, c, 4);
+        cy = _mm256_i32gather_ps(g + 1, c, 4);
+    };
+    __m256 c00x, c00y, c10x, c10y, c01x, c01y, c11x, c11y;
+    corner(0, 0, c00x, c00y);
+    corner(1, 0, c10x, c10y);
+    corner(0, 1, c01x, c01y);
+    corner(1, 1, c11x, c11y);
+    const __m256 lower = _mm256_cmp_ps(_mm256_add_ps(fs, ft), one, _CMP_LE_OQ);
+    const __m256 rs = _mm256_sub_ps(one, fs), rt = _mm256_sub_ps(one, ft);
+    auto interpolate = [&](__m256 c00, __m256 c10, __m256 c01, __m256 c11) LUXEL_AVX2 {
+        const __m256 lo = _mm256_add_ps(_mm256_add_ps(c00, _mm256_mul_ps(_mm256_sub_ps(c10, c00), fs)),
+                                        _mm256_mul_ps(_mm256_sub_ps(c01, c00), ft));
+        const __m256 hi = _mm256_add_ps(_mm256_add_ps(c11, _mm256_mul_ps(_mm256_sub_ps(c01, c11), rs)),
+                                        _mm256_mul_ps(_mm256_sub_ps(c10, c11), rt));
+        return _mm256_blendv_ps(hi, lo, lower);
+    };
+    return {interpolate(c00x, c10x, c01x, c11x), interpolate(c00y, c10y, c01y, c11y), present};
+}
+
+// skyColorAt's cloud layers over `c` on 8 pixels (lanes without clouds keep c).
+LUXEL_AVX2 inline Rgb8 cloudLayers8(const CloudLayers& layers, Rgb8 c, const CloudDome8& dome, const CloudDome8& next,
+                                    __m256i valid, bool identity, const float* lut) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 present = _mm256_and_ps(dome.present, _mm256_castsi256_ps(valid));
+    if (_mm256_testz_ps(present, present)) return c;
+    const __m256 ds = _mm256_sub_ps(next.s, dome.s), dt = _mm256_sub_ps(next.t, dome.t);
+    const __m256 f2 = _mm256_and_ps(_mm256_add_ps(_mm256_mul_ps(ds, ds), _mm256_mul_ps(dt, dt)), next.present);
+    for (int i = 0; i < layers.count; ++i) {
+        const CloudLayerSetup& l = layers.layer[i];
+        const float* a = l.affine;
+        const __m256 u = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dome.s, _mm256_set1_ps(a[0])), _mm256_mul_ps(dome.t, _mm256_set1_ps(a[2]))),
+                                       _mm256_set1_ps(a[4]));
+        const __m256 v = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dome.s, _mm256_set1_ps(a[1])), _mm256_mul_ps(dome.t, _mm256_set1_ps(a[3]))),
+                                       _mm256_set1_ps(a[5]));
+        // mipLevelFromSquare per lane.
+        const __m256 fl = _mm256_mul_ps(f2, _mm256_set1_ps(l.levelScale));
+        const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(fl, one, _CMP_GT_OQ));
+        const __m256i level = _mm256_and_si256(
+            _mm256_min_epi32(_mm256_srai_epi32(_mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(fl), 23), _mm256_set1_epi32(126)), 1),
+                             _mm256_set1_epi32(int(l.tex->mips.size()) - 1)),
+            minified);
+        const Rgba8 texel = sampleLevels8(*l.tex, level, u, v, _mm256_castps_si256(present), identity, lut);
+        const Rgb8 fs = blendFactor8(l.src, texel.c, texel.a, c, one), fd = blendFactor8(l.dst, texel.c, texel.a, c, one);
+        const Rgb8 cs = mul8(texel.c, fs), cd = mul8(c, fd);
+        const Rgb8 blended{clamp01x8(_mm256_add_ps(cs.r, cd.r)), clamp01x8(_mm256_add_ps(cs.g, cd.g)),
+                           clamp01x8(_mm256_add_ps(cs.b, cd.b))};
+        c = {_mm256_blendv_ps(c.r, blended.r, present), _mm256_blendv_ps(c.g, blended.g, present),
+             _mm256_blendv_ps(c.b, blended.b, present)};
+    }
+    return c;
+}
+
 #endif
 
 }  // namespace
@@ -246,6 +347,16 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
 LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,
                               const float* depth, int n, float* out) {
     if (ctx.skyView) return skyBoxRun(ctx, tri, lp, px0, py, depth, n, out);
+    const SkyBox& sky = ctx.materials->sky;
+    const bool clouds = !sky.clouds.empty(), hasBox = sky.hasBox();
+    CloudLayers layers;
+    if (clouds) {
+        // Clouds with a turned box, or on textures the vector fetches cannot read, stay scalar.
+        layers = cloudLayers(ctx);
+        bool fits = !sky.rotated && ctx.cloudGrid;
+        for (int i = 0; i < layers.count; ++i) fits = fits && textureFits(*layers.layer[i].tex);
+        if (!fits) return skyBoxRun(ctx, tri, lp, px0, py, depth, n, out);
+    }
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 signBit = _mm256_set1_ps(-0.0f);
@@ -256,18 +367,35 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
     const float fy = float(py - st.y0);
     const bool identity = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
+    // resolve + positionOf - eye per lane at columns fx with 1/w = 1 / d.
+    auto directions = [&](__m256 fx, __m256 d, __m256& dx, __m256& dy, __m256& dz) LUXEL_AVX2 {
+        const __m256 iw = _mm256_div_ps(one, d);
+        const __m256 b1 = plane8(st.b1W, fx, fy, iw), b2 = plane8(st.b2W, fx, fy, iw);
+        const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
+        dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
+        dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
+        dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
+    };
     for (int k = 0; k < n; k += 8) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
         const __m256 d = left == 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 + k - st.x0), lane));
-        const __m256 iw = _mm256_div_ps(one, d);
-        const __m256 b1 = plane8(st.b1W, fx, fy, iw), b2 = plane8(st.b2W, fx, fy, iw);
-        const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
-        __m256 dx = skyAxis8(p0.x, p1.x, p2.x, ctx.eye.x, b0, b1, b2);
-        __m256 dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
-        __m256 dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
-        if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {  // skyBoxColor's toBox, the same operations
+        __m256 dx, dy, dz;
+        directions(fx, d, dx, dy, dz);
+        // The clouds' dome coordinates here and at the next pixel (1/w there from the plane, as the scalar
+        // loop takes the one past the run's end; inside the run the depth buffer holds the same value).
+        CloudDome8 dome{}, next{};
+        if (clouds) {
+            dome = cloudDome8(*ctx.cloudGrid, dx, dy, dz);
+            const __m256 fxNext = _mm256_add_ps(fx, one);
+            const __m256 dNext = _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(st.invW.c), _mm256_mul_ps(_mm256_set1_ps(st.invW.a), fxNext)),
+                                               _mm256_set1_ps(st.invW.b * fy));
+            __m256 nx, ny, nz;
+            directions(fxNext, dNext, nx, ny, nz);
+            next = cloudDome8(*ctx.cloudGrid, nx, ny, nz);
+        }
+        if (sky.rotated) {  // skyBoxColor's toBox, the same operations
             const __m256 rx = skyRow8(sky.toBox, dx, dy, dz), ry = skyRow8(sky.toBox + 3, dx, dy, dz),
                          rz = skyRow8(sky.toBox + 6, dx, dy, dz);
             dx = rx, dy = ry, dz = rz;
@@ -286,12 +414,12 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
         const int face = _mm256_cvtsi256_si32(faces);
         const Texture* tex = skyFaceTexture(ctx, face);
         const bool powerOfTwo = tex && (tex->width() & (tex->width() - 1)) == 0 && (tex->height() & (tex->height() - 1)) == 0;
-        if (!_mm256_testc_si256(sameFace, valid) || (tex && !powerOfTwo)) {
+        if (hasBox && (!_mm256_testc_si256(sameFace, valid) || (tex && !powerOfTwo))) {
             skyBoxRun(ctx, tri, lp, px0 + k, py, depth + k, left, out + 3 * k);
             continue;
         }
         Rgb8 color;
-        if (!tex) {
+        if (!hasBox || !tex) {
             color = {_mm256_set1_ps(ctx.skyColor.x), _mm256_set1_ps(ctx.skyColor.y), _mm256_set1_ps(ctx.skyColor.z)};
         } else {
             // skyBoxColor's (s, t) for this face: -x is x with its sign flipped (exact, as in the scalar code).
@@ -311,6 +439,7 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
             const __m256 v = clamp8(_mm256_mul_ps(_mm256_sub_ps(one, tFace), half), dv, 1.0f - dv);
             color = filterTexels8(fetchTexels8(*tex, 0, u, v), identity, lut);
         }
+        if (clouds) color = cloudLayers8(layers, color, dome, next, valid, identity, lut);
         const Rgb8 c = litLook8(one, one, one, color.r, color.g, color.b, lp);
         storeRgb8(out + 3 * k, c.r, c.g, c.b);
     }
