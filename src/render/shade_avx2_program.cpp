@@ -9,7 +9,7 @@
 #include <bit>
 #include <cstring>
 
-#include "shade_avx2.hpp"
+#include "shade_avx2_lightmap.hpp"
 #include "shade_program_parts.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
@@ -95,6 +95,8 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
         scale2[k] = affineScale2(stages[k]);
     }
     const bool identityTable = ctx.albedoTable->identity;
+    const bool vectorLightmap = t.path == ShadePath::Lightmap && t.narrowIndices;
+    const LightmapRow lightRow = vectorLightmap ? lightmapRow(t, fy) : LightmapRow{};
     for (int k = 0; k < n; k += 8) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
@@ -104,13 +106,21 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
         const __m256 baryFx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 + k - rt.x0), lane));
         const __m256 b1 = plane8(rt.b1W, baryFx, baryFy, iw), b2 = plane8(rt.b2W, baryFx, baryFy, iw);
         const __m256 b0 = _mm256_sub_ps(_mm256_sub_ps(one, b1), b2);
-        // The light (lightAt per lane, as programPixel takes it) and the vertex colour.
-        alignas(32) float lr[8] = {}, lg[8] = {}, lb[8] = {};
-        for (int i = 0; i < left; ++i) {
-            const Vec3 l = lightAt(t, s.pages, float(px0 + k + i - t.x0), fy, 1.0f / depth[k + i]);
-            lr[i] = l.x, lg[i] = l.y, lb[i] = l.z;
+        // The light (lightAt per lane, as programPixel takes it: the lightmap loop's identity look is exactly
+        // that) and the vertex colour.
+        Rgb8 lightmapLight;
+        if (vectorLightmap) {
+            lightmapLight = t.unitWeight ? lightmapLight8<true, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left)
+                                         : lightmapLight8<false, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left);
+        } else {
+            alignas(32) float lr[8] = {}, lg[8] = {}, lb[8] = {};
+            for (int i = 0; i < left; ++i) {
+                const Vec3 l = lightAt(t, s.pages, float(px0 + k + i - t.x0), fy, 1.0f / depth[k + i]);
+                lr[i] = l.x, lg[i] = l.y, lb[i] = l.z;
+            }
+            lightmapLight = {_mm256_load_ps(lr), _mm256_load_ps(lg), _mm256_load_ps(lb)};
         }
-        const Rgb8 light = framebufferLight8({_mm256_load_ps(lr), _mm256_load_ps(lg), _mm256_load_ps(lb)}, pl);
+        const Rgb8 light = framebufferLight8(lightmapLight, pl);
         const Rgb8 vcolor{interp8(v0.color.x, v1.color.x, v2.color.x, b0, b1, b2),
                           interp8(v0.color.y, v1.color.y, v2.color.y, b0, b1, b2),
                           interp8(v0.color.z, v1.color.z, v2.color.z, b0, b1, b2)};
