@@ -97,6 +97,32 @@ TEST_CASE("best looks across the room, not into the wall the spawn faces", "[cam
     CHECK(best.camera.angles.x < 30);
 }
 
+TEST_CASE("best takes the map's intermission camera at its own angles when it shows the map", "[camera][best]") {
+    // An intermission camera above the middle of the room, within 64 units of a spawn (it is still a
+    // candidate), aimed straight down at the floor through its target: one surface fills its view, which
+    // scores lower than looking across the room, but it is the author's view and shows the map, so it wins.
+    const std::string spawn = "{\n\"classname\" \"info_player_deathmatch\"\n\"origin\" \"0 0 30\"\n\"angle\" \"0\"\n}\n";
+    const std::string intermission =
+        "{\n\"classname\" \"info_player_intermission\"\n\"origin\" \"0 0 100\"\n\"target\" \"floor\"\n}\n"
+        "{\n\"classname\" \"target_position\"\n\"targetname\" \"floor\"\n\"origin\" \"0 0 0\"\n}\n";
+    const Map m = roomMap(spawn + intermission);
+    const ResolvedCamera best = resolveCamera(m.world, m.geometry, "best", 320, 180, 90);
+    CHECK(best.used == "best");
+    CHECK(best.camera.position == Vec3{0, 0, 100});
+    CHECK(best.camera.angles.x == Approx(90.0f));  // straight down at its target
+    // The rule mattered: the spawn's own view across the room scores higher than the author's.
+    Camera across = best.camera;
+    across.position = {0, 0, 56}, across.angles = {10, 0, 0}, across.width = 64, across.height = 36;
+    Camera down = best.camera;
+    down.width = 64, down.height = 36;
+    const ViewScore acrossScore = scoreView(m.world, m.geometry, across), downScore = scoreView(m.world, m.geometry, down);
+    CHECK(downScore.coverage == Approx(1.0));
+    CHECK(acrossScore.score > downScore.score + 0.1);
+    // Without the intermission camera the views across the room are all there is.
+    const Map noAuthor = roomMap(spawn);
+    CHECK(resolveCamera(noAuthor.world, noAuthor.geometry, "best", 320, 180, 90).camera.angles.x == Approx(10.0f));
+}
+
 TEST_CASE("best is the same camera for 1 and 2 threads", "[camera][best]") {
     const Map m = roomMap(kWallSpawn + "{\n\"classname\" \"weapon_shotgun\"\n\"origin\" \"-200 -200 10\"\n}\n");
     ResolvedCamera one, two;

@@ -22,6 +22,9 @@ constexpr int kScoreSide = 64;          // pixels across the longer side of a sc
 constexpr size_t kMaxSpawns = 3, kMaxItems = 1, kMaxLeaves = 1;
 constexpr float kMinSeparation = 64.0f;  // places closer than this to an earlier one add nothing
 constexpr float kPitch = 10.0f;          // degrees down
+// The author's view is taken when at least this share of it is geometry, this much is geometry or sky (not
+// the void outside the map), and under this share of the geometry is a wall in the face.
+constexpr double kAuthorViewCoverage = 0.1, kAuthorViewFilled = 0.9, kAuthorViewNearWall = 0.5;
 
 struct Place {
     Vec3 position;
@@ -74,8 +77,8 @@ std::vector<Place> candidatePlaces(const World& world) {
     }
     std::vector<Place> places;
     addSpread(places, spawns, kMaxSpawns);
-    if (intermission && farFrom(places, intermission->position))
-        places.push_back({intermission->position, intermission->angles, "intermission", true});
+    // The intermission camera comes even next to a spawn: its own angles are a view of their own.
+    if (intermission) places.push_back({intermission->position, intermission->angles, "intermission", true});
     addSpread(places, items, kMaxItems);
 
     // Open space: the largest leaves with a cluster (inside the map), among those a viewpoint can see.
@@ -197,6 +200,16 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
     size_t best = 0;
     for (size_t i = 1; i < scores.size(); ++i)
         if (scores[i].score > scores[best].score) best = i;
+    // The map's own showcase camera (intermission, Source point_viewcontrol) at its own angles is the
+    // author's choice of view: taken whenever it shows the map (see kAuthorView*), sky included.
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const Place& place = places[candidates[i].place];
+        const ViewScore& s = scores[i];
+        if (!place.keepAngles || !(candidates[i].camera.angles == place.angles)) continue;
+        if (s.coverage >= kAuthorViewCoverage && s.coverage + s.sky >= kAuthorViewFilled && s.nearWall < kAuthorViewNearWall)
+            best = i;
+        break;
+    }
     if (!(scores[best].coverage > 0)) return std::nullopt;
     return BestCamera{candidates[best].camera, scores[best], places[candidates[best].place].origin, candidates.size()};
 }

@@ -47,10 +47,14 @@ struct BestCamera {
 // * places: spawn:0 and up to 2 more spawn points, each the one farthest from the places already taken
 //   (so they spread over the map); the first intermission camera; 1 item, again the farthest; the centre
 //   of the largest leaf that a viewpoint's cluster can see (open space; the largest of all leaves with a
-//   cluster when the map has no PVS or viewpoints); places within 64 units of an earlier one are skipped;
+//   cluster when the map has no PVS or viewpoints); places within 64 units of an earlier one are skipped
+//   (but never the intermission camera);
 // * views from each place: 4 yaws 90 degrees apart starting at the place's own yaw, pitched 10 degrees
 //   down (the intermission camera also keeps its own angles as its first view).
-// The highest score wins; ties go to the earlier candidate in the order above. nullopt when there is no
+// The highest score wins; ties go to the earlier candidate in the order above; but the intermission camera at
+// its own angles (the author's showcase view: Quake's info_player_intermission, Source's point_viewcontrol
+// aimed at its target) wins whenever it shows the map: at least 10% of it geometry, at least 90% geometry or
+// sky, under half of the geometry nearer than kNearWallDepth. nullopt when there is no
 // candidate or no candidate sees any non-sky geometry (score and coverage 0).
 // width, height and fovX are the final frame's (fovX horizontal, already through horizontalFov).
 std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometry, int width, int height, float fovX);
