@@ -2,7 +2,7 @@
 # Performance figures for issue 19, side by side with a build of an earlier commit (numbers only; nothing here
 # passes or fails). The machine may be shared: every figure is a median over alternating runs of both builds.
 #
-# Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--targets]
+# Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--targets] [--scale]
 #   --base COMMIT   the build compared against (default 2dd99b0), made in a temporary git worktree (ccache)
 #   --runs N        alternating `luxel bench` runs per build and row (default 5); frame figures are the median
 #                   of the runs' medians, min-max the spread of those medians
@@ -12,10 +12,13 @@
 #                   virtual machines often lack)
 #   --no-thumbs     leave out the cold thumbnails (hyperfine)
 #   --targets       instead: the earlier issues' load / frame / rebake targets, for build/luxel alone
+#   --scale         instead: how build/luxel's frame scales with resolution (640x360 .. 3840x2160), map size
+#                   (every shared Quake 3 map's spawn) and threads, with the peak memory of each run
+#                   (GNU time's maximum resident set) and its growth per frame pixel
 # Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0
+base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base_commit=$2; shift ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --instructions) instructions=1 ;;
     --no-thumbs) thumbs=0 ;;
     --targets) targets=1 ;;
+    --scale) scale=1 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -51,6 +55,71 @@ if [ "$targets" = 1 ]; then
   echo "== rebake accuracy by ray count"
   "$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
   "$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024
+  exit 0
+fi
+
+if [ "$scale" = 1 ]; then
+  [ -d "$baseoa" ] || { echo "bench.sh: $baseoa not found (tools/setup.sh installs openarena-data)" >&2; exit 2; }
+  command -v jq >/dev/null && [ -x /usr/bin/time ] || { echo "bench.sh: needs jq and GNU time (tools/setup.sh)" >&2; exit 2; }
+  median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  # One row: `runs` runs of luxel bench; prints "median-frame-ms triangles-drawn triangles-in peak-rss-kB".
+  measure() {
+    local ms=() rss=() j
+    for ((r = 0; r < runs; ++r)); do
+      /usr/bin/time -f %M -o "$tmp/rss" "$luxel" "$@" --frames "$frames" --json >"$tmp/j" 2>/dev/null
+      j=$(cat "$tmp/j")
+      ms+=("$(jq -r .frame_ms_median <<<"$j")")
+      rss+=("$(cat "$tmp/rss")")
+    done
+    echo "$(printf '%s\n' "${ms[@]}" | median) $(jq -r .triangles_drawn <<<"$j") $(jq -r .triangles_in <<<"$j") $(printf '%s\n' "${rss[@]}" | median)"
+  }
+  echo "build/luxel $(git rev-parse --short HEAD)  runs: $runs x $frames frames  $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "Resolution: oa_dm1 spawn (1128 1424 124; 0 -135 0), frame median of $runs runs; peak RSS of the whole run"
+  echo
+  echo "| size | mode | frame ms | ns per pixel (x threads) | peak RSS MB | RSS over 640x360 per pixel, bytes |"
+  echo "|---|---|---|---|---|---|"
+  threads=$(nproc)
+  for mode in lit lightmap; do
+    base_rss=""
+    for size in 640x360 1280x720 1920x1080 2560x1440 3840x2160; do
+      read -r ms _ _ rss < <(measure bench --map oa_dm1 --game-dir "$baseoa" --pos 1128 1424 124 --angles 0 -135 0 --size "$size" --mode "$mode")
+      px=$(( ${size%x*} * ${size#*x} ))
+      [ -z "$base_rss" ] && base_rss=$rss base_px=$px
+      per=$(awk -v a="$rss" -v b="$base_rss" -v p="$px" -v q="$base_px" 'BEGIN {if (p > q) printf "%.1f", (a - b) * 1024 / (p - q); else printf "-"}')
+      echo "| $size | $mode | $(printf '%.2f' "$ms") | $(awk -v m="$ms" -v p="$px" -v t="$threads" 'BEGIN {printf "%.2f", m * 1e6 * t / p}') | $(awk -v r="$rss" 'BEGIN {printf "%.0f", r / 1024}') | $per |"
+    done
+  done
+  echo
+  echo "Map size: each shared Quake 3 map from its first spawn, 1920x1080 lightmap (lit with the OpenArena data where it has textures)"
+  echo
+  echo "| map | triangles in view set | triangles drawn | lightmap frame ms | lit frame ms | peak RSS MB (lit) |"
+  echo "|---|---|---|---|---|---|"
+  for map in "$maps"/q3/*.bsp "--map oa_dm1" "--map oa_dm4" "--map oasago2"; do
+    [ -e "$map" ] || [[ "$map" == --map* ]] || continue
+    # shellcheck disable=SC2086  # "--map NAME" is two words
+    read -r lm drawn tin _ < <(measure bench $map --game-dir "$baseoa" --camera spawn --size 1920x1080 --mode lightmap)
+    # shellcheck disable=SC2086
+    read -r lit _ _ rss < <(measure bench $map --game-dir "$baseoa" --camera spawn --size 1920x1080 --mode lit)
+    echo "| $(basename "${map#--map }" .bsp) | $tin | $drawn | $(printf '%.2f' "$lm") | $(printf '%.2f' "$lit") | $(awk -v r="$rss" 'BEGIN {printf "%.0f", r / 1024}') |"
+  done
+  echo
+  echo "Threads: 1920x1080 lit, frame median; speed-up over 1 thread"
+  echo
+  echo "| view | threads | frame ms | speed-up |"
+  echo "|---|---|---|---|"
+  for view in "oa_dm1 spawn|--map oa_dm1|--pos 1128 1424 124 --angles 0 -135 0" "oasago2 intermission|--map oasago2|--pos -60 -1536 436 --angles 0 90 0"; do
+    IFS='|' read -r name maparg cam <<<"$view"
+    one=""
+    for t in $(seq 1 "$threads"); do
+      # shellcheck disable=SC2086
+      read -r ms _ _ _ < <(measure --threads "$t" bench $maparg --game-dir "$baseoa" $cam --size 1920x1080 --mode lit)
+      [ -z "$one" ] && one=$ms
+      echo "| $name | $t | $(printf '%.2f' "$ms") | $(awk -v a="$one" -v b="$ms" 'BEGIN {printf "%.2f", a / b}') |"
+    done
+  done
   exit 0
 fi
 

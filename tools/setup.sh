@@ -25,7 +25,7 @@ packages=(
   # tools/slurm: the local single-node cluster the batch shards run on; jq compares manifests
   slurm-wlm munge jq
   # tools/bench.sh: whole commands timed side by side; profiles and instruction counts
-  hyperfine linux-perf valgrind
+  hyperfine linux-perf valgrind time
 )
 # openarena-oacmp1: the textures and shaders (q3map_surfacelight, q3map_skyLight) of the oacmpdm8 lighting pairs
 [ "$data" = 1 ] && packages+=(openarena-data openarena-088-data openarena-oacmp1)
