@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "luxel/material/engine_resample.hpp"
 #include "luxel/material/pcx.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
@@ -80,7 +81,9 @@ int32_t TextureRequests::add(const GameFiles& files, const std::string& path, co
 }
 
 int32_t TextureRequests::addImage(const GameFiles& files, const std::string& path) {
-    return add(files, path, "image", decodeGameImage);
+    return add(files, path, "image pow2", [](const GameFiles& f, const std::string& p) {
+        return resampleToPowerOfTwo(decodeGameImage(f, p));
+    });
 }
 
 void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMissing) {

@@ -38,7 +38,8 @@ public:
     // index. `params` names the decode parameters that make two requests of one file differ.
     int32_t add(const GameFiles& files, const std::string& path, const std::string& params,
                 std::function<RgbaImage(const GameFiles&, const std::string& path)> decode);
-    // An image file decoded with decodeGameImage.
+    // An image file decoded with decodeGameImage, at power-of-two sides as the Quake engines store it
+    // (resampleToPowerOfTwo).
     int32_t addImage(const GameFiles& files, const std::string& path);
 
     // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request

@@ -127,6 +127,13 @@ static LUXEL_AVX2 inline __m256i loadQuads(const uint32_t* base, int32_t a, int3
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(b))), 1);
 }
 
+// std::clamp(v, lo, hi) per lane (NaN stays NaN).
+static LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
+    const __m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi);
+    const __m256 upper = _mm256_blendv_ps(v, h, _mm256_cmp_ps(h, v, _CMP_LT_OQ));
+    return _mm256_blendv_ps(upper, l, _mm256_cmp_ps(v, l, _CMP_LT_OQ));
+}
+
 // The four texels around each of 8 sample points, and the points' bilinear weights.
 struct TexelQuad8 {
     __m256i topLeft, topRight, bottomLeft, bottomRight;
@@ -184,7 +191,7 @@ struct Rgba8 {
 // A stage texture at each lane's mip level (sampleLevel per lane): one fetch per distinct level among the
 // valid lanes.
 static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, __m256 u, __m256 v, __m256i valid, bool identity,
-                               const float* lut) {
+                               const float* lut, bool clampToEdge = false) {
     const __m256 zero = _mm256_setzero_ps();
     Rgba8 out{{zero, zero, zero}, zero};
     alignas(32) int32_t levels[8];
@@ -193,7 +200,14 @@ static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, 
     while (!_mm256_testz_si256(todo, todo)) {
         const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
         const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-        const TexelQuad8 q = fetchTexels8(tex, levels[first], u, v);
+        TexelQuad8 q;
+        if (clampToEdge) {  // clampMap: never past the level's edge texels' centres
+            const LevelView view = levelView(tex, levels[first]);
+            const float hu = 0.5f / float(view.width), hv = 0.5f / float(view.height);
+            q = fetchTexels8(tex, levels[first], clamp8(u, hu, 1.0f - hu), clamp8(v, hv, 1.0f - hv));
+        } else {
+            q = fetchTexels8(tex, levels[first], u, v);
+        }
         const Rgb8 c = filterTexels8(q, identity, lut);
         const __m256 a = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
         const __m256 take = _mm256_castsi256_ps(mine);

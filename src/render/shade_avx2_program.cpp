@@ -2,7 +2,7 @@
 // operations as programPixel (shade_program.cpp), so both give the same bits. It covers the stages real
 // maps are made of (a texture on its base, lightmap or environment coordinates, turbulent or not; the
 // lightmap; white; every colour generator, blend and alpha test; texture, vertex and constant alpha).
-// Programs with other stages (clampMap, tcGen vector, Quake 2 warps, specular or portal alpha, textures
+// Programs with other stages (tcGen vector, Quake 2 warps, specular or portal alpha, textures
 // that are not powers of two) stay scalar.
 #include <algorithm>
 #include <array>
@@ -68,7 +68,7 @@ bool programFitsAvx2(const ShadeContext& ctx, const TriShade& t) {
     for (const MaterialStage& s : stages) {
         if (s.source == MaterialStage::Source::Texture && s.texture >= 0) {
             if (s.texGen == MaterialStage::TexGen::Vector || s.texGen == MaterialStage::TexGen::Quake2Warp) return false;
-            if (s.clamp || !textureFits(*ctx.materials->textures[size_t(s.texture)])) return false;
+            if (!textureFits(*ctx.materials->textures[size_t(s.texture)])) return false;
         }
         if (s.alpha == MaterialStage::Alpha::LightingSpecular || s.alpha == MaterialStage::Alpha::Portal) return false;
     }
@@ -173,7 +173,7 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
                 }
                 const bool rawIdentity = m.rawTexels ? kRawTexels.identity : identityTable;
                 const float* lut = m.rawTexels ? kRawTexels.value.data() : ctx.albedoTable->value.data();
-                const Rgba8 texel = sampleLevels8(tex, level, u, v, valid, rawIdentity, lut);
+                const Rgba8 texel = sampleLevels8(tex, level, u, v, valid, rawIdentity, lut, m.clamp);
                 c = texel.c;
                 a = texel.a;
             }

@@ -165,12 +165,6 @@ LUXEL_AVX2 inline __m256 skyRow8(const float* m, __m256 dx, __m256 dy, __m256 dz
                          _mm256_mul_ps(_mm256_set1_ps(m[2]), dz));
 }
 
-// std::clamp(v, lo, hi) per lane (NaN stays NaN).
-LUXEL_AVX2 inline __m256 clamp8(__m256 v, float lo, float hi) {
-    const __m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi);
-    const __m256 upper = _mm256_blendv_ps(v, h, _mm256_cmp_ps(h, v, _CMP_LT_OQ));
-    return _mm256_blendv_ps(upper, l, _mm256_cmp_ps(v, l, _CMP_LT_OQ));
-}
 
 // gridCloudCoords per lane: the side each direction meets (skySide's operations), its grid cell and
 // triangle, the corners' coordinates gathered and interpolated. `present`: lanes with clouds (not the
