@@ -81,6 +81,10 @@ int32_t TextureRequests::add(const GameFiles& files, const std::string& path, co
 }
 
 int32_t TextureRequests::addImage(const GameFiles& files, const std::string& path) {
+    return add(files, path, "image", decodeGameImage);
+}
+
+int32_t TextureRequests::addQuake3Image(const GameFiles& files, const std::string& path) {
     return add(files, path, "image pow2", [](const GameFiles& f, const std::string& p) {
         return resampleToPowerOfTwo(decodeGameImage(f, p));
     });

@@ -287,7 +287,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             } else if (kind == Q3DrawKind::Opaque && decode) {
                 if (const Q3Stage* second = vertexAlphaBlendStage(sh)) {
                     const std::string path = findImage(f.files, stageImageAt(*second, options.time));
-                    if (!path.empty()) look.texture2 = requests.addImage(f.files, path);
+                    if (!path.empty()) look.texture2 = requests.addQuake3Image(f.files, path);
                     look.texture2IdentityLighting = second->rgbGen == Q3RgbGen::IdentityLighting;
                     look.texture2TcScale = {second->tcModScale[0], second->tcModScale[1]};
                     for (const Q3Stage& s : sh.stages)
@@ -299,7 +299,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                     if (!foldableDetail(s) || d >= 2) continue;
                     const std::string path = findImage(f.files, stageImageAt(s, options.time));
                     if (path.empty()) continue;
-                    look.detail[d] = requests.addImage(f.files, path);
+                    look.detail[d] = requests.addQuake3Image(f.files, path);
                     look.detailScale[d] = {s.tcModScale[0], s.tcModScale[1]};
                     ++d;
                 }
@@ -313,7 +313,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             look.missing = true;
             addMissing(set, mat.name);
         } else if (decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i])) {
-            look.texture = requests.addImage(f.files, path);
+            look.texture = requests.addQuake3Image(f.files, path);
         }
     }
 
@@ -333,7 +333,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             if (path.empty())
                 set.warnings.push_back(skyShader->name + ": sky box image " + name + " not found");
             else
-                set.sky.faces[size_t(k)] = requests.addImage(f.files, path);
+                set.sky.faces[size_t(k)] = requests.addQuake3Image(f.files, path);
         }
     }
     requests.resolve(set, world, true);

@@ -38,9 +38,11 @@ public:
     // index. `params` names the decode parameters that make two requests of one file differ.
     int32_t add(const GameFiles& files, const std::string& path, const std::string& params,
                 std::function<RgbaImage(const GameFiles&, const std::string& path)> decode);
-    // An image file decoded with decodeGameImage, at power-of-two sides as the Quake engines store it
-    // (resampleToPowerOfTwo).
+    // An image file decoded with decodeGameImage.
     int32_t addImage(const GameFiles& files, const std::string& path);
+    // The same at power-of-two sides, as Quake 3 stores every image (resampleToPowerOfTwo). (Quake 2 does too,
+    // but its texture coordinates count texels of the image as stored in the file, so it keeps them.)
+    int32_t addQuake3Image(const GameFiles& files, const std::string& path);
 
     // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request
     // indices held by set.looks (texture, texture2, details, program stages) and set.sky (faces, cloud

@@ -132,7 +132,7 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
         } else {
             const std::string path = findImage(files, stageImageAt(s, time));
             if (path.empty()) m.source = MaterialStage::Source::White;
-            else if (decode) m.texture = requests.addImage(files, path);
+            else if (decode) m.texture = requests.addQuake3Image(files, path);
         }
         m.texGen = s.tcGenEnvironment ? MaterialStage::TexGen::Environment
                    : s.tcGenVector    ? MaterialStage::TexGen::Vector
@@ -201,7 +201,7 @@ void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, Te
             continue;
         }
         CloudLayer layer;
-        layer.texture = requests.addImage(files, path);
+        layer.texture = requests.addQuake3Image(files, path);
         if (stage.hasBlend) layer.src = blendFactor(stage.blend.src), layer.dst = blendFactor(stage.blend.dst);
         for (const Q3TcMod& m : stage.tcMods)
             if (const std::optional<TexMod> t = texModOf(m, time)) layer.mods.push_back(*t);

@@ -19,6 +19,7 @@
 #include "luxel/util/error.hpp"
 
 #include "draw_order.hpp"
+#include "frame_parts.hpp"
 
 namespace luxel {
 
@@ -29,6 +30,8 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
+using render::Candidate;
+using render::CutoutContext;
 using render::SourceKind;
 using render::SourceTri;
 
@@ -37,14 +40,6 @@ using render::SourceTri;
 // points away from the eye.
 inline bool facesEye(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 eye) { return dot(cross(p1 - p0, p2 - p0), eye - p0) < 0; }
 
-struct Candidate {
-    SourceTri src;
-    bool twoSided = false;
-    BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
-    float alphaRef = 0.5f;
-    float sort = 0;           // the material's engine sort value (0: back to front)
-    bool depthWrite = false;  // a blended surface that writes depth (Quake 3 stage 0 depthWrite)
-};
 
 constexpr size_t kSetupChunk = 1024;
 // Sky triangles' 1/w is rasterized times 2^-64 (see the tile loop). Pixels under the limit are sky (or
@@ -57,103 +52,6 @@ struct ChunkOut {
     std::vector<raster::ShadeTri> shade;
     size_t drawn = 0;
 };
-
-// One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
-// (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
-// `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
-void drawOverlayTriangle(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
-                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target,
-                         uint8_t* drawn) {
-    raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
-                                [&](int px, int py, float z) {
-                                    float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
-                                    if (z < d) return;
-                                    float* o = target.at(px, py);
-                                    uint8_t* programMark =
-                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
-                                    const render::TriShade& ts = ctx.triShade[tri];
-                                    if (ts.fogSurface) {  // the fog volume's own surface: its fog pass
-                                        render::fogOverPixel(ctx, tri, px, py, z, o);
-                                        if (programMark) *programMark = 1;
-                                        return;
-                                    }
-                                    if (ts.water) {  // Source water: its fog over what is behind
-                                        render::waterOverPixel(ts, z, d, o);
-                                        if (programMark) *programMark = 1;
-                                        return;
-                                    }
-                                    if (ts.program) {  // every stage over what is behind, fog included
-                                        if (!render::programOverPixel(ctx, tri, px, py, z, o)) return;
-                                        if (cand.blend == BlendMode::AlphaTest || cand.depthWrite) d = z;
-                                        if (programMark) *programMark = 1;
-                                        return;
-                                    }
-                                    Vec4 c = render::shadePixelWithAlpha(ctx, tri, px, py, z);
-                                    // Fog (FinishShader): blended surfaces fade their alpha, additive ones their
-                                    // colour; cut-out ones get the fog pass over what they wrote.
-                                    const float keep = ts.fog >= 0 ? 1.0f - render::fogAt(ctx, tri, px, py, z) : 1.0f;
-                                    if (cand.blend == BlendMode::Blend) c.w *= keep;
-                                    if (cand.blend == BlendMode::Additive) c.x *= keep, c.y *= keep, c.z *= keep;
-                                    const float a = c.w;
-                                    uint8_t* mark =
-                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
-                                    switch (cand.blend) {
-                                        case BlendMode::Opaque:
-                                        case BlendMode::AlphaTest:
-                                            if (a < cand.alphaRef) return;
-                                            o[0] = c.x, o[1] = c.y, o[2] = c.z;
-                                            if (ts.fog >= 0) render::fogOverPixel(ctx, tri, px, py, z, o);
-                                            d = z;
-                                            if (mark) *mark = 1;
-                                            return;
-                                        case BlendMode::Blend:
-                                            if (mark && a > 0) *mark = 1;
-                                            if (cand.depthWrite) d = z;
-                                            o[0] = c.x * a + o[0] * (1.0f - a);
-                                            o[1] = c.y * a + o[1] * (1.0f - a);
-                                            o[2] = c.z * a + o[2] * (1.0f - a);
-                                            return;
-                                        case BlendMode::Additive:
-                                            if (mark && a > 0) *mark = 1;
-                                            o[0] += c.x * a, o[1] += c.y * a, o[2] += c.z * a;
-                                            return;
-                                        case BlendMode::Multiply:
-                                            o[0] *= c.x, o[1] *= c.y, o[2] *= c.z;
-                                            return;
-                                    }
-                                });
-}
-
-// A tile's overlay triangles in order (cut-outs that shade like opaque surfaces are not among them: they are
-// resolved in the visibility buffer, see keepCutout).
-void drawOverlays(const render::ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
-                  const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
-                  size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
-    for (size_t k = 0; k < count; ++k)
-        drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
-}
-
-// Whether a triangle is a cut-out the visibility buffer resolves: alpha-tested, shaded like an opaque surface (no
-// stage program, not a fog volume's own surface), so the nearest pixel its alpha test keeps is all it shows.
-bool resolvedCutout(const Candidate& cand, const render::TriShade& ts) {
-    return cand.blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
-}
-
-struct CutoutContext {
-    const render::ShadeContext* ctx;
-    const std::vector<Candidate>* cands;
-    const raster::ShadeTri* shadeTris;
-};
-
-// raster::CutoutTest::keep: the texture's alpha (render::pixelAlphas) against the material's reference.
-void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
-                uint8_t* keep) {
-    const CutoutContext& c = *static_cast<const CutoutContext*>(context);
-    float alpha[64];
-    render::pixelAlphas(*c.ctx, tri, px, py, z, n, alpha);
-    const float ref = (*c.cands)[c.shadeTris[tri].source].alphaRef;
-    for (int k = 0; k < n; ++k) keep[k] = !(alpha[k] < ref);
-}
 
 bool pageUsable(const World& world, int32_t page) {
     if (page < 0 || size_t(page) >= world.lightmaps.size()) return false;
@@ -428,7 +326,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         if (materials) {
             std::vector<uint32_t> order, rest;
             for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
-                (resolvedCutout(cands[shadeTris[i].source], triShade[i]) ? order : rest).push_back(i);
+                (render::resolvedCutout(cands[shadeTris[i].source], triShade[i]) ? order : rest).push_back(i);
             if (!order.empty()) {
                 const size_t numCutouts = order.size();
                 std::reverse(order.begin(), order.end());
@@ -513,7 +411,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         setupMs += msBetween(tPass, tTiles);
 
         const CutoutContext cutoutContext{&ctx, &cands, shadeTris.data()};
-        const raster::CutoutTest cutoutTest{isCutout.data(), keepCutout, &cutoutContext};
+        const raster::CutoutTest cutoutTest{isCutout.data(), render::keepCutout, &cutoutContext};
         const bool accumulate = pass > 0;
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
             float depth[raster::kTileSize * raster::kTileSize];
@@ -565,7 +463,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                             for (int i = 0; i < tw * th; ++i)
                                 if (id[i] != raster::kNoTriangle && skyTri[id[i]]) depth[i] = 0.0f;
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
-                        drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
+                        render::drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
                                      coverage.empty() ? nullptr : drawn);
                         if (useScratch)
                             for (int j = 0; j < th; ++j) {

@@ -80,6 +80,12 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int
 Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
                          int height, int shiftX = 0);
 
+// Floor division for possibly negative numerators (fixed point -> pixel index, span ends).
+inline int64_t floorDiv(int64_t a, int64_t b) {
+    const int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
 // Calls f(py, lo, hi, zRow) for each row of the rectangle [x0, x1] x [y0, y1] whose pixel centres the triangle
 // covers: they are the columns lo..hi (a row's covered pixels are one span: on a row each edge is
 // a * px + b >= 0, which bounds px on one side). The bound is an exact integer floor / ceil of b / a, divided
@@ -89,7 +95,6 @@ template <typename F>
 void forEachCoveredSpan(const RasterTri& t, int x0, int y0, int x1, int y1, F&& f) {
     x0 = std::max(x0, t.x0), y0 = std::max(y0, t.y0), x1 = std::min(x1, t.x1), y1 = std::min(y1, t.y1);
     if (x0 > x1 || y0 > y1) return;
-    auto floorDiv = [](int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0))); };
     // Per edge: q = floor(n / d) and r = n - q * d in [0, d), d = |a|, with n = b for a < 0 (px <= floor(b / -a))
     // and n = -b + a - 1 for a > 0 (px >= ceil(-b / a) = floor((-b + a - 1) / a)).
     struct Bound {

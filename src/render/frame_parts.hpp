@@ -1,0 +1,42 @@
+#pragma once
+// Internal to the render stage: what the frame loop (frame.cpp) hands its overlay pass (overlay_pass.cpp).
+#include <vector>
+
+#include "luxel/render/raster.hpp"
+#include "luxel/render/shade.hpp"
+
+namespace luxel::render {
+
+// A triangle the frame draws, in candidate order (surfaces ascending, then billboards).
+struct Candidate {
+    SourceTri src;
+    bool twoSided = false;
+    BlendMode blend = BlendMode::Opaque;  // not Opaque: drawn by the overlay pass after the opaque picture
+    float alphaRef = 0.5f;
+    float sort = 0;           // the material's engine sort value (0: back to front)
+    bool depthWrite = false;  // a blended surface that writes depth (Quake 3 stage 0 depthWrite)
+};
+
+// Draws a tile's overlay triangles in order over its shaded opaque pixels: each depth-tested against the
+// tile (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
+// `drawn` (tile-local, may be null) marks the pixels written.
+void drawOverlays(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris, const std::vector<Candidate>& cands,
+                  const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids, size_t count,
+                  const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn);
+
+// Whether a triangle is a cut-out the visibility buffer resolves: alpha-tested, shaded like an opaque surface (no
+// stage program, not a fog volume's own surface), so the nearest pixel its alpha test keeps is all it shows.
+bool resolvedCutout(const Candidate& cand, const TriShade& ts);
+
+struct CutoutContext {
+    const ShadeContext* ctx;
+    const std::vector<Candidate>* cands;
+    const raster::ShadeTri* shadeTris;
+};
+
+// raster::CutoutTest::keep (context: a CutoutContext): the texture's alpha (pixelAlphas) against the
+// material's reference.
+void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
+                uint8_t* keep);
+
+}  // namespace luxel::render

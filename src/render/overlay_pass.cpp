@@ -1,0 +1,97 @@
+// The overlay pass of a tile: triangles that blend or cut out over the shaded opaque picture in the engine's
+// order, and the alpha test of the cut-outs the visibility buffer resolves.
+#include "frame_parts.hpp"
+
+namespace luxel::render {
+
+namespace {
+
+// One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
+// (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
+// `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
+void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
+                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target,
+                         uint8_t* drawn) {
+    raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
+                                [&](int px, int py, float z) {
+                                    float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
+                                    if (z < d) return;
+                                    float* o = target.at(px, py);
+                                    uint8_t* programMark =
+                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
+                                    const TriShade& ts = ctx.triShade[tri];
+                                    if (ts.fogSurface) {  // the fog volume's own surface: its fog pass
+                                        fogOverPixel(ctx, tri, px, py, z, o);
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    if (ts.water) {  // Source water: its fog over what is behind
+                                        waterOverPixel(ts, z, d, o);
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    if (ts.program) {  // every stage over what is behind, fog included
+                                        if (!programOverPixel(ctx, tri, px, py, z, o)) return;
+                                        if (cand.blend == BlendMode::AlphaTest || cand.depthWrite) d = z;
+                                        if (programMark) *programMark = 1;
+                                        return;
+                                    }
+                                    Vec4 c = shadePixelWithAlpha(ctx, tri, px, py, z);
+                                    // Fog (FinishShader): blended surfaces fade their alpha, additive ones their
+                                    // colour; cut-out ones get the fog pass over what they wrote.
+                                    const float keep = ts.fog >= 0 ? 1.0f - fogAt(ctx, tri, px, py, z) : 1.0f;
+                                    if (cand.blend == BlendMode::Blend) c.w *= keep;
+                                    if (cand.blend == BlendMode::Additive) c.x *= keep, c.y *= keep, c.z *= keep;
+                                    const float a = c.w;
+                                    uint8_t* mark =
+                                        drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;
+                                    switch (cand.blend) {
+                                        case BlendMode::Opaque:
+                                        case BlendMode::AlphaTest:
+                                            if (a < cand.alphaRef) return;
+                                            o[0] = c.x, o[1] = c.y, o[2] = c.z;
+                                            if (ts.fog >= 0) fogOverPixel(ctx, tri, px, py, z, o);
+                                            d = z;
+                                            if (mark) *mark = 1;
+                                            return;
+                                        case BlendMode::Blend:
+                                            if (mark && a > 0) *mark = 1;
+                                            if (cand.depthWrite) d = z;
+                                            o[0] = c.x * a + o[0] * (1.0f - a);
+                                            o[1] = c.y * a + o[1] * (1.0f - a);
+                                            o[2] = c.z * a + o[2] * (1.0f - a);
+                                            return;
+                                        case BlendMode::Additive:
+                                            if (mark && a > 0) *mark = 1;
+                                            o[0] += c.x * a, o[1] += c.y * a, o[2] += c.z * a;
+                                            return;
+                                        case BlendMode::Multiply:
+                                            o[0] *= c.x, o[1] *= c.y, o[2] *= c.z;
+                                            return;
+                                    }
+                                });
+}
+
+}  // namespace
+
+void drawOverlays(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
+                  const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
+                  size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
+    for (size_t k = 0; k < count; ++k)
+        drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
+}
+
+bool resolvedCutout(const Candidate& cand, const TriShade& ts) {
+    return cand.blend == BlendMode::AlphaTest && !ts.fogSurface && !ts.program;
+}
+
+void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
+                uint8_t* keep) {
+    const CutoutContext& c = *static_cast<const CutoutContext*>(context);
+    float alpha[64];
+    pixelAlphas(*c.ctx, tri, px, py, z, n, alpha);
+    const float ref = (*c.cands)[c.shadeTris[tri].source].alphaRef;
+    for (int k = 0; k < n; ++k) keep[k] = !(alpha[k] < ref);
+}
+
+}  // namespace luxel::render

@@ -1,0 +1,231 @@
+// Triangle set-up for the rasterizer (near-plane clipping, snapping to the sub-pixel grid, edge equations and
+// the 1/w and barycentric planes) and binning into tiles.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "luxel/render/raster.hpp"
+
+namespace luxel::raster {
+
+namespace {
+
+struct Poly {
+    ClipVertex v[3 + 5];
+    int n = 0;
+};
+
+// Signed distance of a vertex to clip plane k (>= 0 inside): 0 near, 1..4 guard band +x, -x, +y, -y.
+inline float planeDist(const ClipVertex& v, int k, float nearW, float gx, float gy) {
+    switch (k) {
+        case 0: return v.w - nearW;
+        case 1: return gx * v.w - v.x;
+        case 2: return gx * v.w + v.x;
+        case 3: return gy * v.w - v.y;
+        default: return gy * v.w + v.y;
+    }
+}
+
+// Sutherland-Hodgman against one plane; attributes are linear in clip space so they lerp directly.
+void clipPoly(Poly& p, int k, float nearW, float gx, float gy) {
+    Poly out;
+    for (int i = 0; i < p.n; ++i) {
+        const ClipVertex& a = p.v[i];
+        const ClipVertex& b = p.v[(i + 1) % p.n];
+        float da = planeDist(a, k, nearW, gx, gy), db = planeDist(b, k, nearW, gx, gy);
+        if (da >= 0) out.v[out.n++] = a;
+        if ((da >= 0) != (db >= 0)) {
+            float t = da / (da - db);
+            ClipVertex c;
+            c.x = a.x + (b.x - a.x) * t;
+            c.y = a.y + (b.y - a.y) * t;
+            c.w = a.w + (b.w - a.w) * t;
+            c.b1 = a.b1 + (b.b1 - a.b1) * t;
+            c.b2 = a.b2 + (b.b2 - a.b2) * t;
+            if (k == 0) c.w = std::max(c.w, nearW);  // keep w exactly on the safe side of the plane
+            out.v[out.n++] = c;
+        }
+    }
+    p = out;
+}
+
+struct Snapped {
+    int32_t X, Y;
+    double invW, b1W, b2W;
+};
+
+// Plane through three (u, v, f) points; (u, v) in pixels relative to the first candidate pixel centre.
+AttrPlane fitPlane(const double u[3], const double v[3], const double f[3], double det) {
+    double du1 = u[1] - u[0], du2 = u[2] - u[0], dv1 = v[1] - v[0], dv2 = v[2] - v[0];
+    double df1 = f[1] - f[0], df2 = f[2] - f[0];
+    double a = (df1 * dv2 - df2 * dv1) / det;
+    double b = (du1 * df2 - du2 * df1) / det;
+    double c = f[0] - a * u[0] - b * v[0];
+    return {float(a), float(b), float(c)};
+}
+
+bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, uint32_t source,
+                  const ScreenSetup& setup, std::vector<RasterTri>& out, std::vector<ShadeTri>& shadeOut) {
+    Snapped s[3] = {s0, s1In, s2In};
+    int64_t area = int64_t(s[1].X - s[0].X) * (s[2].Y - s[0].Y) - int64_t(s[2].X - s[0].X) * (s[1].Y - s[0].Y);
+    if (area == 0) return false;
+    if (area < 0) std::swap(s[1], s[2]);
+
+    int32_t minX = std::min({s[0].X, s[1].X, s[2].X}), maxX = std::max({s[0].X, s[1].X, s[2].X});
+    int32_t minY = std::min({s[0].Y, s[1].Y, s[2].Y}), maxY = std::max({s[0].Y, s[1].Y, s[2].Y});
+    // Pixel px has its centre at px*kSub + kSub/2.
+    int64_t x0 = -floorDiv(-(int64_t(minX) - kSub / 2), kSub), x1 = floorDiv(int64_t(maxX) - kSub / 2, kSub);
+    int64_t y0 = -floorDiv(-(int64_t(minY) - kSub / 2), kSub), y1 = floorDiv(int64_t(maxY) - kSub / 2, kSub);
+    x0 = std::max<int64_t>(x0, 0);
+    y0 = std::max<int64_t>(y0, 0);
+    x1 = std::min<int64_t>(x1, setup.width - 1);
+    y1 = std::min<int64_t>(y1, setup.height - 1);
+    if (x0 > x1 || y0 > y1) return false;
+
+    RasterTri t;
+    for (int e = 0; e < 3; ++e) {
+        const Snapped& a = s[e];
+        const Snapped& b = s[(e + 1) % 3];
+        int32_t A = a.Y - b.Y, B = b.X - a.X;
+        int64_t C = -(int64_t(A) * a.X + int64_t(B) * a.Y);
+        // Top-left rule (y down, positive area): a left edge goes up (A > 0), a top edge goes right along a
+        // horizontal line. Other edges own no pixel centre lying exactly on them.
+        bool topLeft = A > 0 || (A == 0 && B > 0);
+        if (!topLeft) C -= 1;
+        t.A[e] = A;
+        t.B[e] = B;
+        t.C[e] = C;
+    }
+    t.x0 = int32_t(x0);
+    t.y0 = int32_t(y0);
+    t.zNear = float(std::max({s[0].invW, s[1].invW, s[2].invW}));
+    t.x1 = int32_t(x1);
+    t.y1 = int32_t(y1);
+
+    double u[3], v[3], fz[3], f1[3], f2[3];
+    for (int i = 0; i < 3; ++i) {
+        u[i] = double(s[i].X) / kSub - (double(x0) + 0.5);
+        v[i] = double(s[i].Y) / kSub - (double(y0) + 0.5);
+        fz[i] = s[i].invW;
+        f1[i] = s[i].b1W;
+        f2[i] = s[i].b2W;
+    }
+    double det = double(area < 0 ? -area : area) / (double(kSub) * kSub);
+    t.invW = fitPlane(u, v, fz, det);
+    ShadeTri st;
+    st.invW = t.invW;
+    st.b1W = fitPlane(u, v, f1, det);
+    st.b2W = fitPlane(u, v, f2, det);
+    st.x0 = t.x0;
+    st.y0 = t.y0;
+    st.source = source;
+    out.push_back(t);
+    shadeOut.push_back(st);
+    return true;
+}
+
+}  // namespace
+
+int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
+                  std::vector<ShadeTri>& shadeOut) {
+    if (setup.width <= 0 || setup.height <= 0 || setup.width > kMaxImageSide || setup.height > kMaxImageSide)
+        return 0;
+    for (int i = 0; i < 3; ++i)
+        if (!std::isfinite(tri[i].x) || !std::isfinite(tri[i].y) || !std::isfinite(tri[i].w)) return 0;
+    const float halfW = float(setup.width) * 0.5f, halfH = float(setup.height) * 0.5f;
+    const float gx = kGuardPixels / halfW, gy = kGuardPixels / halfH;
+    const float nearW = setup.nearW;
+
+    unsigned outAll = 0x1f, outAny = 0;
+    for (int i = 0; i < 3; ++i) {
+        unsigned code = 0;
+        for (int k = 0; k < 5; ++k)
+            if (planeDist(tri[i], k, nearW, gx, gy) < 0) code |= 1u << k;
+        outAll &= code;
+        outAny |= code;
+    }
+    if (outAll) return 0;
+
+    Poly p;
+    p.n = 3;
+    for (int i = 0; i < 3; ++i) p.v[i] = tri[i];
+    for (int k = 0; k < 5 && p.n >= 3; ++k)
+        if (outAny & (1u << k)) clipPoly(p, k, nearW, gx, gy);
+    if (p.n < 3) return 0;
+
+    // Project and snap. Guard-band clipping keeps |x/w| <= gx, so the clamp only absorbs rounding.
+    Snapped sv[8];
+    const float lim = kGuardPixels + 2.0f;
+    for (int i = 0; i < p.n; ++i) {
+        const ClipVertex& c = p.v[i];
+        float iw = 1.0f / c.w;
+        float sx = (c.x * iw * 0.5f + 0.5f) * float(setup.width) - setup.offsetX;
+        float sy = (0.5f - c.y * iw * 0.5f) * float(setup.height) - setup.offsetY;
+        sx = std::clamp(sx, halfW - lim, halfW + lim);
+        sy = std::clamp(sy, halfH - lim, halfH + lim);
+        sv[i].X = int32_t(std::lrint(double(sx) * kSub));
+        sv[i].Y = int32_t(std::lrint(double(sy) * kSub));
+        double dw = 1.0 / double(c.w);
+        sv[i].invW = dw;
+        sv[i].b1W = double(c.b1) * dw;
+        sv[i].b2W = double(c.b2) * dw;
+    }
+    int emitted = 0;
+    for (int i = 1; i + 1 < p.n; ++i)
+        emitted += emitTriangle(sv[0], sv[i], sv[i + 1], source, setup, out, shadeOut) ? 1 : 0;
+    return emitted;
+}
+
+Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
+                         int height, int shiftX) {
+    Bins bins;
+    bins.shiftX = std::clamp(shiftX, 0, kTileSize - 1);
+    const int sx = bins.shiftX;
+    bins.tilesX = (width + sx + kTileSize - 1) / kTileSize;
+    bins.tilesY = (height + kTileSize - 1) / kTileSize;
+    size_t numTiles = size_t(bins.tilesX) * size_t(bins.tilesY);
+    bins.offsets.assign(numTiles + 1, 0);
+    for (uint32_t i : order) {
+        const RasterTri& t = tris[i];
+        for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
+            for (int tx = (t.x0 + sx) / kTileSize; tx <= (t.x1 + sx) / kTileSize; ++tx)
+                ++bins.offsets[size_t(ty) * bins.tilesX + tx + 1];
+    }
+    for (size_t i = 0; i < numTiles; ++i) bins.offsets[i + 1] += bins.offsets[i];
+    bins.ids.resize(bins.offsets[numTiles]);
+    std::vector<uint32_t> cursor(bins.offsets.begin(), bins.offsets.end() - 1);
+    for (uint32_t i : order) {
+        const RasterTri& t = tris[i];
+        for (int ty = t.y0 / kTileSize; ty <= t.y1 / kTileSize; ++ty)
+            for (int tx = (t.x0 + sx) / kTileSize; tx <= (t.x1 + sx) / kTileSize; ++tx)
+                bins.ids[cursor[size_t(ty) * bins.tilesX + tx]++] = i;
+    }
+    return bins;
+}
+
+Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX,
+                  const std::vector<uint8_t>* exclude) {
+    // Bins list triangles nearest first so hierarchical depth rejects more; the depth test's tie-break on
+    // the id makes the picture independent of this order.
+    std::vector<uint32_t> order;
+    order.reserve(tris.size());
+    for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
+        if (!exclude || !(*exclude)[i]) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (tris[a].zNear != tris[b].zNear) return tris[a].zNear > tris[b].zNear;
+        return a < b;
+    });
+    return binTrianglesInOrder(tris, order, width, height, shiftX);
+}
+
+TileRect tileRect(const Bins& bins, size_t tile, int width, int height) {
+    const int c = int(tile % size_t(bins.tilesX)), r = int(tile / size_t(bins.tilesX));
+    TileRect t;
+    t.x = std::max(0, c * kTileSize - bins.shiftX);
+    t.w = std::min(width, (c + 1) * kTileSize - bins.shiftX) - t.x;
+    t.y = r * kTileSize;
+    t.h = std::min(height, t.y + kTileSize) - t.y;
+    return t;
+}
+
+}  // namespace luxel::raster
