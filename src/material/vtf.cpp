@@ -6,6 +6,7 @@
 #include <squish.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -305,7 +306,18 @@ RgbaImage decodeVtf(const std::vector<uint8_t>& bytes, const std::string& name, 
         const int flags = (info.format == kVtfDXT3) ? squish::kDxt3
                           : (info.format == kVtfDXT5) ? squish::kDxt5
                                                       : squish::kDxt1;
-        squish::DecompressImage(img.rgba.data(), int(w), int(h), src.data(), flags);
+        // Block by block (squish::Decompress): Debian's DecompressImage runs an OpenMP team whose threads
+        // spin after each image, beside the TBB workers that decode textures in parallel.
+        const size_t stride = blockBytes(info.format);
+        const uint8_t* block = src.data();
+        for (uint32_t by = 0; by < h; by += 4)
+            for (uint32_t bx = 0; bx < w; bx += 4, block += stride) {
+                uint8_t texels[16 * 4];
+                squish::Decompress(texels, block, flags);
+                for (uint32_t y = by; y < std::min(h, by + 4); ++y)
+                    std::memcpy(img.rgba.data() + (size_t(y) * w + bx) * 4, texels + ((y - by) * 4) * 4,
+                                size_t(std::min<uint32_t>(4, w - bx)) * 4);
+            }
     } else {
         convertTexels(info.format, src, img.rgba.data(), size_t(w) * h);
     }
