@@ -1,5 +1,6 @@
 // Static props into World surfaces (see props.hpp).
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 
@@ -12,7 +13,6 @@
 #include "luxel/model/studio_cache.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
-#include "luxel/util/text.hpp"
 #include "studio_read.hpp"
 
 namespace luxel {
@@ -96,11 +96,15 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
         models[path] = tryLoad(files, path, placed.warnings, count);
         placed.models += models[path] != nullptr;
     }
-    std::map<std::string, int32_t> materialIndex;
-    for (size_t m = 0; m < world.materials.size(); ++m) materialIndex.emplace(toLowerAscii(world.materials[m].name), int32_t(m));
-    auto material = [&](const std::string& name) {
-        auto [it, added] = materialIndex.emplace(name, int32_t(world.materials.size()));
-        if (added) world.materials.push_back(Material{name, kMaterialNoLightmap, 0, 0, Vec3{1, 1, 1}});
+    // One material per name and diffuse modulation: props tinted differently share a VMT, not a look.
+    std::map<std::pair<std::string, std::array<uint8_t, 4>>, int32_t> materialIndex;
+    auto material = [&](const std::string& name, const std::array<uint8_t, 4>& tint) {
+        auto [it, added] = materialIndex.emplace(std::make_pair(name, tint), int32_t(world.materials.size()));
+        if (added) {
+            Material m{name, kMaterialNoLightmap, 0, 0, Vec3{1, 1, 1}};
+            m.modelColor = Vec4{tint[0] / 255.0f, tint[1] / 255.0f, tint[2] / 255.0f, tint[3] / 255.0f};
+            world.materials.push_back(std::move(m));
+        }
         return it->second;
     };
     auto exists = [&](const std::string& path) { return files.exists(path); };
@@ -139,7 +143,7 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
             if (mesh.indices.empty()) continue;
             Surface s;
             s.kind = SurfaceKind::Mesh;
-            s.material = material(studioMaterial(model->mdl, prop.skin, mesh.skinRef, exists));
+            s.material = material(studioMaterial(model->mdl, prop.skin, mesh.skinRef, exists), prop.tint);
             s.firstVertex = uint32_t(world.vertices.size());
             s.firstIndex = uint32_t(world.indices.size());
             remap.assign(model->vertices.size(), UINT32_MAX);
