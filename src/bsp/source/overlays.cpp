@@ -2,7 +2,7 @@
 // (top 2 bits), 64 face slots, U and V ranges, four UV points, origin, basis normal. vbsp stores the basis
 // U vector in the z components of UV points 0..2 and sets UV point 3's z to 1 when V is to be flipped
 // (Overlay_EmitOverlayFace); the engine rebuilds V = normal x U (normalised at load, COverlayMgr::LoadOverlays,
-// negated when flipped in CreateFragments / Overlay_BuildBasis). Water overlays (lump 50) are not read.
+// negated when flipped in CreateFragments / Overlay_BuildBasis).
 #include <cmath>
 
 #include "format.hpp"
