@@ -316,3 +316,64 @@ TEST_CASE("overlays lump: the real map's records, and hostile ones named", "[ove
     for (const std::string& problem : flatWorld.problems) noted = noted || problem.find("overlay 0") != std::string::npos;
     CHECK(noted);
 }
+
+TEST_CASE("water overlays lump: the overlays lump's records rewritten with 256 face slots decode alike; hostile ones named",
+          "[overlays][maps]") {
+    // No shared map has water overlays (lump 50): the real map's overlays, moved there.
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const Bytes bytes = readFile(*sharedMaps() + "/source/bsptool_tf2_test2.bsp");
+    const World world = decodeMap(memorySource(bytes, "test2.bsp"));
+    VbspFile file = readVbsp(bytes);
+    const Bytes& lump = file.lumps[45];
+    REQUIRE(lump.size() % 352 == 0);
+    // dwateroverlay_t: doverlay_t with 256 face slots (1120 bytes); slots past the face count are zero.
+    Bytes water;
+    for (size_t at = 0; at < lump.size(); at += 352) {
+        water.insert(water.end(), lump.begin() + long(at), lump.begin() + long(at + 8 + 256));
+        water.insert(water.end(), 192 * 4, 0);
+        water.insert(water.end(), lump.begin() + long(at + 8 + 256), lump.begin() + long(at + 352));
+    }
+    REQUIRE(water.size() == lump.size() / 352 * 1120);
+    auto decodeWith = [&](const Bytes& overlays, const Bytes& waterOverlays) {
+        VbspFile f = file;
+        f.lumps[45] = overlays;
+        f.lumps[50] = waterOverlays;
+        return decodeMap(memorySource(writeVbsp(f), "water.bsp"));
+    };
+    const World moved = decodeWith({}, water);
+    REQUIRE(moved.overlays.size() == world.overlays.size());
+    REQUIRE(!moved.overlays.empty());
+    for (size_t i = 0; i < world.overlays.size(); ++i) {
+        const Overlay &a = world.overlays[i], &b = moved.overlays[i];
+        CHECK(a.material == b.material);
+        CHECK(a.surfaces == b.surfaces);
+        CHECK(a.origin == b.origin);
+        CHECK(a.normal == b.normal);
+        CHECK(a.basisU == b.basisU);
+        CHECK(a.basisV == b.basisV);
+        auto same2 = [](Vec2 x, Vec2 y) { return x.x == y.x && x.y == y.y; };
+        for (size_t k = 0; k < 4; ++k) CHECK(same2(a.points[k], b.points[k]));
+        CHECK(same2(a.u, b.u));
+        CHECK(same2(a.v, b.v));
+        CHECK(a.renderOrder == b.renderOrder);
+    }
+    // Both lumps: the overlays first, then the water overlays.
+    CHECK(decodeWith(lump, water).overlays.size() == 2 * world.overlays.size());
+
+    auto error = [&](const Bytes& w) {
+        try {
+            decodeWith({}, w);
+        } catch (const DecodeError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error(Bytes(water.begin(), water.end() - 1)), Catch::Contains("not a multiple of the record size 1120"));
+    Bytes many = water;
+    many[6] = 1, many[7] = 1;  // 257 faces in the first record
+    CHECK_THAT(error(many), Catch::Contains("water overlay 0 lists 257 faces (at most 256)"));
+    Bytes nan = water;
+    const float q = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(nan.data() + 8 + 1024 + 16 + 48, &q, 4);  // origin x
+    CHECK_THAT(error(nan), Catch::Contains("not a finite number"));
+}
