@@ -128,6 +128,84 @@ TEST_CASE("overlays: fragments per fan triangle, off the face by 0.1, the quad's
         }
 }
 
+TEST_CASE("overlays: on a displacement, clipped by each displaced triangle and lying on it", "[overlays]") {
+    // squareWithOverlay's face turned into a displacement: a 3x3 grid over the square, the middle column raised
+    // to z 20 (a roof with its ridge along x = 50: z = 0.4 x on the left, 0.4 (100 - x) on the right), grid
+    // cells split along their diagonal as the face's fan was, lightmap uv = xy / 100.
+    World w = squareWithOverlay();
+    Surface& s = w.surfaces[0];
+    s.kind = SurfaceKind::Displacement;
+    w.vertices.clear();
+    w.indices.clear();
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) {
+            Vertex v;
+            v.position = {50.0f * float(col), 50.0f * float(row), col == 1 ? 20.0f : 0.0f};
+            v.normal = {0, 0, 1};
+            v.lightmapUV = {v.position.x / 100, v.position.y / 100};
+            v.color = {1, 1, 1, 1};
+            w.vertices.push_back(v);
+        }
+    for (uint32_t row = 0; row < 2; ++row)
+        for (uint32_t col = 0; col < 2; ++col) {
+            const uint32_t v = row * 3 + col;
+            for (uint32_t i : {v, v + 3, v + 4, v, v + 4, v + 1}) w.indices.push_back(i);
+        }
+    s.numVertices = 9;
+    s.numIndices = uint32_t(w.indices.size());
+    const OverlaysPlaced placed = placeOverlays(w);
+    CHECK(placed.overlays == 1);
+    CHECK(placed.displacementFaces == 1);
+    REQUIRE(placed.fragments >= 4);  // the rectangle x 40..60, y 30..70 crosses the ridge and the row y = 50
+    double area = 0;  // of the fragments seen from above
+    for (size_t f = 1; f < w.surfaces.size(); ++f) {
+        const Surface& frag = w.surfaces[f];
+        // Each fragment lies on one slope of the roof: its normal (-0.4, 0, 1) or (0.4, 0, 1), normalised.
+        const Vec3 n = frag.normal;
+        CHECK(std::abs(n.x) == Approx(0.4 / std::sqrt(1.16)).margin(1e-5));
+        CHECK(n.z == Approx(1 / std::sqrt(1.16)).margin(1e-5));
+        for (uint32_t k = 0; k < frag.numVertices; ++k) {
+            const Vertex& v = w.vertices[frag.firstVertex + k];
+            const Vec3 on = v.position - n * 0.1f;  // the point on the roof, found straight below the quad
+            INFO("fragment " << f << " corner " << k << " at " << on.x << " " << on.y << " " << on.z);
+            CHECK(on.z == Approx(n.x < 0 ? 0.4 * on.x : 0.4 * (100 - on.x)).margin(1e-3));
+            CHECK(on.x >= 40 - 1e-3f);
+            CHECK(on.x <= 60 + 1e-3f);
+            CHECK(on.y >= 30 - 1e-3f);
+            CHECK(on.y <= 70 + 1e-3f);
+            CHECK(v.texUV.x == Approx((on.x - 40) / 20).margin(1e-4));
+            CHECK(v.texUV.y == Approx((on.y - 30) / 40).margin(1e-4));
+            CHECK(v.lightmapUV.x == Approx(on.x / 100).margin(1e-4));
+            CHECK(v.lightmapUV.y == Approx(on.y / 100).margin(1e-4));
+        }
+        for (uint32_t t = 0; t + 2 < frag.numIndices; t += 3) {
+            const Vec3 a = w.vertices[frag.firstVertex + w.indices[frag.firstIndex + t]].position,
+                       b = w.vertices[frag.firstVertex + w.indices[frag.firstIndex + t + 1]].position,
+                       c = w.vertices[frag.firstVertex + w.indices[frag.firstIndex + t + 2]].position;
+            const Vec3 cr = cross(b - a, c - a);
+            CHECK(cr.z <= 0);  // wound like the displacement: clockwise seen from +Z
+            area += 0.5 * std::abs(double(cr.z));
+        }
+    }
+    CHECK(area == Approx(20.0 * 40.0).epsilon(1e-4));  // together the whole rectangle, once
+
+    // The overlay's normal turned to -Z (V = normal x U then runs -Y): the same pieces of the roof, still 0.1 off
+    // it on the displacement's side.
+    World down = w;
+    down.surfaces.resize(1);
+    down.overlays[0].normal = {0, 0, -1};
+    down.overlays[0].basisV = {0, -1, 0};
+    const OverlaysPlaced flipped = placeOverlays(down);
+    CHECK(flipped.fragments == placed.fragments);
+    for (size_t f = 1; f < down.surfaces.size(); ++f) {
+        CHECK(down.surfaces[f].normal.z > 0);
+        for (uint32_t k = 0; k < down.surfaces[f].numVertices; ++k) {
+            const Vec3 on = down.vertices[down.surfaces[f].firstVertex + k].position - down.surfaces[f].normal * 0.1f;
+            CHECK(on.z == Approx(on.x < 50 ? 0.4 * on.x : 0.4 * (100 - on.x)).margin(1e-3));
+        }
+    }
+}
+
 TEST_CASE("overlays: the bilinear quad coordinate inverts the bilinear map, also off parallelograms", "[overlays]") {
     const Vec2 a{0, 0}, b{4, 0}, c{6, 5}, d{-1, 3};
     for (float s : {0.0f, 0.25f, 0.5f, 1.0f})
@@ -237,4 +315,65 @@ TEST_CASE("overlays lump: the real map's records, and hostile ones named", "[ove
     bool noted = false;
     for (const std::string& problem : flatWorld.problems) noted = noted || problem.find("overlay 0") != std::string::npos;
     CHECK(noted);
+}
+
+TEST_CASE("water overlays lump: the overlays lump's records rewritten with 256 face slots decode alike; hostile ones named",
+          "[overlays][maps]") {
+    // No shared map has water overlays (lump 50): the real map's overlays, moved there.
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const Bytes bytes = readFile(*sharedMaps() + "/source/bsptool_tf2_test2.bsp");
+    const World world = decodeMap(memorySource(bytes, "test2.bsp"));
+    VbspFile file = readVbsp(bytes);
+    const Bytes& lump = file.lumps[45];
+    REQUIRE(lump.size() % 352 == 0);
+    // dwateroverlay_t: doverlay_t with 256 face slots (1120 bytes); slots past the face count are zero.
+    Bytes water;
+    for (size_t at = 0; at < lump.size(); at += 352) {
+        water.insert(water.end(), lump.begin() + long(at), lump.begin() + long(at + 8 + 256));
+        water.insert(water.end(), 192 * 4, 0);
+        water.insert(water.end(), lump.begin() + long(at + 8 + 256), lump.begin() + long(at + 352));
+    }
+    REQUIRE(water.size() == lump.size() / 352 * 1120);
+    auto decodeWith = [&](const Bytes& overlays, const Bytes& waterOverlays) {
+        VbspFile f = file;
+        f.lumps[45] = overlays;
+        f.lumps[50] = waterOverlays;
+        return decodeMap(memorySource(writeVbsp(f), "water.bsp"));
+    };
+    const World moved = decodeWith({}, water);
+    REQUIRE(moved.overlays.size() == world.overlays.size());
+    REQUIRE(!moved.overlays.empty());
+    for (size_t i = 0; i < world.overlays.size(); ++i) {
+        const Overlay &a = world.overlays[i], &b = moved.overlays[i];
+        CHECK(a.material == b.material);
+        CHECK(a.surfaces == b.surfaces);
+        CHECK(a.origin == b.origin);
+        CHECK(a.normal == b.normal);
+        CHECK(a.basisU == b.basisU);
+        CHECK(a.basisV == b.basisV);
+        auto same2 = [](Vec2 x, Vec2 y) { return x.x == y.x && x.y == y.y; };
+        for (size_t k = 0; k < 4; ++k) CHECK(same2(a.points[k], b.points[k]));
+        CHECK(same2(a.u, b.u));
+        CHECK(same2(a.v, b.v));
+        CHECK(a.renderOrder == b.renderOrder);
+    }
+    // Both lumps: the overlays first, then the water overlays.
+    CHECK(decodeWith(lump, water).overlays.size() == 2 * world.overlays.size());
+
+    auto error = [&](const Bytes& w) {
+        try {
+            decodeWith({}, w);
+        } catch (const DecodeError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error(Bytes(water.begin(), water.end() - 1)), Catch::Contains("not a multiple of the record size 1120"));
+    Bytes many = water;
+    many[6] = 1, many[7] = 1;  // 257 faces in the first record
+    CHECK_THAT(error(many), Catch::Contains("water overlay 0 lists 257 faces (at most 256)"));
+    Bytes nan = water;
+    const float q = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(nan.data() + 8 + 1024 + 16 + 48, &q, 4);  // origin x
+    CHECK_THAT(error(nan), Catch::Contains("not a finite number"));
 }

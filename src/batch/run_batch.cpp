@@ -12,6 +12,7 @@
 #include "batch_parts.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/model/studio_cache.hpp"
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "progress.hpp"
@@ -151,8 +152,12 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     const int threads = std::max(1, options.threads);
     const size_t maxMemory = options.maxMemory;
     const int inFlight = options.jobs > 0 ? options.jobs : batchJobs(threads, maxMemory);
-    // The decoded textures shared by all maps get 3/8 of the memory; the maps in flight the rest (batchJobs).
-    if (maxMemory) setTextureCacheBudget(maxMemory / 8 * 3);
+    // The decoded textures and models shared by all maps get 3/8 of the memory (models 1/16 of it, textures
+    // the rest); the maps in flight the other 5/8 (batchJobs).
+    if (maxMemory) {
+        setTextureCacheBudget(maxMemory / 16 * 5);
+        setStudioModelCacheBudget(maxMemory / 16);
+    }
 
     std::vector<Outcome> outcomes(mine.size());
     Progress progress(mine.size(), options.verbosity == Verbosity::Quiet, options.verbosity == Verbosity::Verbose);
@@ -201,6 +206,11 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
                                 {"hit_rate", cache.lookups ? round2(double(cache.hits) / double(cache.lookups)) : 0.0},
                                 {"decodes", cache.decodes},
                                 {"megabytes", round2(double(cache.bytes) / 1048576.0)}};
+    const StudioModelCacheStats models = studioModelCacheStats();
+    timings["model_cache"] = {{"lookups", models.lookups},
+                              {"hits", models.hits},
+                              {"decodes", models.decodes},
+                              {"megabytes", round2(double(models.bytes) / 1048576.0)}};
     timings["shader_mounts"] = quake3GameMounts();
     result.manifest = makeManifest(entries, jobs.size(), workListKey(jobs), std::move(timings));
     if (!options.shard.all())

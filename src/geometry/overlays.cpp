@@ -65,6 +65,80 @@ Vec3 barycentric(Vec3 a, Vec3 b, Vec3 c, Vec3 p) {
     return {1 - wb - wc, wb, wc};
 }
 
+// One overlay's quad on its plane, and the leaf lists fragments go to.
+struct OverlayFrame {
+    const Overlay& o;
+    std::array<Vec3, 4> quad;
+    std::array<Vec2, 4> quad2;  // the corners in basis units
+    float uLen2 = 0, vLen2 = 0;
+};
+
+struct FragmentTarget {
+    uint32_t surface;           // the face the fragment lies on (material of the look, lightmap, leaves)
+    Vec3 normal;                // the plane the fragment lies on: the face's, or a displacement triangle's
+    float dist = 0;
+};
+
+// The overlay clipped to triangle a b c (projected on the overlay plane), moved along the overlay normal onto the
+// target's plane and 0.1 unit off it; appended as a Polygon surface listed by the face's leaves. False when
+// nothing of the overlay covers the triangle.
+bool addFragment(World& world, const OverlayFrame& f, const FragmentTarget& target, const Vertex& a, const Vertex& b,
+                 const Vertex& c, const std::vector<uint32_t>& leaves, std::vector<std::vector<uint32_t>>& surfacesOfLeaf) {
+    const Overlay& o = f.o;
+    const Vec3 n = o.normal;
+    Vec3 tri[3];
+    for (int k = 0; k < 3; ++k) {
+        const Vec3 p = (k == 0 ? a : k == 1 ? b : c).position;
+        tri[k] = p - n * dot(n, p - o.origin);
+    }
+    std::vector<Corner> poly = {{f.quad[0]}, {f.quad[1]}, {f.quad[2]}, {f.quad[3]}};
+    for (int k = 0; k < 3 && !poly.empty() && poly.size() <= kMaxFragmentCorners; ++k) {
+        Vec3 pn = cross(n, normalize(tri[(k + 1) % 3] - tri[k]));
+        float pd = dot(pn, tri[k]);
+        if (dot(pn, tri[(k + 2) % 3]) - pd > 0) pn = pn * -1.0f, pd = -pd;
+        poly = clipBehind(poly, pn, pd);
+    }
+    if (poly.size() < 3) return false;
+    const Surface face = world.surfaces[target.surface];  // a copy: surfaces grows below
+    Surface frag;
+    frag.kind = SurfaceKind::Polygon;
+    frag.material = o.material;
+    frag.lightmapPage = face.lightmapPage;
+    frag.styles = face.styles;
+    frag.lightmapRect = face.lightmapRect;
+    frag.normal = target.normal;
+    frag.firstVertex = uint32_t(world.vertices.size());
+    frag.numVertices = uint32_t(poly.size());
+    frag.firstIndex = uint32_t(world.indices.size());
+    frag.numIndices = uint32_t(poly.size() - 2) * 3;
+    const float denom = dot(target.normal, n);
+    for (const Corner& corner : poly) {
+        const Vec3 rel = corner.p - o.origin;
+        const Vec2 at{dot(rel, o.basisU) / f.uLen2, dot(rel, o.basisV) / f.vLen2};
+        const Vec2 st = quadCoordinate(f.quad2[0], f.quad2[3], f.quad2[2], f.quad2[1], at);
+        const float toFace = dot(target.normal, corner.p) - target.dist;
+        const Vec3 onFace = corner.p - n * (denom != 0 ? toFace / denom : toFace);
+        const Vec3 w = barycentric(a.position, b.position, c.position, onFace);
+        Vertex v;
+        v.position = onFace + target.normal * kOffFace;
+        v.normal = target.normal;
+        v.texUV = {o.u.x + st.x * (o.u.y - o.u.x), o.v.x + st.y * (o.v.y - o.v.x)};
+        v.lightmapUV = a.lightmapUV * w.x + b.lightmapUV * w.y + c.lightmapUV * w.z;
+        v.color = a.color;
+        world.vertices.push_back(v);
+    }
+    // Wound like the face: reversed when the fragment's right-handed normal disagrees with the triangle (a, b, c).
+    const Vec3 p0 = world.vertices[frag.firstVertex].position, p1 = world.vertices[frag.firstVertex + 1].position,
+               p2 = world.vertices[frag.firstVertex + 2].position;
+    const bool flip = dot(cross(p1 - p0, p2 - p0), cross(b.position - a.position, c.position - a.position)) < 0;
+    for (uint32_t k = 0; k + 2 < frag.numVertices; ++k)
+        for (uint32_t idx : {0u, k + 1, k + 2}) world.indices.push_back(flip ? (idx == 0 ? 0 : frag.numVertices - idx) : idx);
+    const uint32_t id = uint32_t(world.surfaces.size());
+    world.surfaces.push_back(frag);
+    for (uint32_t leaf : leaves) surfacesOfLeaf[leaf].push_back(id);
+    return true;
+}
+
 }  // namespace
 
 Vec2 quadCoordinate(Vec2 a, Vec2 b, Vec2 c, Vec2 d, Vec2 p) {
@@ -97,88 +171,48 @@ OverlaysPlaced placeOverlays(World& world) {
     std::vector<std::vector<uint32_t>> surfacesOfLeaf(world.leaves.size());
     const size_t faces = world.surfaces.size();
     for (const Overlay& o : world.overlays) {
-        const Vec3 n = o.normal;
-        const float uLen2 = dot(o.basisU, o.basisU), vLen2 = dot(o.basisV, o.basisV);
-        std::array<Vec3, 4> quad;
-        std::array<Vec2, 4> quad2;  // the corners in basis units
+        OverlayFrame frame{o, {}, {}, dot(o.basisU, o.basisU), dot(o.basisV, o.basisV)};
         for (size_t k = 0; k < 4; ++k) {
-            quad[k] = o.origin + o.basisU * o.points[k].x + o.basisV * o.points[k].y;
-            quad2[k] = o.points[k];
+            frame.quad[k] = o.origin + o.basisU * o.points[k].x + o.basisV * o.points[k].y;
+            frame.quad2[k] = o.points[k];
         }
-        bool any = false;
+        size_t fragments = 0;
         for (uint32_t s : o.surfaces) {
             if (s >= faces) continue;
-            const Surface face = world.surfaces[s];  // a copy: surfaces grows below
+            const Surface face = world.surfaces[s];
+            if (face.numVertices < 3 || uint64_t(face.firstVertex) + face.numVertices > world.vertices.size()) continue;
             if (face.kind == SurfaceKind::Displacement) {
-                ++placed.displacementFaces;
+                // Every displaced triangle the overlay normal sees from the face's side, on its own plane.
+                if (uint64_t(face.firstIndex) + face.numIndices > world.indices.size()) continue;
+                const float side = dot(face.normal, o.normal);
+                const size_t before = fragments;
+                for (uint32_t t = 0; t + 2 < face.numIndices; t += 3) {
+                    const uint32_t i0 = world.indices[face.firstIndex + t], i1 = world.indices[face.firstIndex + t + 1],
+                                   i2 = world.indices[face.firstIndex + t + 2];
+                    if (std::max({i0, i1, i2}) >= face.numVertices) continue;
+                    const Vertex a = world.vertices[face.firstVertex + i0], b = world.vertices[face.firstVertex + i1],
+                                 c = world.vertices[face.firstVertex + i2];
+                    Vec3 tn = cross(b.position - a.position, c.position - a.position);
+                    if (!(length(tn) > 0)) continue;
+                    tn = normalize(tn);
+                    if (dot(tn, face.normal) < 0) tn = tn * -1.0f;
+                    if (!(dot(tn, o.normal) * side > 0)) continue;  // edge-on or turned away from the projection
+                    fragments += addFragment(world, frame, {s, tn, dot(tn, a.position)}, a, b, c, leavesOf[s], surfacesOfLeaf);
+                }
+                placed.displacementFaces += fragments > before;
                 continue;
             }
-            if (face.kind != SurfaceKind::Polygon || face.numVertices < 3 ||
-                uint64_t(face.firstVertex) + face.numVertices > world.vertices.size())
-                continue;
-            const Vec3 faceNormal = face.normal;
-            const float faceDist = dot(faceNormal, world.vertices[face.firstVertex].position);
+            if (face.kind != SurfaceKind::Polygon) continue;
+            const FragmentTarget target{s, face.normal, dot(face.normal, world.vertices[face.firstVertex].position)};
             for (uint32_t t = 0; t + 2 < face.numVertices; ++t) {
                 const Vertex a = world.vertices[face.firstVertex], b = world.vertices[face.firstVertex + t + 1],
                              c = world.vertices[face.firstVertex + t + 2];
                 if (0.5f * length(cross(b.position - a.position, c.position - a.position)) <= kMinTriangleArea) continue;
-                // The triangle on the overlay plane, and the quad clipped by its edges.
-                Vec3 tri[3];
-                for (int k = 0; k < 3; ++k) {
-                    const Vec3 p = (k == 0 ? a : k == 1 ? b : c).position;
-                    tri[k] = p - n * dot(n, p - o.origin);
-                }
-                std::vector<Corner> poly = {{quad[0]}, {quad[1]}, {quad[2]}, {quad[3]}};
-                for (int k = 0; k < 3 && !poly.empty() && poly.size() <= kMaxFragmentCorners; ++k) {
-                    Vec3 pn = cross(n, normalize(tri[(k + 1) % 3] - tri[k]));
-                    float pd = dot(pn, tri[k]);
-                    if (dot(pn, tri[(k + 2) % 3]) - pd > 0) pn = pn * -1.0f, pd = -pd;
-                    poly = clipBehind(poly, pn, pd);
-                }
-                if (poly.size() < 3) continue;
-                Surface frag;
-                frag.kind = SurfaceKind::Polygon;
-                frag.material = o.material;
-                frag.lightmapPage = face.lightmapPage;
-                frag.styles = face.styles;
-                frag.lightmapRect = face.lightmapRect;
-                frag.normal = faceNormal;
-                frag.firstVertex = uint32_t(world.vertices.size());
-                frag.numVertices = uint32_t(poly.size());
-                frag.firstIndex = uint32_t(world.indices.size());
-                frag.numIndices = uint32_t(poly.size() - 2) * 3;
-                const float denom = dot(faceNormal, n);
-                for (const Corner& corner : poly) {
-                    const Vec3 rel = corner.p - o.origin;
-                    const Vec2 at{dot(rel, o.basisU) / uLen2, dot(rel, o.basisV) / vLen2};
-                    const Vec2 st = quadCoordinate(quad2[0], quad2[3], quad2[2], quad2[1], at);
-                    const float toFace = dot(faceNormal, corner.p) - faceDist;
-                    const Vec3 onFace = corner.p - n * (denom != 0 ? toFace / denom : toFace);
-                    const Vec3 w = barycentric(a.position, b.position, c.position, onFace);
-                    Vertex v;
-                    v.position = onFace + faceNormal * kOffFace;
-                    v.normal = faceNormal;
-                    v.texUV = {o.u.x + st.x * (o.u.y - o.u.x), o.v.x + st.y * (o.v.y - o.v.x)};
-                    v.lightmapUV = a.lightmapUV * w.x + b.lightmapUV * w.y + c.lightmapUV * w.z;
-                    v.color = a.color;
-                    world.vertices.push_back(v);
-                }
-                // Wound like the face: reversed when the fragment's right-handed normal disagrees with the face's
-                // triangle (a, b, c).
-                const Vec3 p0 = world.vertices[frag.firstVertex].position, p1 = world.vertices[frag.firstVertex + 1].position,
-                           p2 = world.vertices[frag.firstVertex + 2].position;
-                const bool flip = dot(cross(p1 - p0, p2 - p0), cross(b.position - a.position, c.position - a.position)) < 0;
-                for (uint32_t k = 0; k + 2 < frag.numVertices; ++k)
-                    for (uint32_t idx : {0u, k + 1, k + 2})
-                        world.indices.push_back(flip ? (idx == 0 ? 0 : frag.numVertices - idx) : idx);
-                const uint32_t id = uint32_t(world.surfaces.size());
-                world.surfaces.push_back(frag);
-                for (uint32_t leaf : leavesOf[s]) surfacesOfLeaf[leaf].push_back(id);
-                ++placed.fragments;
-                any = true;
+                fragments += addFragment(world, frame, target, a, b, c, leavesOf[s], surfacesOfLeaf);
             }
         }
-        placed.overlays += any;
+        placed.fragments += fragments;
+        placed.overlays += fragments > 0;
     }
     appendLeafSurfaces(world, surfacesOfLeaf);
     return placed;

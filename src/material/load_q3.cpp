@@ -292,7 +292,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                     look.texture2TcScale = {second->tcModScale[0], second->tcModScale[1]};
                     for (const Q3Stage& s : sh.stages)
                         if (s.isLightmap && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor})
-                            look.albedoScale = 2;
+                            look.albedoScale = {2, 2, 2};
                 }
                 size_t d = 0;
                 for (const Q3Stage& s : sh.stages) {

@@ -92,7 +92,7 @@ struct SourceExtras {
     Vec3 selfIllumTint{1, 1, 1};
 };
 
-// The material as a program: lightmap, x base, [x 2 x detail], [faded to base x tint by the base's alpha].
+// The material as a program: lightmap, x base [x modulation colour], [x 2 x detail], [faded to base x tint by the base's alpha].
 std::shared_ptr<const StageProgram> sourceProgram(const SurfaceLook& look, const SourceExtras& x) {
     auto program = std::make_shared<StageProgram>();
     MaterialStage light;
@@ -103,6 +103,7 @@ std::shared_ptr<const StageProgram> sourceProgram(const SurfaceLook& look, const
     base.texture = look.texture;
     base.blends = true;
     base.src = BlendFactor::DstColor, base.dst = BlendFactor::Zero;
+    if (!(look.albedoScale == Vec3{1, 1, 1})) base.color = MaterialStage::Color::Constant, base.constant = look.albedoScale;
     program->stages.push_back(base);
     if (x.detail >= 0) {
         MaterialStage detail;
@@ -134,6 +135,17 @@ SurfaceLook::Water waterFog(const Vmt& vmt) {
     const float range = leadingFloat(vmt.param("$fogend")) - leadingFloat(vmt.param("$fogstart"));
     w.fogRange = vmt.flag("$fogenable") ? range : std::numeric_limits<float>::infinity();
     return w;
+}
+
+// The shaders' colour modulation in linear light (CBaseShader::ComputeModulationColor, then
+// SetModulationPixelShaderDynamicState_LinearColorSpace): $color x $color2 in gamma space, each channel to
+// linear with 2.2 unless above 1. A model's render colour (Material::modelColor) stands in $color's place, as the
+// studio renderer's ColorModulate writes it; $color2 tints models only ("{r g b}" bytes or "[r g b]").
+Vec3 modulationColor(const Vmt& vmt, const Material& mat) {
+    Vec3 c = mat.modelColor ? Vec3{mat.modelColor->x, mat.modelColor->y, mat.modelColor->z} : vmt.color().value_or(Vec3{1, 1, 1});
+    if (mat.modelColor) c = c * vmt.vector("$color2").value_or(Vec3{1, 1, 1});
+    auto linear = [](float v) { return v > 1.0f ? v : std::pow(std::max(v, 0.0f), 2.2f); };
+    return {linear(c.x), linear(c.y), linear(c.z)};
 }
 
 // $hdrcompressedtexture texels: BGRA8888 holding linear rgb * alpha * 16 / 262144 (the engine's
@@ -226,10 +238,15 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         }
         if (vmt->translucent()) look.blend = BlendMode::Blend;
         if (vmt->additive()) look.blend = BlendMode::Additive;
-        if (const std::string alpha = vmt->param("$alpha"); !alpha.empty()) {
-            look.opacity = std::clamp(float(std::atof(alpha.c_str())), 0.0f, 1.0f);
+        // A model's render alpha takes $alpha's place (the studio renderer's AlphaModulate writes it).
+        if (const std::string alpha = vmt->param("$alpha"); !alpha.empty() || mat.modelColor) {
+            const float a = mat.modelColor ? mat.modelColor->w : float(std::atof(alpha.c_str()));
+            look.opacity = std::clamp(a, 0.0f, 1.0f);
             if (look.opacity < 1.0f && look.blend == BlendMode::Opaque) look.blend = BlendMode::Blend;
         }
+        // $blendtintbybasealpha fades the tint in by the base alpha per texel: left out, drawn untinted.
+        if (vmt->flag("$blendtintbybasealpha")) look.notDrawn.push_back("$blendtintbybasealpha (drawn untinted)");
+        else look.albedoScale = modulationColor(*vmt, mat);
         const std::string base = vmt->baseTexture();
         if (base.empty()) continue;  // water, refract, ...: drawn with the texdata reflectivity
         if (const std::string path = s.texturePath(base); !path.empty())

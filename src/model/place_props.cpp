@@ -1,5 +1,6 @@
 // Static props into World surfaces (see props.hpp).
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 
@@ -9,9 +10,9 @@
 #include "luxel/io/source_game.hpp"
 #include "luxel/model/prop_lighting.hpp"
 #include "luxel/model/props.hpp"
+#include "luxel/model/studio_cache.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
-#include "luxel/util/text.hpp"
 #include "studio_read.hpp"
 
 namespace luxel {
@@ -29,13 +30,13 @@ PropFrame propFrame(const StaticProp& prop) {
     return f;
 }
 
-std::optional<StudioModel> tryLoad(const GameFiles& files, const std::string& path, std::vector<std::string>& warnings,
-                                   size_t uses) {
+std::shared_ptr<const StudioModel> tryLoad(const GameFiles& files, const std::string& path,
+                                           std::vector<std::string>& warnings, size_t uses) {
     try {
-        return loadStudioModel(files, path);
+        return loadStudioModelShared(files, path);
     } catch (const std::exception& e) {
         warnings.push_back("static prop model " + path + " (" + std::to_string(uses) + " props) not drawn: " + e.what());
-        return std::nullopt;
+        return nullptr;
     }
 }
 
@@ -73,26 +74,6 @@ GameFiles propFiles(const World& world, const std::vector<std::string>& gameDirs
     return mountSourceGame(world.file + ":pakfile", world.embeddedArchive, gameDirs, false, mountWarnings);
 }
 
-StudioModel loadStudioModel(const GameFiles& files, const std::string& mdlPath) {
-    std::string base = studio::gamePathForm(mdlPath);
-    if (base.ends_with(".mdl")) base.resize(base.size() - 4);
-    auto read = [&](const std::string& path) -> std::optional<std::pair<Bytes, std::string>> {
-        std::optional<Bytes> bytes = files.read(path);
-        if (!bytes) return std::nullopt;
-        return std::make_pair(std::move(*bytes), files.describe(path).value_or(path));
-    };
-    auto mdl = read(base + ".mdl");
-    if (!mdl) throw UsageError(base + ".mdl not found");
-    auto vvd = read(base + ".vvd");
-    if (!vvd) throw UsageError(base + ".vvd not found");
-    std::optional<std::pair<Bytes, std::string>> vtx;
-    for (const char* ext : {".dx90.vtx", ".dx80.vtx", ".sw.vtx"})
-        if (!vtx) vtx = read(base + ext);
-    if (!vtx) throw UsageError(base + ".dx90.vtx (or .dx80.vtx, .sw.vtx) not found");
-    return buildStudioModel(mdlPath, readMdl(mdl->first, mdl->second), readVvd(vvd->first, vvd->second),
-                            readVtx(vtx->first, vtx->second));
-}
-
 Vec3 propPoint(const StaticProp& prop, Vec3 local) {
     const PropFrame f = propFrame(prop);
     const Vec3 s = local * prop.scale;
@@ -110,16 +91,20 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
     if (world.staticProps.empty()) return placed;
     std::map<std::string, size_t> uses;
     for (const StaticProp& p : world.staticProps) ++uses[studio::gamePathForm(p.model)];
-    std::map<std::string, std::optional<StudioModel>> models;
+    std::map<std::string, std::shared_ptr<const StudioModel>> models;
     for (const auto& [path, count] : uses) {
         models[path] = tryLoad(files, path, placed.warnings, count);
-        placed.models += models[path].has_value();
+        placed.models += models[path] != nullptr;
     }
-    std::map<std::string, int32_t> materialIndex;
-    for (size_t m = 0; m < world.materials.size(); ++m) materialIndex.emplace(toLowerAscii(world.materials[m].name), int32_t(m));
-    auto material = [&](const std::string& name) {
-        auto [it, added] = materialIndex.emplace(name, int32_t(world.materials.size()));
-        if (added) world.materials.push_back(Material{name, kMaterialNoLightmap, 0, 0, Vec3{1, 1, 1}});
+    // One material per name and diffuse modulation: props tinted differently share a VMT, not a look.
+    std::map<std::pair<std::string, std::array<uint8_t, 4>>, int32_t> materialIndex;
+    auto material = [&](const std::string& name, const std::array<uint8_t, 4>& tint) {
+        auto [it, added] = materialIndex.emplace(std::make_pair(name, tint), int32_t(world.materials.size()));
+        if (added) {
+            Material m{name, kMaterialNoLightmap, 0, 0, Vec3{1, 1, 1}};
+            m.modelColor = Vec4{tint[0] / 255.0f, tint[1] / 255.0f, tint[2] / 255.0f, tint[3] / 255.0f};
+            world.materials.push_back(std::move(m));
+        }
         return it->second;
     };
     auto exists = [&](const std::string& path) { return files.exists(path); };
@@ -131,9 +116,9 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
     std::vector<std::optional<std::vector<Vec3>>> lightOf(count);
     std::vector<size_t> unbaked;
     for (size_t i = 0; i < count; ++i) {
-        const std::optional<StudioModel>& model = models[studio::gamePathForm(world.staticProps[i].model)];
+        const StudioModel* model = models[studio::gamePathForm(world.staticProps[i].model)].get();
         if (!model) continue;
-        modelOf[i] = &*model;
+        modelOf[i] = model;
         lightOf[i] = bakedLight(world, files, world.staticProps[i], i, *model, placed);
         if (!lightOf[i]) unbaked.push_back(i);
     }
@@ -158,7 +143,7 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
             if (mesh.indices.empty()) continue;
             Surface s;
             s.kind = SurfaceKind::Mesh;
-            s.material = material(studioMaterial(model->mdl, prop.skin, mesh.skinRef, exists));
+            s.material = material(studioMaterial(model->mdl, prop.skin, mesh.skinRef, exists), prop.tint);
             s.firstVertex = uint32_t(world.vertices.size());
             s.firstIndex = uint32_t(world.indices.size());
             remap.assign(model->vertices.size(), UINT32_MAX);

@@ -78,7 +78,7 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
                 t.tex2Plane[1] = combine(tri, a.texUV.y * s2.y, b.texUV.y * s2.y, c.texUV.y * s2.y);
                 if (look->texture2IdentityLighting) t.texture2Scale = 1.0f / programLight(lp).ramp;
             }
-            t.albedo = {look->albedoScale, look->albedoScale, look->albedoScale};
+            t.albedo = look->albedoScale;
         } else if (look->missing) {
             t.albedo = {0.5f, 0.5f, 0.5f};  // the neutral grey of a texture that was not found
             t.missingTexture = true;

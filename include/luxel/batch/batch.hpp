@@ -22,7 +22,7 @@ struct BatchOptions {
     std::string outDir;
     int threads = 0;           // worker threads (0: TBB's default, all cores)
     int jobs = 0;              // maps in flight; 0: from threads and maxMemory (batchJobs)
-    size_t maxMemory = 0;      // bytes the batch may use (3/8 for the texture cache); 0: no cap
+    size_t maxMemory = 0;      // bytes the batch may use (3/8 for the texture and model caches); 0: no cap
     bool force = false;        // redo outputs that are up to date
     Shard shard;               // the part of the work list this process renders
     std::string sheetPath;     // contact sheet; empty: outDir/sheet.png; "-": none
@@ -39,7 +39,7 @@ struct BatchResult {
 };
 
 // Maps in flight for this many threads and memory: one per thread, fewer when the estimate of a map's
-// working set (kMapMemoryEstimate) times the count passes 5/8 of maxMemory (the rest is the texture cache's).
+// working set (kMapMemoryEstimate) times the count passes 5/8 of maxMemory (the rest is the texture and model caches').
 constexpr size_t kMapMemoryEstimate = size_t(384) << 20;
 int batchJobs(int threads, size_t maxMemory);
 

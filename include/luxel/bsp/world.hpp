@@ -61,6 +61,10 @@ struct Material {
     uint32_t flags = 0;
     uint32_t nativeSurfaceFlags = 0, nativeContents = 0;
     Vec3 reflectivity{1, 1, 1};  // flat albedo used until textures are loaded
+    // Materials of placed models only: the engine's render colour modulation of the model (gamma-space RGB and
+    // alpha, 0-1): white, or a Source static prop's diffuse modulation. As the engine's ColorModulate and
+    // AlphaModulate it takes the place of the material's $color and $alpha (Source: times $color2).
+    std::optional<Vec4> modelColor{};
 };
 
 // One side of a light-blocking brush: the brush holds the points p with dot(plane.normal, p) <= plane.dist.
@@ -165,7 +169,7 @@ struct StaticProp {
     // model's illumination point placed with the prop.
     std::optional<Vec3> lightingOrigin;
     bool vertexLit = true;  // false: STATIC_PROP_NO_PER_VERTEX_LIGHTING (vrad baked no .vhv light)
-    std::array<uint8_t, 4> tint{255, 255, 255, 255};  // diffuse modulation RGBA (version 7+), not applied
+    std::array<uint8_t, 4> tint{255, 255, 255, 255};  // diffuse modulation RGBA (the layouts that carry it)
     uint32_t firstLeaf = 0, numLeaves = 0;  // into World::staticPropLeaves
 };
 

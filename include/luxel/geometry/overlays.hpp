@@ -7,8 +7,13 @@
 // its texture coordinate is the quad's bilinear coordinate of the point (PointInQuadToBarycentric on corners
 // 0, 3, 2, 1) mapped onto the U and V ranges, and its lightmap coordinate the face's own at the point on the
 // face. Fragments are appended as Polygon surfaces (the overlay's material, the face's lightmap page, styles and
-// vertex colour), wound like their face and listed by the face's leaves. Faces with a displacement are
-// skipped: the engine clips overlays to the displaced grid, which luxel does not (yet).
+// vertex colour), wound like their face and listed by the face's leaves. On a displacement face the quad is
+// clipped the same way by each displaced triangle (projected on the overlay plane) that faces the overlay normal
+// from the face's side, and its corners moved onto that triangle's plane and 0.1 off it along the triangle's
+// normal. The engine clips in the flat base face's grid space (Disp_ClipFragment) and lifts the pieces onto the
+// displaced grid; luxel projects onto the displaced triangles along the overlay normal instead: the same where
+// the displacement moves points along the overlay normal (terrain under a decal laid flat on it), different on
+// steep slopes, where the engine's decal follows the grid and luxel's the projection.
 #include <cstddef>
 
 #include "luxel/bsp/world.hpp"
@@ -18,7 +23,7 @@ namespace luxel {
 struct OverlaysPlaced {
     size_t overlays = 0;           // overlays with at least one fragment
     size_t fragments = 0;          // surfaces added
-    size_t displacementFaces = 0;  // (overlay, face) pairs left out: the face is a displacement
+    size_t displacementFaces = 0;  // (overlay, face) pairs with fragments on a displacement
 };
 
 OverlaysPlaced placeOverlays(World& world);

@@ -162,7 +162,9 @@ struct SurfaceLook {
     // Quake 3 terrain blends: texture2's stage has rgbGen identityLighting (times the look's identityLight).
     bool texture2IdentityLighting = false;
     Vec2 texture2TcScale{0, 0};  // texture2's own static scale; 0: the same as tcScale
-    float albedoScale = 1;       // Quake 3: a lightmap stage GL_DST_COLOR GL_SRC_COLOR doubles texture x light
+    // The texture's albedo times this: Quake 3's lightmap stage GL_DST_COLOR GL_SRC_COLOR doubles texture x
+    // light; Source's colour modulation ($color, or a model's $color2 x its render colour) in linear light.
+    Vec3 albedoScale{1, 1, 1};
     // What the material script says beyond the map's own surface flags (the renderer ORs these in):
     bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
     bool sky = false;            // drawn as sky

@@ -6,7 +6,8 @@
 // like world surfaces. Light per vertex: vrad's baked sp_N.vhv / sp_hdr_N.vhv from the map's pakfile when
 // present, else as the engine lights a prop without baked light: the light cache at the prop's lighting
 // origin, an ambient cube from rays plus up to four local lights, evaluated per vertex
-// (model/prop_lighting.hpp). Fades, CPU/GPU levels and the diffuse modulation are not applied.
+// (model/prop_lighting.hpp). A prop's diffuse modulation goes to its materials as Material::modelColor (one
+// material per name and modulation). Fades and CPU/GPU levels are not applied.
 #include <string>
 #include <vector>
 

@@ -31,7 +31,7 @@ enum Lump : int {
     kFaces = 7, kLighting = 8, kOcclusion = 9, kLeafs = 10, kEdges = 12, kSurfEdges = 13, kModels = 14,
     kWorldLights = 15, kLeafFaces = 16, kLeafBrushes = 17, kBrushes = 18, kBrushSides = 19, kAreas = 20,
     kAreaPortals = 21, kDispInfo = 26, kOriginalFaces = 27, kDispVerts = 33, kGameLump = 35, kPakfile = 40,
-    kCubemaps = 42, kTexdataStringData = 43, kTexdataStringTable = 44, kOverlays = 45, kDispTris = 48,
+    kCubemaps = 42, kTexdataStringData = 43, kTexdataStringTable = 44, kOverlays = 45, kDispTris = 48, kWaterOverlays = 50,
     kLeafAmbientIndexHdr = 51, kLeafAmbientIndex = 52, kLightingHdr = 53, kWorldLightsHdr = 54,
     kLeafAmbientLightingHdr = 55, kLeafAmbientLighting = 56, kFacesHdr = 58,
 };
@@ -53,7 +53,7 @@ inline constexpr size_t kPlaneBytes = 20, kTexdataBytes = 32, kNodeBytes = 32, k
                         kLeafBytesV0 = 56, kLeafBytesV1 = 32, kLeafFaceBytes = 2, kLeafBrushBytes = 2,
                         kBrushBytes = 12, kBrushSideBytes = 8, kDispInfoBytes = 176, kDispVertBytes = 20,
                         kDispTriBytes = 2, kStringTableBytes = 4, kAmbientIndexBytes = 4, kAmbientSampleBytes = 28,
-                        kCubemapBytes = 16, kOverlayBytes = 352, kAreaBytes = 8, kAreaPortalBytes = 12,
+                        kCubemapBytes = 16, kOverlayBytes = 352, kWaterOverlayBytes = 1120, kAreaBytes = 8, kAreaPortalBytes = 12,
                         kColorBytes = 4;
 
 // Brush contents that block light: MASK_OPAQUE (bspflags.h: CONTENTS_SOLID | CONTENTS_MOVEABLE | CONTENTS_OPAQUE).
@@ -173,7 +173,7 @@ void decodeGameLumps(Context& c, World& w);    // static props
 // The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has
 // lights, else LDR (15).
 int worldLightsLump(const Context& c);
-void decodeOverlays(Context& c, World& w);  // World::overlays; needs faces (source/overlays.cpp)
+void decodeOverlays(Context& c, World& w);  // World::overlays (both lumps); needs faces (source/overlays.cpp)
 void decodeWorldLights(Context& c, World& w);  // World::lights; needs entities (source/worldlights.cpp)
 void countOtherLumps(Context& c, World& w);    // brushes, world lights, cubemaps, ... for `info`
 

@@ -180,6 +180,7 @@ void countOtherLumps(Context& c, World& w) {
         {"displacement triangles", c.numDispTris},
         {"cubemaps", countOf(c, w, kCubemaps, kCubemapBytes)},
         {"overlays", countOf(c, w, kOverlays, kOverlayBytes)},
+        {"water overlays", countOf(c, w, kWaterOverlays, kWaterOverlayBytes)},
         {"areas", countOf(c, w, kAreas, kAreaBytes)},
         {"area portals", countOf(c, w, kAreaPortals, kAreaPortalBytes)},
         {"pakfile bytes", c.lump(kPakfile).size()},
