@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <unordered_map>
 
@@ -20,6 +21,9 @@ struct Entry {
 struct Cache {
     std::mutex mutex;
     std::unordered_map<std::string, Entry> entries;
+    // Keys another loadTextures call is decoding now: a call that needs one waits for that result (after
+    // its own decodes, which wait on nothing, so two calls never wait on each other).
+    std::unordered_map<std::string, std::shared_future<TextureResult>> inFlight;
     std::atomic<size_t> decodes{0};
     size_t lookups = 0, hits = 0, bytes = 0, budget = 0;
     uint64_t clock = 0;
@@ -57,6 +61,8 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
     Cache& c = cache();
     std::vector<TextureResult> results(jobs.size());
     std::vector<size_t> todo;  // first job of each key the cache lacks
+    std::vector<std::promise<TextureResult>> promises;  // one per todo entry
+    std::vector<std::pair<size_t, std::shared_future<TextureResult>>> waiting;
     std::unordered_map<std::string, size_t> firstOfKey;
     {
         std::lock_guard lock(c.mutex);
@@ -67,8 +73,15 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
                 results[i].texture = it->second.texture;
                 it->second.lastUse = c.clock;
                 ++c.hits;
-            } else if (firstOfKey.emplace(jobs[i].key, i).second) {
+            } else if (!firstOfKey.emplace(jobs[i].key, i).second) {
+                continue;  // a later job of a key this call handles: filled in at the end
+            } else if (auto f = c.inFlight.find(jobs[i].key); f != c.inFlight.end()) {
+                waiting.emplace_back(i, f->second);
+                ++c.hits;
+            } else {
                 todo.push_back(i);
+                promises.emplace_back();
+                c.inFlight.emplace(jobs[i].key, promises.back().get_future().share());
             }
         }
     }
@@ -80,22 +93,30 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
             c.decodes.fetch_add(1, std::memory_order_relaxed);
         } catch (const std::exception& e) {
             r.error = e.what();
+        } catch (...) {  // every promise must be kept: other calls may be waiting for this key
+            r.error = "could not be decoded";
         }
     });
-    std::lock_guard lock(c.mutex);
-    for (size_t i : todo)
-        if (results[i].texture) {
-            // Another thread may have decoded the same file meanwhile: keep the first so callers share it.
-            auto [it, inserted] = c.entries.try_emplace(jobs[i].key);
-            if (inserted) {
-                it->second.texture = results[i].texture;
-                it->second.bytes = textureBytes(*results[i].texture);
-                c.bytes += it->second.bytes;
+    {
+        std::lock_guard lock(c.mutex);
+        for (size_t k = 0; k < todo.size(); ++k) {
+            const size_t i = todo[k];
+            if (results[i].texture) {
+                auto [it, inserted] = c.entries.try_emplace(jobs[i].key);
+                if (inserted) {
+                    it->second.texture = results[i].texture;
+                    it->second.bytes = textureBytes(*results[i].texture);
+                    c.bytes += it->second.bytes;
+                }
+                it->second.lastUse = c.clock;
+                results[i].texture = it->second.texture;
             }
-            it->second.lastUse = c.clock;
-            results[i].texture = it->second.texture;
+            c.inFlight.erase(jobs[i].key);
+            promises[k].set_value(results[i]);
         }
-    evict(c);
+        evict(c);
+    }
+    for (auto& [i, result] : waiting) results[i] = result.get();
     for (size_t i = 0; i < jobs.size(); ++i)
         if (!results[i].texture && results[i].error.empty()) {
             const TextureResult& first = results[firstOfKey.at(jobs[i].key)];

@@ -23,7 +23,7 @@ struct TextureResult {
 };
 
 // One result per job, in job order. Jobs missing from the cache are decoded in parallel (TBB); jobs
-// with equal keys are decoded once.
+// with equal keys are decoded once, also across calls running at the same time (one waits for the other).
 std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs);
 
 // Textures decoded (not found in the cache) since the process started: tests check the cache with it.
