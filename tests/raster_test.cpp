@@ -336,25 +336,38 @@ TEST_CASE("guard band: a huge triangle is clipped so edge values stay exact", "[
     for (size_t i = 0; i < f.writes.size(); ++i) REQUIRE(f.writes[i] == 1);
 }
 
-TEST_CASE("raster: AVX2 and portable loops and any tile grid give the same visibility buffer", "[raster]") {
-    // (writeCount is not compared: which blocks hierarchical depth skips may differ.)
-    // Overlapping random triangles of all sizes, at random depths, some exactly coplanar duplicates (depth
-    // ties go to the lower id), some crossing the near plane or the frame edges.
-    std::mt19937 rng(99);
-    std::uniform_real_distribution<double> pos(-40, kW + 40), size(0.5, 90), depth(0.5, 20);
+namespace {
+
+// `count` random triangles around centres up to `margin` pixels outside the frame, of radius
+// [minSize, maxSize], at depths 0.5..20; every `behindEvery`-th (0: none) has a vertex behind the camera
+// (clipped), every `tieEvery`-th is set up twice (the same triangle again: depth ties).
+std::vector<RasterTri> randomTriangles(std::mt19937& rng, uint32_t count, double margin, double minSize, double maxSize,
+                                       uint32_t behindEvery, uint32_t tieEvery) {
+    std::uniform_real_distribution<double> pos(-margin, kW + margin), size(minSize, maxSize), depth(0.5, 20);
     std::vector<RasterTri> tris;
     std::vector<ShadeTri> shade;
-    for (uint32_t i = 0; i < 400; ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
         const double cx = pos(rng), cy = pos(rng) * kH / kW, r = size(rng);
         ClipVertex v[3];
         for (int k = 0; k < 3; ++k) {
             const double a = std::uniform_real_distribution<double>(0, 6.283)(rng);
             v[k] = onScreen(cx + r * std::cos(a), cy + r * std::sin(a), float(depth(rng)));
         }
-        if (i % 17 == 0) v[0].w = -1.0f;  // behind the camera: clipped
+        if (behindEvery && i % behindEvery == 0) v[0].w = -1.0f;
         setupTriangle(v, i, screen(), tris, shade);
-        if (i % 5 == 0) setupTriangle(v, i, screen(), tris, shade);  // same triangle again: a depth tie
+        if (tieEvery && i % tieEvery == 0) setupTriangle(v, i, screen(), tris, shade);
     }
+    return tris;
+}
+
+}  // namespace
+
+TEST_CASE("raster: AVX2 and portable loops and any tile grid give the same visibility buffer", "[raster]") {
+    // (writeCount is not compared: which blocks hierarchical depth skips may differ.)
+    // Overlapping random triangles of all sizes, at random depths, some exactly coplanar duplicates (depth
+    // ties go to the lower id), some crossing the near plane or the frame edges.
+    std::mt19937 rng(99);
+    std::vector<RasterTri> tris = randomTriangles(rng, 400, 40, 0.5, 90, 17, 5);
     REQUIRE(tris.size() > 250);
     const bool hadAvx2 = useAvx2();
     const Frame ref = rasterAll(tris);
@@ -398,19 +411,7 @@ TEST_CASE("raster: cut-out triangles cover only the pixels their test keeps, nea
     // nearest of the triangles whose own coverage (rasterized alone) reaches it and, for cut-outs, whose test
     // keeps it; equal depths go to the lower id.
     std::mt19937 rng(5);
-    std::uniform_real_distribution<double> pos(-20, kW + 20), size(2, 70), depth(0.5, 20);
-    std::vector<RasterTri> tris;
-    std::vector<ShadeTri> shade;
-    for (uint32_t i = 0; i < 120; ++i) {
-        const double cx = pos(rng), cy = pos(rng) * kH / kW, r = size(rng);
-        ClipVertex v[3];
-        for (int k = 0; k < 3; ++k) {
-            const double a = std::uniform_real_distribution<double>(0, 6.283)(rng);
-            v[k] = onScreen(cx + r * std::cos(a), cy + r * std::sin(a), float(depth(rng)));
-        }
-        setupTriangle(v, i, screen(), tris, shade);
-        if (i % 6 == 0) setupTriangle(v, i, screen(), tris, shade);  // a coplanar duplicate: depth ties
-    }
+    const std::vector<RasterTri> tris = randomTriangles(rng, 120, 20, 2, 70, 0, 6);
     std::vector<uint8_t> isCutout(tris.size());
     for (size_t i = 0; i < tris.size(); ++i) isCutout[i] = i % 2;
     const CutoutTest cut{isCutout.data(), keepPattern, nullptr};

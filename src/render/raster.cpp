@@ -113,6 +113,15 @@ inline void rasterBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
 constexpr int kBlocksPerSide = kTileSize / kBlock;
 
 #if defined(LUXEL_RASTER_AVX2)
+// The depth test of 8 pixels at depths z over stored depths d and ids old: nearer wins; equal depth goes to
+// the lower triangle id (unsigned, as in the scalar loop: vidFlipped is the id with its sign bit flipped).
+LUXEL_AVX2 inline __m256 depthPass8(__m256 z, __m256 d, __m256i old, __m256i vidFlipped) {
+    const __m256i signBit = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
+    return _mm256_or_ps(_mm256_cmp_ps(z, d, _CMP_GT_OQ),
+                        _mm256_and_ps(_mm256_cmp_ps(z, d, _CMP_EQ_OQ),
+                                      _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(old, signBit), vidFlipped))));
+}
+
 // rasterBlock for a block 8 pixels wide, one row per step; each lane does the scalar loop's operations.
 // Returns the smallest depth left in the block's rows (0 while any pixel is empty).
 LUXEL_AVX2 float rasterBlock8(const RasterTri& t, uint32_t triId, int32_t e0, int32_t e1, int32_t e2,
@@ -136,10 +145,7 @@ LUXEL_AVX2 float rasterBlock8(const RasterTri& t, uint32_t triId, int32_t e0, in
         const __m256 z = _mm256_add_ps(zx, _mm256_set1_ps(t.invW.b * float(py + j - t.y0)));
         const __m256 d = _mm256_loadu_ps(drow);
         const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(irow));
-        // Nearer wins; equal depth goes to the lower triangle id (unsigned, as in the scalar loop).
-        __m256 m = _mm256_or_ps(_mm256_cmp_ps(z, d, _CMP_GT_OQ),
-                                _mm256_and_ps(_mm256_cmp_ps(z, d, _CMP_EQ_OQ),
-                                              _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(old, signBit), vidFlipped))));
+        __m256 m = depthPass8(z, d, old, vidFlipped);
         __m256i cover = minusOne;
         if (!full) {
             cover = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(w0, w1), w2), minusOne);
@@ -215,9 +221,7 @@ LUXEL_AVX2 int cutoutCandidates8(const RasterTri& t, uint32_t triId, int32_t e0,
         const __m256 z = _mm256_add_ps(zx, _mm256_set1_ps(t.invW.b * float(py + j - t.y0)));
         const __m256 d = _mm256_loadu_ps(drow);
         const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(irow));
-        __m256 m = _mm256_or_ps(_mm256_cmp_ps(z, d, _CMP_GT_OQ),
-                                _mm256_and_ps(_mm256_cmp_ps(z, d, _CMP_EQ_OQ),
-                                              _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(old, signBit), vidFlipped))));
+        __m256 m = depthPass8(z, d, old, vidFlipped);
         int coverBits = 0xff;
         if (!full) {
             const __m256i cover = _mm256_cmpgt_epi32(_mm256_or_si256(_mm256_or_si256(w0, w1), w2), minusOne);
