@@ -58,6 +58,15 @@ Texture makeTexture(std::string name, RgbaImage image) {
             }
         }
     }
+    if (t.hasAlpha) {
+        t.alphaLevels.resize(t.mips.size());
+        for (size_t level = 0; level < t.mips.size(); ++level) {
+            const RgbaImage& m = t.mips[level];
+            std::vector<uint8_t>& a = t.alphaLevels[level];
+            a.resize(m.rgba.size() / 4 + 3, 0);
+            for (size_t i = 0; i + 3 < m.rgba.size(); i += 4) a[i / 4] = m.rgba[i + 3];
+        }
+    }
     return t;
 }
 

@@ -33,6 +33,7 @@ size_t textureBytes(const Texture& t) {
     size_t bytes = sizeof(Texture);
     for (const RgbaImage& m : t.mips) bytes += m.rgba.size();
     for (const auto& pairs : t.columnPairs) bytes += pairs.size() * sizeof(uint32_t);
+    for (const auto& alpha : t.alphaLevels) bytes += alpha.size();
     return bytes;
 }
 

@@ -365,7 +365,8 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
 void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
                  float* alpha) {
     const TriShade& t = ctx.triShade[tri];
-    if (t.skyBox || t.program || !t.texture) {
+    // Texture alpha 255 everywhere filters to exactly 1.
+    if (t.skyBox || t.program || !t.texture || !t.texture->hasAlpha) {
         std::fill(alpha, alpha + n, t.opacity);
         return;
     }
@@ -374,7 +375,7 @@ void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const
 #if defined(LUXEL_SHADE_AVX2)
     const RgbaImage& base = t.texture->mips[0];
     if (raster::useAvx2() && (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
-        size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
+        size_t(base.width) * size_t(base.height) < (size_t(1) << 31) && t.texture->alphaLevels.size() == t.texture->mips.size()) {
         for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: pixels relative to the planes
             const int m = std::min(n - k0, kMaxRun);
             int32_t dx[kMaxRun], dy[kMaxRun];

@@ -159,6 +159,34 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
 }
 
+// sampleAlphaLevel on 8 points of one level: fetchTexels8's texel coordinates and weights, the four taps read
+// from the level's alpha bytes (Texture::alphaLevels) and filtered through the alpha table as the scalar
+// bilinearChannel does.
+LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, __m256 u, __m256 v) {
+    const LevelView view = levelView(tex, level);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
+    __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
+    __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
+    sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
+    sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
+    const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
+    const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
+    const __m256i wMask = _mm256_set1_epi32(view.width - 1), hMask = _mm256_set1_epi32(view.height - 1);
+    const __m256i one = _mm256_set1_epi32(1), w = _mm256_set1_epi32(view.width);
+    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), wMask), y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), hMask);
+    const __m256i x1 = _mm256_and_si256(_mm256_add_epi32(x0, one), wMask), y1 = _mm256_and_si256(_mm256_add_epi32(y0, one), hMask);
+    const __m256i row0 = _mm256_mullo_epi32(y0, w), row1 = _mm256_mullo_epi32(y1, w);
+    const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(level)].data());
+    const __m256i low = _mm256_set1_epi32(0xff);
+    auto tap = [&](__m256i row, __m256i x) LUXEL_AVX2 {
+        const __m256i b = _mm256_and_si256(_mm256_i32gather_epi32(bytes, _mm256_add_epi32(row, x), 1), low);
+        return _mm256_i32gather_ps(kAlphaLut.data(), b, 4);
+    };
+    const __m256 top = lerp8(tap(row0, x0), tap(row0, x1), ax), bottom = lerp8(tap(row1, x0), tap(row1, x1), ax);
+    return lerp8(top, bottom, ay);
+}
+
 LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                   const float* invW, int n, float* alpha) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -190,9 +218,7 @@ LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, con
         while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
             const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
             const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-            const TexelQuad8 q = fetchTexels8(tex, levels[first], u, v);
-            const __m256 s = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
-            a = _mm256_blendv_ps(a, s, _mm256_castsi256_ps(mine));
+            a = _mm256_blendv_ps(a, alphaBilinear8(tex, levels[first], u, v), _mm256_castsi256_ps(mine));
             todo = _mm256_andnot_si256(mine, todo);
         }
         _mm256_maskstore_ps(alpha + k, valid, a);

@@ -25,6 +25,9 @@ struct Texture {
     // (x, y) and (x, y + 1), both wrapped. Entries x and x + 1 are then a whole bilinear footprint, one
     // 16-byte load (the vector shading loop's) with no wrapping left to do.
     std::vector<std::vector<uint32_t>> columnPairs;
+    // When hasAlpha: each level's alpha bytes alone, row-major, then 3 bytes of padding (a 4-byte read at the
+    // last texel stays inside). Cut-out tests read these: an eighth of the column pairs' memory.
+    std::vector<std::vector<uint8_t>> alphaLevels;
     bool hasAlpha = false;       // some texel of level 0 has alpha < 255
     int32_t width() const { return mips.empty() ? 0 : mips[0].width; }
     int32_t height() const { return mips.empty() ? 0 : mips[0].height; }
