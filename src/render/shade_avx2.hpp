@@ -140,8 +140,13 @@ struct TexelQuad8 {
     __m256 ax, ay;
 };
 
-[[gnu::always_inline]] static LUXEL_AVX2 inline TexelQuad8 fetchTexels8(const Texture& tex, int level, __m256 u, __m256 v) {
-    const LevelView view = levelView(tex, level);
+// bilinearTaps' top-left texel (wrapped) and weights on 8 points of a power-of-two level.
+struct TexelCoords8 {
+    __m256i x0, y0;
+    __m256 ax, ay;
+};
+
+[[gnu::always_inline]] static LUXEL_AVX2 inline TexelCoords8 texelCoords8(const LevelView& view, __m256 u, __m256 v) {
     const __m256 half = _mm256_set1_ps(0.5f);
     const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
     __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
@@ -149,10 +154,17 @@ struct TexelQuad8 {
     sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
     sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
     const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
+    return {_mm256_and_si256(_mm256_cvttps_epi32(flx), _mm256_set1_epi32(view.width - 1)),
+            _mm256_and_si256(_mm256_cvttps_epi32(fly), _mm256_set1_epi32(view.height - 1)), _mm256_sub_ps(sx, flx),
+            _mm256_sub_ps(sy, fly)};
+}
+
+[[gnu::always_inline]] static LUXEL_AVX2 inline TexelQuad8 fetchTexels8(const Texture& tex, int level, __m256 u, __m256 v) {
+    const LevelView view = levelView(tex, level);
+    const TexelCoords8 tc = texelCoords8(view, u, v);
     TexelQuad8 q;
-    q.ax = _mm256_sub_ps(sx, flx), q.ay = _mm256_sub_ps(sy, fly);
-    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), _mm256_set1_epi32(view.width - 1));
-    const __m256i y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), _mm256_set1_epi32(view.height - 1));
+    q.ax = tc.ax, q.ay = tc.ay;
+    const __m256i x0 = tc.x0, y0 = tc.y0;
     // Texture::columnPairs: one 16-byte load per lane gives (top left, bottom left, top right, bottom right).
     alignas(32) int32_t entry[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(entry),

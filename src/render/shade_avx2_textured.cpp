@@ -164,17 +164,11 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
 // bilinearChannel does.
 LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, __m256 u, __m256 v) {
     const LevelView view = levelView(tex, level);
-    const __m256 half = _mm256_set1_ps(0.5f);
-    const __m256 limit = _mm256_set1_ps(4194304.0f), negLimit = _mm256_set1_ps(-4194304.0f);
-    __m256 sx = _mm256_sub_ps(_mm256_mul_ps(u, _mm256_set1_ps(view.fw)), half);
-    __m256 sy = _mm256_sub_ps(_mm256_mul_ps(v, _mm256_set1_ps(view.fh)), half);
-    sx = _mm256_blendv_ps(negLimit, _mm256_min_ps(sx, limit), _mm256_cmp_ps(sx, negLimit, _CMP_GT_OQ));
-    sy = _mm256_blendv_ps(negLimit, _mm256_min_ps(sy, limit), _mm256_cmp_ps(sy, negLimit, _CMP_GT_OQ));
-    const __m256 flx = _mm256_floor_ps(sx), fly = _mm256_floor_ps(sy);
-    const __m256 ax = _mm256_sub_ps(sx, flx), ay = _mm256_sub_ps(sy, fly);
+    const TexelCoords8 tc = texelCoords8(view, u, v);
+    const __m256i x0 = tc.x0, y0 = tc.y0;
+    const __m256 ax = tc.ax, ay = tc.ay;
     const __m256i wMask = _mm256_set1_epi32(view.width - 1), hMask = _mm256_set1_epi32(view.height - 1);
     const __m256i one = _mm256_set1_epi32(1), w = _mm256_set1_epi32(view.width);
-    const __m256i x0 = _mm256_and_si256(_mm256_cvttps_epi32(flx), wMask), y0 = _mm256_and_si256(_mm256_cvttps_epi32(fly), hMask);
     const __m256i x1 = _mm256_and_si256(_mm256_add_epi32(x0, one), wMask), y1 = _mm256_and_si256(_mm256_add_epi32(y0, one), hMask);
     const __m256i row0 = _mm256_mullo_epi32(y0, w), row1 = _mm256_mullo_epi32(y1, w);
     const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(level)].data());
