@@ -2,12 +2,14 @@
 // byte gathers) against the portable one, over many mip levels and texel positions.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "support/render_fixtures.hpp"
+#include "../src/render/shade_parts.hpp"
 
 using namespace luxel;
 using namespace luxel::test;
@@ -61,4 +63,97 @@ TEST_CASE("cut-outs: vector and portable alpha tests keep the same pixels on obl
     // Something to compare: the cards keep some pixels and drop others.
     CHECK(vecStats.pixelsCovered > 500);
     CHECK(vecStats.pixelsCovered < 320u * 180u * 3 / 4);
+}
+
+TEST_CASE("cut-outs: the byte bounds that decide an alpha test without filtering", "[textured]") {
+    using render::shading::cutoutBytes;
+    // ref 0.5: byte 128 is 0.50196 (keeps), 127 is 0.49804 (drops); each farther than the 1e-5 margin.
+    auto half = cutoutBytes(0.5f, 1.0f);
+    CHECK(half.passMin == 128);
+    CHECK(half.failMax == 127);
+    // A reference exactly on a byte's value: that byte's footprints are filtered, its neighbours decide.
+    auto exact = cutoutBytes(128.0f / 255.0f, 1.0f);
+    CHECK(exact.passMin == 129);
+    CHECK(exact.failMax == 127);
+    // Opacity 0.5 with ref 0.25: byte b keeps when b / 255 * 0.5 >= 0.25, the same bytes as above.
+    auto faded = cutoutBytes(0.25f, 0.5f);
+    CHECK(faded.passMin == 128);
+    CHECK(faded.failMax == 127);
+    // ref 0 keeps everything; a reference above 1 keeps nothing; opacity 0 drops everything with ref > 0.
+    CHECK(cutoutBytes(0.0f, 1.0f).passMin == 1);  // byte 0 filters to exactly 0: at the reference, filtered
+    CHECK(cutoutBytes(0.0f, 1.0f).failMax == -1);
+    CHECK(cutoutBytes(1.5f, 1.0f).passMin == 256);
+    CHECK(cutoutBytes(1.5f, 1.0f).failMax == 255);
+    CHECK(cutoutBytes(0.5f, 0.0f).failMax == 255);
+    // A negative (or NaN) opacity decides nothing from bytes.
+    CHECK(cutoutBytes(0.5f, -1.0f).passMin == 256);
+    CHECK(cutoutBytes(0.5f, -1.0f).failMax == -1);
+}
+
+TEST_CASE("cut-outs: footprint ranges (vector) and filtering (portable) keep the same pixels at references on texel values",
+          "[textured]") {
+    // Flat 4x4 blocks of alpha 0, 127, 128, 129 and 255 with sharp edges between them, so most footprints are
+    // uniform (decided from their range) and the rest straddle a reference; references exactly on texel values
+    // and opacities below 1 put the filtered alpha right at the test's edge.
+    std::mt19937 rng(21);
+    const uint8_t levels[5] = {0, 127, 128, 129, 255};
+    RgbaImage img;
+    img.width = img.height = 32;
+    for (int y = 0; y < 32; ++y)
+        for (int x = 0; x < 32; ++x) {
+            const uint8_t a = levels[((x / 4) * 7 + (y / 4) * 3) % 5];
+            img.rgba.insert(img.rgba.end(), {uint8_t(rng()), uint8_t(rng()), uint8_t(rng()), a});
+        }
+    const auto texture = std::make_shared<const Texture>(makeTexture("blocks", img));
+    REQUIRE(texture->alphaCellRanges.size() == texture->mips.size());
+    // The level-0 range of texel (3, 0): bytes of (3, 0), (4, 0), (3, 1), (4, 1): blocks 0 and 1 of the first row.
+    CHECK((texture->alphaCellRanges[0][3] & 0xff) == std::min(levels[0], levels[7 % 5]));
+    CHECK((texture->alphaCellRanges[0][3] >> 8) == std::max(levels[0], levels[7 % 5]));
+    size_t everything = 0;
+    for (const auto& [ref, opacity] : std::vector<std::pair<float, float>>{
+             {0.0f, 1.0f}, {0.5f, 1.0f}, {128.0f / 255.0f, 1.0f}, {127.0f / 255.0f, 1.0f}, {0.25f, 0.5f}, {64.0f / 255.0f, 0.5f},
+             // One float either side of a texel value: a uniform footprint of byte 128 drops, then keeps.
+             {std::nextafter(128.0f / 255.0f, 1.0f), 1.0f}, {std::nextafter(128.0f / 255.0f, 0.0f), 1.0f}}) {
+        CAPTURE(ref, opacity);
+        MaterialSet m;
+        m.textures.push_back(texture);
+        m.looks.resize(1);
+        m.looks[0].texture = 0;
+        m.looks[0].blend = BlendMode::AlphaTest;
+        m.looks[0].alphaRef = ref;
+        m.looks[0].opacity = opacity;
+        m.looks[0].twoSided = true;
+        RenderScene s;
+        s.world.materials.push_back(Material{});
+        std::uniform_real_distribution<float> at(-120, 120), depth(40, 400), tilt(-0.9f, 0.9f);
+        for (int c = 0; c < 24; ++c) {
+            const Vec3 o{depth(rng), at(rng), at(rng) * 0.5f};
+            const float r = 40, k = tilt(rng), rep = 1.0f + float(c % 4);
+            std::vector<FixtureVertex> v{{{o.x - r * k, o.y - r, o.z + r}, {1, 1, 1, 1}, {}, {0, 0}},
+                                         {{o.x + r * k, o.y + r, o.z + r}, {1, 1, 1, 1}, {}, {rep, 0}},
+                                         {{o.x + r * k, o.y + r, o.z - r}, {1, 1, 1, 1}, {}, {rep, rep}},
+                                         {{o.x - r * k, o.y - r, o.z - r}, {1, 1, 1, 1}, {}, {0, rep}}};
+            addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, true, 0);
+        }
+        RenderOptions o;
+        o.mode = RenderMode::Lit;
+        o.look = Look::Linear;
+        o.usePvs = false;
+        o.materials = &m;
+        o.background = {0, 0, 0};
+        const Camera camera = makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180);
+        FrameStats vecStats, portableStats;
+        raster::allowAvx2(true);
+        const Image vec = renderScene(s, camera, o, &vecStats);
+        raster::allowAvx2(false);
+        const Image portable = renderScene(s, camera, o, &portableStats);
+        raster::allowAvx2(true);
+        REQUIRE(vec.pixels.size() == portable.pixels.size());
+        CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
+        CHECK(vecStats.pixelsCovered == portableStats.pixelsCovered);
+        // Something to compare: ref 0 keeps every card's pixels, the others drop some of them.
+        if (ref == 0) everything = vecStats.pixelsCovered;
+        CHECK(vecStats.pixelsCovered > 500);
+        if (ref > 0) CHECK(vecStats.pixelsCovered < everything);
+    }
 }

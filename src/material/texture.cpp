@@ -66,6 +66,23 @@ Texture makeTexture(std::string name, RgbaImage image) {
             a.resize(m.rgba.size() / 4 + 3, 0);
             for (size_t i = 0; i + 3 < m.rgba.size(); i += 4) a[i / 4] = m.rgba[i + 3];
         }
+        t.alphaCellRanges.resize(t.mips.size());
+        for (size_t level = 0; level < t.mips.size(); ++level) {
+            const RgbaImage& m = t.mips[level];
+            const uint8_t* a = t.alphaLevels[level].data();
+            std::vector<uint16_t>& r = t.alphaCellRanges[level];
+            r.resize(size_t(m.width) * size_t(m.height) + 1, 0);
+            for (int y = 0; y < m.height; ++y) {
+                const uint8_t* row = a + size_t(y) * size_t(m.width);
+                const uint8_t* below = a + size_t((y + 1) % m.height) * size_t(m.width);
+                for (int x = 0; x < m.width; ++x) {
+                    const int x1 = (x + 1) % m.width;
+                    const uint8_t lo = std::min({row[x], row[x1], below[x], below[x1]});
+                    const uint8_t hi = std::max({row[x], row[x1], below[x], below[x1]});
+                    r[size_t(y) * size_t(m.width) + size_t(x)] = uint16_t(lo | hi << 8);
+                }
+            }
+        }
     }
     return t;
 }

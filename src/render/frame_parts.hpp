@@ -34,8 +34,8 @@ struct CutoutContext {
     const raster::ShadeTri* shadeTris;
 };
 
-// raster::CutoutTest::keep (context: a CutoutContext): the texture's alpha (pixelAlphas) against the
-// material's reference.
+// raster::CutoutTest::keep (context: a CutoutContext): the texture's alpha against the material's reference
+// (pixelCutoutKeeps).
 void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
                 uint8_t* keep);
 

@@ -88,10 +88,7 @@ bool resolvedCutout(const Candidate& cand, const TriShade& ts) {
 void keepCutout(const void* context, uint32_t tri, const int32_t* px, const int32_t* py, const float* z, int n,
                 uint8_t* keep) {
     const CutoutContext& c = *static_cast<const CutoutContext*>(context);
-    float alpha[64];
-    pixelAlphas(*c.ctx, tri, px, py, z, n, alpha);
-    const float ref = (*c.cands)[c.shadeTris[tri].source].alphaRef;
-    for (int k = 0; k < n; ++k) keep[k] = !(alpha[k] < ref);
+    pixelCutoutKeeps(*c.ctx, tri, px, py, z, n, (*c.cands)[c.shadeTris[tri].source].alphaRef, keep);
 }
 
 }  // namespace luxel::render

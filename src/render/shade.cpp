@@ -156,7 +156,7 @@ void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, con
 
 void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, const float* depth, int n, float* out) {
     if (t.path == ShadePath::Constant || t.path == ShadePath::Probe) {  // Probe: shaded by probeRun, never here
-        for (int k = 0; k < n; ++k) put(out + 3 * k, t.color, false);
+        fillRgb(out, t.color, n);
         return;
     }
     PageView pages[kMaxLightmapSlots];
@@ -245,7 +245,7 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 starts &= starts - 1;
                 float* o = buf + 3 * (i - s0);
                 if (tri == raster::kNoTriangle) {
-                    for (int k = 0; k < end - i; ++k) put(o + 3 * k, bg, false);
+                    fillRgb(o, bg, end - i);
                 } else {
                     covered += uint32_t(end - i);
                     const TriShade& t = ctx.triShade[tri];
@@ -389,6 +389,35 @@ void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const
 #endif
     for (int k = 0; k < n; ++k)
         alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), float(py[k] - t.y0), 1.0f / invW[k]) * t.opacity;
+}
+
+void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
+                      float ref, uint8_t* keep) {
+#if defined(LUXEL_SHADE_AVX2)
+    const TriShade& t = ctx.triShade[tri];
+    if (raster::useAvx2() && !t.skyBox && !t.program && t.texture && t.texture->hasAlpha &&
+        t.texture->alphaCellRanges.size() == t.texture->mips.size() && t.texture->alphaLevels.size() == t.texture->mips.size()) {
+        const RgbaImage& base = t.texture->mips[0];
+        if ((base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
+            size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
+            const TexFootprint f = texFootprint(ctx, t, tri);
+            const CutoutBytes test = cutoutBytes(ref, t.opacity);
+            int32_t dx[kMaxRun], dy[kMaxRun];
+            for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: pixels relative to the planes
+                const int m = std::min(n - k0, kMaxRun);
+                for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0, dy[k] = py[k0 + k] - t.y0;
+                cutoutKeepsAvx2(*t.texture, f, dx, dy, invW + k0, m, test, keep + k0);
+            }
+            return;
+        }
+    }
+#endif
+    float alpha[kMaxRun];
+    for (int k0 = 0; k0 < n; k0 += kMaxRun) {
+        const int m = std::min(n - k0, kMaxRun);
+        pixelAlphas(ctx, tri, px + k0, py + k0, invW + k0, m, alpha);
+        for (int k = 0; k < m; ++k) keep[k0 + k] = !(alpha[k] < ref);
+    }
 }
 
 

@@ -110,14 +110,16 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
-    TexturedRow texture2Row{};
-    if (t.texture2)
-        texture2Row = texturedRow(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2), fy);
+    // Initialised only when used: zeroing these rows costs more than a short run's pixels (foliage).
+    const TexturedRow texture2Row =
+        t.texture2 ? texturedRow(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2), fy)
+                   : row;
     TexturedRow detailRows[2];
     for (int d = 0; d < t.details; ++d)
         detailRows[d] = texturedRow(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]), fy);
     const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
-    const LightmapRow lightRow = lightmapped ? lightmapRow(t, fy) : LightmapRow{};
+    LightmapRow lightRow;
+    if (lightmapped) lightRow = lightmapRow(t, fy);
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
@@ -181,41 +183,92 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, __m256 u,
     return lerp8(top, bottom, ay);
 }
 
+namespace {
+
+// Texture coordinates and mip levels of the 8 cut-out pixels from k on, each lane on its own row (plane8 and
+// rowFootprint per lane). Lanes past n read nothing (masked loads: 1/w 0, pixel 0, 0) and are not valid.
+struct CutoutPoints8 {
+    __m256 u, v;
+    __m256i level, valid;
+};
+
+LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(TexturedRow& row, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+                                              const float* invW, int k, int n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
+    const __m256 d = _mm256_maskload_ps(invW + k, valid);
+    const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
+    const __m256 fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dy + k, valid));
+    const __m256 iw = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
+    const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tu.c), _mm256_mul_ps(_mm256_set1_ps(f.tu.a), fx)),
+                                                 _mm256_mul_ps(_mm256_set1_ps(f.tu.b), fy)),
+                                   iw);
+    const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tv.c), _mm256_mul_ps(_mm256_set1_ps(f.tv.a), fx)),
+                                                 _mm256_mul_ps(_mm256_set1_ps(f.tv.b), fy)),
+                                   iw);
+    const __m256 rx = _mm256_add_ps(_mm256_set1_ps(f.dxU[0]), _mm256_mul_ps(_mm256_set1_ps(f.dxU[1]), fy));
+    const __m256 ry = _mm256_add_ps(_mm256_set1_ps(f.dxV[0]), _mm256_mul_ps(_mm256_set1_ps(f.dxV[1]), fy));
+    row.rowSquare = _mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry));
+    return {u, v, mipLevels8(row, fx, iw), valid};
+}
+
+}  // namespace
+
 LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                   const float* invW, int n, float* alpha) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 one = _mm256_set1_ps(1.0f);
-    const __m256 rowU0 = _mm256_set1_ps(f.dxU[0]), rowU1 = _mm256_set1_ps(f.dxU[1]);
-    const __m256 rowV0 = _mm256_set1_ps(f.dxV[0]), rowV1 = _mm256_set1_ps(f.dxV[1]);
     TexturedRow row = texturedRow(&tex, f, 0.0f);
     for (int k = 0; k < n; k += 8) {
-        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
-        // Lanes past the end read nothing (masked loads: 1/w 0, pixel 0, 0); their values are not stored.
-        const __m256 d = _mm256_maskload_ps(invW + k, valid);
-        const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
-        const __m256 fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dy + k, valid));
-        const __m256 iw = _mm256_div_ps(one, d);
-        // plane8 and rowFootprint with each lane on its own row.
-        const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tu.c), _mm256_mul_ps(_mm256_set1_ps(f.tu.a), fx)),
-                                                     _mm256_mul_ps(_mm256_set1_ps(f.tu.b), fy)),
-                                       iw);
-        const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tv.c), _mm256_mul_ps(_mm256_set1_ps(f.tv.a), fx)),
-                                                     _mm256_mul_ps(_mm256_set1_ps(f.tv.b), fy)),
-                                       iw);
-        const __m256 rx = _mm256_add_ps(rowU0, _mm256_mul_ps(rowU1, fy)), ry = _mm256_add_ps(rowV0, _mm256_mul_ps(rowV1, fy));
-        row.rowSquare = _mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry));
-        const __m256i level = mipLevels8(row, fx, iw);
+        const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
         alignas(32) int32_t levels[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), p.level);
         __m256 a = _mm256_setzero_ps();
-        __m256i todo = valid;
+        __m256i todo = p.valid;
         while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
             const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
-            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-            a = _mm256_blendv_ps(a, alphaBilinear8(tex, levels[first], u, v), _mm256_castsi256_ps(mine));
+            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(p.level, _mm256_set1_epi32(levels[first])));
+            a = _mm256_blendv_ps(a, alphaBilinear8(tex, levels[first], p.u, p.v), _mm256_castsi256_ps(mine));
             todo = _mm256_andnot_si256(mine, todo);
         }
-        _mm256_maskstore_ps(alpha + k, valid, a);
+        _mm256_maskstore_ps(alpha + k, p.valid, a);
+    }
+}
+
+LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+                                const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
+    TexturedRow row = texturedRow(&tex, f, 0.0f);
+    const __m256i passBelow = _mm256_set1_epi32(test.passMin - 1), failAbove = _mm256_set1_epi32(test.failMax + 1);
+    const __m256i low = _mm256_set1_epi32(0xff);
+    const __m256 ref = _mm256_set1_ps(test.ref), opacity = _mm256_set1_ps(test.opacity);
+    for (int k = 0; k < n; k += 8) {
+        const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
+        alignas(32) int32_t levels[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), p.level);
+        __m256i kept = _mm256_setzero_si256();
+        __m256i todo = p.valid;
+        while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
+            const int level = levels[std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))))];
+            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(p.level, _mm256_set1_epi32(level)));
+            const LevelView view = levelView(tex, level);
+            const TexelCoords8 tc = texelCoords8(view, p.u, p.v);
+            // The footprint's byte range: a 4-byte gather at the 2-byte entry (the padding entry keeps the last inside).
+            const __m256i entry = _mm256_add_epi32(_mm256_mullo_epi32(tc.y0, _mm256_set1_epi32(view.width)), tc.x0);
+            const __m256i range = _mm256_i32gather_epi32(reinterpret_cast<const int*>(tex.alphaCellRanges[size_t(level)].data()),
+                                                         entry, 2);
+            const __m256i lo = _mm256_and_si256(range, low), hi = _mm256_and_si256(_mm256_srli_epi32(range, 8), low);
+            const __m256i pass = _mm256_cmpgt_epi32(lo, passBelow), fail = _mm256_cmpgt_epi32(failAbove, hi);
+            __m256i levelKept = pass;
+            const __m256i undecided = _mm256_andnot_si256(_mm256_or_si256(pass, fail), mine);
+            if (!_mm256_testz_si256(undecided, undecided)) {  // the reference inside the range: filter (pixelAlphas)
+                __m256 a = alphaBilinear8(tex, level, p.u, p.v);
+                if (test.opacity != 1.0f) a = _mm256_mul_ps(a, opacity);
+                const __m256i filtered = _mm256_castps_si256(_mm256_cmp_ps(a, ref, _CMP_NLT_UQ));
+                levelKept = _mm256_blendv_epi8(levelKept, filtered, undecided);
+            }
+            kept = _mm256_blendv_epi8(kept, levelKept, mine);
+            todo = _mm256_andnot_si256(mine, todo);
+        }
+        const unsigned bits = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(kept)));
+        for (int i = 0; i < std::min(8, n - k); ++i) keep[k + i] = uint8_t((bits >> i) & 1u);
     }
 }
 

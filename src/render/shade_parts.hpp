@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #if defined(__x86_64__)
@@ -111,6 +112,45 @@ static inline void put(float* out, Vec3 c, bool accumulate) {
         out[1] = c.y;
         out[2] = c.z;
     }
+}
+
+// A cut-out's test, keep = !(alpha * opacity < ref), on a footprint's alpha bytes: it keeps whatever the
+// filter weights when its smallest byte is at least passMin, and drops when its largest is at most failMax.
+// The filtered alpha (three lerps of table values in [0, 1]) lies within the footprint's table values up to a
+// rounding error below 1e-6; the margin kCutoutMargin keeps the decision on the same side as filtering's.
+struct CutoutBytes {
+    int passMin, failMax;  // 256 / -1 when no byte decides
+    float ref, opacity;
+};
+constexpr float kCutoutMargin = 1e-5f;
+static inline CutoutBytes cutoutBytes(float ref, float opacity) {
+    if (!(opacity >= 0.0f)) return {256, -1, ref, opacity};  // the bounds below need alpha * opacity nondecreasing
+    auto scaled = [opacity](float a) { return opacity != 1.0f ? a * opacity : a; };
+    auto passes = [&](int b) { return scaled(kAlphaLut[size_t(b)] - kCutoutMargin) >= ref; };  // nondecreasing in b
+    auto fails = [&](int b) { return scaled(kAlphaLut[size_t(b)] + kCutoutMargin) < ref; };    // nonincreasing in b
+    int lo = 0, hi = 256;  // first b that passes, by bisection
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        passes(mid) ? hi = mid : lo = mid + 1;
+    }
+    CutoutBytes c{lo, -1, ref, opacity};
+    lo = -1, hi = 255;  // last b that fails
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        fails(mid) ? lo = mid : hi = mid - 1;
+    }
+    c.failMax = lo;
+    return c;
+}
+
+// n pixels of one colour: whole 8-pixel groups copied from a pattern (three vector stores each), the rest
+// one by one. Sky and missing textures fill most of some frames.
+static inline void fillRgb(float* out, Vec3 c, int n) {
+    float pattern[24];
+    for (int k = 0; k < 8; ++k) pattern[3 * k] = c.x, pattern[3 * k + 1] = c.y, pattern[3 * k + 2] = c.z;
+    int k = 0;
+    for (; k + 8 <= n; k += 8) std::memcpy(out + 3 * k, pattern, sizeof pattern);
+    for (; k < n; ++k) put(out + 3 * k, c, false);
 }
 
 // sampleLightmap with the page's constants hoisted and the lerps done on (r,g,b,0) vectors. Every lane
@@ -347,6 +387,10 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
 // 8 at a time, each lane on its own mip level; writes exactly n values.
 LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                   const float* invW, int n, float* alpha);
+// cutoutKeeps' answer for n pixels as textureAlphasAvx2 takes them: footprints whose alpha byte range lies
+// wholly on one side of the test (CutoutBytes) are decided from the range, the rest filtered.
+LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+                                const float* invW, int n, const CutoutBytes& test, uint8_t* keep);
 
 // A finished row segment to the image with streaming stores; false when dst is not 32-byte aligned.
 LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf);

@@ -28,6 +28,10 @@ struct Texture {
     // When hasAlpha: each level's alpha bytes alone, row-major, then 3 bytes of padding (a 4-byte read at the
     // last texel stays inside). Cut-out tests read these: an eighth of the column pairs' memory.
     std::vector<std::vector<uint8_t>> alphaLevels;
+    // When hasAlpha: per level and texel (x, y), the smallest and largest alpha byte of the bilinear footprint
+    // (x, y) .. (x + 1, y + 1), wrapped, as min | max << 8; then one entry of padding. A cut-out test whose
+    // reference lies outside a footprint's range knows its answer without filtering.
+    std::vector<std::vector<uint16_t>> alphaCellRanges;
     bool hasAlpha = false;       // some texel of level 0 has alpha < 255
     int32_t width() const { return mips.empty() ? 0 : mips[0].width; }
     int32_t height() const { return mips.empty() ? 0 : mips[0].height; }

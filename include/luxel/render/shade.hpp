@@ -167,6 +167,10 @@ Vec4 shadePixelWithAlpha(const ShadeContext& ctx, uint32_t tri, int px, int py, 
 // decide coverage with it before shading.
 void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
                  float* alpha);
+// Which of them an alpha test keeps: !(alpha < ref) of pixelAlphas' alpha, the same answers (the vector loop
+// decides most pixels from their texel footprint's alpha range without filtering).
+void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const int32_t* py, const float* invW, int n,
+                      float ref, uint8_t* keep);
 
 
 // A translucent or alpha-tested program triangle's pixel drawn over `rgb` (the display values there, replaced
