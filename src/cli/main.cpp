@@ -3,6 +3,8 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -10,7 +12,9 @@
 #include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     CLI::App app{"luxel: renders compiled game maps (Quake 3, Quake 2, Source) from their stored lighting"};
     app.require_subcommand(1);
     app.fallthrough();  // --threads is accepted after the subcommand too
@@ -54,4 +58,29 @@ int main(int argc, char** argv) {
         std::cerr << "luxel: internal error: " << e.what() << "\n";
         return 3;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // libzip converts every archive entry's DOS time with mktime, and glibc's mktime re-reads /etc/localtime
+    // (a stat per call) while TZ is unset: 7,500 stats to open OpenArena's pk3s. The same zone named in TZ is
+    // read once. Set before any thread starts.
+    setenv("TZ", ":/etc/localtime", 0);
+    const int code = run(argc, argv);
+    // Everything is written by now. The rest of an ordinary exit frees the process's caches (mounted games,
+    // textures) and runs the destructors of the ~260 libraries OpenImageIO brings in: ~8 ms of a cold
+    // thumbnail's ~90 past start-up, and nothing anyone sees. Sanitized builds exit normally, so that leak
+    // checks still run.
+#if defined(__SANITIZE_ADDRESS__)
+    return code;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return code;
+#endif
+#endif
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(code);
 }

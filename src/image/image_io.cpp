@@ -56,9 +56,13 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
     // Alpha is coverage beside colour that is not premultiplied by it: stored as given, not divided by alpha.
     if (channels == 4) spec.attribute("oiio:UnassociatedAlpha", 1);
     if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
-    // zlib level 3 instead of 6: PNGs of rendered frames come out ~5% larger and are written ~2.5x faster (a
-    // batch of thumbnails spent more time compressing than rendering).
-    if (ext == ".png") spec.attribute("png:compressionLevel", 3);
+    // zlib level 2 and libpng's Paeth filter alone instead of level 6 and a trial of all five filters per row:
+    // rendered frames come out ~10% larger and are written ~5x faster (1920x1080: 398 -> 96 ms, 3.25 -> 3.45
+    // MB; 512x288: 34 -> 6.7 ms). A cold thumbnail spent more time compressing than rendering.
+    if (ext == ".png") {
+        spec.attribute("png:compressionLevel", 2);
+        spec.attribute("png:filter", 0x80);  // PNG_FILTER_PAETH
+    }
     if (ext == ".exr") spec.attribute("compression", "zip");
     // The TIFF and EXR writers stamp the current time unless given one; a fixed stamp keeps the output
     // bytes a function of the input (SOURCE_DATE_EPOCH, the reproducible-builds convention, when set).

@@ -1,5 +1,7 @@
 #include "luxel/io/game_files.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -113,7 +115,7 @@ struct GameFiles::Mount {
     FileOrigin::Kind kind = FileOrigin::Kind::Loose;
     std::string name;                 // the directory or archive as given
     std::string identityBase;         // archives: "zip:<canonical path>", "mem:<content hash>" or "vpk:<canonical path>"
-    std::unique_ptr<ZipArchive> zip;  // zip archives and pakfiles
+    std::shared_ptr<const ZipArchive> zip;  // zip archives and pakfiles
     std::unique_ptr<VpkArchive> vpk;  // VPK archives, indexed by VpkArchive::index()
     FileIndex files;
 };
@@ -176,15 +178,17 @@ void GameFiles::addDirectory(const std::string& dir) {
     mounts_.push_back(std::move(mount));
 }
 
-void GameFiles::addArchive(const std::string& zipPath) {
+std::unique_ptr<GameFiles::Mount> GameFiles::archiveMount(const std::string& zipPath, std::shared_ptr<const ZipArchive> zip) {
     auto mount = std::make_unique<Mount>();
     mount->name = zipPath;
     mount->kind = FileOrigin::Kind::Archive;
-    mount->zip = std::make_unique<ZipArchive>(zipPath);
+    mount->zip = std::move(zip);
     mount->identityBase = "zip:" + canonicalOr(zipPath);
     mount->files = indexArchive(*mount->zip);
-    mounts_.push_back(std::move(mount));
+    return mount;
 }
+
+void GameFiles::addArchive(const std::string& zipPath) { mounts_.push_back(archiveMount(zipPath, openZipArchive(zipPath))); }
 
 void GameFiles::addVpk(const std::string& dirPath, bool strict) {
     auto mount = std::make_unique<Mount>();
@@ -200,7 +204,7 @@ void GameFiles::addArchiveBytes(std::string displayName, Bytes zipBytes) {
     mount->name = displayName;
     mount->kind = FileOrigin::Kind::Pakfile;
     mount->identityBase = "mem:" + contentHash(zipBytes);
-    mount->zip = std::make_unique<ZipArchive>(std::move(displayName), std::move(zipBytes));
+    mount->zip = std::make_shared<const ZipArchive>(std::move(displayName), std::move(zipBytes));
     mount->files = indexArchive(*mount->zip);
     mounts_.push_back(std::move(mount));
 }
@@ -210,7 +214,17 @@ void GameFiles::addQuake3GameDir(const std::string& dir) {
     GameFiles staged;
     const std::vector<std::string> paks = quake3PakFiles(dir);
     staged.addDirectory(dir);
-    for (auto it = paks.rbegin(); it != paks.rend(); ++it) staged.addArchive(*it);
+    // The archives' directories are read and indexed in parallel, then mounted highest precedence first; the
+    // first of them (in that order) that cannot be opened is the error raised.
+    const std::vector<OpenedZip> zips = openZipArchives(paks);
+    std::vector<std::unique_ptr<Mount>> archives(paks.size());
+    tbb::parallel_for(size_t(0), paks.size(), [&](size_t i) {
+        if (zips[i].archive) archives[i] = archiveMount(paks[i], zips[i].archive);
+    });
+    for (size_t i = paks.size(); i-- > 0;) {
+        if (zips[i].error) std::rethrow_exception(zips[i].error);
+        staged.mounts_.push_back(std::move(archives[i]));
+    }
     for (auto& m : staged.mounts_) mounts_.push_back(std::move(m));
 }
 

@@ -39,16 +39,18 @@ std::optional<Bytes> readLooseFile(const fs::path& path) {
 }
 
 // Searches loose files first (the engine's search path puts the directory before its archives), then
-// the archives from the highest precedence down.
+// the archives from the highest precedence down. `zips`: the archives opened (openZipArchives); one that could
+// not be opened raises its error when the search reaches it.
 std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vector<std::string>& archives,
-                                     const std::string& name, std::string* foundIn) {
+                                     const std::vector<OpenedZip>& zips, const std::string& name, std::string* foundIn) {
     if (auto loose = readLooseFile(fs::path(gameDir) / name)) {
         if (foundIn) *foundIn = (fs::path(gameDir) / name).string();
         return loose;
     }
-    for (auto it = archives.rbegin(); it != archives.rend(); ++it) {
-        if (auto bytes = ZipArchive(*it).read(name)) {
-            if (foundIn) *foundIn = *it + ":" + name;
+    for (size_t i = archives.size(); i-- > 0;) {
+        if (zips[i].error) std::rethrow_exception(zips[i].error);
+        if (auto bytes = zips[i].archive->read(name)) {
+            if (foundIn) *foundIn = archives[i] + ":" + name;
             return bytes;
         }
     }
@@ -111,17 +113,19 @@ std::optional<ArchiveMember> splitArchiveMember(const std::string& spec) {
 MapSource openMapPath(const std::string& spec) {
     if (auto split = splitArchiveMember(spec)) {
         const std::string archive = split->archive, member = split->member;
-        auto bytes = ZipArchive(archive).read(member);
+        const std::shared_ptr<const ZipArchive> zip = openZipArchive(archive);
+        auto bytes = zip->read(member);
         if (!bytes) throw UsageError(archive + ": has no member " + member);
         MapSource src;
         src.displayName = spec;
         src.mapName = stemOf(member);
         src.bytes = std::move(*bytes);
         std::string dir = parentDir(member);
-        src.openRelated = [archive, dir](const std::string& rel) -> std::optional<Bytes> {
+        // Holding the archive keeps it open for the game's mount of it (openZipArchive).
+        src.openRelated = [zip, dir](const std::string& rel) -> std::optional<Bytes> {
             const std::optional<std::string> member = memberPath(dir + rel);
             if (!member) return std::nullopt;
-            return ZipArchive(archive).read(*member);
+            return zip->read(*member);
         };
         return src;
     }
@@ -140,7 +144,9 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     if (name.rfind("maps/", 0) == 0) name = name.substr(5);
     auto archives = quake3PakFiles(gameDir);
     std::string foundIn;
-    auto bytes = readFromGameDir(gameDir, archives, "maps/" + name + ".bsp", &foundIn);
+    // Every archive is opened (in parallel) and held by the map: the game's mount of the folder reuses them.
+    auto zips = std::make_shared<const std::vector<OpenedZip>>(openZipArchives(archives));
+    auto bytes = readFromGameDir(gameDir, archives, *zips, "maps/" + name + ".bsp", &foundIn);
     if (!bytes)
         throw UsageError(gameDir + ": no maps/" + name + ".bsp in the directory or its " +
                          std::to_string(archives.size()) + " pk3 archives");
@@ -148,10 +154,10 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     src.displayName = foundIn;
     src.mapName = name;
     src.bytes = std::move(*bytes);
-    src.openRelated = [gameDir, archives](const std::string& rel) -> std::optional<Bytes> {
+    src.openRelated = [gameDir, archives, zips](const std::string& rel) -> std::optional<Bytes> {
         const std::optional<std::string> member = memberPath("maps/" + rel);
         if (!member) return std::nullopt;
-        return readFromGameDir(gameDir, archives, *member, nullptr);
+        return readFromGameDir(gameDir, archives, *zips, *member, nullptr);
     };
     return src;
 }

@@ -3,6 +3,7 @@
 // not thread-safe, so an archive keeps a pool of handles and each read borrows one: concurrent reads of
 // one archive then decompress in parallel instead of queueing on a lock.
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,5 +57,17 @@ private:
     mutable std::mutex mutex_;
     mutable std::vector<zip*> idle_;
 };
+
+// The archive at `path`, shared by everyone who holds it: the map opener and the game file system then read
+// a large pk3's central directory once per process instead of once each. Kept only while someone holds it.
+std::shared_ptr<const ZipArchive> openZipArchive(const std::string& path);
+
+// openZipArchive of each path, in parallel (a game folder's pk3 directories are read at once); an archive
+// that cannot be opened holds the error its opening threw, for the caller to raise where it would have.
+struct OpenedZip {
+    std::shared_ptr<const ZipArchive> archive;
+    std::exception_ptr error;
+};
+std::vector<OpenedZip> openZipArchives(const std::vector<std::string>& paths);
 
 }  // namespace luxel

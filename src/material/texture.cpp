@@ -22,24 +22,32 @@ Texture makeTexture(std::string name, RgbaImage image) {
         dst.width = std::max(1, src.width / 2);
         dst.height = std::max(1, src.height / 2);
         dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
-        for (int y = 0; y < dst.height; ++y)
+        for (int y = 0; y < dst.height; ++y) {
+            const uint8_t* row0 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y)) * size_t(src.width) * 4;
+            const uint8_t* row1 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y + 1)) * size_t(src.width) * 4;
             for (int x = 0; x < dst.width; ++x) {
-                // The 2x2 (or 2x1 / 1x2 at odd or unit sides) block; colour weighted by alpha so transparent
-                // texels (often black) do not darken the edges of cut-outs.
-                uint32_t sum[4] = {0, 0, 0, 0}, count = 0, alphaSum = 0;
-                for (int dy = 0; dy < 2; ++dy)
-                    for (int dx = 0; dx < 2; ++dx) {
-                        const int sx = std::min(src.width - 1, 2 * x + dx), sy = std::min(src.height - 1, 2 * y + dy);
-                        const uint8_t* p = src.rgba.data() + (size_t(sy) * size_t(src.width) + size_t(sx)) * 4;
-                        for (int c = 0; c < 3; ++c) sum[c] += uint32_t(p[c]) * (uint32_t(p[3]) + 1);
-                        alphaSum += uint32_t(p[3]) + 1;
-                        sum[3] += p[3];
-                        ++count;
-                    }
+                // The 2x2 block (at odd or unit sides its last texel again); colour weighted by alpha + 1 so
+                // transparent texels (often black) do not darken the edges of cut-outs.
+                const size_t x0 = size_t(std::min(src.width - 1, 2 * x)) * 4, x1 = size_t(std::min(src.width - 1, 2 * x + 1)) * 4;
+                const uint8_t* p[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
                 uint8_t* q = dst.rgba.data() + (size_t(y) * size_t(dst.width) + size_t(x)) * 4;
+                if (p[0][3] == p[1][3] && p[0][3] == p[2][3] && p[0][3] == p[3][3]) {
+                    // Equal weights cancel: (sum c (a + 1) + 2 (a + 1)) / (4 (a + 1)) = (sum c + 2) / 4, the
+                    // same integer; most blocks of most textures (opaque ones all).
+                    for (int c = 0; c < 3; ++c) q[c] = uint8_t((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2u) >> 2);
+                    q[3] = p[0][3];
+                    continue;
+                }
+                uint32_t sum[4] = {0, 0, 0, 0}, alphaSum = 0;
+                for (const uint8_t* texel : p) {
+                    for (int c = 0; c < 3; ++c) sum[c] += uint32_t(texel[c]) * (uint32_t(texel[3]) + 1);
+                    alphaSum += uint32_t(texel[3]) + 1;
+                    sum[3] += texel[3];
+                }
                 for (int c = 0; c < 3; ++c) q[c] = uint8_t((sum[c] + alphaSum / 2) / alphaSum);
-                q[3] = uint8_t((sum[3] + count / 2) / count);
+                q[3] = uint8_t((sum[3] + 2) / 4);
             }
+        }
         t.mips.push_back(std::move(dst));
     }
     t.columnPairs.resize(t.mips.size());
@@ -52,10 +60,9 @@ Texture makeTexture(std::string name, RgbaImage image) {
         for (int y = 0; y < m.height; ++y) {
             const uint32_t* row = texels + size_t(y) * size_t(m.width);
             const uint32_t* below = texels + size_t((y + 1) % m.height) * size_t(m.width);
-            for (int x = 0; x <= m.width; ++x, entry += 2) {
-                const int wrapped = x % m.width;
-                entry[0] = row[wrapped], entry[1] = below[wrapped];
-            }
+            for (int x = 0; x < m.width; ++x, entry += 2) entry[0] = row[x], entry[1] = below[x];
+            entry[0] = row[0], entry[1] = below[0];  // entry `width`: column 0 again (wrapped)
+            entry += 2;
         }
     }
     if (t.hasAlpha) {
@@ -76,7 +83,7 @@ Texture makeTexture(std::string name, RgbaImage image) {
                 const uint8_t* row = a + size_t(y) * size_t(m.width);
                 const uint8_t* below = a + size_t((y + 1) % m.height) * size_t(m.width);
                 for (int x = 0; x < m.width; ++x) {
-                    const int x1 = (x + 1) % m.width;
+                    const int x1 = x + 1 < m.width ? x + 1 : 0;
                     const uint8_t lo = std::min({row[x], row[x1], below[x], below[x1]});
                     const uint8_t hi = std::max({row[x], row[x1], below[x], below[x1]});
                     r[size_t(y) * size_t(m.width) + size_t(x)] = uint16_t(lo | hi << 8);

@@ -44,6 +44,8 @@ struct GameFile {
     FileOrigin origin;
 };
 
+class ZipArchive;
+
 class GameFiles {
 public:
     GameFiles();
@@ -97,6 +99,7 @@ private:
     struct Mount;
     struct Found;
     std::optional<Found> find(const std::string& path) const;
+    static std::unique_ptr<Mount> archiveMount(const std::string& zipPath, std::shared_ptr<const ZipArchive> zip);
     std::vector<std::unique_ptr<Mount>> mounts_;
 };
 
