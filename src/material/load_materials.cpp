@@ -1,6 +1,7 @@
 // loadMaterials: dispatch by format, and what the per-format loaders share.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 
 #include "luxel/material/engine_resample.hpp"
@@ -8,6 +9,7 @@
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 #include "material_loaders.hpp"
+#include "q3_game.hpp"
 
 namespace luxel {
 namespace materials {
@@ -139,6 +141,17 @@ std::string missingSummary(const MaterialSet& set) {
     for (size_t i = 0; i < set.missing.size() && i < kNamesShown; ++i) line += (i ? ", " : "") + set.missing[i];
     if (set.missing.size() > kNamesShown) line += ", ...";
     return line;
+}
+
+void prefetchMaterialSources(const MapSource& source, const MaterialOptions& options) {
+    const Bytes& b = source.bytes;
+    const bool quake3 = b.size() >= 8 && std::memcmp(b.data(), "IBSP", 4) == 0 && b[4] == 46 && b[5] == 0 && b[6] == 0 && b[7] == 0;
+    if (!quake3) return;
+    try {
+        (void)materials::quake3Game(source, options);
+    } catch (const std::exception&) {
+        // loadMaterials mounts again and reports it (a failed mount is not kept).
+    }
 }
 
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,

@@ -1,5 +1,7 @@
 // Quake 3 materials: shader scripts and images from pk3 archives and game directories, the way
 // ioquake3's renderer finds them.
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -85,18 +87,29 @@ Q3ShaderTable loadShaders(const Q3Files& f, std::vector<std::string>& warnings) 
     std::sort(scripts.begin(), scripts.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second > b.second;
     });
-    Q3ShaderTable table;
-    for (const auto& [mount, path] : scripts) {
+    // Each script is read and parsed on its own (in parallel), then added in that order.
+    struct Parsed {
+        std::vector<Q3Shader> shaders;
+        std::vector<std::string> warnings;
+    };
+    std::vector<Parsed> parsed(scripts.size());
+    tbb::parallel_for(size_t(0), scripts.size(), [&](size_t i) {
+        const std::string& path = scripts[i].second;
         std::optional<Bytes> bytes;
         try {
             bytes = f.files.read(path);
         } catch (const std::exception& e) {
-            warnings.push_back(e.what());
+            parsed[i].warnings.push_back(e.what());
         }
-        if (!bytes) continue;
+        if (!bytes) return;
         const std::string name = f.files.describe(path).value_or(path);
         const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-        addShaders(table, parseShaderScript(text, name, &warnings));
+        parsed[i].shaders = parseShaderScript(text, name, &parsed[i].warnings);
+    });
+    Q3ShaderTable table;
+    for (Parsed& p : parsed) {
+        warnings.insert(warnings.end(), p.warnings.begin(), p.warnings.end());
+        addShaders(table, std::move(p.shaders));
     }
     return table;
 }

@@ -1,5 +1,7 @@
 #include "luxel/render/map_view.hpp"
 
+#include <tbb/task_group.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -26,7 +28,16 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
     map.mapName = source.mapName;
     map.materialOptions = materials;
     double t0 = nowMs();
-    map.world = decodeMap(source, decode);
+    // Game folders given: their mount (the slow part of the materials' load) runs beside the decode.
+    tbb::task_group mount;
+    if (!materials.gameDirs.empty()) mount.run([&] { prefetchMaterialSources(source, materials); });
+    try {
+        map.world = decodeMap(source, decode);
+    } catch (...) {
+        mount.wait();
+        throw;
+    }
+    mount.wait();
     const double tp = nowMs();
     if (overlays) map.overlays = placeOverlays(map.world);
     if (props.enabled && !map.world.staticProps.empty())

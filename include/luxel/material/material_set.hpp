@@ -265,6 +265,10 @@ struct MaterialOptions {
 // `missing` when their texture does not exist. Quake 3 honours it; Quake 2 and Source maps decode everything.
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
                           const std::vector<bool>& decodeOnly = {});
+// What loadMaterials will need that depends on the source alone, done ahead (beside the map's decode) and kept
+// in the process cache: a Quake 3 map's game mount (its archives' directories and shader scripts). Other
+// formats: nothing. Errors are left for loadMaterials to report.
+void prefetchMaterialSources(const MapSource& source, const MaterialOptions& options);
 
 // The process-wide texture cache: lookups and hits since the process started, what it holds now.
 struct TextureCacheStats {
