@@ -8,6 +8,7 @@
 
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
+#include "luxel/render/render_surfaces.hpp"
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/vis/visibility.hpp"
@@ -62,6 +63,55 @@ std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, co
         const int32_t m = world.surfaces[s].material;
         if (m >= 0 && size_t(m) < seen.size()) seen[size_t(m)] = true;
     }
+    return seen;
+}
+
+namespace {
+
+// Whether a surface drawn with this look takes part in the visibility buffer as an opaque triangle (not a
+// cut-out, blended, sky or fog surface): the ones whose texture can only show where they win a pixel.
+bool drawnOpaque(const SurfaceLook& look) {
+    return look.blend == BlendMode::Opaque && look.opacity >= 1.0f && !look.sky && !look.fogVolume && !look.hidden;
+}
+
+}  // namespace
+
+std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
+                                 std::vector<bool> seen) {
+    if (map.world.format != MapFormat::Quake3 || options.spp != 1) return seen;
+    MaterialOptions materialOptions = map.materialOptions;
+    materialOptions.time = time;
+    // Every material's look (the shader scripts: blending, deforms, sides), no texture decoded.
+    const MaterialSet looks =
+        loadMaterials(map.world, map.source, materialOptions, std::vector<bool>(map.world.materials.size(), false));
+    const View view = makeView(camera);
+    CullOptions cull;
+    cull.usePvs = options.usePvs;
+    // The others (blended, cut-out, sky, fog) may show wherever they are seen: they stay as `seen` has them.
+    std::vector<uint32_t> opaque;
+    for (uint32_t s : visibleSurfaces(map.world, map.geometry, view, camera.position, cull)) {
+        const int32_t m = map.world.surfaces[s].material;
+        if (m < 0 || size_t(m) >= looks.looks.size() || drawnOpaque(looks.looks[size_t(m)])) opaque.push_back(s);
+    }
+    // The opaque surfaces alone, through the frame's own rasterizer at the frame's camera: the full frame's
+    // visibility buffer has the same opaque winner at every pixel (cut-outs, which come first in its triangle
+    // order, can only cover them; blended and sky triangles never do), so the others' textures never show.
+    RenderOptions pass = options;
+    pass.materials = &looks;
+    pass.mode = RenderMode::Lit;
+    pass.transparentBackground = false;
+    FrameStats stats;
+    FrameSamples samples;
+    Image scratch;
+    renderSurfaces(map.world, map.geometry, camera, view, pass, opaque, stats, scratch, &samples);
+    std::vector<bool> won(seen.size(), false);
+    for (int32_t s : samples.surface) {
+        if (s < 0 || size_t(s) >= map.world.surfaces.size()) continue;
+        const int32_t m = map.world.surfaces[size_t(s)].material;
+        if (m >= 0 && size_t(m) < won.size()) won[size_t(m)] = true;
+    }
+    for (size_t m = 0; m < seen.size() && m < looks.looks.size(); ++m)
+        if (drawnOpaque(looks.looks[m])) seen[m] = seen[m] && won[m];
     return seen;
 }
 
@@ -121,32 +171,35 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     for (const std::string& note : view.camera.notes) view.warnings.push_back(note);
 
     const bool engineLightmap = request.mode == "lightmap" && request.unlit.value_or(UnlitSurfaces::Engine) == UnlitSurfaces::Engine;
-    if (needsMaterials(request.mode) || engineLightmap) {
-        const std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
-        std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
-        // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
-        if (needsMaterials(request.mode))
-            for (std::string& w : warnings) view.warnings.push_back(std::move(w));
-    }
-    // auto: the game's look when the map's textures were found, its light alone when none were.
-    if (request.mode == "auto")
-        view.mode = map.materials && !map.materials->textures.empty() ? RenderMode::Lit : RenderMode::Lightmap;
-    else
-        view.mode = parseRenderMode(request.mode);
+    // auto: the game's look when the map's textures were found, its light alone when none were (decided below).
+    view.mode = request.mode == "auto" ? RenderMode::Lit : parseRenderMode(request.mode);
 
     RenderOptions o;
     o.mode = view.mode;
     o.look = request.look.value_or(request.ldrOutput ? Look::Engine : Look::Linear);
     o.spp = request.spp;
     o.usePvs = request.usePvs;
-    const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
-    o.drawFlares = request.flares.value_or(!gameLook);
+    o.drawFlares = request.flares.value_or(!(o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo));
     o.drawSky = request.sky.value_or(view.camera.used != "overview");
     o.transparentBackground = request.transparent;
     if (request.skyColor) o.skyColor = *request.skyColor, o.skyColorOverride = true;
     o.styleSpec = request.styles;
-    if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
     o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
+    if (needsMaterials(request.mode) || engineLightmap) {
+        std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
+        // Lit and albedo views decode the textures the frame can show, not all the PVS names.
+        if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
+            seen = materialsShown(map, view.camera.camera, o, request.time, std::move(seen));
+        std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
+        // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
+        if (needsMaterials(request.mode))
+            for (std::string& w : warnings) view.warnings.push_back(std::move(w));
+    }
+    if (request.mode == "auto" && !(map.materials && !map.materials->textures.empty())) view.mode = RenderMode::Lightmap;
+    o.mode = view.mode;
+    const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
+    o.drawFlares = request.flares.value_or(!gameLook);
+    if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
     if (o.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
     const double t1 = nowMs();

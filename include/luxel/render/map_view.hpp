@@ -45,6 +45,11 @@ std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::
 
 // The materials of the surfaces a camera can see (PVS and frustum, as renderFrame culls).
 std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, bool usePvs);
+// Of those, the materials whose textures can show in a frame drawn with `options` at `time` (Quake 3, one
+// sample per pixel; otherwise `seen` as given): the opaque ones that win a pixel when the opaque surfaces
+// alone are rasterized, and every other one seen (blended, cut-out, sky, fog). A view decodes these.
+std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
+                                 std::vector<bool> seen);
 
 struct ViewRequest {
     std::string camera = "best";        // resolveCamera spec; ignored when pos is set
