@@ -14,6 +14,62 @@
 using namespace luxel;
 using namespace luxel::test;
 
+namespace {
+
+// One alpha-tested, two-sided material on texture 0 of `m`.
+void cutoutLook(MaterialSet& m, float ref, float opacity = 1.0f) {
+    m.looks.resize(1);
+    m.looks[0].texture = 0;
+    m.looks[0].blend = BlendMode::AlphaTest;
+    m.looks[0].alphaRef = ref;
+    m.looks[0].opacity = opacity;
+    m.looks[0].twoSided = true;
+}
+
+// `count` tilted square cards of radius 40 facing the camera at the origin (looking down +x), at depths in
+// [nearest, farthest], each with the texture repeated repeat(c) times across it.
+template <typename Repeat>
+RenderScene layeredCards(std::mt19937& rng, int count, float spread, float nearest, float farthest, float maxTilt,
+                         Repeat repeat) {
+    RenderScene s;
+    s.world.materials.push_back(Material{});
+    std::uniform_real_distribution<float> at(-spread, spread), depth(nearest, farthest), tilt(-maxTilt, maxTilt);
+    for (int c = 0; c < count; ++c) {
+        const Vec3 o{depth(rng), at(rng), at(rng) * 0.5f};
+        const float r = 40, k = tilt(rng), n = repeat(c);
+        std::vector<FixtureVertex> v{{{o.x - r * k, o.y - r, o.z + r}, {1, 1, 1, 1}, {}, {0, 0}},
+                                     {{o.x + r * k, o.y + r, o.z + r}, {1, 1, 1, 1}, {}, {n, 0}},
+                                     {{o.x + r * k, o.y + r, o.z - r}, {1, 1, 1, 1}, {}, {n, n}},
+                                     {{o.x - r * k, o.y - r, o.z - r}, {1, 1, 1, 1}, {}, {0, n}}};
+        addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, true, 0);
+    }
+    return s;
+}
+
+// The scene at 320x180, lit, through the vector and the portable loops: the same bits and the same coverage.
+// Returns the pixels covered.
+size_t sameOnBothPaths(const RenderScene& s, const MaterialSet& m) {
+    RenderOptions o;
+    o.mode = RenderMode::Lit;
+    o.look = Look::Linear;
+    o.usePvs = false;
+    o.materials = &m;
+    o.background = {0, 0, 0};
+    const Camera camera = makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180);
+    FrameStats vecStats, portableStats;
+    raster::allowAvx2(true);
+    const Image vec = renderScene(s, camera, o, &vecStats);
+    raster::allowAvx2(false);
+    const Image portable = renderScene(s, camera, o, &portableStats);
+    raster::allowAvx2(true);
+    REQUIRE(vec.pixels.size() == portable.pixels.size());
+    CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
+    CHECK(vecStats.pixelsCovered == portableStats.pixelsCovered);
+    return vecStats.pixelsCovered;
+}
+
+}  // namespace
+
 TEST_CASE("cut-outs: vector and portable alpha tests keep the same pixels on oblique, layered foliage", "[textured]") {
     // 64x64 texture of random alpha (a fifth of the texels opaque), tiled 6 times over 40 tilted cards at
     // depths 60..500: each frame samples several mip levels, wraps, and resolves many overlapping cut-outs.
@@ -27,42 +83,11 @@ TEST_CASE("cut-outs: vector and portable alpha tests keep the same pixels on obl
     MaterialSet m;
     m.textures.push_back(std::make_shared<const Texture>(makeTexture("leaves", img)));
     REQUIRE(m.textures[0]->alphaLevels.size() == m.textures[0]->mips.size());
-    m.looks.resize(1);
-    m.looks[0].texture = 0;
-    m.looks[0].blend = BlendMode::AlphaTest;
-    m.looks[0].alphaRef = 0.5f;
-    m.looks[0].twoSided = true;
-    RenderScene s;
-    s.world.materials.push_back(Material{});
-    std::uniform_real_distribution<float> at(-150, 150), depth(60, 500), tilt(-0.8f, 0.8f);
-    for (int c = 0; c < 40; ++c) {
-        const Vec3 o{depth(rng), at(rng), at(rng) * 0.5f};
-        const float r = 40, k = tilt(rng);
-        std::vector<FixtureVertex> v{{{o.x - r * k, o.y - r, o.z + r}, {1, 1, 1, 1}, {}, {0, 0}},
-                                     {{o.x + r * k, o.y + r, o.z + r}, {1, 1, 1, 1}, {}, {6, 0}},
-                                     {{o.x + r * k, o.y + r, o.z - r}, {1, 1, 1, 1}, {}, {6, 6}},
-                                     {{o.x - r * k, o.y - r, o.z - r}, {1, 1, 1, 1}, {}, {0, 6}}};
-        addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, true, 0);
-    }
-    RenderOptions o;
-    o.mode = RenderMode::Lit;
-    o.look = Look::Linear;
-    o.usePvs = false;
-    o.materials = &m;
-    o.background = {0, 0, 0};
-    const Camera camera = makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180);
-    raster::allowAvx2(true);
-    FrameStats vecStats, portableStats;
-    const Image vec = renderScene(s, camera, o, &vecStats);
-    raster::allowAvx2(false);
-    const Image portable = renderScene(s, camera, o, &portableStats);
-    raster::allowAvx2(true);
-    REQUIRE(vec.pixels.size() == portable.pixels.size());
-    CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
-    CHECK(vecStats.pixelsCovered == portableStats.pixelsCovered);
+    cutoutLook(m, 0.5f);
+    const size_t covered = sameOnBothPaths(layeredCards(rng, 40, 150, 60, 500, 0.8f, [](int) { return 6.0f; }), m);
     // Something to compare: the cards keep some pixels and drop others.
-    CHECK(vecStats.pixelsCovered > 500);
-    CHECK(vecStats.pixelsCovered < 320u * 180u * 3 / 4);
+    CHECK(covered > 500);
+    CHECK(covered < 320u * 180u * 3 / 4);
 }
 
 TEST_CASE("cut-outs: the byte bounds that decide an alpha test without filtering", "[textured]") {
@@ -117,43 +142,11 @@ TEST_CASE("cut-outs: footprint ranges (vector) and filtering (portable) keep the
         CAPTURE(ref, opacity);
         MaterialSet m;
         m.textures.push_back(texture);
-        m.looks.resize(1);
-        m.looks[0].texture = 0;
-        m.looks[0].blend = BlendMode::AlphaTest;
-        m.looks[0].alphaRef = ref;
-        m.looks[0].opacity = opacity;
-        m.looks[0].twoSided = true;
-        RenderScene s;
-        s.world.materials.push_back(Material{});
-        std::uniform_real_distribution<float> at(-120, 120), depth(40, 400), tilt(-0.9f, 0.9f);
-        for (int c = 0; c < 24; ++c) {
-            const Vec3 o{depth(rng), at(rng), at(rng) * 0.5f};
-            const float r = 40, k = tilt(rng), rep = 1.0f + float(c % 4);
-            std::vector<FixtureVertex> v{{{o.x - r * k, o.y - r, o.z + r}, {1, 1, 1, 1}, {}, {0, 0}},
-                                         {{o.x + r * k, o.y + r, o.z + r}, {1, 1, 1, 1}, {}, {rep, 0}},
-                                         {{o.x + r * k, o.y + r, o.z - r}, {1, 1, 1, 1}, {}, {rep, rep}},
-                                         {{o.x - r * k, o.y - r, o.z - r}, {1, 1, 1, 1}, {}, {0, rep}}};
-            addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, true, 0);
-        }
-        RenderOptions o;
-        o.mode = RenderMode::Lit;
-        o.look = Look::Linear;
-        o.usePvs = false;
-        o.materials = &m;
-        o.background = {0, 0, 0};
-        const Camera camera = makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180);
-        FrameStats vecStats, portableStats;
-        raster::allowAvx2(true);
-        const Image vec = renderScene(s, camera, o, &vecStats);
-        raster::allowAvx2(false);
-        const Image portable = renderScene(s, camera, o, &portableStats);
-        raster::allowAvx2(true);
-        REQUIRE(vec.pixels.size() == portable.pixels.size());
-        CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
-        CHECK(vecStats.pixelsCovered == portableStats.pixelsCovered);
+        cutoutLook(m, ref, opacity);
+        const size_t covered = sameOnBothPaths(layeredCards(rng, 24, 120, 40, 400, 0.9f, [](int c) { return 1.0f + float(c % 4); }), m);
         // Something to compare: ref 0 keeps every card's pixels, the others drop some of them.
-        if (ref == 0) everything = vecStats.pixelsCovered;
-        CHECK(vecStats.pixelsCovered > 500);
-        if (ref > 0) CHECK(vecStats.pixelsCovered < everything);
+        if (ref == 0) everything = covered;
+        CHECK(covered > 500);
+        if (ref > 0) CHECK(covered < everything);
     }
 }

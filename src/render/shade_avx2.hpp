@@ -200,33 +200,41 @@ struct Rgba8 {
     __m256 a;
 };
 
-// A stage texture at each lane's mip level (sampleLevel per lane): one fetch per distinct level among the
-// valid lanes.
-static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, __m256 u, __m256 v, __m256i valid, bool identity,
-                               const float* lut, bool clampToEdge = false) {
-    const __m256 zero = _mm256_setzero_ps();
-    Rgba8 out{{zero, zero, zero}, zero};
+// Calls f(level, mine) once per distinct mip level among the valid lanes, `mine` the valid lanes on it (lanes
+// on several levels are sampled a level at a time, each taking its own).
+template <typename F>
+[[gnu::always_inline]] static LUXEL_AVX2 inline void forEachLevel8(__m256i level, __m256i valid, F&& f) {
     alignas(32) int32_t levels[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
     __m256i todo = valid;
     while (!_mm256_testz_si256(todo, todo)) {
-        const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
-        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
+        const int l = levels[std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))))];
+        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(l)));
+        f(l, mine);
+        todo = _mm256_andnot_si256(mine, todo);
+    }
+}
+
+// A stage texture at each lane's mip level (sampleLevel per lane).
+static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, __m256 u, __m256 v, __m256i valid, bool identity,
+                               const float* lut, bool clampToEdge = false) {
+    const __m256 zero = _mm256_setzero_ps();
+    Rgba8 out{{zero, zero, zero}, zero};
+    forEachLevel8(level, valid, [&](int l, __m256i mine) LUXEL_AVX2 {
         TexelQuad8 q;
         if (clampToEdge) {  // clampMap: never past the level's edge texels' centres
-            const LevelView view = levelView(tex, levels[first]);
+            const LevelView view = levelView(tex, l);
             const float hu = 0.5f / float(view.width), hv = 0.5f / float(view.height);
-            q = fetchTexels8(tex, levels[first], clamp8(u, hu, 1.0f - hu), clamp8(v, hv, 1.0f - hv));
+            q = fetchTexels8(tex, l, clamp8(u, hu, 1.0f - hu), clamp8(v, hv, 1.0f - hv));
         } else {
-            q = fetchTexels8(tex, levels[first], u, v);
+            q = fetchTexels8(tex, l, u, v);
         }
         const Rgb8 c = filterTexels8(q, identity, lut);
         const __m256 a = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
         const __m256 take = _mm256_castsi256_ps(mine);
         out = {{_mm256_blendv_ps(out.c.r, c.r, take), _mm256_blendv_ps(out.c.g, c.g, take), _mm256_blendv_ps(out.c.b, c.b, take)},
                _mm256_blendv_ps(out.a, a, take)};
-        todo = _mm256_andnot_si256(mine, todo);
-    }
+    });
     return out;
 }
 

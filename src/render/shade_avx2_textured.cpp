@@ -37,19 +37,12 @@ struct TexturedRow {
 [[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity,
                                                    const float* lut) {
     const __m256 u = plane8(r.tu, fx, r.fy, iw), v = plane8(r.tv, fx, r.fy, iw);
-    const __m256i level = mipLevels8(r, fx, iw);
-    alignas(32) int32_t levels[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(levels), level);
     Rgb8 c{_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-    __m256i todo = valid;
-    while (!_mm256_testz_si256(todo, todo)) {
-        const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
-        const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(level, _mm256_set1_epi32(levels[first])));
-        const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, levels[first], u, v), identity, lut);
+    forEachLevel8(mipLevels8(r, fx, iw), valid, [&](int level, __m256i mine) LUXEL_AVX2 {
+        const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, level, u, v), identity, lut);
         const __m256 take = _mm256_castsi256_ps(mine);
         c = {_mm256_blendv_ps(c.r, s.r, take), _mm256_blendv_ps(c.g, s.g, take), _mm256_blendv_ps(c.b, s.b, take)};
-        todo = _mm256_andnot_si256(mine, todo);
-    }
+    });
     return c;
 }
 
@@ -219,16 +212,10 @@ LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, con
     TexturedRow row = texturedRow(&tex, f, 0.0f);
     for (int k = 0; k < n; k += 8) {
         const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
-        alignas(32) int32_t levels[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), p.level);
         __m256 a = _mm256_setzero_ps();
-        __m256i todo = p.valid;
-        while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
-            const int first = std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))));
-            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(p.level, _mm256_set1_epi32(levels[first])));
-            a = _mm256_blendv_ps(a, alphaBilinear8(tex, levels[first], p.u, p.v), _mm256_castsi256_ps(mine));
-            todo = _mm256_andnot_si256(mine, todo);
-        }
+        forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {
+            a = _mm256_blendv_ps(a, alphaBilinear8(tex, level, p.u, p.v), _mm256_castsi256_ps(mine));
+        });
         _mm256_maskstore_ps(alpha + k, p.valid, a);
     }
 }
@@ -241,13 +228,8 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const
     const __m256 ref = _mm256_set1_ps(test.ref), opacity = _mm256_set1_ps(test.opacity);
     for (int k = 0; k < n; k += 8) {
         const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
-        alignas(32) int32_t levels[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(levels), p.level);
         __m256i kept = _mm256_setzero_si256();
-        __m256i todo = p.valid;
-        while (!_mm256_testz_si256(todo, todo)) {  // one pass per distinct level among the lanes
-            const int level = levels[std::countr_zero(unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(todo))))];
-            const __m256i mine = _mm256_and_si256(todo, _mm256_cmpeq_epi32(p.level, _mm256_set1_epi32(level)));
+        forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {
             const LevelView view = levelView(tex, level);
             const TexelCoords8 tc = texelCoords8(view, p.u, p.v);
             // The footprint's byte range: a 4-byte gather at the 2-byte entry (the padding entry keeps the last inside).
@@ -265,8 +247,7 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const
                 levelKept = _mm256_blendv_epi8(levelKept, filtered, undecided);
             }
             kept = _mm256_blendv_epi8(kept, levelKept, mine);
-            todo = _mm256_andnot_si256(mine, todo);
-        }
+        });
         const unsigned bits = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(kept)));
         for (int i = 0; i < std::min(8, n - k); ++i) keep[k + i] = uint8_t((bits >> i) & 1u);
     }
