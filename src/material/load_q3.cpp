@@ -187,7 +187,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
     TextureRequests requests;
     bool warnedLt128 = false;
     const Q3Shader* skyShader = nullptr;  // the first sky shader the map uses: the engine draws one sky
-    bool skyWanted = false;               // its material is drawn by this load (decodeOnly)
+    bool skyWanted = false;               // a sky material is drawn by this load (decodeOnly)
 
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
@@ -244,10 +244,9 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             }
             if (kind == Q3DrawKind::Sky) {
                 look.sky = true;
-                if (!skyShader && sh.hasSkyParms) {
-                    skyShader = &sh;
-                    skyWanted = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
-                }
+                if (!skyShader && sh.hasSkyParms) skyShader = &sh;
+                // Every sky surface shows that one sky: it is wanted when any of them is drawn.
+                skyWanted = skyWanted || decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
                 continue;
             }
             const Q3Stage* stage = firstTextureStage(sh);
@@ -338,7 +337,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         set.fogs[i] = {true, *it->second.fogColor, it->second.fogDistance};
     }
     if (skyShader && skyWanted) addClouds(set, *skyShader, f.files, requests, options.time);
-    if (skyShader && skyShader->skyBoxBase) {
+    if (skyShader && skyWanted && skyShader->skyBoxBase) {
         static const char* const kSuffix[6] = {"_rt", "_bk", "_lf", "_ft", "_up", "_dn"};
         for (int k = 0; k < 6; ++k) {
             const std::string name = *skyShader->skyBoxBase + kSuffix[k];
