@@ -15,10 +15,13 @@
 #   --scale         instead: how build/luxel's frame scales with resolution (640x360 .. 3840x2160), map size
 #                   (every shared Quake 3 map's spawn) and threads, with the peak memory of each run
 #                   (GNU time's maximum resident set) and its growth per frame pixel
+#   --props         instead: static props' cost on ../shared/source-content's background_01 (issue 17's
+#                   targets: a frame with props at most 1.25x one without; props and their materials loaded in
+#                   at most 50 ms), for build/luxel alone
 # Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0
+base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0 props=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base_commit=$2; shift ;;
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
     --no-thumbs) thumbs=0 ;;
     --targets) targets=1 ;;
     --scale) scale=1 ;;
+    --props) props=1 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -55,6 +59,40 @@ if [ "$targets" = 1 ]; then
   echo "== rebake accuracy by ray count"
   "$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
   "$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024
+  exit 0
+fi
+
+if [ "$props" = 1 ]; then
+  content=../shared/source-content/momentum_background_01
+  [ -d "$content" ] || { echo "bench.sh: $content not found" >&2; exit 2; }
+  command -v jq >/dev/null || { echo "bench.sh: needs jq (tools/setup.sh)" >&2; exit 2; }
+  median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+  # One figure (a jq path) of `runs` luxel bench runs, median.
+  figure() {
+    local path=$1 r
+    shift
+    for ((r = 0; r < runs; ++r)); do "$luxel" bench "$@" --frames "$frames" --json 2>/dev/null | jq -r "$path"; done | median
+  }
+  map=("$content/maps/background_01.bsp" --game-dir "$content" --size 1920x1080 --mode lit)
+  echo "build/luxel $(git rev-parse --short HEAD)  background_01 1920x1080 lit, frame median of $runs runs x $frames frames  $(nproc) cores"
+  echo
+  echo "| view | with props ms | without ms | with / without |"
+  echo "|---|---|---|---|"
+  for view in "spawn|--camera spawn" "intermission (the menu's view of the tree)|--camera intermission" \
+              "under the canopy (-32 -500 250; 5 90 0)|--pos -32 -500 250 --angles 5 90 0"; do
+    IFS='|' read -r name cam <<<"$view"
+    # shellcheck disable=SC2086
+    with=$(figure .frame_ms_median "${map[@]}" $cam)
+    # shellcheck disable=SC2086
+    without=$(figure .frame_ms_median "${map[@]}" $cam --no-props)
+    echo "| $name | $(printf '%.2f' "$with") | $(printf '%.2f' "$without") | $(awk -v a="$with" -v b="$without" 'BEGIN {printf "%.2f", a / b}') |"
+  done
+  echo
+  props_ms=$(figure .props_ms "${map[@]}" --camera spawn)
+  materials_ms=$(figure .materials_ms "${map[@]}" --camera spawn)
+  materials_bare=$(figure .materials_ms "${map[@]}" --camera spawn --no-props)
+  echo "props placed (models decoded): $(printf '%.1f' "$props_ms") ms; materials $(printf '%.1f' "$materials_ms") ms with props," \
+       "$(printf '%.1f' "$materials_bare") ms without: props and their materials $(awk -v p="$props_ms" -v a="$materials_ms" -v b="$materials_bare" 'BEGIN {printf "%.1f", p + a - b}') ms"
   exit 0
 fi
 
