@@ -221,6 +221,56 @@ TEST_CASE("a Quake 3 sky shader's stages become cloud layers with their blend an
     CHECK(m.textures[size_t(near.texture)]->mips[0].rgba[0] == 40);
 }
 
+TEST_CASE("a view drawing any sky material gets the map's sky: the first sky shader's clouds and box", "[sky][materials]") {
+    // Two sky shaders: the walls' (material 0, the first: its sky is the one the engine draws) and the
+    // ceiling's (material 1). A view that draws only the ceiling still shows material 0's sky.
+    const std::string dir = tempDir("sky-wanted");
+    writeFile(dir + "/textures/sky/cloud.tga", tga1x1(10, 20, 30));
+    writeFile(dir + "/textures/sky/other.tga", tga1x1(90, 90, 90));
+    for (const char* side : {"rt", "bk", "lf", "ft", "up", "dn"}) writeFile(dir + "/env/box_" + side + ".tga", tga1x1(1, 2, 3));
+    const std::string script = R"(textures/luxel/wall
+{
+	surfaceparm sky
+	skyparms env/box 256 -
+	{
+		map textures/sky/cloud.tga
+	}
+}
+textures/luxel/skyb
+{
+	surfaceparm sky
+	skyparms - 128 -
+	{
+		map textures/sky/other.tga
+	}
+}
+)";
+    writeFile(dir + "/scripts/sky.shader", Bytes(script.begin(), script.end()));
+    Q3MapBuilder b = makeRoomMap();
+    b.faces.at(1).texture = b.addTexture("textures/luxel/skyb");  // the ceiling
+    const MapSource src = memorySource(b.build(), "room.bsp");
+    const World world = decodeMap(src);
+    REQUIRE(world.materials.size() == 2);
+    MaterialOptions options;
+    options.gameDirs = {dir};
+    const MaterialSet ceilingOnly = loadMaterials(world, src, options, {false, true});
+    CHECK(ceilingOnly.looks[1].sky);
+    CHECK(ceilingOnly.sky.hasBox());
+    REQUIRE(ceilingOnly.sky.clouds.size() == 1);
+    CHECK(ceilingOnly.sky.cloudHeight == 256.0f);  // material 0's skyparms, not the ceiling's 128
+    REQUIRE(ceilingOnly.textures.at(size_t(ceilingOnly.sky.clouds[0].texture)));
+    CHECK(ceilingOnly.textures[size_t(ceilingOnly.sky.clouds[0].texture)]->mips[0].rgba[0] == 10);
+    // No sky material drawn: neither clouds nor box faces are decoded.
+    const MaterialSet noSky = loadMaterials(world, src, options, {false, false});
+    CHECK_FALSE(noSky.sky.hasBox());
+    CHECK(noSky.sky.clouds.empty());
+    CHECK(noSky.textures.empty());
+    // Everything: the same sky as the ceiling-only view.
+    const MaterialSet all = loadMaterials(world, src, options);
+    CHECK(all.sky.hasBox());
+    CHECK(all.sky.clouds.size() == 1);
+}
+
 TEST_CASE("tcMod rotate and transform move coordinates as the engine's matrices do", "[sky]") {
     TexMod rotate;
     rotate.kind = TexMod::Kind::Rotate;
