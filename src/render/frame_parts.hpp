@@ -1,8 +1,10 @@
 #pragma once
-// Internal to the render stage: what the frame loop (frame.cpp) hands its overlay pass (overlay_pass.cpp).
+// Internal to the render stage: the frame loop's (frame.cpp) candidate triangles (frame_candidates.cpp) and
+// what it hands its overlay pass (overlay_pass.cpp).
 #include <vector>
 
 #include "luxel/render/raster.hpp"
+#include "luxel/render/render.hpp"
 #include "luxel/render/shade.hpp"
 
 namespace luxel::render {
@@ -16,6 +18,15 @@ struct Candidate {
     float sort = 0;           // the material's engine sort value (0: back to front)
     bool depthWrite = false;  // a blended surface that writes depth (Quake 3 stage 0 depthWrite)
 };
+
+// The frame's candidate triangles in a fixed order: `surfaces` ascending, each one's indices in order, then the
+// billboards of visible surfaces (when options.drawFlares). Deformed surfaces and flares get their vertices
+// appended to frameVerts (their SourceTri::frameVertices set). `materials`: the looks the frame draws with (null:
+// none); ownStagesInLightmapMode: lightmap mode under r_lightmap's rules.
+std::vector<Candidate> frameCandidates(const World& world, const Geometry& geometry, const View& view,
+                                       const RenderOptions& options, const MaterialSet* materials,
+                                       bool ownStagesInLightmapMode, const std::vector<uint32_t>& surfaces,
+                                       std::vector<DrawVertex>& frameVerts);
 
 // Draws a tile's overlay triangles in order over its shaded opaque pixels: each depth-tested against the
 // tile (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
