@@ -6,16 +6,29 @@
 
 namespace luxel {
 
+std::optional<MapFormat> mapFormatOf(const Bytes& bytes) {
+    if (bytes.size() < 8) return std::nullopt;
+    ByteReader header(bytes, "", "header", 0);
+    const std::string magic = header.fixedString(4);
+    const int32_t version = header.i32();
+    if (magic == "IBSP" && version == 46) return MapFormat::Quake3;
+    if (magic == "IBSP" && version == 38) return MapFormat::Quake2;
+    if (magic == "VBSP") return MapFormat::Source;
+    return std::nullopt;
+}
+
 World decodeMap(const MapSource& source, const DecodeOptions& options) {
     ByteReader header(source.bytes, source.displayName, "header", 0);
     if (source.bytes.size() < 8) header.fail(0, "file too small to be a map (" + std::to_string(source.bytes.size()) + " bytes)");
-    auto magic = header.fixedString(4);
-    int32_t version = header.i32();
-    if (magic == "IBSP" && version == 46) return decodeQuake3(source);
-    if (magic == "IBSP" && version == 38) return decodeQuake2(source);
-    if (magic == "IBSP")
-        header.fail(4, "unsupported IBSP version " + std::to_string(version) + " (supported: 38 Quake 2, 46 Quake 3)");
-    if (magic == "VBSP") return decodeSource(source, options.preferLdr);
+    if (const std::optional<MapFormat> format = mapFormatOf(source.bytes)) {
+        switch (*format) {
+            case MapFormat::Quake3: return decodeQuake3(source);
+            case MapFormat::Quake2: return decodeQuake2(source);
+            case MapFormat::Source: return decodeSource(source, options.preferLdr);
+        }
+    }
+    if (header.fixedString(4) == "IBSP")
+        header.fail(4, "unsupported IBSP version " + std::to_string(header.i32()) + " (supported: 38 Quake 2, 46 Quake 3)");
     header.fail(0, "not a BSP file (magic bytes are not IBSP or VBSP)");
 }
 

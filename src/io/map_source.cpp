@@ -41,16 +41,16 @@ std::optional<Bytes> readLooseFile(const fs::path& path) {
 // Searches loose files first (the engine's search path puts the directory before its archives), then
 // the archives from the highest precedence down. `zips`: the archives opened (openZipArchives); one that could
 // not be opened raises its error when the search reaches it.
-std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vector<std::string>& archives,
-                                     const std::vector<OpenedZip>& zips, const std::string& name, std::string* foundIn) {
+std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vector<OpenedZip>& zips,
+                                     const std::string& name, std::string* foundIn) {
     if (auto loose = readLooseFile(fs::path(gameDir) / name)) {
         if (foundIn) *foundIn = (fs::path(gameDir) / name).string();
         return loose;
     }
-    for (size_t i = archives.size(); i-- > 0;) {
-        if (zips[i].error) std::rethrow_exception(zips[i].error);
-        if (auto bytes = zips[i].archive->read(name)) {
-            if (foundIn) *foundIn = archives[i] + ":" + name;
+    for (auto it = zips.rbegin(); it != zips.rend(); ++it) {
+        if (it->error) std::rethrow_exception(it->error);
+        if (auto bytes = it->archive->read(name)) {
+            if (foundIn) *foundIn = it->archive->displayName() + ":" + name;
             return bytes;
         }
     }
@@ -146,7 +146,7 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     std::string foundIn;
     // Every archive is opened (in parallel) and held by the map: the game's mount of the folder reuses them.
     auto zips = std::make_shared<const std::vector<OpenedZip>>(openZipArchives(archives));
-    auto bytes = readFromGameDir(gameDir, archives, *zips, "maps/" + name + ".bsp", &foundIn);
+    auto bytes = readFromGameDir(gameDir, *zips, "maps/" + name + ".bsp", &foundIn);
     if (!bytes)
         throw UsageError(gameDir + ": no maps/" + name + ".bsp in the directory or its " +
                          std::to_string(archives.size()) + " pk3 archives");
@@ -154,10 +154,10 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     src.displayName = foundIn;
     src.mapName = name;
     src.bytes = std::move(*bytes);
-    src.openRelated = [gameDir, archives, zips](const std::string& rel) -> std::optional<Bytes> {
+    src.openRelated = [gameDir, zips](const std::string& rel) -> std::optional<Bytes> {
         const std::optional<std::string> member = memberPath("maps/" + rel);
         if (!member) return std::nullopt;
-        return readFromGameDir(gameDir, archives, *zips, *member, nullptr);
+        return readFromGameDir(gameDir, *zips, *member, nullptr);
     };
     return src;
 }

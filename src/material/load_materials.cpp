@@ -1,9 +1,9 @@
 // loadMaterials: dispatch by format, and what the per-format loaders share.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 
+#include "luxel/bsp/decode.hpp"
 #include "luxel/material/engine_resample.hpp"
 #include "luxel/material/pcx.hpp"
 #include "luxel/util/error.hpp"
@@ -144,9 +144,7 @@ std::string missingSummary(const MaterialSet& set) {
 }
 
 void prefetchMaterialSources(const MapSource& source, const MaterialOptions& options) {
-    const Bytes& b = source.bytes;
-    const bool quake3 = b.size() >= 8 && std::memcmp(b.data(), "IBSP", 4) == 0 && b[4] == 46 && b[5] == 0 && b[6] == 0 && b[7] == 0;
-    if (!quake3) return;
+    if (mapFormatOf(source.bytes) != MapFormat::Quake3) return;
     try {
         (void)materials::quake3Game(source, options);
     } catch (const std::exception&) {

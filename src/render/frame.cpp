@@ -3,14 +3,14 @@
 #include <tbb/task_group.h>
 
 #include <algorithm>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <tuple>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "luxel/light/light_grid.hpp"
 #include "luxel/render/raster.hpp"
@@ -68,7 +68,6 @@ struct ChunkOut {
     std::vector<raster::ShadeTri> shade;
     size_t drawn = 0;
 };
-
 
 }  // namespace
 

@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 
@@ -11,6 +13,9 @@ struct DecodeOptions {
 };
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});
+// The format decodeMap reads these bytes as, from the header alone (IBSP 46, IBSP 38, VBSP); nullopt for
+// anything else (decodeMap then says what is wrong).
+std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 
 // Per-format decoders (src/bsp/q3/decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
