@@ -370,23 +370,9 @@ void pixelAlphas(const ShadeContext& ctx, uint32_t tri, const int32_t* px, const
         std::fill(alpha, alpha + n, t.opacity);
         return;
     }
-    // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in.
+    // shadePixelWithAlpha's alpha: the base texture's, whether or not a blend texture is mixed in. (The vector
+    // loop answers cut-out tests without it: pixelCutoutKeeps.)
     const TexFootprint f = texFootprint(ctx, t, tri);
-#if defined(LUXEL_SHADE_AVX2)
-    const RgbaImage& base = t.texture->mips[0];
-    if (raster::useAvx2() && (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
-        size_t(base.width) * size_t(base.height) < (size_t(1) << 31) && t.texture->alphaLevels.size() == t.texture->mips.size()) {
-        for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: pixels relative to the planes
-            const int m = std::min(n - k0, kMaxRun);
-            int32_t dx[kMaxRun], dy[kMaxRun];
-            for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0, dy[k] = py[k0 + k] - t.y0;
-            textureAlphasAvx2(*t.texture, f, dx, dy, invW + k0, m, alpha + k0);
-            if (t.opacity != 1.0f)
-                for (int k = 0; k < m; ++k) alpha[k0 + k] *= t.opacity;
-        }
-        return;
-    }
-#endif
     for (int k = 0; k < n; ++k)
         alpha[k] = texelAlphaAt(*t.texture, f, float(px[k] - t.x0), float(py[k] - t.y0), 1.0f / invW[k]) * t.opacity;
 }

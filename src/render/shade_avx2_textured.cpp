@@ -154,28 +154,6 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     }
 }
 
-// sampleAlphaLevel on 8 points of one level: fetchTexels8's texel coordinates and weights, the four taps read
-// from the level's alpha bytes (Texture::alphaLevels) and filtered through the alpha table as the scalar
-// bilinearChannel does.
-LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, __m256 u, __m256 v) {
-    const LevelView view = levelView(tex, level);
-    const TexelCoords8 tc = texelCoords8(view, u, v);
-    const __m256i x0 = tc.x0, y0 = tc.y0;
-    const __m256 ax = tc.ax, ay = tc.ay;
-    const __m256i wMask = _mm256_set1_epi32(view.width - 1), hMask = _mm256_set1_epi32(view.height - 1);
-    const __m256i one = _mm256_set1_epi32(1), w = _mm256_set1_epi32(view.width);
-    const __m256i x1 = _mm256_and_si256(_mm256_add_epi32(x0, one), wMask), y1 = _mm256_and_si256(_mm256_add_epi32(y0, one), hMask);
-    const __m256i row0 = _mm256_mullo_epi32(y0, w), row1 = _mm256_mullo_epi32(y1, w);
-    const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(level)].data());
-    const __m256i low = _mm256_set1_epi32(0xff);
-    auto tap = [&](__m256i row, __m256i x) LUXEL_AVX2 {
-        const __m256i b = _mm256_and_si256(_mm256_i32gather_epi32(bytes, _mm256_add_epi32(row, x), 1), low);
-        return _mm256_i32gather_ps(kAlphaLut.data(), b, 4);
-    };
-    const __m256 top = lerp8(tap(row0, x0), tap(row0, x1), ax), bottom = lerp8(tap(row1, x0), tap(row1, x1), ax);
-    return lerp8(top, bottom, ay);
-}
-
 namespace {
 
 // Texture coordinates and mip levels of the 8 cut-out pixels from k on, each lane on its own row (plane8 and
@@ -205,20 +183,26 @@ LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(TexturedRow& row, const TexFootpri
     return {u, v, mipLevels8(row, fx, iw), valid};
 }
 
-}  // namespace
-
-LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
-                                  const float* invW, int n, float* alpha) {
-    TexturedRow row = texturedRow(&tex, f, 0.0f);
-    for (int k = 0; k < n; k += 8) {
-        const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
-        __m256 a = _mm256_setzero_ps();
-        forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {
-            a = _mm256_blendv_ps(a, alphaBilinear8(tex, level, p.u, p.v), _mm256_castsi256_ps(mine));
-        });
-        _mm256_maskstore_ps(alpha + k, p.valid, a);
-    }
+// sampleAlphaLevel on 8 points of one level, from their texel coordinates and weights on it (texelCoords8):
+// the four taps read from the level's alpha bytes (Texture::alphaLevels) and filtered through the alpha table
+// as the scalar bilinearChannel does.
+LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const LevelView& view, const TexelCoords8& tc) {
+    const __m256i wMask = _mm256_set1_epi32(view.width - 1), hMask = _mm256_set1_epi32(view.height - 1);
+    const __m256i one = _mm256_set1_epi32(1), w = _mm256_set1_epi32(view.width);
+    const __m256i x1 = _mm256_and_si256(_mm256_add_epi32(tc.x0, one), wMask);
+    const __m256i y1 = _mm256_and_si256(_mm256_add_epi32(tc.y0, one), hMask);
+    const __m256i row0 = _mm256_mullo_epi32(tc.y0, w), row1 = _mm256_mullo_epi32(y1, w);
+    const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(level)].data());
+    const __m256i low = _mm256_set1_epi32(0xff);
+    auto tap = [&](__m256i row, __m256i x) LUXEL_AVX2 {
+        const __m256i b = _mm256_and_si256(_mm256_i32gather_epi32(bytes, _mm256_add_epi32(row, x), 1), low);
+        return _mm256_i32gather_ps(kAlphaLut.data(), b, 4);
+    };
+    const __m256 top = lerp8(tap(row0, tc.x0), tap(row0, x1), tc.ax), bottom = lerp8(tap(row1, tc.x0), tap(row1, x1), tc.ax);
+    return lerp8(top, bottom, tc.ay);
 }
+
+}  // namespace
 
 LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                 const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
@@ -241,7 +225,7 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const
             __m256i levelKept = pass;
             const __m256i undecided = _mm256_andnot_si256(_mm256_or_si256(pass, fail), mine);
             if (!_mm256_testz_si256(undecided, undecided)) {  // the reference inside the range: filter (pixelAlphas)
-                __m256 a = alphaBilinear8(tex, level, p.u, p.v);
+                __m256 a = alphaBilinear8(tex, level, view, tc);
                 if (test.opacity != 1.0f) a = _mm256_mul_ps(a, opacity);
                 const __m256i filtered = _mm256_castps_si256(_mm256_cmp_ps(a, ref, _CMP_NLT_UQ));
                 levelKept = _mm256_blendv_epi8(levelKept, filtered, undecided);

@@ -383,12 +383,9 @@ LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, f
                               float* out);
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out);
-// texelAlphaAt of n pixels (dx[k], dy[k] relative to the plane origin, 1/w invW[k]) of a power-of-two texture,
-// 8 at a time, each lane on its own mip level; writes exactly n values.
-LUXEL_AVX2 void textureAlphasAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
-                                  const float* invW, int n, float* alpha);
-// cutoutKeeps' answer for n pixels as textureAlphasAvx2 takes them: footprints whose alpha byte range lies
-// wholly on one side of the test (CutoutBytes) are decided from the range, the rest filtered.
+// pixelCutoutKeeps' answer for n pixels (dx[k], dy[k] relative to the plane origin, 1/w invW[k]) of a
+// power-of-two texture, 8 at a time, each lane on its own mip level: footprints whose alpha byte range lies
+// wholly on one side of the test (CutoutBytes) are decided from the range, the rest filtered (texelAlphaAt).
 LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                 const float* invW, int n, const CutoutBytes& test, uint8_t* keep);
 
