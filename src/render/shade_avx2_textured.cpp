@@ -204,35 +204,47 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const Lev
 
 }  // namespace
 
+// In two passes over the 8-pixel groups, as texturedRunAvx2 does: first every group's footprint byte ranges
+// (gathers from tables too large for the cache, whose latency the next groups' gathers then overlap), then
+// the decisions, filtering only the lanes whose range straddles the reference.
 LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                 const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
     TexturedRow row = texturedRow(&tex, f, 0.0f);
     const __m256i passBelow = _mm256_set1_epi32(test.passMin - 1), failAbove = _mm256_set1_epi32(test.failMax + 1);
     const __m256i low = _mm256_set1_epi32(0xff);
     const __m256 ref = _mm256_set1_ps(test.ref), opacity = _mm256_set1_ps(test.opacity);
-    for (int k = 0; k < n; k += 8) {
-        const CutoutPoints8 p = cutoutPoints8(row, f, dx, dy, invW, k, n);
-        __m256i kept = _mm256_setzero_si256();
+    constexpr int kGroups = kMaxRun / 8;
+    CutoutPoints8 points[kGroups];
+    __m256i ranges[kGroups];
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
+        points[g] = cutoutPoints8(row, f, dx, dy, invW, k, n);
+        const CutoutPoints8& p = points[g];
+        __m256i range = _mm256_setzero_si256();
         forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {
             const LevelView view = levelView(tex, level);
             const TexelCoords8 tc = texelCoords8(view, p.u, p.v);
             // The footprint's byte range: a 4-byte gather at the 2-byte entry (the padding entry keeps the last inside).
             const __m256i entry = _mm256_add_epi32(_mm256_mullo_epi32(tc.y0, _mm256_set1_epi32(view.width)), tc.x0);
-            const __m256i range = _mm256_i32gather_epi32(reinterpret_cast<const int*>(tex.alphaCellRanges[size_t(level)].data()),
-                                                         entry, 2);
-            const __m256i lo = _mm256_and_si256(range, low), hi = _mm256_and_si256(_mm256_srli_epi32(range, 8), low);
-            const __m256i pass = _mm256_cmpgt_epi32(lo, passBelow), fail = _mm256_cmpgt_epi32(failAbove, hi);
-            __m256i levelKept = pass;
-            const __m256i undecided = _mm256_andnot_si256(_mm256_or_si256(pass, fail), mine);
-            if (!_mm256_testz_si256(undecided, undecided)) {  // the reference inside the range: filter (pixelAlphas)
-                __m256 a = alphaBilinear8(tex, level, view, tc);
-                if (test.opacity != 1.0f) a = _mm256_mul_ps(a, opacity);
-                const __m256i filtered = _mm256_castps_si256(_mm256_cmp_ps(a, ref, _CMP_NLT_UQ));
-                levelKept = _mm256_blendv_epi8(levelKept, filtered, undecided);
-            }
-            kept = _mm256_blendv_epi8(kept, levelKept, mine);
+            const int* table = reinterpret_cast<const int*>(tex.alphaCellRanges[size_t(level)].data());
+            range = _mm256_mask_i32gather_epi32(range, table, entry, mine, 2);
         });
-        const unsigned bits = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(kept)));
+        ranges[g] = range;
+    }
+    for (int k = 0, g = 0; k < n; k += 8, ++g) {
+        const CutoutPoints8& p = points[g];
+        const __m256i lo = _mm256_and_si256(ranges[g], low), hi = _mm256_and_si256(_mm256_srli_epi32(ranges[g], 8), low);
+        const __m256i pass = _mm256_cmpgt_epi32(lo, passBelow), fail = _mm256_cmpgt_epi32(failAbove, hi);
+        __m256i kept = pass;
+        const __m256i undecided = _mm256_andnot_si256(_mm256_or_si256(pass, fail), p.valid);
+        if (!_mm256_testz_si256(undecided, undecided)) {  // the reference inside the range: filter (pixelAlphas)
+            forEachLevel8(p.level, undecided, [&](int level, __m256i mine) LUXEL_AVX2 {
+                const LevelView view = levelView(tex, level);
+                __m256 a = alphaBilinear8(tex, level, view, texelCoords8(view, p.u, p.v));
+                if (test.opacity != 1.0f) a = _mm256_mul_ps(a, opacity);
+                kept = _mm256_blendv_epi8(kept, _mm256_castps_si256(_mm256_cmp_ps(a, ref, _CMP_NLT_UQ)), mine);
+            });
+        }
+        const unsigned bits = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(kept, p.valid))));
         for (int i = 0; i < std::min(8, n - k); ++i) keep[k + i] = uint8_t((bits >> i) & 1u);
     }
 }
