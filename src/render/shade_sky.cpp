@@ -370,6 +370,26 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
         dy = skyAxis8(p0.y, p1.y, p2.y, ctx.eye.y, b0, b1, b2);
         dz = skyAxis8(p0.z, p1.z, p2.z, ctx.eye.z, b0, b1, b2);
     };
+    // 1/w from the triangle's plane at columns fx, the raster's expression: inside the run the depth buffer
+    // holds the same values.
+    auto planeDepths = [&](__m256 fx) LUXEL_AVX2 {
+        return _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(st.invW.c), _mm256_mul_ps(_mm256_set1_ps(st.invW.a), fx)),
+                             _mm256_set1_ps(st.invW.b * fy));
+    };
+    // The clouds need each pixel's dome coordinates and the next pixel's (its footprint; past the run's end
+    // from the plane, as the scalar loop takes it). The next pixels of a group are its own lanes 1..7 and
+    // the following group's lane 0, so each group's dome comes from the one before (the first from the plane).
+    CloudDome8 ahead{};
+    if (clouds) {
+        __m256 ax0, ay0, az0;
+        const __m256 fx0 = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 - st.x0), lane));
+        directions(fx0, planeDepths(fx0), ax0, ay0, az0);
+        ahead = cloudDome8(*ctx.cloudGrid, ax0, ay0, az0);
+    }
+    const __m256i nextLane = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+    auto shiftIn = [&](__m256 here, __m256 after) LUXEL_AVX2 {  // lanes 1..7 of here, then lane 0 of after
+        return _mm256_blend_ps(_mm256_permutevar8x32_ps(here, nextLane), _mm256_permutevar8x32_ps(after, nextLane), 0x80);
+    };
     for (int k = 0; k < n; k += 8) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
@@ -377,17 +397,14 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
         const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 + k - st.x0), lane));
         __m256 dx, dy, dz;
         directions(fx, d, dx, dy, dz);
-        // The clouds' dome coordinates here and at the next pixel (1/w there from the plane, as the scalar
-        // loop takes the one past the run's end; inside the run the depth buffer holds the same value).
         CloudDome8 dome{}, next{};
         if (clouds) {
-            dome = cloudDome8(*ctx.cloudGrid, dx, dy, dz);
-            const __m256 fxNext = _mm256_add_ps(fx, one);
-            const __m256 dNext = _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(st.invW.c), _mm256_mul_ps(_mm256_set1_ps(st.invW.a), fxNext)),
-                                               _mm256_set1_ps(st.invW.b * fy));
+            dome = ahead;
+            const __m256 fxAhead = _mm256_add_ps(fx, _mm256_set1_ps(8.0f));
             __m256 nx, ny, nz;
-            directions(fxNext, dNext, nx, ny, nz);
-            next = cloudDome8(*ctx.cloudGrid, nx, ny, nz);
+            directions(fxAhead, planeDepths(fxAhead), nx, ny, nz);
+            ahead = cloudDome8(*ctx.cloudGrid, nx, ny, nz);
+            next = {shiftIn(dome.s, ahead.s), shiftIn(dome.t, ahead.t), shiftIn(dome.present, ahead.present)};
         }
         if (sky.rotated) {  // skyBoxColor's toBox, the same operations
             const __m256 rx = skyRow8(sky.toBox, dx, dy, dz), ry = skyRow8(sky.toBox + 3, dx, dy, dz),
