@@ -390,6 +390,64 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
         }
 }
 
+TEST_CASE("short runs of thin triangles, shaded a triangle at a time across rows, give the portable loop's bits",
+          "[textured]") {
+    // A lightmapped floor and a vertex-lit wall cut into strips two or three pixels wide on screen, alternating
+    // between two textures: every row crosses each strip in a short run, so the vector path shades each
+    // strip's pixels from many rows together (and the run bodies of 8 and more on their own).
+    RenderScene s;
+    const int32_t page = addLightmapPage(s, 16, 16, [](int x, int y) {
+        return Vec3{0.2f + 0.1f * float(x % 5), 0.3f + 0.07f * float(y % 3), 1.9f - 0.02f * float(x * y % 13)};
+    });
+    s.world.materials.resize(2);
+    constexpr int kStrips = 60;
+    for (int k = 0; k < kStrips; ++k) {
+        const float y0 = -600.0f + 1200.0f * float(k) / kStrips, y1 = -600.0f + 1200.0f * float(k + 1) / kStrips;
+        const float v0 = float(k) / kStrips * 8, v1 = float(k + 1) / kStrips * 8;
+        std::vector<FixtureVertex> floor{{{0, y0, -40}, {1, 1, 1, 1}, {0, v0 / 8}, {0, v0}},
+                                         {{900, y0, -40}, {1, 1, 1, 1}, {1, v0 / 8}, {9, v0}},
+                                         {{900, y1, -40}, {1, 1, 1, 1}, {1, v1 / 8}, {9, v1}},
+                                         {{0, y1, -40}, {1, 1, 1, 1}, {0, v1 / 8}, {0, v1}}};
+        addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, k % 2);
+        const Vec4 c{0.4f + 0.01f * float(k), 1.5f, 0.8f, 1};
+        std::vector<FixtureVertex> wall{{{400, -y0, 300}, c, {}, {v0, 0}},
+                                        {{400, -y1, 300}, c, {}, {v1, 0}},
+                                        {{400, -y1, -40}, c, {}, {v1, 3}},
+                                        {{400, -y0, -40}, c, {}, {v0, 3}}};
+        addPolygon(s, wall, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, (k + 1) % 2);
+    }
+    MaterialSet m;
+    for (uint32_t seed : {12345u, 777u}) {
+        RgbaImage noise;
+        noise.width = noise.height = 32;
+        uint32_t state = seed;
+        for (int i = 0; i < 32 * 32 * 4; ++i) {
+            state = state * 1664525u + 1013904223u;
+            noise.rgba.push_back(uint8_t(state >> 24));
+        }
+        m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noise)));
+    }
+    m.looks.resize(2);
+    m.looks[0].texture = 0, m.looks[1].texture = 1;
+    const Camera cam = makeCamera({0, 0, 0}, {10, 5, 0}, 160, 96);
+    for (Look look : {Look::Engine, Look::Linear}) {
+        s.world.look = {2.0f, 1.0f};
+        RenderOptions o = options(RenderMode::Lit, m);
+        o.look = look;
+        raster::allowAvx2(true);
+        const Image vec = renderScene(s, cam, o);
+        raster::allowAvx2(false);
+        const Image portable = renderScene(s, cam, o);
+        raster::allowAvx2(true);
+        REQUIRE(vec.pixels.size() == portable.pixels.size());
+        CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
+        // The strips are in view and differ from each other: most of the picture is not one colour.
+        size_t distinct = 0;
+        for (size_t i = 3; i < vec.pixels.size(); i += 3) distinct += vec.pixels[i] != vec.pixels[i - 3];
+        CHECK(distinct > vec.pixels.size() / 3 / 2);
+    }
+}
+
 TEST_CASE("a detail texture multiplies the albedo by twice its texel", "[textured]") {
     RenderScene s;
     addTexturedWall(s, 10, 0);

@@ -189,26 +189,107 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
     }
 }
 
+// Whether a textured triangle's runs take the vector loop (texturedRunAvx2).
+bool texturedVectorFits(const TriShade& t) {
+    auto powerOfTwo = [](const RgbaImage& m) { return (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0; };
+    const RgbaImage& base = t.texture->mips[0];
+    return powerOfTwo(base) && (!t.texture2 || powerOfTwo(t.texture2->mips[0])) &&
+           (t.path != ShadePath::Lightmap || t.narrowIndices) && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
+}
+
 void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
                     const float* depth, int n, float* out, bool vec) {
 #if defined(LUXEL_SHADE_AVX2)
-    const RgbaImage& base = t.texture->mips[0];
-    const bool powerOfTwo = (base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0;
-    const bool texture2PowerOfTwo =
-        !t.texture2 || ((t.texture2->mips[0].width & (t.texture2->mips[0].width - 1)) == 0 &&
-                        (t.texture2->mips[0].height & (t.texture2->mips[0].height - 1)) == 0);
-    if (vec && powerOfTwo && texture2PowerOfTwo && (t.path != ShadePath::Lightmap || t.narrowIndices) &&
-        size_t(base.width) * size_t(base.height) < (size_t(1) << 31))
-        return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
+    if (vec && texturedVectorFits(t)) return texturedRunAvx2(ctx, t, lp, tri, dx, fy, depth, n, out);
 #else
     (void)vec;
 #endif
     texturedRun(ctx, t, lp, tri, dx, fy, depth, n, out);
 }
 
-// Light-bearing modes: runs of one triangle per row are shaded into a row buffer (the vector loop
-// overruns a run's end into the next run's pixels, which that run then overwrites), and each row goes to
-// the image in one pass.
+// One run of a triangle (n pixels from block column i on block row j) into out, by its kind of shading.
+void shadeRun(const ShadeContext& ctx, const LookParams& lp, bool vec, uint32_t tri, int x, int y, int i, int j,
+              const float* depth, int n, float* out) {
+    const TriShade& t = ctx.triShade[tri];
+    const float fy = float(y + j - t.y0);
+    const int dx = x + i - t.x0;
+    if (t.path == ShadePath::Probe)
+        probeRun(ctx, tri, lp, x + i, y + j, depth, n, out);
+    else if (t.skyBox)
+#if defined(LUXEL_SHADE_AVX2)
+        vec ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, depth, n, out) :
+#endif
+              skyBoxRun(ctx, tri, lp, x + i, y + j, depth, n, out);
+    else if (t.program)
+        programRun(ctx, t, lp, tri, x + i, y + j, depth, n, out);
+    else if (t.texture)
+        texturedRunFor(ctx, t, lp, tri, dx, fy, depth, n, out, vec);
+    else
+#if defined(LUXEL_SHADE_AVX2)
+    if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
+        lightmapRunFor(t, lp)(t, lp, dx, fy, depth, n, out);
+    else if (vec && t.path == ShadePath::Vertex)
+        vertexRunAvx2(t, lp, dx, fy, depth, n, out);
+    else
+#endif
+        lightRunScalar(t, lp, dx, fy, depth, n, out);
+    if (t.fog >= 0) fogRun(ctx, t, tri, x + i, y + j, depth, n, out);
+}
+
+// The block's rows are shaded into a buffer of this many rows (a tile's); taller blocks go a row at a time.
+constexpr int kPackRows = raster::kTileSize;
+// A row segment and the 8 pixels a vector loop may overrun, rounded to whole 32-byte lines (streamRow reads
+// rows with aligned loads).
+constexpr int kRowFloats = ((kMaxRun + 9) * 3 + 7) / 8 * 8;
+
+// The last pixels of a textured run that do not fill a group of 8 (block row, column, count): shaded after
+// the block's rows, packed into whole groups with the other runs' of their triangle.
+struct RunTail {
+    uint32_t tri;
+    uint16_t row, col, n;
+};
+
+#if defined(LUXEL_SHADE_AVX2)
+// The tails' pixels, a triangle at a time (tails sorted by triangle, then found order), through the vector
+// textured loop, each pixel to its place in the rows.
+void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, const RunTail* tails, int count, int x, int y,
+                      const float* depth, int stride, float (*rows)[kRowFloats]) {
+    uint64_t order[kPackRows * kMaxRun];
+    for (int k = 0; k < count; ++k) order[k] = uint64_t(tails[k].tri) << 32 | uint32_t(k);
+    std::sort(order, order + count);
+    alignas(32) int32_t dx[kMaxRun], dy[kMaxRun];
+    alignas(32) float invW[kMaxRun], out[(kMaxRun + 8) * 3];
+    uint16_t atRow[kMaxRun], atCol[kMaxRun];
+    for (int a = 0; a < count;) {
+        const uint32_t tri = uint32_t(order[a] >> 32);
+        const TriShade& t = ctx.triShade[tri];
+        int m = 0;
+        auto flush = [&] {
+            texturedPixelsAvx2(ctx, t, lp, tri, dx, dy, invW, m, out);
+            for (int k = 0; k < m; ++k) std::memcpy(rows[atRow[k]] + 3 * atCol[k], out + 3 * k, 3 * sizeof(float));
+            m = 0;
+        };
+        for (; a < count && uint32_t(order[a] >> 32) == tri; ++a) {
+            const RunTail& r = tails[uint32_t(order[a])];
+            for (int q = 0; q < r.n; ++q) {
+                if (m == kMaxRun) flush();
+                const int col = r.col + q;
+                dx[m] = x + col - t.x0, dy[m] = y + r.row - t.y0;
+                invW[m] = depth[size_t(r.row) * size_t(stride) + size_t(col)];
+                atRow[m] = r.row, atCol[m] = uint16_t(col);
+                ++m;
+            }
+        }
+        flush();
+    }
+}
+#endif
+
+// Light-bearing modes: runs of one triangle per row are shaded into row buffers (the vector loops overrun
+// a run's end into the next run's pixels, which that run then overwrites). Textured runs on the vector path
+// leave the pixels past their last whole group of 8 to the end of the block, where those of each triangle
+// are shaded together (short runs, as foliage and small triangles make, fill groups together rather than
+// one each). Then each row goes to the image in one pass.
 uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
                          int w, int h, Image& image, bool accumulate, uint32_t* missingTexture) {
     uint32_t missing = 0;
@@ -216,17 +297,37 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
     const LookParams lp = lookParams(ctx);
 #if defined(LUXEL_SHADE_AVX2)
     const bool vec = raster::useAvx2() && (!lp.gamma || lp.table);
+#else
+    const bool vec = false;
 #endif
-    constexpr int kSegment = kMaxRun;
-    alignas(32) float buf[(kSegment + 9) * 3];
+    const bool pack = vec && w <= kMaxRun && h <= kPackRows;
+    alignas(32) float rows[kPackRows][kRowFloats];
+    RunTail tails[kPackRows * kMaxRun];
+    int tailCount = 0;
     uint32_t covered = 0;
     bool streamed = false;
+    // A finished row segment (block columns s0..s1) to the image.
+    auto writeRow = [&](int j, int s0, int s1, const float* buf) {
+        float* dst = image.at(x + s0, y + j);
+        const int nf = 3 * (s1 - s0);
+        if (accumulate) {
+            for (int f = 0; f < nf; ++f) dst[f] += buf[f];
+            return;
+        }
+#if defined(LUXEL_SHADE_AVX2)
+        if (vec && streamRow(dst, buf, nf)) {
+            streamed = true;
+            return;
+        }
+#endif
+        std::memcpy(dst, buf, size_t(nf) * sizeof(float));
+    };
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
         const uint32_t* irow = id + size_t(j) * size_t(stride);
-        float* out = image.at(x, y + j);
-        for (int s0 = 0; s0 < w; s0 += kSegment) {
-            const int s1 = std::min(w, s0 + kSegment);
+        float* buf = rows[pack ? j : 0];
+        for (int s0 = 0; s0 < w; s0 += kMaxRun) {
+            const int s1 = std::min(w, s0 + kMaxRun);
             uint64_t starts;
 #if defined(LUXEL_SHADE_AVX2)
             if (vec)
@@ -246,56 +347,29 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 float* o = buf + 3 * (i - s0);
                 if (tri == raster::kNoTriangle) {
                     fillRgb(o, bg, end - i);
-                } else {
-                    covered += uint32_t(end - i);
-                    const TriShade& t = ctx.triShade[tri];
-                    if (t.missingTexture) missing += uint32_t(end - i);
-                    const float fy = float(y + j - t.y0);
-                    const int dx = x + i - t.x0;
-                    if (t.path == ShadePath::Probe)
-                        probeRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
-                    else if (t.skyBox)
-#if defined(LUXEL_SHADE_AVX2)
-                        vec ? skyBoxRunAvx2(ctx, tri, lp, x + i, y + j, drow + i, end - i, o) :
-#endif
-                              skyBoxRun(ctx, tri, lp, x + i, y + j, drow + i, end - i, o);
-                    else if (t.program)
-                        programRun(ctx, t, lp, tri, x + i, y + j, drow + i, end - i, o);
-                    else if (t.texture)
-                        texturedRunFor(ctx, t, lp, tri, dx, fy, drow + i, end - i, o,
-#if defined(LUXEL_SHADE_AVX2)
-                                       vec
-#else
-                                       false
-#endif
-                        );
-                    else
-#if defined(LUXEL_SHADE_AVX2)
-                    if (vec && t.path == ShadePath::Lightmap && t.narrowIndices)
-                        lightmapRunFor(t, lp)(t, lp, dx, fy, drow + i, end - i, o);
-                    else if (vec && t.path == ShadePath::Vertex)
-                        vertexRunAvx2(t, lp, dx, fy, drow + i, end - i, o);
-                    else
-#endif
-                        lightRunScalar(t, lp, dx, fy, drow + i, end - i, o);
-                    if (t.fog >= 0) fogRun(ctx, t, tri, x + i, y + j, drow + i, end - i, o);
+                    i = end;
+                    continue;
                 }
+                covered += uint32_t(end - i);
+                const TriShade& t = ctx.triShade[tri];
+                if (t.missingTexture) missing += uint32_t(end - i);
+                int n = end - i;
+                if (pack && n % 8 != 0 && t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 &&
+                    texturedVectorFits(t)) {
+                    tails[tailCount++] = {tri, uint16_t(j), uint16_t(i + (n & ~7)), uint16_t(n % 8)};
+                    n &= ~7;
+                }
+                if (n > 0) shadeRun(ctx, lp, vec, tri, x, y, i, j, drow + i, n, o);
                 i = end;
             }
-            float* dst = out + 3 * s0;
-            const int nf = 3 * (s1 - s0);
-            if (accumulate) {
-                for (int f = 0; f < nf; ++f) dst[f] += buf[f];
-                continue;
-            }
-#if defined(LUXEL_SHADE_AVX2)
-            if (vec && streamRow(dst, buf, nf)) {
-                streamed = true;
-                continue;
-            }
-#endif
-            std::memcpy(dst, buf, size_t(nf) * sizeof(float));
+            if (!pack) writeRow(j, s0, s1, buf);
         }
+    }
+    if (pack) {
+#if defined(LUXEL_SHADE_AVX2)
+        if (tailCount > 0) shadePackedTails(ctx, lp, tails, tailCount, x, y, depth, stride, rows);
+#endif
+        for (int j = 0; j < h; ++j) writeRow(j, 0, w, rows[j]);
     }
 #if defined(LUXEL_SHADE_AVX2)
     if (streamed) streamFence();  // streaming stores are weakly ordered: finish them before others read

@@ -190,6 +190,13 @@ static LUXEL_AVX2 inline LightmapRow lightmapRow(const TriShade& t, float fy) {
             t.pageWidth < 2};
 }
 
+// The same with a row per lane (pixels gathered from several rows): r's row terms at rows fy.
+static LUXEL_AVX2 inline LightmapRow lightmapRowAt(const TriShade& t, LightmapRow r, __m256 fy) {
+    r.uRow = _mm256_mul_ps(_mm256_set1_ps(t.plane[0].b), fy);
+    r.vRow = _mm256_mul_ps(_mm256_set1_ps(t.plane[1].b), fy);
+    return r;
+}
+
 // The lightmap light (look K applied) of 8 pixels at columns fx with 1/w = iw: plane evaluation, clamping
 // and texel coordinates for all 8, then the texels of the whole group or, when a lane sits in the page's
 // last column, per pixel pair (gathers would be simpler but cost ~11 cycles each on the machines we run

@@ -10,22 +10,45 @@ namespace luxel::render::shading {
 
 namespace {
 
-// What the textured loop needs per row: the planes of the texture and of its mip level footprint.
-struct TexturedRow {
+// What sampling a texture needs on any pixel: its coordinate planes and the terms of its mip level footprint.
+struct TextureSampler {
     const Texture* texture;
     raster::AttrPlane tu, tv;
-    float fy;
-    __m256 rowSquare, dyU0, dyU1, dyV0, dyV1;
+    __m256 dxU0, dxU1, dxV0, dxV1, dyU0, dyU1, dyV0, dyV1;
     __m256i maxLevel;
 };
 
-// Each lane's mip level (pixelMipLevel) and texture coordinates.
-[[gnu::always_inline]] LUXEL_AVX2 inline __m256i mipLevels8(const TexturedRow& r, __m256 fx, __m256 iw) {
+LUXEL_AVX2 inline TextureSampler textureSampler(const Texture* tex, const TexFootprint& f) {
+    return {tex,
+            f.tu,
+            f.tv,
+            _mm256_set1_ps(f.dxU[0]),
+            _mm256_set1_ps(f.dxU[1]),
+            _mm256_set1_ps(f.dxV[0]),
+            _mm256_set1_ps(f.dxV[1]),
+            _mm256_set1_ps(f.dyU[0]),
+            _mm256_set1_ps(f.dyU[1]),
+            _mm256_set1_ps(f.dyV[0]),
+            _mm256_set1_ps(f.dyV[1]),
+            _mm256_set1_epi32(f.maxLevel)};
+}
+
+// plane8 with a row per lane: ((c + a fx) + b fy) / w, as evalPlane.
+LUXEL_AVX2 inline __m256 planeAt8(const raster::AttrPlane& p, __m256 fx, __m256 fy, __m256 iw) {
+    return _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)),
+                                       _mm256_mul_ps(_mm256_set1_ps(p.b), fy)),
+                         iw);
+}
+
+// Each lane's mip level (pixelMipLevel, rowFootprint per lane).
+[[gnu::always_inline]] LUXEL_AVX2 inline __m256i mipLevels8(const TextureSampler& r, __m256 fx, __m256 fy, __m256 iw) {
+    const __m256 x = _mm256_add_ps(r.dxU0, _mm256_mul_ps(r.dxU1, fy)), y = _mm256_add_ps(r.dxV0, _mm256_mul_ps(r.dxV1, fy));
+    const __m256 rowSquare = _mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y));
     const __m256 p = _mm256_add_ps(r.dyU0, _mm256_mul_ps(r.dyU1, fx)), q = _mm256_add_ps(r.dyV0, _mm256_mul_ps(r.dyV1, fx));
     const __m256 columnSquare = _mm256_add_ps(_mm256_mul_ps(p, p), _mm256_mul_ps(q, q));
     const __m256 iw2 = _mm256_mul_ps(iw, iw);
     // std::max(rowSquare, columnSquare) * (iw2 * iw2)
-    const __m256 f2 = _mm256_mul_ps(_mm256_max_ps(columnSquare, r.rowSquare), _mm256_mul_ps(iw2, iw2));
+    const __m256 f2 = _mm256_mul_ps(_mm256_max_ps(columnSquare, rowSquare), _mm256_mul_ps(iw2, iw2));
     const __m256i minified = _mm256_castps_si256(_mm256_cmp_ps(f2, _mm256_set1_ps(1.0f), _CMP_GT_OQ));
     const __m256i level = _mm256_srai_epi32(
         _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f2), 23), _mm256_set1_epi32(126)), 1);  // (e + 1) >> 1
@@ -34,11 +57,11 @@ struct TexturedRow {
 
 // Albedo of a group whose lanes are on several mip levels: one pass per distinct level among the valid
 // lanes, each lane taking its own.
-[[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity,
-                                                   const float* lut) {
-    const __m256 u = plane8(r.tu, fx, r.fy, iw), v = plane8(r.tv, fx, r.fy, iw);
+[[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TextureSampler& r, __m256 fx, __m256 fy, __m256 iw, __m256i valid,
+                                                   bool identity, const float* lut) {
+    const __m256 u = planeAt8(r.tu, fx, fy, iw), v = planeAt8(r.tv, fx, fy, iw);
     Rgb8 c{_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-    forEachLevel8(mipLevels8(r, fx, iw), valid, [&](int level, __m256i mine) LUXEL_AVX2 {
+    forEachLevel8(mipLevels8(r, fx, fy, iw), valid, [&](int level, __m256i mine) LUXEL_AVX2 {
         const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, level, u, v), identity, lut);
         const __m256 take = _mm256_castsi256_ps(mine);
         c = {_mm256_blendv_ps(c.r, s.r, take), _mm256_blendv_ps(c.g, s.g, take), _mm256_blendv_ps(c.b, s.b, take)};
@@ -46,43 +69,49 @@ struct TexturedRow {
     return c;
 }
 
-// A texture's row at fy: its planes and the footprint terms the mip choice needs (the base texture, a
-// blend or a detail).
-LUXEL_AVX2 inline TexturedRow texturedRow(const Texture* tex, const TexFootprint& f, float fy) {
-    return {tex,
-            f.tu,
-            f.tv,
-            fy,
-            _mm256_set1_ps(rowFootprint(f, fy)),
-            _mm256_set1_ps(f.dyU[0]),
-            _mm256_set1_ps(f.dyU[1]),
-            _mm256_set1_ps(f.dyV[0]),
-            _mm256_set1_ps(f.dyV[1]),
-            _mm256_set1_epi32(f.maxLevel)};
-}
-
 // A texture at each lane's own mip level, as the scalar texelAt samples it.
-LUXEL_AVX2 inline Rgb8 sampleRow8(const TexturedRow& r, __m256 fx, __m256 iw, __m256i valid, bool identity, const float* lut) {
-    const __m256i level = mipLevels8(r, fx, iw);
+LUXEL_AVX2 inline Rgb8 sample8(const TextureSampler& r, __m256 fx, __m256 fy, __m256 iw, __m256i valid, bool identity,
+                               const float* lut) {
+    const __m256i level = mipLevels8(r, fx, fy, iw);
     const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
-    if (!_mm256_testc_si256(onFirst, valid)) return mixedLevelAlbedo8(r, fx, iw, valid, identity, lut);
-    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), plane8(r.tu, fx, r.fy, iw), plane8(r.tv, fx, r.fy, iw)),
+    if (!_mm256_testc_si256(onFirst, valid)) return mixedLevelAlbedo8(r, fx, fy, iw, valid, identity, lut);
+    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), planeAt8(r.tu, fx, fy, iw), planeAt8(r.tv, fx, fy, iw)),
                          identity, lut);
 }
 
-}  // namespace
+// Where the pixels of a textured call are, relative to the triangle's plane origin: a run (columns dx,
+// dx + 1, ... on row fy) or a list (dxs[k], dys[k]). Lanes past n read 0. A template parameter, not a
+// branch, so that a run's row terms stay out of its loop.
+struct TexturedPoints {
+    int dx;
+    float fy;
+    const int32_t* dxs;
+    const int32_t* dys;
+};
 
-// Textured runs in two passes over the run's 8-pixel groups: first the divide, mip levels and texel
-// fetches of every group (gathers, whose latency the next groups' fetches then overlap), then light,
-// filtering and look.
-LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
-                                float fy, const float* depth, int n, float* out) {
+template <bool List>
+[[gnu::always_inline]] LUXEL_AVX2 inline void pointsAt8(const TexturedPoints& p, int k, __m256i valid, __m256& fx, __m256& fy) {
+    if constexpr (List) {
+        fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(p.dxs + k, valid));
+        fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(p.dys + k, valid));
+    } else {
+        fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(p.dx + k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+        fy = _mm256_set1_ps(p.fy);
+    }
+}
+
+// Textured pixels in two passes over their 8-pixel groups: first the divide, mip levels and texel fetches
+// of every group (gathers, whose latency the next groups' fetches then overlap), then light, filtering and
+// look. Writes whole groups (up to 7 pixels past n).
+template <bool List>
+LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri,
+                                   const TexturedPoints& points, const float* depth, int n, float* out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 one = _mm256_set1_ps(1.0f);
     const TexFootprint f = texFootprint(ctx, t, tri);
     const bool identityTable = ctx.albedoTable->identity;
     const float* lut = ctx.albedoTable->value.data();
-    const TexturedRow row = texturedRow(t.texture, f, fy);
+    const TextureSampler base = textureSampler(t.texture, f);
     constexpr int kGroups = kMaxRun / 8;
     TexelQuad8 quads[kGroups];
     __m256 invW[kGroups];
@@ -90,61 +119,63 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
         const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
-        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        __m256 fx, fy;
+        pointsAt8<List>(points, k, valid, fx, fy);
         const __m256 iw = _mm256_div_ps(one, d);
         invW[g] = iw;
-        const __m256i level = mipLevels8(row, fx, iw);
+        const __m256i level = mipLevels8(base, fx, fy, iw);
         const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
         if (!_mm256_testc_si256(onFirst, valid)) {  // some valid lane is on another level
             mixed |= 1u << g;
             continue;
         }
-        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), plane8(f.tu, fx, fy, iw), plane8(f.tv, fx, fy, iw));
+        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), planeAt8(f.tu, fx, fy, iw), planeAt8(f.tv, fx, fy, iw));
     }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
-    // Initialised only when used: zeroing these rows costs more than a short run's pixels (foliage).
-    const TexturedRow texture2Row =
-        t.texture2 ? texturedRow(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2), fy)
-                   : row;
-    TexturedRow detailRows[2];
+    // Initialised only when used: zeroing these costs more than a short run's pixels (foliage).
+    const TextureSampler texture2 =
+        t.texture2 ? textureSampler(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2)) : base;
+    TextureSampler details[2];
     for (int d = 0; d < t.details; ++d)
-        detailRows[d] = texturedRow(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]), fy);
+        details[d] = textureSampler(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]));
     const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
     LightmapRow lightRow;
-    if (lightmapped) lightRow = lightmapRow(t, fy);
+    if (lightmapped) lightRow = lightmapRow(t, points.fy);
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
         const int left = std::min(8, n - k);
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
-        const __m256 fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(dx + k), lane));
+        __m256 fx, fy;
+        pointsAt8<List>(points, k, valid, fx, fy);
         const __m256 iw = invW[g];
         // Light.
         __m256 lr, lg, lb;
         if (lightmapped) {
+            if constexpr (List) lightRow = lightmapRowAt(t, lightRow, fy);
             const Rgb8 l = unitLight ? lightmapLight8<true, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left)
                                      : lightmapLight8<false, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left);
             lr = l.r, lg = l.g, lb = l.b;
         } else if (t.path == ShadePath::Vertex) {
-            lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
+            lr = planeAt8(t.plane[0], fx, fy, iw), lg = planeAt8(t.plane[1], fx, fy, iw), lb = planeAt8(t.plane[2], fx, fy, iw);
         } else {
             lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
             lb = _mm256_set1_ps(t.constantLight.z);
         }
-        Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(row, fx, iw, valid, identityTable, lut)
+        Rgb8 albedo = (mixed >> g) & 1u ? mixedLevelAlbedo8(base, fx, fy, iw, valid, identityTable, lut)
                                         : filterTexels8(quads[g], identityTable, lut);
         if (t.texture2) {  // albedoAt: lerp(texture, texture2 x its scale, clamped vertex alpha)
-            const Rgb8 b = sampleRow8(texture2Row, fx, iw, valid, identityTable, lut);
-            const __m256 k = _mm256_set1_ps(t.texture2Scale);
-            const __m256 s = _mm256_min_ps(_mm256_max_ps(plane8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
-            albedo = {_mm256_add_ps(albedo.r, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.r, k), albedo.r), s)),
-                      _mm256_add_ps(albedo.g, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.g, k), albedo.g), s)),
-                      _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k), albedo.b), s))};
+            const Rgb8 b = sample8(texture2, fx, fy, iw, valid, identityTable, lut);
+            const __m256 k2 = _mm256_set1_ps(t.texture2Scale);
+            const __m256 s = _mm256_min_ps(_mm256_max_ps(planeAt8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
+            albedo = {_mm256_add_ps(albedo.r, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.r, k2), albedo.r), s)),
+                      _mm256_add_ps(albedo.g, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.g, k2), albedo.g), s)),
+                      _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k2), albedo.b), s))};
         }
         for (int d = 0; d < t.details; ++d) {  // x 2 * detail (withDetail)
-            const Rgb8 k = sampleRow8(detailRows[d], fx, iw, valid, identityTable, lut);
+            const Rgb8 kd = sample8(details[d], fx, fy, iw, valid, identityTable, lut);
             const __m256 two = _mm256_set1_ps(2.0f);
-            albedo = {_mm256_mul_ps(albedo.r, _mm256_mul_ps(two, k.r)), _mm256_mul_ps(albedo.g, _mm256_mul_ps(two, k.g)),
-                      _mm256_mul_ps(albedo.b, _mm256_mul_ps(two, k.b))};
+            albedo = {_mm256_mul_ps(albedo.r, _mm256_mul_ps(two, kd.r)), _mm256_mul_ps(albedo.g, _mm256_mul_ps(two, kd.g)),
+                      _mm256_mul_ps(albedo.b, _mm256_mul_ps(two, kd.b))};
         }
         const __m256 ar = _mm256_mul_ps(albedo.r, _mm256_set1_ps(t.albedo.x));
         const __m256 ag = _mm256_mul_ps(albedo.g, _mm256_set1_ps(t.albedo.y));
@@ -152,6 +183,18 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
         const Rgb8 c = litLook8(lr, lg, lb, ar, ag, ab, lp);
         storeRgb8(out + 3 * k, c.r, c.g, c.b);
     }
+}
+
+}  // namespace
+
+LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
+                                float fy, const float* depth, int n, float* out) {
+    texturedGroupsAvx2<false>(ctx, t, lp, tri, {dx, fy, nullptr, nullptr}, depth, n, out);
+}
+
+LUXEL_AVX2 void texturedPixelsAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri,
+                                   const int32_t* dx, const int32_t* dy, const float* depth, int n, float* out) {
+    texturedGroupsAvx2<true>(ctx, t, lp, tri, {0, 0.0f, dx, dy}, depth, n, out);
 }
 
 namespace {
@@ -163,7 +206,7 @@ struct CutoutPoints8 {
     __m256i level, valid;
 };
 
-LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(TexturedRow& row, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
+LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(const TextureSampler& sampler, const int32_t* dx, const int32_t* dy,
                                               const float* invW, int k, int n) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
@@ -171,16 +214,7 @@ LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(TexturedRow& row, const TexFootpri
     const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
     const __m256 fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dy + k, valid));
     const __m256 iw = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
-    const __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tu.c), _mm256_mul_ps(_mm256_set1_ps(f.tu.a), fx)),
-                                                 _mm256_mul_ps(_mm256_set1_ps(f.tu.b), fy)),
-                                   iw);
-    const __m256 v = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(f.tv.c), _mm256_mul_ps(_mm256_set1_ps(f.tv.a), fx)),
-                                                 _mm256_mul_ps(_mm256_set1_ps(f.tv.b), fy)),
-                                   iw);
-    const __m256 rx = _mm256_add_ps(_mm256_set1_ps(f.dxU[0]), _mm256_mul_ps(_mm256_set1_ps(f.dxU[1]), fy));
-    const __m256 ry = _mm256_add_ps(_mm256_set1_ps(f.dxV[0]), _mm256_mul_ps(_mm256_set1_ps(f.dxV[1]), fy));
-    row.rowSquare = _mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry));
-    return {u, v, mipLevels8(row, fx, iw), valid};
+    return {planeAt8(sampler.tu, fx, fy, iw), planeAt8(sampler.tv, fx, fy, iw), mipLevels8(sampler, fx, fy, iw), valid};
 }
 
 // sampleAlphaLevel on 8 points of one level, from their texel coordinates and weights on it (texelCoords8):
@@ -209,7 +243,7 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const Lev
 // the decisions, filtering only the lanes whose range straddles the reference.
 LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
                                 const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
-    TexturedRow row = texturedRow(&tex, f, 0.0f);
+    const TextureSampler sampler = textureSampler(&tex, f);
     const __m256i passBelow = _mm256_set1_epi32(test.passMin - 1), failAbove = _mm256_set1_epi32(test.failMax + 1);
     const __m256i low = _mm256_set1_epi32(0xff);
     const __m256 ref = _mm256_set1_ps(test.ref), opacity = _mm256_set1_ps(test.opacity);
@@ -217,7 +251,7 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const
     CutoutPoints8 points[kGroups];
     __m256i ranges[kGroups];
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
-        points[g] = cutoutPoints8(row, f, dx, dy, invW, k, n);
+        points[g] = cutoutPoints8(sampler, dx, dy, invW, k, n);
         const CutoutPoints8& p = points[g];
         __m256i range = _mm256_setzero_si256();
         forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {

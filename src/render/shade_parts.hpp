@@ -383,6 +383,11 @@ LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, f
                               float* out);
 LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx,
                                 float fy, const float* depth, int n, float* out);
+// texturedRunAvx2 on n pixels anywhere in the triangle (dx[k], dy[k] relative to its plane origin, 1/w
+// depth[k]): the pixels of several short runs packed into whole groups. Writes whole groups to out (3 floats
+// per pixel, up to 7 pixels past n).
+LUXEL_AVX2 void texturedPixelsAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri,
+                                   const int32_t* dx, const int32_t* dy, const float* depth, int n, float* out);
 // pixelCutoutKeeps' answer for n pixels (dx[k], dy[k] relative to the plane origin, 1/w invW[k]) of a
 // power-of-two texture, 8 at a time, each lane on its own mip level: footprints whose alpha byte range lies
 // wholly on one side of the test (CutoutBytes) are decided from the range, the rest filtered (texelAlphaAt).
