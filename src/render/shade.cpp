@@ -189,14 +189,6 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
     }
 }
 
-// Whether a textured triangle's runs take the vector loop (texturedRunAvx2).
-bool texturedVectorFits(const TriShade& t) {
-    auto powerOfTwo = [](const RgbaImage& m) { return (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0; };
-    const RgbaImage& base = t.texture->mips[0];
-    return powerOfTwo(base) && (!t.texture2 || powerOfTwo(t.texture2->mips[0])) &&
-           (t.path != ShadePath::Lightmap || t.narrowIndices) && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
-}
-
 void texturedRunFor(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int dx, float fy,
                     const float* depth, int n, float* out, bool vec) {
 #if defined(LUXEL_SHADE_AVX2)
@@ -242,35 +234,60 @@ constexpr int kPackRows = raster::kTileSize;
 // rows with aligned loads).
 constexpr int kRowFloats = ((kMaxRun + 9) * 3 + 7) / 8 * 8;
 
-// The last pixels of a textured run that do not fill a group of 8 (block row, column, count): shaded after
-// the block's rows, packed into whole groups with the other runs' of their triangle.
+// The last pixels of a packable run that do not fill a group of 8 (block row, column, count): shaded after
+// the block's rows, packed into whole groups with the other runs' of their triangle. `next`: the next tail
+// of the same triangle (-1: none).
 struct RunTail {
     uint32_t tri;
     uint16_t row, col, n;
+    int16_t next;
 };
 
 #if defined(LUXEL_SHADE_AVX2)
-// The tails' pixels, a triangle at a time (tails sorted by triangle, then found order), through the vector
-// textured loop, each pixel to its place in the rows.
-void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, const RunTail* tails, int count, int x, int y,
+// The tails' pixels, a triangle at a time in the order the triangles were first found, through the vector
+// textured loop, each pixel to its place in the rows. A triangle's tails are chained through a small hash
+// table (cheaper than sorting them: a block has up to a few hundred). A lone tail goes as the run it is.
+void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* tails, int count, int x, int y,
                       const float* depth, int stride, float (*rows)[kRowFloats]) {
-    uint64_t order[kPackRows * kMaxRun];
-    for (int k = 0; k < count; ++k) order[k] = uint64_t(tails[k].tri) << 32 | uint32_t(k);
-    std::sort(order, order + count);
+    int bits = 4;
+    while ((1 << bits) < 2 * count) ++bits;
+    constexpr int kMaxTails = kPackRows * kMaxRun;
+    int16_t slot[4 * kMaxTails];  // a triangle's first tail, then (heads) its last
+    int16_t last[kMaxTails], heads[kMaxTails];
+    std::fill(slot, slot + (1 << bits), int16_t(-1));
+    int groups = 0;
+    for (int k = 0; k < count; ++k) {
+        tails[k].next = -1;
+        uint32_t h = (tails[k].tri * 0x9e3779b1u) >> (32 - bits);
+        while (slot[h] >= 0 && tails[slot[h]].tri != tails[k].tri) h = (h + 1) & ((1u << bits) - 1);
+        if (slot[h] < 0) {
+            slot[h] = int16_t(k), last[k] = int16_t(k), heads[groups++] = int16_t(k);
+        } else {
+            tails[last[slot[h]]].next = int16_t(k);
+            last[slot[h]] = int16_t(k);
+        }
+    }
     alignas(32) int32_t dx[kMaxRun], dy[kMaxRun];
     alignas(32) float invW[kMaxRun], out[(kMaxRun + 8) * 3];
     uint16_t atRow[kMaxRun], atCol[kMaxRun];
-    for (int a = 0; a < count;) {
-        const uint32_t tri = uint32_t(order[a] >> 32);
+    for (int g = 0; g < groups; ++g) {
+        const RunTail& first = tails[heads[g]];
+        const uint32_t tri = first.tri;
         const TriShade& t = ctx.triShade[tri];
+        if (first.next < 0) {
+            texturedRunAvx2(ctx, t, lp, tri, x + first.col - t.x0, float(y + first.row - t.y0),
+                            depth + size_t(first.row) * size_t(stride) + first.col, first.n, out);
+            std::memcpy(rows[first.row] + 3 * first.col, out, size_t(3 * first.n) * sizeof(float));
+            continue;
+        }
         int m = 0;
         auto flush = [&] {
             texturedPixelsAvx2(ctx, t, lp, tri, dx, dy, invW, m, out);
             for (int k = 0; k < m; ++k) std::memcpy(rows[atRow[k]] + 3 * atCol[k], out + 3 * k, 3 * sizeof(float));
             m = 0;
         };
-        for (; a < count && uint32_t(order[a] >> 32) == tri; ++a) {
-            const RunTail& r = tails[uint32_t(order[a])];
+        for (int k = heads[g]; k >= 0; k = tails[k].next) {
+            const RunTail& r = tails[k];
             for (int q = 0; q < r.n; ++q) {
                 if (m == kMaxRun) flush();
                 const int col = r.col + q;
@@ -354,9 +371,8 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                 const TriShade& t = ctx.triShade[tri];
                 if (t.missingTexture) missing += uint32_t(end - i);
                 int n = end - i;
-                if (pack && n % 8 != 0 && t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 &&
-                    texturedVectorFits(t)) {
-                    tails[tailCount++] = {tri, uint16_t(j), uint16_t(i + (n & ~7)), uint16_t(n % 8)};
+                if (pack && n % 8 != 0 && t.packable) {
+                    tails[tailCount++] = {tri, uint16_t(j), uint16_t(i + (n & ~7)), uint16_t(n % 8), -1};
                     n &= ~7;
                 }
                 if (n > 0) shadeRun(ctx, lp, vec, tri, x, y, i, j, drow + i, n, o);

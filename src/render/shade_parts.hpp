@@ -357,6 +357,15 @@ Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstA
 
 constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 
+// Whether a textured triangle's runs take the vector loop (texturedRunAvx2, texturedPixelsAvx2): power-of-two
+// textures, lightmap indices that fit 32 bits.
+static inline bool texturedVectorFits(const TriShade& t) {
+    auto powerOfTwo = [](const RgbaImage& m) { return (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0; };
+    const RgbaImage& base = t.texture->mips[0];
+    return powerOfTwo(base) && (!t.texture2 || powerOfTwo(t.texture2->mips[0])) &&
+           (t.path != ShadePath::Lightmap || t.narrowIndices) && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
+}
+
 // Pixel loops of the light-bearing modes. A run is n pixels of one triangle on one row; dx is its first
 // column relative to the triangle's plane origin, fy its row. The scalar loop is the reference; the AVX2
 // loops do the same IEEE operations per lane and may write up to 8 pixels past the run (callers give

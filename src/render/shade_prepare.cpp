@@ -15,9 +15,8 @@ namespace {
 
 inline Vec3 rgb(const Vec4& c) { return {c.x, c.y, c.z}; }
 
-}  // namespace
-
-TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
+// How the triangle is shaded, before what follows from it (TriShade::packable).
+TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     TriShade t;
     t.x0 = tri.x0;
     t.y0 = tri.y0;
@@ -186,6 +185,14 @@ TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.plane[1] = combine(tri, v0.color.y, v1.color.y, v2.color.y);
         t.plane[2] = combine(tri, v0.color.z, v1.color.z, v2.color.z);
     }
+    return t;
+}
+
+}  // namespace
+
+TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
+    TriShade t = prepareShading(ctx, tri);
+    t.packable = t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 && texturedVectorFits(t);
     return t;
 }
 

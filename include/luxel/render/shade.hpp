@@ -82,6 +82,9 @@ struct TriShade {
     bool water = false;
     Vec3 waterColor;        // the fog colour as the look shows it
     float waterRange = 0;   // $fogend - $fogstart
+    // The vector textured loop may shade this triangle's pixels from several runs together (textured, no
+    // program, sky or fog pass; textures it can read): see shadeLightBlock.
+    bool packable = false;
 };
 
 // ioquake3 draws cloud layers on the sky box's sides cut into 8 x 8 cells (SKY_SUBDIVISIONS), with the dome
