@@ -111,6 +111,11 @@ static LUXEL_AVX2 inline __m256 texelChannel8(__m256i texel, bool identity, cons
     return identity ? _mm256_cvtepi32_ps(b) : gather(lut, b);
 }
 
+// kAlphaLut per lane: byte / 255 divided as the table's entries are (the same bits, no gather).
+static LUXEL_AVX2 inline __m256 alphaOfBytes8(__m256i bytes) {
+    return _mm256_div_ps(_mm256_cvtepi32_ps(bytes), _mm256_set1_ps(255.0f));
+}
+
 template <int C>
 static LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, __m256i td, __m256 ax, __m256 ay, bool identity,
                                     const float* lut) {
@@ -180,6 +185,14 @@ struct TexelCoords8 {
     return q;
 }
 
+// The texels' alpha filtered as bilinearChannel(taps, 3, kAlphaLut) does.
+[[gnu::always_inline]] static LUXEL_AVX2 inline __m256 filterAlpha8(const TexelQuad8& q) {
+    const __m256 top = lerp8(alphaOfBytes8(_mm256_srli_epi32(q.topLeft, 24)), alphaOfBytes8(_mm256_srli_epi32(q.topRight, 24)), q.ax);
+    const __m256 bottom =
+        lerp8(alphaOfBytes8(_mm256_srli_epi32(q.bottomLeft, 24)), alphaOfBytes8(_mm256_srli_epi32(q.bottomRight, 24)), q.ax);
+    return lerp8(top, bottom, q.ay);
+}
+
 [[gnu::always_inline]] static LUXEL_AVX2 inline Rgb8 filterTexels8(const TexelQuad8& q, bool identity, const float* lut) {
     return {texBilerp8<0>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
             texBilerp8<1>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, identity, lut),
@@ -230,7 +243,7 @@ static LUXEL_AVX2 inline Rgba8 sampleLevels8(const Texture& tex, __m256i level, 
             q = fetchTexels8(tex, l, u, v);
         }
         const Rgb8 c = filterTexels8(q, identity, lut);
-        const __m256 a = texBilerp8<3>(q.topLeft, q.topRight, q.bottomLeft, q.bottomRight, q.ax, q.ay, false, kAlphaLut.data());
+        const __m256 a = filterAlpha8(q);
         const __m256 take = _mm256_castsi256_ps(mine);
         out = {{_mm256_blendv_ps(out.c.r, c.r, take), _mm256_blendv_ps(out.c.g, c.g, take), _mm256_blendv_ps(out.c.b, c.b, take)},
                _mm256_blendv_ps(out.a, a, take)};

@@ -230,7 +230,7 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const Lev
     const __m256i low = _mm256_set1_epi32(0xff);
     auto tap = [&](__m256i row, __m256i x) LUXEL_AVX2 {
         const __m256i b = _mm256_and_si256(_mm256_i32gather_epi32(bytes, _mm256_add_epi32(row, x), 1), low);
-        return _mm256_i32gather_ps(kAlphaLut.data(), b, 4);
+        return alphaOfBytes8(b);
     };
     const __m256 top = lerp8(tap(row0, tc.x0), tap(row0, x1), tc.ax), bottom = lerp8(tap(row1, tc.x0), tap(row1, x1), tc.ax);
     return lerp8(top, bottom, tc.ay);
