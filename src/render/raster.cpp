@@ -172,6 +172,23 @@ LUXEL_AVX2 float rasterBlock8(const RasterTri& t, uint32_t triId, int32_t e0, in
 }
 #endif
 
+// The smallest depth in a block of bw x bh pixels, four columns at a time (no depth is NaN: the depth test
+// never stores one, so the order of the comparisons does not matter).
+float blockNearest(const float* depth, int stride, int bw, int bh) {
+    float nearest = std::numeric_limits<float>::infinity();
+    int i0 = 0;
+#if defined(__SSE2__)
+    __m128 m = _mm_set1_ps(nearest);
+    for (; i0 + 4 <= bw; i0 += 4)
+        for (int j = 0; j < bh; ++j) m = _mm_min_ps(_mm_loadu_ps(depth + size_t(j) * size_t(stride) + size_t(i0)), m);
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    nearest = _mm_cvtss_f32(_mm_min_ss(m, _mm_shuffle_ps(m, m, 1)));
+#endif
+    for (int j = 0; j < bh; ++j)
+        for (int i = i0; i < bw; ++i) nearest = std::min(nearest, depth[size_t(j) * size_t(stride) + size_t(i)]);
+    return nearest;
+}
+
 // A cut-out block's pixels that are covered and pass the depth test, row-major: their columns, rows, depths
 // and offsets in the block. Returns how many.
 struct CutoutCandidates {
@@ -265,13 +282,17 @@ float rasterCutoutBlock(const RasterTri& t, uint32_t triId, int32_t e0, int32_t 
     if (n > 0) {
         uint8_t keep[kBlock * kBlock];
         cut.keep(cut.context, triId, c.px, c.py, c.z, n, keep);
-        for (int k = 0; k < n; ++k)
-            if (keep[k]) depth[c.at[k]] = c.z[k], id[c.at[k]] = triId;
+        // Masks, not a branch (which the compiler makes of a conditional): which pixels an alpha test keeps
+        // is too irregular to predict.
+        for (int k = 0; k < n; ++k) {
+            const size_t at = c.at[k];
+            const uint32_t take = 0u - uint32_t(keep[k] != 0);
+            const uint32_t z = std::bit_cast<uint32_t>(c.z[k]), old = std::bit_cast<uint32_t>(depth[at]);
+            depth[at] = std::bit_cast<float>((z & take) | (old & ~take));
+            id[at] = (triId & take) | (id[at] & ~take);
+        }
     }
-    float nearest = std::numeric_limits<float>::infinity();
-    for (int j = 0; j < bh; ++j)
-        for (int i = 0; i < bw; ++i) nearest = std::min(nearest, depth[size_t(j) * size_t(stride) + size_t(i)]);
-    return nearest;
+    return blockNearest(depth, stride, bw, bh);
 }
 
 // Per 8x8 block of a tile, a lower bound of its pixels' 1/w (depths only grow).
