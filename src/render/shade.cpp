@@ -477,13 +477,13 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
         if ((base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
             size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
             const TexFootprint f = texFootprint(ctx, t, tri);
-            const CutoutBytes test = cutoutBytes(ref, t.opacity);
-            int32_t dx[kMaxRun], dy[kMaxRun];
-            for (int k0 = 0; k0 < n; k0 += kMaxRun) {  // in pieces of a bounded size: pixels relative to the planes
-                const int m = std::min(n - k0, kMaxRun);
-                for (int k = 0; k < m; ++k) dx[k] = px[k0 + k] - t.x0, dy[k] = py[k0 + k] - t.y0;
-                cutoutKeepsAvx2(*t.texture, f, dx, dy, invW + k0, m, test, keep + k0);
-            }
+            // Every triangle of a material has the same test, and a frame's cut-outs are few materials:
+            // the last one found on this thread is kept (a pure function of the two numbers).
+            thread_local CutoutBytes lastTest = cutoutBytes(0.5f, 1.0f);
+            if (!(lastTest.ref == ref && lastTest.opacity == t.opacity)) lastTest = cutoutBytes(ref, t.opacity);
+            for (int k0 = 0; k0 < n; k0 += kMaxRun)  // in pieces of a bounded size
+                cutoutKeepsAvx2(*t.texture, f, t.x0, t.y0, px + k0, py + k0, invW + k0, std::min(n - k0, kMaxRun), lastTest,
+                                keep + k0);
             return;
         }
     }

@@ -206,13 +206,13 @@ struct CutoutPoints8 {
     __m256i level, valid;
 };
 
-LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(const TextureSampler& sampler, const int32_t* dx, const int32_t* dy,
-                                              const float* invW, int k, int n) {
+LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(const TextureSampler& sampler, int x0, int y0, const int32_t* px,
+                                              const int32_t* py, const float* invW, int k, int n) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
     const __m256 d = _mm256_maskload_ps(invW + k, valid);
-    const __m256 fx = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dx + k, valid));
-    const __m256 fy = _mm256_cvtepi32_ps(_mm256_maskload_epi32(dy + k, valid));
+    const __m256 fx = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_maskload_epi32(px + k, valid), _mm256_set1_epi32(x0)));
+    const __m256 fy = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_maskload_epi32(py + k, valid), _mm256_set1_epi32(y0)));
     const __m256 iw = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
     return {planeAt8(sampler.tu, fx, fy, iw), planeAt8(sampler.tv, fx, fy, iw), mipLevels8(sampler, fx, fy, iw), valid};
 }
@@ -241,8 +241,8 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const Lev
 // In two passes over the 8-pixel groups, as texturedRunAvx2 does: first every group's footprint byte ranges
 // (gathers from tables too large for the cache, whose latency the next groups' gathers then overlap), then
 // the decisions, filtering only the lanes whose range straddles the reference.
-LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
-                                const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
+LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, int x0, int y0, const int32_t* px,
+                                const int32_t* py, const float* invW, int n, const CutoutBytes& test, uint8_t* keep) {
     const TextureSampler sampler = textureSampler(&tex, f);
     const __m256i passBelow = _mm256_set1_epi32(test.passMin - 1), failAbove = _mm256_set1_epi32(test.failMax + 1);
     const __m256i low = _mm256_set1_epi32(0xff);
@@ -251,7 +251,7 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const
     CutoutPoints8 points[kGroups];
     __m256i ranges[kGroups];
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
-        points[g] = cutoutPoints8(sampler, dx, dy, invW, k, n);
+        points[g] = cutoutPoints8(sampler, x0, y0, px, py, invW, k, n);
         const CutoutPoints8& p = points[g];
         __m256i range = _mm256_setzero_si256();
         forEachLevel8(p.level, p.valid, [&](int level, __m256i mine) LUXEL_AVX2 {

@@ -397,11 +397,11 @@ LUXEL_AVX2 void texturedRunAvx2(const ShadeContext& ctx, const TriShade& t, cons
 // per pixel, up to 7 pixels past n).
 LUXEL_AVX2 void texturedPixelsAvx2(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri,
                                    const int32_t* dx, const int32_t* dy, const float* depth, int n, float* out);
-// pixelCutoutKeeps' answer for n pixels (dx[k], dy[k] relative to the plane origin, 1/w invW[k]) of a
-// power-of-two texture, 8 at a time, each lane on its own mip level: footprints whose alpha byte range lies
+// pixelCutoutKeeps' answer for n pixels (columns px[k], rows py[k]; the planes' origin x0, y0; 1/w invW[k]) of
+// a power-of-two texture, 8 at a time, each lane on its own mip level: footprints whose alpha byte range lies
 // wholly on one side of the test (CutoutBytes) are decided from the range, the rest filtered (texelAlphaAt).
-LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, const int32_t* dx, const int32_t* dy,
-                                const float* invW, int n, const CutoutBytes& test, uint8_t* keep);
+LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, int x0, int y0, const int32_t* px,
+                                const int32_t* py, const float* invW, int n, const CutoutBytes& test, uint8_t* keep);
 
 // A finished row segment to the image with streaming stores; false when dst is not 32-byte aligned.
 LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf);
