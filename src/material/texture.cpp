@@ -50,19 +50,18 @@ Texture makeTexture(std::string name, RgbaImage image) {
         }
         t.mips.push_back(std::move(dst));
     }
-    t.columnPairs.resize(t.mips.size());
+    t.paddedLevels.resize(t.mips.size());
     for (size_t level = 0; level < t.mips.size(); ++level) {
         const RgbaImage& m = t.mips[level];
         const uint32_t* texels = reinterpret_cast<const uint32_t*>(m.rgba.data());
-        std::vector<uint32_t>& p = t.columnPairs[level];
-        p.resize(size_t(m.width + 1) * size_t(m.height) * 2);
-        uint32_t* entry = p.data();
-        for (int y = 0; y < m.height; ++y) {
-            const uint32_t* row = texels + size_t(y) * size_t(m.width);
-            const uint32_t* below = texels + size_t((y + 1) % m.height) * size_t(m.width);
-            for (int x = 0; x < m.width; ++x, entry += 2) entry[0] = row[x], entry[1] = below[x];
-            entry[0] = row[0], entry[1] = below[0];  // entry `width`: column 0 again (wrapped)
-            entry += 2;
+        std::vector<uint32_t>& p = t.paddedLevels[level];
+        const size_t stride = size_t(m.width) + 1;
+        p.resize(stride * (size_t(m.height) + 1));
+        for (int y = 0; y <= m.height; ++y) {
+            const uint32_t* row = texels + size_t(y % m.height) * size_t(m.width);
+            uint32_t* out = p.data() + size_t(y) * stride;
+            std::memcpy(out, row, size_t(m.width) * sizeof(uint32_t));
+            out[m.width] = row[0];
         }
     }
     if (t.hasAlpha) {

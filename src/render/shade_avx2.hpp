@@ -125,11 +125,14 @@ static LUXEL_AVX2 inline __m256 texBilerp8(__m256i ta, __m256i tb, __m256i tc, _
     return identity ? _mm256_mul_ps(v, _mm256_set1_ps(1.0f / 255.0f)) : v;
 }
 
-// The 16 bytes at column-pair entries a (low half) and b (high half).
-static LUXEL_AVX2 inline __m256i loadQuads(const uint32_t* base, int32_t a, int32_t b) {
-    return _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(a)))),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + 2 * size_t(b))), 1);
+// The bilinear footprints at padded-level entries a (low half) and b (high half), each as (top left, top right,
+// bottom left, bottom right): 8 bytes from its row and 8 from the row below (`stride` entries on).
+static LUXEL_AVX2 inline __m128i loadFootprint(const uint32_t* at, size_t stride) {
+    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)),
+                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(at + stride)));
+}
+static LUXEL_AVX2 inline __m256i loadQuads(const uint32_t* base, size_t stride, int32_t a, int32_t b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(loadFootprint(base + a, stride)), loadFootprint(base + b, stride), 1);
 }
 
 // std::clamp(v, lo, hi) per lane (NaN stays NaN).
@@ -170,18 +173,18 @@ struct TexelCoords8 {
     TexelQuad8 q;
     q.ax = tc.ax, q.ay = tc.ay;
     const __m256i x0 = tc.x0, y0 = tc.y0;
-    // Texture::columnPairs: one 16-byte load per lane gives (top left, bottom left, top right, bottom right).
+    // Texture::paddedLevels: per lane (top left, top right, bottom left, bottom right) from two 8-byte loads.
+    const size_t stride = size_t(view.width) + 1;
     alignas(32) int32_t entry[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(entry),
-                       _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(view.width + 1)), x0));
-    const uint32_t* base = tex.columnPairs[size_t(level)].data();
-    const __m256i r0 = loadQuads(base, entry[0], entry[4]), r1 = loadQuads(base, entry[1], entry[5]);
-    const __m256i r2 = loadQuads(base, entry[2], entry[6]), r3 = loadQuads(base, entry[3], entry[7]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(entry), _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(int32_t(stride))), x0));
+    const uint32_t* base = tex.paddedLevels[size_t(level)].data();
+    const __m256i r0 = loadQuads(base, stride, entry[0], entry[4]), r1 = loadQuads(base, stride, entry[1], entry[5]);
+    const __m256i r2 = loadQuads(base, stride, entry[2], entry[6]), r3 = loadQuads(base, stride, entry[3], entry[7]);
     // In-lane 4x4 transpose: texel corner by lane.
     const __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
     const __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
-    q.topLeft = _mm256_unpacklo_epi64(t0, t2), q.bottomLeft = _mm256_unpackhi_epi64(t0, t2);
-    q.topRight = _mm256_unpacklo_epi64(t1, t3), q.bottomRight = _mm256_unpackhi_epi64(t1, t3);
+    q.topLeft = _mm256_unpacklo_epi64(t0, t2), q.topRight = _mm256_unpackhi_epi64(t0, t2);
+    q.bottomLeft = _mm256_unpacklo_epi64(t1, t3), q.bottomRight = _mm256_unpackhi_epi64(t1, t3);
     return q;
 }
 
@@ -201,8 +204,8 @@ struct TexelCoords8 {
 
 // Whether the vector fetches can read a texture: every level a power of two, entries that fit int32.
 static inline bool textureFits(const Texture& tex) {
-    if (tex.mips.empty() || tex.columnPairs.size() != tex.mips.size()) return false;
-    if (size_t(tex.width()) * size_t(tex.height() + 1) >= (size_t(1) << 31)) return false;  // entries fit int32
+    if (tex.mips.empty() || tex.paddedLevels.size() != tex.mips.size()) return false;
+    if (size_t(tex.width() + 1) * size_t(tex.height() + 1) >= (size_t(1) << 31)) return false;  // entries fit int32
     for (size_t l = 0; l < tex.mips.size(); ++l)
         if (!levelView(tex, int(l)).powerOfTwo) return false;
     return true;

@@ -21,12 +21,13 @@ namespace luxel {
 struct Texture {
     std::string name;            // where it came from, for messages
     std::vector<RgbaImage> mips;
-    // Each level again as vertical texel pairs: row y holds width + 1 entries, entry x being the RGBA8 texels
-    // (x, y) and (x, y + 1), both wrapped. Entries x and x + 1 are then a whole bilinear footprint, one
-    // 16-byte load (the vector shading loop's) with no wrapping left to do.
-    std::vector<std::vector<uint32_t>> columnPairs;
+    // Each level again with its wrap written out: height + 1 rows of width + 1 RGBA8 texels, the last column
+    // and row being column 0 and row 0 again. A bilinear footprint (x, y) .. (x + 1, y + 1) is then two 8-byte
+    // loads (the vector shading loop's) with no wrapping left to do, and rows are read once for both of
+    // the pixel rows that sample them.
+    std::vector<std::vector<uint32_t>> paddedLevels;
     // When hasAlpha: each level's alpha bytes alone, row-major, then 3 bytes of padding (a 4-byte read at the
-    // last texel stays inside). Cut-out tests read these: an eighth of the column pairs' memory.
+    // last texel stays inside). Cut-out tests read these: a quarter of the padded levels' memory.
     std::vector<std::vector<uint8_t>> alphaLevels;
     // When hasAlpha: per level and texel (x, y), the smallest and largest alpha byte of the bilinear footprint
     // (x, y) .. (x + 1, y + 1), wrapped, as min | max << 8; then one entry of padding. A cut-out test whose
