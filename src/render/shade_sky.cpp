@@ -212,7 +212,17 @@ LUXEL_AVX2 inline CloudDome8 cloudDome8(const CloudGrid& grid, __m256 dx, __m256
                           1),
         faceOk);
     const float* g = &grid.at[0][0][0].x;
+    // A cell spans a large part of the screen: most groups lie in one, whose corners are then broadcast
+    // rather than gathered.
+    const bool oneCell = _mm256_testc_si256(_mm256_cmpeq_epi32(at, _mm256_permutevar8x32_epi32(at, _mm256_setzero_si256())),
+                                            _mm256_set1_epi32(-1));
+    const int cell0 = _mm256_cvtsi256_si32(at);
     auto corner = [&](int di, int dj, __m256& cx, __m256& cy) LUXEL_AVX2 {
+        if (oneCell) {
+            const float* c = g + cell0 + (dj * 9 + di) * 2;
+            cx = _mm256_broadcast_ss(c), cy = _mm256_broadcast_ss(c + 1);
+            return;
+        }
         const __m256i c = _mm256_add_epi32(at, _mm256_set1_epi32((dj * 9 + di) * 2));
         cx = _mm256_i32gather_ps(g, c, 4);
         cy = _mm256_i32gather_ps(g + 1, c, 4);
