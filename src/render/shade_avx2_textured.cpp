@@ -116,6 +116,13 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
     TexelQuad8 quads[kGroups];
     __m256 invW[kGroups];
     uint32_t mixed = 0;  // groups whose lanes are on several levels
+    // Quake 3 detail textures: fetched in the first pass too where a group's lanes share a level (bit g of
+    // detailFetched[d]); the rest sampled in the second.
+    TextureSampler details[2];
+    for (int d = 0; d < t.details; ++d)
+        details[d] = textureSampler(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]));
+    TexelQuad8 detailQuads[2][kGroups];
+    uint32_t detailFetched[2] = {0, 0};
     for (int k = 0, g = 0; k < n; k += 8, ++g) {
         const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), lane);
         const __m256 d = n - k >= 8 ? _mm256_loadu_ps(depth + k) : _mm256_maskload_ps(depth + k, valid);
@@ -123,6 +130,14 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
         pointsAt8<List>(points, k, valid, fx, fy);
         const __m256 iw = _mm256_div_ps(one, d);
         invW[g] = iw;
+        for (int dt = 0; dt < t.details; ++dt) {
+            const TextureSampler& ds = details[dt];
+            const __m256i level = mipLevels8(ds, fx, fy, iw);
+            if (!_mm256_testc_si256(_mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256())), valid))
+                continue;
+            detailQuads[dt][g] = fetchTexels8(*ds.texture, _mm256_cvtsi256_si32(level), planeAt8(ds.tu, fx, fy, iw), planeAt8(ds.tv, fx, fy, iw));
+            detailFetched[dt] |= 1u << g;
+        }
         const __m256i level = mipLevels8(base, fx, fy, iw);
         const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
         if (!_mm256_testc_si256(onFirst, valid)) {  // some valid lane is on another level
@@ -136,9 +151,6 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
     // Initialised only when used: zeroing these costs more than a short run's pixels (foliage).
     const TextureSampler texture2 =
         t.texture2 ? textureSampler(t.texture2, texFootprint(t.tex2Plane[0], t.tex2Plane[1], ctx.tris[tri].invW, *t.texture2)) : base;
-    TextureSampler details[2];
-    for (int d = 0; d < t.details; ++d)
-        details[d] = textureSampler(t.detail[d], texFootprint(t.detailPlane[d][0], t.detailPlane[d][1], ctx.tris[tri].invW, *t.detail[d]));
     const bool lightmapped = t.path == ShadePath::Lightmap, unitLight = t.unitWeight;
     LightmapRow lightRow;
     if (lightmapped) lightRow = lightmapRow(t, points.fy);
@@ -172,7 +184,8 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
                       _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k2), albedo.b), s))};
         }
         for (int d = 0; d < t.details; ++d) {  // x 2 * detail (withDetail)
-            const Rgb8 kd = sample8(details[d], fx, fy, iw, valid, identityTable, lut);
+            const Rgb8 kd = (detailFetched[d] >> g) & 1u ? filterTexels8(detailQuads[d][g], identityTable, lut)
+                                                          : sample8(details[d], fx, fy, iw, valid, identityTable, lut);
             const __m256 two = _mm256_set1_ps(2.0f);
             albedo = {_mm256_mul_ps(albedo.r, _mm256_mul_ps(two, kd.r)), _mm256_mul_ps(albedo.g, _mm256_mul_ps(two, kd.g)),
                       _mm256_mul_ps(albedo.b, _mm256_mul_ps(two, kd.b))};
