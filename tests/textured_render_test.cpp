@@ -42,6 +42,32 @@ RenderOptions options(RenderMode mode, const MaterialSet& m) {
     return o;
 }
 
+// Texel bytes from a linear congruential generator: a texture with every kind of neighbour.
+RgbaImage noiseImage(int width, int height, uint32_t seed) {
+    RgbaImage noise;
+    noise.width = width, noise.height = height;
+    uint32_t state = seed;
+    for (int i = 0; i < width * height * 4; ++i) {
+        state = state * 1664525u + 1013904223u;
+        noise.rgba.push_back(uint8_t(state >> 24));
+    }
+    return noise;
+}
+
+// The scene drawn by the vector loops and again by the portable ones.
+struct BothPaths {
+    Image vec, portable;
+};
+BothPaths renderBothPaths(const RenderScene& s, const Camera& cam, const RenderOptions& o) {
+    BothPaths out;
+    raster::allowAvx2(true);
+    out.vec = renderScene(s, cam, o);
+    raster::allowAvx2(false);
+    out.portable = renderScene(s, cam, o);
+    raster::allowAvx2(true);
+    return out;
+}
+
 const std::array<std::array<uint8_t, 4>, 4> kTexels{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {51, 102, 153, 255}}};
 
 }  // namespace
@@ -278,17 +304,8 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
 
     // The vector sky loop gives the portable loop's bits: noisy faces (one not a power of two, one
     // missing: sky colour), views across face edges and corners, each look.
-    for (size_t f = 0; f < 6; ++f) {
-        RgbaImage noise;
-        noise.width = f == 3 ? 12 : 16;
-        noise.height = 8;
-        uint32_t state = 77 + uint32_t(f);
-        for (int i = 0; i < noise.width * noise.height * 4; ++i) {
-            state = state * 1664525u + 1013904223u;
-            noise.rgba.push_back(uint8_t(state >> 24));
-        }
-        m.textures[f] = std::make_shared<const Texture>(makeTexture("noise", noise));
-    }
+    for (size_t f = 0; f < 6; ++f)
+        m.textures[f] = std::make_shared<const Texture>(makeTexture("noise", noiseImage(f == 3 ? 12 : 16, 8, 77 + uint32_t(f))));
     m.sky.faces[5] = -1;
     for (bool rotated : {false, true})
     for (Vec3 angles : {Vec3{0, 45, 0}, Vec3{-35, 45, 0}, Vec3{40, -135, 0}, Vec3{-80, 10, 30}, Vec3{70, 100, 0}})
@@ -300,11 +317,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
             RenderOptions o = options(RenderMode::Lit, m);
             o.look = look;
             const Camera cam = makeCamera({0, 0, 0}, angles, 67, 41, 120);
-            raster::allowAvx2(true);
-            const Image vec = renderScene(s, cam, o);
-            raster::allowAvx2(false);
-            const Image portable = renderScene(s, cam, o);
-            raster::allowAvx2(true);
+            const auto [vec, portable] = renderBothPaths(s, cam, o);
             INFO("angles " << angles.x << " " << angles.y << " " << angles.z << " look " << int(look));
             REQUIRE(vec.pixels.size() == portable.pixels.size());
             CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
@@ -332,13 +345,7 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
     for (float& c : second.rgb) c = 2.0f - c * 0.5f;
     s.world.extraLightmapSlots[0].push_back(second);
     addTexturedWall(s, 400, 1, {0.3f, 2.5f, 0.9f});
-    RgbaImage noise;
-    noise.width = noise.height = 64;
-    uint32_t state = 12345;
-    for (int i = 0; i < 64 * 64 * 4; ++i) {
-        state = state * 1664525u + 1013904223u;
-        noise.rgba.push_back(uint8_t(state >> 24));
-    }
+    const RgbaImage noise = noiseImage(64, 64, 12345);
     MaterialSet m;
     m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noise)));
     m.looks.resize(2);
@@ -367,11 +374,7 @@ TEST_CASE("the vector and portable textured loops give the same bits", "[texture
             StyleWeights weights{};
             weights[0] = 1.0f, weights[3] = 0.75f;
             o.styleWeights = weights;
-            raster::allowAvx2(true);
-            const Image vec = renderScene(s, cam, o);
-            raster::allowAvx2(false);
-            const Image portable = renderScene(s, cam, o);
-            raster::allowAvx2(true);
+            const auto [vec, portable] = renderBothPaths(s, cam, o);
             REQUIRE(vec.pixels.size() == portable.pixels.size());
             for (size_t i = 0; i < vec.pixels.size(); ++i)
                 if (vec.pixels[i] != portable.pixels[i]) {
@@ -417,16 +420,7 @@ TEST_CASE("short runs of thin triangles, shaded a triangle at a time across rows
         addPolygon(s, wall, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, (k + 1) % 2);
     }
     MaterialSet m;
-    for (uint32_t seed : {12345u, 777u}) {
-        RgbaImage noise;
-        noise.width = noise.height = 32;
-        uint32_t state = seed;
-        for (int i = 0; i < 32 * 32 * 4; ++i) {
-            state = state * 1664525u + 1013904223u;
-            noise.rgba.push_back(uint8_t(state >> 24));
-        }
-        m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noise)));
-    }
+    for (uint32_t seed : {12345u, 777u}) m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noiseImage(32, 32, seed))));
     m.looks.resize(2);
     m.looks[0].texture = 0, m.looks[1].texture = 1;
     const Camera cam = makeCamera({0, 0, 0}, {10, 5, 0}, 160, 96);
@@ -434,11 +428,7 @@ TEST_CASE("short runs of thin triangles, shaded a triangle at a time across rows
         s.world.look = {2.0f, 1.0f};
         RenderOptions o = options(RenderMode::Lit, m);
         o.look = look;
-        raster::allowAvx2(true);
-        const Image vec = renderScene(s, cam, o);
-        raster::allowAvx2(false);
-        const Image portable = renderScene(s, cam, o);
-        raster::allowAvx2(true);
+        const auto [vec, portable] = renderBothPaths(s, cam, o);
         REQUIRE(vec.pixels.size() == portable.pixels.size());
         CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
         // The strips are in view and differ from each other: most of the picture is not one colour.
