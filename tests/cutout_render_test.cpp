@@ -6,7 +6,6 @@
 #include <cstring>
 #include <random>
 
-#include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "support/render_fixtures.hpp"
 #include "../src/render/shade_parts.hpp"
@@ -49,23 +48,13 @@ RenderScene layeredCards(std::mt19937& rng, int count, float spread, float neare
 // The scene at 320x180, lit, through the vector and the portable loops: the same bits and the same coverage.
 // Returns the pixels covered.
 size_t sameOnBothPaths(const RenderScene& s, const MaterialSet& m) {
-    RenderOptions o;
-    o.mode = RenderMode::Lit;
-    o.look = Look::Linear;
-    o.usePvs = false;
-    o.materials = &m;
+    RenderOptions o = materialOptions(RenderMode::Lit, m);
     o.background = {0, 0, 0};
-    const Camera camera = makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180);
-    FrameStats vecStats, portableStats;
-    raster::allowAvx2(true);
-    const Image vec = renderScene(s, camera, o, &vecStats);
-    raster::allowAvx2(false);
-    const Image portable = renderScene(s, camera, o, &portableStats);
-    raster::allowAvx2(true);
-    REQUIRE(vec.pixels.size() == portable.pixels.size());
-    CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
-    CHECK(vecStats.pixelsCovered == portableStats.pixelsCovered);
-    return vecStats.pixelsCovered;
+    const BothPaths both = renderBothPaths(s, makeCamera({0, 0, 0}, {0, 0, 0}, 320, 180), o);
+    REQUIRE(both.vec.pixels.size() == both.portable.pixels.size());
+    CHECK(std::memcmp(both.vec.pixels.data(), both.portable.pixels.data(), both.vec.pixels.size() * sizeof(float)) == 0);
+    CHECK(both.vecStats.pixelsCovered == both.portableStats.pixelsCovered);
+    return both.vecStats.pixelsCovered;
 }
 
 }  // namespace

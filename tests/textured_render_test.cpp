@@ -14,58 +14,11 @@ using namespace luxel::test;
 
 namespace {
 
-// A wall at x = d filling a 90-degree view from the origin looking +X. Image left is +Y, top is +Z; the
-// texture's (0,0) corner is the image's top-left.
-uint32_t addTexturedWall(RenderScene& s, float d, int32_t material, Vec3 vertexColor = {1, 1, 1}) {
-    const Vec4 c{vertexColor.x, vertexColor.y, vertexColor.z, 1};
-    std::vector<FixtureVertex> v{{{d, d, d}, c, {}, {0, 0}},
-                                 {{d, -d, d}, c, {}, {1, 0}},
-                                 {{d, -d, -d}, c, {}, {1, 1}},
-                                 {{d, d, -d}, c, {}, {0, 1}}};
-    while (s.world.materials.size() <= size_t(material)) s.world.materials.push_back(Material{});
-    return addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, material);
-}
-
 RgbaImage image2x2(std::array<std::array<uint8_t, 4>, 4> texels) {
     RgbaImage img;
     img.width = img.height = 2;
     for (const auto& t : texels) img.rgba.insert(img.rgba.end(), t.begin(), t.end());
     return img;
-}
-
-RenderOptions options(RenderMode mode, const MaterialSet& m) {
-    RenderOptions o;
-    o.mode = mode;
-    o.look = Look::Linear;
-    o.usePvs = false;
-    o.materials = &m;
-    return o;
-}
-
-// Texel bytes from a linear congruential generator: a texture with every kind of neighbour.
-RgbaImage noiseImage(int width, int height, uint32_t seed) {
-    RgbaImage noise;
-    noise.width = width, noise.height = height;
-    uint32_t state = seed;
-    for (int i = 0; i < width * height * 4; ++i) {
-        state = state * 1664525u + 1013904223u;
-        noise.rgba.push_back(uint8_t(state >> 24));
-    }
-    return noise;
-}
-
-// The scene drawn by the vector loops and again by the portable ones.
-struct BothPaths {
-    Image vec, portable;
-};
-BothPaths renderBothPaths(const RenderScene& s, const Camera& cam, const RenderOptions& o) {
-    BothPaths out;
-    raster::allowAvx2(true);
-    out.vec = renderScene(s, cam, o);
-    raster::allowAvx2(false);
-    out.portable = renderScene(s, cam, o);
-    raster::allowAvx2(true);
-    return out;
 }
 
 const std::array<std::array<uint8_t, 4>, 4> kTexels{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {51, 102, 153, 255}}};
@@ -80,7 +33,7 @@ TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vert
     m.looks.push_back(SurfaceLook{});
     m.looks[0].texture = 0;
     const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2);  // pixel centres land on texel centres
-    const Image albedo = renderScene(s, cam, options(RenderMode::Albedo, m));
+    const Image albedo = renderScene(s, cam, materialOptions(RenderMode::Albedo, m));
     for (int i = 0; i < 4; ++i) {
         const Vec3 got = pixelAt(albedo, i % 2, i / 2);
         INFO("texel " << i);
@@ -88,7 +41,7 @@ TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vert
         CHECK(got.y == Approx(kTexels[size_t(i)][1] / 255.0).margin(1e-5));
         CHECK(got.z == Approx(kTexels[size_t(i)][2] / 255.0).margin(1e-5));
     }
-    const Image lit = renderScene(s, cam, options(RenderMode::Lit, m));
+    const Image lit = renderScene(s, cam, materialOptions(RenderMode::Lit, m));
     const Vec3 c = pixelAt(lit, 1, 1);  // (51, 102, 153) lit by (0.5, 1, 2)
     CHECK(c.x == Approx(0.5 * 51 / 255.0).margin(1e-5));
     CHECK(c.y == Approx(1.0 * 102 / 255.0).margin(1e-5));
@@ -96,7 +49,7 @@ TEST_CASE("a 2x2 texture gives its exact texels at texel centres, times the vert
 
     SECTION("Source textures are display-encoded: gamma 2.2 to linear albedo") {
         m.textureGamma = 2.2f;
-        const Image g = renderScene(s, cam, options(RenderMode::Albedo, m));
+        const Image g = renderScene(s, cam, materialOptions(RenderMode::Albedo, m));
         CHECK(pixelAt(g, 1, 1).x == Approx(std::pow(51 / 255.0, 2.2)).margin(1e-5));
     }
 }
@@ -117,7 +70,7 @@ TEST_CASE("a texture seen small is sampled from its mip chain, not aliased", "[t
     m.looks.push_back(SurfaceLook{});
     m.looks[0].texture = 0;
     // 8x8 pixels over 64x64 texels: 8 texels a pixel, level 3, where every texel is the mean grey.
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), options(RenderMode::Albedo, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), materialOptions(RenderMode::Albedo, m));
     for (int y = 0; y < 8; ++y)
         for (int x = 0; x < 8; ++x) CHECK(pixelAt(img, x, y).x == Approx(127.5 / 255.0).margin(1.0 / 255.0));
 }
@@ -145,7 +98,7 @@ TEST_CASE("overlapping cut-outs: the nearest kept texel shows, of equally near o
         m.looks[size_t(i)].blend = BlendMode::AlphaTest;
         m.looks[size_t(i)].alphaRef = 0.5f;
     }
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), materialOptions(RenderMode::Lit, m));
     CHECK(pixelAt(img, 0, 0) == Vec3{1, 0, 0});  // the copy's hole: the front wall's red
     CHECK(pixelAt(img, 1, 0) == Vec3{1, 1, 0});  // both kept at the same depth: the later copy
     CHECK(pixelAt(img, 0, 1) == Vec3{1, 1, 0});
@@ -156,7 +109,7 @@ TEST_CASE("overlapping cut-outs: the nearest kept texel shows, of equally near o
                                                         t[0][3] = 0;
                                                         return t;
                                                     }())));
-    CHECK(pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m)), 0, 0) ==
+    CHECK(pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), materialOptions(RenderMode::Lit, m)), 0, 0) ==
           Vec3{0, 0, 1});
 }
 
@@ -175,7 +128,7 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
     SECTION("alpha test") {
         m.looks[0].blend = BlendMode::AlphaTest;
         m.looks[0].alphaRef = 0.5f;
-        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        const Image img = renderScene(s, cam, materialOptions(RenderMode::Lit, m));
         CHECK(pixelAt(img, 0, 0).x == Approx(1.0f));  // kept texel
         CHECK(pixelAt(img, 1, 0).y == Approx(1.0f));  // hole: the green wall
         CHECK(pixelAt(img, 1, 0).x == Approx(0.0f));
@@ -184,7 +137,7 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
     }
     SECTION("blend") {
         m.looks[0].blend = BlendMode::Blend;
-        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        const Image img = renderScene(s, cam, materialOptions(RenderMode::Lit, m));
         const float a = 100 / 255.0f;
         CHECK(pixelAt(img, 0, 1).z == Approx(1.0f * a).margin(1e-5));          // blue over green
         CHECK(pixelAt(img, 0, 1).y == Approx(1.0f * (1 - a)).margin(1e-5));
@@ -194,13 +147,13 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
     SECTION("additive, with opacity") {
         m.looks[0].blend = BlendMode::Additive;
         m.looks[0].opacity = 0.5f;
-        const Image img = renderScene(s, cam, options(RenderMode::Lit, m));
+        const Image img = renderScene(s, cam, materialOptions(RenderMode::Lit, m));
         CHECK(pixelAt(img, 0, 0).x == Approx(0.5f).margin(1e-5));  // red * 0.5 over green
         CHECK(pixelAt(img, 0, 0).y == Approx(1.0f).margin(1e-5));
     }
     SECTION("overlays give the same bytes at 1 and 3 threads and with 4 samples a pixel") {
         m.looks[0].blend = BlendMode::Blend;
-        RenderOptions o = options(RenderMode::Lit, m);
+        RenderOptions o = materialOptions(RenderMode::Lit, m);
         o.spp = 4;
         const Camera big = makeCamera({0, 0, 0}, {0, 0, 0}, 96, 64);
         Image one, three;
@@ -213,7 +166,7 @@ TEST_CASE("alpha test cuts holes at the transparent texels; blending mixes with 
     }
     SECTION("a frame drawn into the buffer of an earlier frame is the same bytes as a fresh one") {
         m.looks[0].blend = BlendMode::Blend;
-        RenderOptions o = options(RenderMode::Lit, m);
+        RenderOptions o = materialOptions(RenderMode::Lit, m);
         o.spp = 2;
         const Camera big = makeCamera({0, 0, 0}, {0, 0, 0}, 96, 64), turned = makeCamera({0, 0, 0}, {5, 20, 0}, 96, 64);
         const Image fresh = renderScene(s, turned, o);
@@ -240,7 +193,7 @@ TEST_CASE("a missing texture is neutral grey; hidden materials are not drawn", "
     m.looks.resize(2);
     m.looks[0].missing = true;
     m.looks[1].hidden = true;
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4), options(RenderMode::Lit, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4), materialOptions(RenderMode::Lit, m));
     CHECK(pixelAt(img, 1, 1).x == Approx(0.25f));  // grey 0.5 times light 0.5
 }
 
@@ -264,7 +217,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     const std::array<Vec3, 6> angles{Vec3{0, 0, 0}, Vec3{0, 90, 0}, Vec3{0, 180, 0},
                                      Vec3{0, -90, 0}, Vec3{-89, 0, 0}, Vec3{89, 0, 0}};
     for (size_t f = 0; f < 6; ++f) {
-        const Image img = renderScene(s, makeCamera({0, 0, 0}, angles[f], 16, 16), options(RenderMode::Lit, m));
+        const Image img = renderScene(s, makeCamera({0, 0, 0}, angles[f], 16, 16), materialOptions(RenderMode::Lit, m));
         INFO("face " << f);
         const Vec3 c = pixelAt(img, 8, 8);
         CHECK(c.x == Approx(colours[f][0] / 255.0));
@@ -277,7 +230,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     const float quarter[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
     std::copy(std::begin(quarter), std::end(quarter), std::begin(m.sky.toBox));
     for (const auto& [yaw, face] : {std::pair{0.0f, 3}, std::pair{90.0f, 0}, std::pair{180.0f, 1}}) {
-        const Vec3 c = pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, yaw, 0}, 16, 16), options(RenderMode::Lit, m)), 8, 8);
+        const Vec3 c = pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, yaw, 0}, 16, 16), materialOptions(RenderMode::Lit, m)), 8, 8);
         INFO("yaw " << yaw);
         CHECK(c.x == Approx(colours[size_t(face)][0] / 255.0));
         CHECK(c.y == Approx(colours[size_t(face)][1] / 255.0));
@@ -292,7 +245,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         for (std::array<uint8_t, 4> t : {std::array<uint8_t, 4>{255, 0, 0, 255}, std::array<uint8_t, 4>{0, 0, 255, 255}})
             halves.rgba.insert(halves.rgba.end(), t.begin(), t.end());
     m.textures[0] = std::make_shared<const Texture>(makeTexture("halves", halves));
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), options(RenderMode::Lit, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 64, 64), materialOptions(RenderMode::Lit, m));
     for (int y : {0, 32, 63}) {
         INFO("row " << y);
         CHECK(pixelAt(img, 0, y).x == Approx(1.0f).margin(1e-6));
@@ -314,128 +267,15 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
             const float turn[9] = {0.36f, 0.48f, -0.8f, -0.8f, 0.6f, 0.0f, 0.48f, 0.64f, 0.6f};
             std::copy(std::begin(turn), std::end(turn), std::begin(m.sky.toBox));
             s.world.look = {2.0f, 2.2f};
-            RenderOptions o = options(RenderMode::Lit, m);
+            RenderOptions o = materialOptions(RenderMode::Lit, m);
             o.look = look;
             const Camera cam = makeCamera({0, 0, 0}, angles, 67, 41, 120);
-            const auto [vec, portable] = renderBothPaths(s, cam, o);
+            const BothPaths both = renderBothPaths(s, cam, o);
+            const Image &vec = both.vec, &portable = both.portable;
             INFO("angles " << angles.x << " " << angles.y << " " << angles.z << " look " << int(look));
             REQUIRE(vec.pixels.size() == portable.pixels.size());
             CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
         }
-}
-
-TEST_CASE("the vector and portable textured loops give the same bits", "[textured]") {
-    RenderScene s;
-    // An oblique lightmapped floor and a vertex-lit wall, both textured with noise, seen at a slant so runs
-    // cross several mip levels and texels wrap.
-    const int32_t page = addLightmapPage(s, 16, 16, [](int x, int y) {
-        return Vec3{0.1f + 0.13f * float(x % 7), 0.2f + 0.05f * float(y % 5), 1.7f + 0.01f * float(x * y % 11)};
-    });
-    s.world.materials.resize(2);
-    std::vector<FixtureVertex> floor{{{0, -300, -40}, {1, 1, 1, 1}, {0, 0}, {0, 0}},
-                                     {{900, -300, -40}, {1, 1, 1, 1}, {1, 0}, {9, 0}},
-                                     {{900, 300, -40}, {1, 1, 1, 0.2f}, {1, 1}, {9, 6}},
-                                     {{0, 300, -40}, {1, 1, 1, 1}, {0, 1}, {0, 6}}};
-    addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, 0);
-    // The floor's y > 0 half again, styled: two light style slots summed with weights.
-    for (auto& f : floor) f.position.y = std::max(f.position.y, 0.0f), f.position.z += 0.5f;
-    const uint32_t styled = addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, 0);
-    s.world.surfaces[styled].styles = {0, 3, 255, 255};
-    LightmapPage second = s.world.lightmaps[size_t(page)];
-    for (float& c : second.rgb) c = 2.0f - c * 0.5f;
-    s.world.extraLightmapSlots[0].push_back(second);
-    addTexturedWall(s, 400, 1, {0.3f, 2.5f, 0.9f});
-    const RgbaImage noise = noiseImage(64, 64, 12345);
-    MaterialSet m;
-    m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noise)));
-    m.looks.resize(2);
-    m.looks[0].texture = m.looks[1].texture = 0;
-    m.looks[1].tcScale = {3.0f, 2.0f};
-    const Camera cam = makeCamera({0, 0, 0}, {10, 15, 0}, 160, 96);
-    // With and without Quake 3 detail textures (two of them on the floor, at their own scales) and a second
-    // texture blended in by vertex alpha at its own scale and colour factor.
-    RgbaImage grain = noise;
-    for (size_t i = 0; i < grain.rgba.size(); ++i) grain.rgba[i] = uint8_t(96 + grain.rgba[i] / 4);
-    m.textures.push_back(std::make_shared<const Texture>(makeTexture("grain", grain)));
-    for (bool details : {false, true})
-    for (float gamma : {1.0f, 2.2f})
-        for (Look look : {Look::Engine, Look::Linear}) {
-            if (details) {
-                m.looks[0].detail = {1, 1};
-                m.looks[0].detailScale = {Vec2{4, 4}, Vec2{0.5f, 3}};
-                m.looks[0].texture2 = 1;
-                m.looks[0].texture2TcScale = {7, 2};
-                m.looks[0].texture2IdentityLighting = true;
-            }
-            m.textureGamma = gamma;
-            s.world.look = {2.0f, gamma};
-            RenderOptions o = options(RenderMode::Lit, m);
-            o.look = look;
-            StyleWeights weights{};
-            weights[0] = 1.0f, weights[3] = 0.75f;
-            o.styleWeights = weights;
-            const auto [vec, portable] = renderBothPaths(s, cam, o);
-            REQUIRE(vec.pixels.size() == portable.pixels.size());
-            for (size_t i = 0; i < vec.pixels.size(); ++i)
-                if (vec.pixels[i] != portable.pixels[i]) {
-                    FAIL_CHECK("gamma " << gamma << " look " << int(look) << " pixel " << i / 3 % 160 << "," << i / 3 / 160
-                                        << " channel " << i % 3 << ": " << vec.pixels[i] << " vs " << portable.pixels[i]);
-                    break;
-                }
-            CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
-            // The styled floor is in view: its second slot changes pixels.
-            weights[3] = 0.0f;
-            o.styleWeights = weights;
-            const Image unstyled = renderScene(s, cam, o);
-            size_t changed = 0;
-            for (size_t i = 0; i < vec.pixels.size(); ++i) changed += unstyled.pixels[i] != vec.pixels[i];
-            CHECK(changed > vec.pixels.size() / 20);
-        }
-}
-
-TEST_CASE("short runs of thin triangles, shaded a triangle at a time across rows, give the portable loop's bits",
-          "[textured]") {
-    // A lightmapped floor and a vertex-lit wall cut into strips two or three pixels wide on screen, alternating
-    // between two textures: every row crosses each strip in a short run, so the vector path shades each
-    // strip's pixels from many rows together (and the run bodies of 8 and more on their own).
-    RenderScene s;
-    const int32_t page = addLightmapPage(s, 16, 16, [](int x, int y) {
-        return Vec3{0.2f + 0.1f * float(x % 5), 0.3f + 0.07f * float(y % 3), 1.9f - 0.02f * float(x * y % 13)};
-    });
-    s.world.materials.resize(2);
-    constexpr int kStrips = 60;
-    for (int k = 0; k < kStrips; ++k) {
-        const float y0 = -600.0f + 1200.0f * float(k) / kStrips, y1 = -600.0f + 1200.0f * float(k + 1) / kStrips;
-        const float v0 = float(k) / kStrips * 8, v1 = float(k + 1) / kStrips * 8;
-        std::vector<FixtureVertex> floor{{{0, y0, -40}, {1, 1, 1, 1}, {0, v0 / 8}, {0, v0}},
-                                         {{900, y0, -40}, {1, 1, 1, 1}, {1, v0 / 8}, {9, v0}},
-                                         {{900, y1, -40}, {1, 1, 1, 1}, {1, v1 / 8}, {9, v1}},
-                                         {{0, y1, -40}, {1, 1, 1, 1}, {0, v1 / 8}, {0, v1}}};
-        addPolygon(s, floor, {0, 0, 1}, SurfaceShading::Lightmap, page, false, k % 2);
-        const Vec4 c{0.4f + 0.01f * float(k), 1.5f, 0.8f, 1};
-        std::vector<FixtureVertex> wall{{{400, -y0, 300}, c, {}, {v0, 0}},
-                                        {{400, -y1, 300}, c, {}, {v1, 0}},
-                                        {{400, -y1, -40}, c, {}, {v1, 3}},
-                                        {{400, -y0, -40}, c, {}, {v0, 3}}};
-        addPolygon(s, wall, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, (k + 1) % 2);
-    }
-    MaterialSet m;
-    for (uint32_t seed : {12345u, 777u}) m.textures.push_back(std::make_shared<const Texture>(makeTexture("noise", noiseImage(32, 32, seed))));
-    m.looks.resize(2);
-    m.looks[0].texture = 0, m.looks[1].texture = 1;
-    const Camera cam = makeCamera({0, 0, 0}, {10, 5, 0}, 160, 96);
-    for (Look look : {Look::Engine, Look::Linear}) {
-        s.world.look = {2.0f, 1.0f};
-        RenderOptions o = options(RenderMode::Lit, m);
-        o.look = look;
-        const auto [vec, portable] = renderBothPaths(s, cam, o);
-        REQUIRE(vec.pixels.size() == portable.pixels.size());
-        CHECK(std::memcmp(vec.pixels.data(), portable.pixels.data(), vec.pixels.size() * sizeof(float)) == 0);
-        // The strips are in view and differ from each other: most of the picture is not one colour.
-        size_t distinct = 0;
-        for (size_t i = 3; i < vec.pixels.size(); i += 3) distinct += vec.pixels[i] != vec.pixels[i - 3];
-        CHECK(distinct > vec.pixels.size() / 3 / 2);
-    }
 }
 
 TEST_CASE("a detail texture multiplies the albedo by twice its texel", "[textured]") {
@@ -451,7 +291,7 @@ TEST_CASE("a detail texture multiplies the albedo by twice its texel", "[texture
     m.looks[0].texture = 0;
     m.looks[0].detail = {1, -1};
     // A 2 x 2 view: pixel centres on texel centres (see the first test); light 1 (vertex colour white).
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), options(RenderMode::Lit, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 2, 2), materialOptions(RenderMode::Lit, m));
     const Vec3 c = pixelAt(img, 0, 0);  // red (1, 0, 0) x 2 * (64, 128, 255) / 255
     CHECK(c.x == Approx(2.0 * 64 / 255).margin(1e-5));
     CHECK(c.y == Approx(0.0).margin(1e-6));
@@ -481,7 +321,7 @@ TEST_CASE("a displacement blend texture is mixed in by the vertex alpha", "[text
     m.looks.resize(1);
     m.looks[0].texture = 0;
     m.looks[0].texture2 = 1;
-    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), options(RenderMode::Albedo, m));
+    const Image img = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 8, 8), materialOptions(RenderMode::Albedo, m));
     // Pixel column x has its centre at alpha (x + 0.5) / 8 (the wall spans the view; alpha is linear across it
     // on a wall facing the camera).
     for (int x = 0; x < 8; ++x) {
@@ -498,11 +338,11 @@ TEST_CASE("frame statistics count the pixels drawn in missing-texture grey", "[t
     m.looks.resize(1);
     m.looks[0].missing = true;
     FrameStats st;
-    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), options(RenderMode::Lit, m), &st);
+    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), materialOptions(RenderMode::Lit, m), &st);
     CHECK(st.pixelsCovered == 256);
     CHECK(st.pixelsMissingTexture == 256);
     m.looks[0].missing = false;
-    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), options(RenderMode::Lit, m), &st);
+    renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16), materialOptions(RenderMode::Lit, m), &st);
     CHECK(st.pixelsMissingTexture == 0);
 }
 
@@ -524,7 +364,7 @@ TEST_CASE("blended surfaces: Quake 3 draws by sort value, then shader first use;
     for (int i = 0; i < 3; ++i) m.looks[size_t(i)].texture = i;
     for (int i : {1, 2}) m.looks[size_t(i)].blend = BlendMode::Blend, m.looks[size_t(i)].opacity = 0.5f;
     const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4);
-    auto centre = [&] { return pixelAt(renderScene(s, cam, options(RenderMode::Albedo, m)), 2, 2); };
+    auto centre = [&] { return pixelAt(renderScene(s, cam, materialOptions(RenderMode::Albedo, m)), 2, 2); };
     auto check = [](Vec3 got, Vec3 want) {
         CHECK(got.x == Approx(want.x).margin(1e-5));
         CHECK(got.y == Approx(want.y).margin(1e-5));
@@ -586,7 +426,7 @@ TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at
     const double pi = 3.14159265358979;
     auto pixel = [&](double time) {
         m.looks[0].program = program(time);
-        return pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 128, 128), options(RenderMode::Lit, m)), 26, 26);
+        return pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 128, 128), materialOptions(RenderMode::Lit, m)), 26, 26);
     };
     auto colour = [](const std::array<uint8_t, 4>& t) { return Vec3{t[0] / 255.0f, t[1] / 255.0f, t[2] / 255.0f}; };
     auto check = [](Vec3 got, Vec3 want) {
@@ -622,7 +462,7 @@ TEST_CASE("fog: blended surfaces fade their alpha, additive ones their colour, c
     m.looks[1].texture = 1;
     m.fogs.push_back({true, {0, 0, 1}, 1200});
     const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 4, 4);
-    auto centre = [&] { return pixelAt(renderScene(s, cam, options(RenderMode::Lit, m)), 2, 2); };
+    auto centre = [&] { return pixelAt(renderScene(s, cam, materialOptions(RenderMode::Lit, m)), 2, 2); };
     auto check = [](Vec3 got, Vec3 want) {
         CHECK(got.x == Approx(want.x).margin(1e-5));
         CHECK(got.y == Approx(want.y).margin(1e-5));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "luxel/render/raster.hpp"
 #include "luxel/render/render_surfaces.hpp"
 
 namespace luxel::test {
@@ -132,6 +133,46 @@ Vec3 pixelRay(const Camera& camera, double px, double py) {
     double nx = (px + 0.5) / camera.width * 2.0 - 1.0;
     double ny = 1.0 - (py + 0.5) / camera.height * 2.0;
     return f + r * float(nx * tx) + u * float(ny * ty);
+}
+
+uint32_t addTexturedWall(RenderScene& scene, float d, int32_t material, Vec3 vertexColor) {
+    const Vec4 c{vertexColor.x, vertexColor.y, vertexColor.z, 1};
+    std::vector<FixtureVertex> v{{{d, d, d}, c, {}, {0, 0}},
+                                 {{d, -d, d}, c, {}, {1, 0}},
+                                 {{d, -d, -d}, c, {}, {1, 1}},
+                                 {{d, d, -d}, c, {}, {0, 1}}};
+    while (scene.world.materials.size() <= size_t(material)) scene.world.materials.push_back(Material{});
+    return addPolygon(scene, v, {-1, 0, 0}, SurfaceShading::Vertex, -1, false, material);
+}
+
+RenderOptions materialOptions(RenderMode mode, const MaterialSet& m) {
+    RenderOptions o;
+    o.mode = mode;
+    o.look = Look::Linear;
+    o.usePvs = false;
+    o.materials = &m;
+    return o;
+}
+
+BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const RenderOptions& options) {
+    BothPaths out;
+    raster::allowAvx2(true);
+    out.vec = renderScene(scene, camera, options, &out.vecStats);
+    raster::allowAvx2(false);
+    out.portable = renderScene(scene, camera, options, &out.portableStats);
+    raster::allowAvx2(true);
+    return out;
+}
+
+RgbaImage noiseImage(int width, int height, uint32_t seed) {
+    RgbaImage noise;
+    noise.width = width, noise.height = height;
+    uint32_t state = seed;
+    for (int i = 0; i < width * height * 4; ++i) {
+        state = state * 1664525u + 1013904223u;
+        noise.rgba.push_back(uint8_t(state >> 24));
+    }
+    return noise;
 }
 
 }  // namespace luxel::test

@@ -80,6 +80,23 @@ Image renderScene(const RenderScene& scene, const Camera& camera, const RenderOp
 void renderSceneInto(const RenderScene& scene, const Camera& camera, const RenderOptions& options, Image& image,
                      FrameStats* stats = nullptr);
 
+// A wall at x = d of `material` (materials added up to it) filling a 90-degree view from the origin looking +X,
+// vertex-lit in vertexColor. Image left is +Y, top is +Z; the texture's (0,0) corner is the image's top-left.
+uint32_t addTexturedWall(RenderScene& scene, float d, int32_t material, Vec3 vertexColor = {1, 1, 1});
+
+// Options drawing `mode` with materials m, the linear look and no PVS (fixture scenes have no tree).
+RenderOptions materialOptions(RenderMode mode, const MaterialSet& m);
+
+// The scene drawn by the vector loops and again by the portable ones (raster::allowAvx2), with their stats.
+struct BothPaths {
+    Image vec, portable;
+    FrameStats vecStats, portableStats;
+};
+BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const RenderOptions& options);
+
+// Texel bytes from a linear congruential generator: a texture with every kind of neighbour.
+RgbaImage noiseImage(int width, int height, uint32_t seed);
+
 // Direction of the ray through the centre of pixel (px, py) (Quake conventions, not the renderer's code
 // path: built from angleVectors and the FOV only).
 Vec3 pixelRay(const Camera& camera, double px, double py);
