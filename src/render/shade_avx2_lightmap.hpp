@@ -108,34 +108,13 @@ template <int First>
     right = {_mm256_broadcast_ss(t + 3), _mm256_broadcast_ss(t + 4), _mm256_broadcast_ss(t + 5)};
 }
 
-// The same for a group whose pixels lie in two neighbouring cells of one texel row (most of the other
-// magnified groups): the row's three texels broadcast, each lane taking the first or the second cell's.
-[[gnu::always_inline]] static LUXEL_AVX2 inline void texelRowTwoCells(const float* t, __m256 second, Rgb8& left, Rgb8& right) {
-    const __m256 t0r = _mm256_broadcast_ss(t), t0g = _mm256_broadcast_ss(t + 1), t0b = _mm256_broadcast_ss(t + 2);
-    const __m256 t1r = _mm256_broadcast_ss(t + 3), t1g = _mm256_broadcast_ss(t + 4), t1b = _mm256_broadcast_ss(t + 5);
-    const __m256 t2r = _mm256_broadcast_ss(t + 6), t2g = _mm256_broadcast_ss(t + 7), t2b = _mm256_broadcast_ss(t + 8);
-    left = {_mm256_blendv_ps(t0r, t1r, second), _mm256_blendv_ps(t0g, t1g, second), _mm256_blendv_ps(t0b, t1b, second)};
-    right = {_mm256_blendv_ps(t1r, t2r, second), _mm256_blendv_ps(t1g, t2g, second), _mm256_blendv_ps(t1b, t2b, second)};
-}
-
-// Which texels a group's lanes read: all one cell (at lane 0's), two neighbouring cells of one row (the first
-// at `first`, lanes in `second` on the next), or any (per lane).
-struct GroupCells {
-    enum Kind { One, Two, Any } kind;
-    int32_t first;  // Two: float index of the first cell's top-left texel, relative to i00/i01[0]'s row
-    __m256 second;
-};
-
 // One slot's bilinear samples of 8 pixels (sampleView's lerps per lane).
 [[gnu::always_inline]] static LUXEL_AVX2 inline Rgb8 sampleGroup(const float* pg, const int32_t* i00, const int32_t* i01,
-                                                          const GroupCells& cells, __m256 ax, __m256 ay) {
+                                                          bool oneCell, __m256 ax, __m256 ay) {
     Rgb8 l0, r0, l1, r1;
-    if (cells.kind == GroupCells::One) {
+    if (oneCell) {
         texelRowUniform(pg + i00[0], l0, r0);
         texelRowUniform(pg + i01[0], l1, r1);
-    } else if (cells.kind == GroupCells::Two) {
-        texelRowTwoCells(pg + i00[0] + cells.first, cells.second, l0, r0);
-        texelRowTwoCells(pg + i01[0] + cells.first, cells.second, l1, r1);
     } else {
         texelRow8(pg, i00, l0, r0);
         texelRow8(pg, i01, l1, r1);
@@ -166,15 +145,15 @@ template <LookKind K>
 // The texels and look of a whole 8-pixel group whose lanes all have x1 = x0 + 1.
 template <bool Single, LookKind K>
 [[gnu::always_inline]] static LUXEL_AVX2 inline Rgb8 lightmapGroup(const TriShade& t, const LookParams& lp, const int32_t* i00,
-                                                            const int32_t* i01, const GroupCells& cells, __m256 ax, __m256 ay) {
-    Rgb8 c = sampleGroup(t.page[0], i00, i01, cells, ax, ay);
+                                                            const int32_t* i01, bool oneCell, __m256 ax, __m256 ay) {
+    Rgb8 c = sampleGroup(t.page[0], i00, i01, oneCell, ax, ay);
     if constexpr (!Single) {
         if (!t.unitWeight) {
             const __m256 w = _mm256_set1_ps(t.weight[0]);
             c = {_mm256_mul_ps(c.r, w), _mm256_mul_ps(c.g, w), _mm256_mul_ps(c.b, w)};
         }
         for (int s = 1; s < t.slots; ++s) {
-            const Rgb8 more = sampleGroup(t.page[s], i00, i01, cells, ax, ay);
+            const Rgb8 more = sampleGroup(t.page[s], i00, i01, oneCell, ax, ay);
             const __m256 w = _mm256_set1_ps(t.weight[s]);
             c = {_mm256_add_ps(c.r, _mm256_mul_ps(more.r, w)), _mm256_add_ps(c.g, _mm256_mul_ps(more.g, w)),
                  _mm256_add_ps(c.b, _mm256_mul_ps(more.b, w))};
@@ -245,23 +224,11 @@ template <bool Single, LookKind K>
     _mm256_store_si256(reinterpret_cast<__m256i*>(i00), v00);
     _mm256_store_si256(reinterpret_cast<__m256i*>(i01), _mm256_add_epi32(_mm256_mullo_epi32(y1, r.rowFloats), col));
     if (!r.narrowPage && _mm256_movemask_ps(_mm256_castsi256_ps(xStep)) == 0xff) {
-        // Cells by their top-left texel's offset from lane 0's: all 0 is one cell (then the bottom rows match
-        // too). With x1 = x0 + 1 in every lane, an offset of +-3 floats is the neighbouring cell of the same
-        // row, and the bottom rows then differ alike.
-        const __m256i d = _mm256_sub_epi32(v00, _mm256_permutevar8x32_epi32(v00, _mm256_setzero_si256()));
-        const __m256i invalid = _mm256_xor_si256(valid, _mm256_set1_epi32(-1)), zero = _mm256_setzero_si256();
-        const __m256i same = _mm256_or_si256(_mm256_cmpeq_epi32(d, zero), invalid);
-        GroupCells cells{GroupCells::Any, 0, _mm256_setzero_ps()};
-        if (_mm256_testc_si256(same, _mm256_set1_epi32(-1))) {
-            cells.kind = GroupCells::One;
-        } else {
-            const __m256i next = _mm256_cmpeq_epi32(d, _mm256_set1_epi32(3)), previous = _mm256_cmpeq_epi32(d, _mm256_set1_epi32(-3));
-            if (_mm256_testc_si256(_mm256_or_si256(same, next), _mm256_set1_epi32(-1)))
-                cells = {GroupCells::Two, 0, _mm256_castsi256_ps(next)};
-            else if (_mm256_testc_si256(_mm256_or_si256(same, previous), _mm256_set1_epi32(-1)))
-                cells = {GroupCells::Two, -3, _mm256_castsi256_ps(_mm256_andnot_si256(previous, valid))};
-        }
-        return lightmapGroup<Single, K>(t, lp, i00, i01, cells, ax, ay);
+        // One cell: every valid pixel has lane 0's top-left texel (then its bottom row matches too).
+        const __m256i same = _mm256_cmpeq_epi32(v00, _mm256_permutevar8x32_epi32(v00, _mm256_setzero_si256()));
+        const __m256i sameOrInvalid = _mm256_or_si256(same, _mm256_xor_si256(valid, _mm256_set1_epi32(-1)));
+        const bool oneCell = _mm256_movemask_ps(_mm256_castsi256_ps(sameOrInvalid)) == 0xff;
+        return lightmapGroup<Single, K>(t, lp, i00, i01, oneCell, ax, ay);
     }
     _mm256_store_si256(reinterpret_cast<__m256i*>(step), _mm256_and_si256(xStep, _mm256_set1_epi32(3)));
     alignas(32) float pairs[3 * 8 + 1] = {};  // the last pair's 16-byte store reaches one float past pixel 7
