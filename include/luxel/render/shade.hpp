@@ -51,6 +51,9 @@ struct TriShade {
     bool unitWeight = false;  // Lightmap: one slot at weight exactly 1 (Quake 3): light is the sample itself
     bool hasAlbedo = false;   // Lit: material reflectivity multiplies the light
     bool narrowIndices = true;  // texel indices fit int32 (the vector loop's gathers)
+    // The vector textured loop may shade this triangle's pixels from several runs together (textured, no
+    // program, sky or fog pass; textures it can read): see shadeLightBlock.
+    bool packable = false;
     int32_t pageWidth = 0, pageHeight = 0;  // all slots of a surface share the page layout
     const float* page[kMaxLightmapSlots] = {};
     float weight[kMaxLightmapSlots] = {};
@@ -82,9 +85,6 @@ struct TriShade {
     bool water = false;
     Vec3 waterColor;        // the fog colour as the look shows it
     float waterRange = 0;   // $fogend - $fogstart
-    // The vector textured loop may shade this triangle's pixels from several runs together (textured, no
-    // program, sky or fog pass; textures it can read): see shadeLightBlock.
-    bool packable = false;
 };
 
 // ioquake3 draws cloud layers on the sky box's sides cut into 8 x 8 cells (SKY_SUBDIVISIONS), with the dome
