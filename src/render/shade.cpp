@@ -252,12 +252,11 @@ void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* ta
     int bits = 4;
     while ((1 << bits) < 2 * count) ++bits;
     constexpr int kMaxTails = kPackRows * kMaxRun;
-    int16_t slot[4 * kMaxTails];  // a triangle's first tail, then (heads) its last
-    int16_t last[kMaxTails], heads[kMaxTails];
+    int16_t slot[2 * kMaxTails];  // by hash: a triangle's first tail (2^bits, the least power of two >= 2 count, slots)
+    int16_t last[kMaxTails], heads[kMaxTails];  // a first tail's triangle's last tail; first tails in found order
     std::fill(slot, slot + (1 << bits), int16_t(-1));
     int groups = 0;
     for (int k = 0; k < count; ++k) {
-        tails[k].next = -1;
         uint32_t h = (tails[k].tri * 0x9e3779b1u) >> (32 - bits);
         while (slot[h] >= 0 && tails[slot[h]].tri != tails[k].tri) h = (h + 1) & ((1u << bits) - 1);
         if (slot[h] < 0) {
@@ -474,9 +473,8 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
     const TriShade& t = ctx.triShade[tri];
     if (raster::useAvx2() && !t.skyBox && !t.program && t.texture && t.texture->hasAlpha &&
         t.texture->alphaCellRanges.size() == t.texture->mips.size() && t.texture->alphaLevels.size() == t.texture->mips.size()) {
-        const RgbaImage& base = t.texture->mips[0];
-        if ((base.width & (base.width - 1)) == 0 && (base.height & (base.height - 1)) == 0 &&
-            size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
+        const LevelView base = levelView(*t.texture, 0);
+        if (base.powerOfTwo && size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
             const TexFootprint f = texFootprint(ctx, t, tri);
             // Every triangle of a material has the same test, and a frame's cut-outs are few materials:
             // the last one found on this thread is kept (a pure function of the two numbers).

@@ -94,9 +94,15 @@ struct Rgb8 {
     __m256 r, g, b;
 };
 
+// ((c + a fx) + b fy) / w per lane, as evalPlane: on one row fy, or with a row per lane (the same values).
 static LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, float fy, __m256 iw) {
     return _mm256_mul_ps(
         _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)), _mm256_set1_ps(p.b * fy)),
+        iw);
+}
+static LUXEL_AVX2 inline __m256 plane8(const raster::AttrPlane& p, __m256 fx, __m256 fy, __m256 iw) {
+    return _mm256_mul_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)), _mm256_mul_ps(_mm256_set1_ps(p.b), fy)),
         iw);
 }
 

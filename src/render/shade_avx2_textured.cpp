@@ -33,13 +33,6 @@ LUXEL_AVX2 inline TextureSampler textureSampler(const Texture* tex, const TexFoo
             _mm256_set1_epi32(f.maxLevel)};
 }
 
-// plane8 with a row per lane: ((c + a fx) + b fy) / w, as evalPlane.
-LUXEL_AVX2 inline __m256 planeAt8(const raster::AttrPlane& p, __m256 fx, __m256 fy, __m256 iw) {
-    return _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(p.c), _mm256_mul_ps(_mm256_set1_ps(p.a), fx)),
-                                       _mm256_mul_ps(_mm256_set1_ps(p.b), fy)),
-                         iw);
-}
-
 // Each lane's mip level (pixelMipLevel, rowFootprint per lane).
 [[gnu::always_inline]] LUXEL_AVX2 inline __m256i mipLevels8(const TextureSampler& r, __m256 fx, __m256 fy, __m256 iw) {
     const __m256 x = _mm256_add_ps(r.dxU0, _mm256_mul_ps(r.dxU1, fy)), y = _mm256_add_ps(r.dxV0, _mm256_mul_ps(r.dxV1, fy));
@@ -59,7 +52,7 @@ LUXEL_AVX2 inline __m256 planeAt8(const raster::AttrPlane& p, __m256 fx, __m256 
 // lanes, each lane taking its own.
 [[gnu::noinline]] LUXEL_AVX2 Rgb8 mixedLevelAlbedo8(const TextureSampler& r, __m256 fx, __m256 fy, __m256 iw, __m256i valid,
                                                    bool identity, const float* lut) {
-    const __m256 u = planeAt8(r.tu, fx, fy, iw), v = planeAt8(r.tv, fx, fy, iw);
+    const __m256 u = plane8(r.tu, fx, fy, iw), v = plane8(r.tv, fx, fy, iw);
     Rgb8 c{_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     forEachLevel8(mipLevels8(r, fx, fy, iw), valid, [&](int level, __m256i mine) LUXEL_AVX2 {
         const Rgb8 s = filterTexels8(fetchTexels8(*r.texture, level, u, v), identity, lut);
@@ -75,7 +68,7 @@ LUXEL_AVX2 inline Rgb8 sample8(const TextureSampler& r, __m256 fx, __m256 fy, __
     const __m256i level = mipLevels8(r, fx, fy, iw);
     const __m256i onFirst = _mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256()));
     if (!_mm256_testc_si256(onFirst, valid)) return mixedLevelAlbedo8(r, fx, fy, iw, valid, identity, lut);
-    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), planeAt8(r.tu, fx, fy, iw), planeAt8(r.tv, fx, fy, iw)),
+    return filterTexels8(fetchTexels8(*r.texture, _mm256_cvtsi256_si32(level), plane8(r.tu, fx, fy, iw), plane8(r.tv, fx, fy, iw)),
                          identity, lut);
 }
 
@@ -135,7 +128,7 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
             const __m256i level = mipLevels8(ds, fx, fy, iw);
             if (!_mm256_testc_si256(_mm256_cmpeq_epi32(level, _mm256_permutevar8x32_epi32(level, _mm256_setzero_si256())), valid))
                 continue;
-            detailQuads[dt][g] = fetchTexels8(*ds.texture, _mm256_cvtsi256_si32(level), planeAt8(ds.tu, fx, fy, iw), planeAt8(ds.tv, fx, fy, iw));
+            detailQuads[dt][g] = fetchTexels8(*ds.texture, _mm256_cvtsi256_si32(level), plane8(ds.tu, fx, fy, iw), plane8(ds.tv, fx, fy, iw));
             detailFetched[dt] |= 1u << g;
         }
         const __m256i level = mipLevels8(base, fx, fy, iw);
@@ -144,7 +137,7 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
             mixed |= 1u << g;
             continue;
         }
-        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), planeAt8(f.tu, fx, fy, iw), planeAt8(f.tv, fx, fy, iw));
+        quads[g] = fetchTexels8(*t.texture, _mm256_cvtsi256_si32(level), plane8(f.tu, fx, fy, iw), plane8(f.tv, fx, fy, iw));
     }
     // Lightmapped: the light is what the lightmap loop returns in its identity look (no albedo, no clamp),
     // which is exactly sampleView * weight (the scalar loop's light).
@@ -168,7 +161,7 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
                                      : lightmapLight8<false, LookKind::Identity>(t, lp, lightRow, fx, iw, valid, left);
             lr = l.r, lg = l.g, lb = l.b;
         } else if (t.path == ShadePath::Vertex) {
-            lr = planeAt8(t.plane[0], fx, fy, iw), lg = planeAt8(t.plane[1], fx, fy, iw), lb = planeAt8(t.plane[2], fx, fy, iw);
+            lr = plane8(t.plane[0], fx, fy, iw), lg = plane8(t.plane[1], fx, fy, iw), lb = plane8(t.plane[2], fx, fy, iw);
         } else {
             lr = _mm256_set1_ps(t.constantLight.x), lg = _mm256_set1_ps(t.constantLight.y);
             lb = _mm256_set1_ps(t.constantLight.z);
@@ -178,7 +171,7 @@ LUXEL_AVX2 void texturedGroupsAvx2(const ShadeContext& ctx, const TriShade& t, c
         if (t.texture2) {  // albedoAt: lerp(texture, texture2 x its scale, clamped vertex alpha)
             const Rgb8 b = sample8(texture2, fx, fy, iw, valid, identityTable, lut);
             const __m256 k2 = _mm256_set1_ps(t.texture2Scale);
-            const __m256 s = _mm256_min_ps(_mm256_max_ps(planeAt8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
+            const __m256 s = _mm256_min_ps(_mm256_max_ps(plane8(t.blendPlane, fx, fy, iw), _mm256_setzero_ps()), one);
             albedo = {_mm256_add_ps(albedo.r, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.r, k2), albedo.r), s)),
                       _mm256_add_ps(albedo.g, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.g, k2), albedo.g), s)),
                       _mm256_add_ps(albedo.b, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(b.b, k2), albedo.b), s))};
@@ -227,7 +220,7 @@ LUXEL_AVX2 inline CutoutPoints8 cutoutPoints8(const TextureSampler& sampler, int
     const __m256 fx = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_maskload_epi32(px + k, valid), _mm256_set1_epi32(x0)));
     const __m256 fy = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_maskload_epi32(py + k, valid), _mm256_set1_epi32(y0)));
     const __m256 iw = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
-    return {planeAt8(sampler.tu, fx, fy, iw), planeAt8(sampler.tv, fx, fy, iw), mipLevels8(sampler, fx, fy, iw), valid};
+    return {plane8(sampler.tu, fx, fy, iw), plane8(sampler.tv, fx, fy, iw), mipLevels8(sampler, fx, fy, iw), valid};
 }
 
 // sampleAlphaLevel on 8 points of one level, from their texel coordinates and weights on it (texelCoords8):

@@ -360,9 +360,8 @@ constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 // Whether a textured triangle's runs take the vector loop (texturedRunAvx2, texturedPixelsAvx2): power-of-two
 // textures, lightmap indices that fit 32 bits.
 static inline bool texturedVectorFits(const TriShade& t) {
-    auto powerOfTwo = [](const RgbaImage& m) { return (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0; };
-    const RgbaImage& base = t.texture->mips[0];
-    return powerOfTwo(base) && (!t.texture2 || powerOfTwo(t.texture2->mips[0])) &&
+    const LevelView base = levelView(*t.texture, 0);
+    return base.powerOfTwo && (!t.texture2 || levelView(*t.texture2, 0).powerOfTwo) &&
            (t.path != ShadePath::Lightmap || t.narrowIndices) && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
 }
 
