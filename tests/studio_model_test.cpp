@@ -157,6 +157,14 @@ TEST_CASE("studio: truncated, corrupt and mismatched files are decode errors", "
     Bytes huge = f.mdl;
     huge[204] = 0xff, huge[205] = 0xff, huge[206] = 0xff, huge[207] = 0x0f;
     CHECK_THROWS_AS(readMdl(huge, "huge.mdl"), DecodeError);
+    // A huge skin family count over zero skin refs (a fuzzer find: 1.2 G empty families were allocated):
+    // the table is empty, so the model reads with no skins and its materials fall back to the texture list.
+    Bytes families = f.mdl;
+    for (size_t i = 220; i < 224; ++i) families[i] = 0;                // numskinref
+    families[224] = 0, families[225] = 0, families[226] = 0, families[227] = 0x4a;  // numskinfamilies
+    const MdlInfo noSkins = readMdl(families, "families.mdl");
+    CHECK(noSkins.skins.empty());
+    CHECK(noSkins.textures == readMdl(f.mdl, "m").textures);
 }
 
 TEST_CASE("studio: the MIT-licensed v49 table resolves its material like the engine", "[model][maps]") {
