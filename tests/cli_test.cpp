@@ -52,6 +52,29 @@ TEST_CASE("missing and non-map files give one error line and exit code 2", "[cli
     CHECK(r.exitCode == 2);
 }
 
+TEST_CASE("usage mistakes give one error line naming the mistake; help and version exit 0", "[cli]") {
+    auto r = runLuxel("frobnicate");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.rfind("luxel: error: 'frobnicate' is not a command", 0) == 0);
+    CHECK(r.err.find("render") != std::string::npos);  // the commands are listed
+    r = runLuxel("");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.find("no command given") != std::string::npos);
+    r = runLuxel("render --bogus x.bsp -o x.png");
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK(r.err.find("--bogus") != std::string::npos);
+    CHECK(r.err.find("luxel render --help") != std::string::npos);
+    for (const char* ok : {"--help", "--version", "render --help"}) {
+        r = runLuxel(ok);
+        INFO(ok);
+        CHECK(r.exitCode == 0);
+        CHECK(r.err.empty());
+    }
+}
+
 TEST_CASE("truncated and corrupted real maps fail cleanly with file, lump and offset", "[cli][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     auto dir = tempDir("cli-trunc");

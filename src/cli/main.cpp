@@ -7,12 +7,29 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "commands.hpp"
 #include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
 
 namespace {
+
+// CLI11's own report is two lines, and for a misspelt command it says only that one is required: name the
+// word that is not a command and the commands there are, then where the full usage is.
+std::string parseErrorLine(CLI::App& app, const CLI::ParseError& e) {
+    std::string commands;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    if (app.get_subcommands().empty()) {
+        for (const std::string& word : app.remaining())
+            if (!word.empty() && word[0] != '-')
+                return "'" + word + "' is not a command (commands: " + commands + ")";
+        return "no command given (commands: " + commands + "); luxel --help for usage";
+    }
+    const CLI::App* sub = app.get_subcommands().front();
+    return std::string(e.what()) + " (luxel " + sub->get_name() + " --help for usage)";
+}
 
 int run(int argc, char** argv) {
     CLI::App app{"luxel: renders compiled game maps (Quake 3, Quake 2, Source) from their stored lighting"};
@@ -43,8 +60,9 @@ int run(int argc, char** argv) {
                                                                 size_t(threads));
         return action ? action() : 0;
     } catch (const CLI::ParseError& e) {
-        int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        std::cerr << "luxel: error: " << parseErrorLine(app, e) << "\n";
+        return 2;
     } catch (const luxel::DecodeError& e) {
         std::cerr << "luxel: error: " << e.what() << "\n";
         return 2;
