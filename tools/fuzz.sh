@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Fuzzes the map decoders, the studio model readers and the VPK reader with libFuzzer: tools/fuzz.sh [seconds]  (default 60)
+# Fuzzes the map decoders, the studio model readers and the VPK reader with libFuzzer:
+#   tools/fuzz.sh [seconds]   (default 60) explores: a random seed unless FUZZ_SEED is set, the corpus kept between runs;
+#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), a fresh corpus, N inputs however long they take (libFuzzer's
+#                             own timers still make two runs drift apart after the first second or so).
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) + ASan/UBSan, seeds a corpus from ../shared/maps/{q3,q2,source}/*.bsp (real maps plus
-# truncated and cut copies) and ../shared/source-content's VPK directory files, and runs for the given time. Exits non-zero when the fuzzer finds a crash,
+# truncated and cut copies) and ../shared/source-content's VPK directory files, and runs. Exits non-zero when the fuzzer finds a crash,
 # a sanitizer report, an exception other than DecodeError, a timeout or an out-of-memory; the input that
-# did it is left in build-fuzz/artifacts/.
+# did it is left in build-san/artifacts/.
 set -euo pipefail
 
-seconds="${1:-60}"
+runs=""
+seconds=60
+if [ "${1:-}" = --runs ]; then runs="${2:?--runs needs a count}"; else seconds="${1:-60}"; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-san"  # shared with tools/test.sh --sanitize
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
@@ -19,6 +24,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 cmake --build "$build" -j2 --target luxel_fuzz_decode
 
 corpus="$build/corpus"
+if [ -n "$runs" ]; then corpus="$build/corpus-repeatable"; rm -rf "$corpus"; fi
 artifacts="$build/artifacts"
 mkdir -p "$corpus" "$artifacts"
 if [ -d "$maps" ]; then
@@ -49,6 +55,7 @@ for model in "$root"/../shared/source-content/*/models/*/*.{mdl,vvd,vtx} \
 done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
-# CI uses a fixed seed so a run is repeatable; FUZZ_SEED=0 picks a random one.
-exec "$build/luxel_fuzz_decode" "$corpus" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+# A time limit makes the inputs tried depend on the machine's speed; a run count does not.
+if [ -n "$runs" ]; then limit=(-seed="${FUZZ_SEED:-1}" -runs="$runs"); else limit=(-seed="${FUZZ_SEED:-0}" -max_total_time="$seconds"); fi
+exec "$build/luxel_fuzz_decode" "$corpus" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/" -print_final_stats=1
