@@ -133,3 +133,23 @@ TEST_CASE("studio model cache: one decode per file identity; two folders' files 
     CHECK(first == second);
     CHECK(studioModelCacheStats().decodes - after.decodes == 1);
 }
+
+TEST_CASE("batch: models not found are one warning in the manifest, with the hint when no game folder was given",
+          "[batch][cli][props][maps]") {
+    LUXEL_REQUIRE_SOURCE_CONTENT();
+    const std::string content = *sharedSourceContent() + "/momentum_background_01";
+    const std::string d = tempDir("batch-models-missing");
+    // The content README's props: the tree (one prop) and the cattails (two), found only in the content folder.
+    const std::string view = " --mode lit --size 32x18 --camera spawn -q ";
+    auto warnings = [&](const std::string& out, const std::string& games) {
+        const auto r = runLuxel("batch " + q(content + "/maps/background_01.bsp") + " -o " + q(out) + games + view);
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        return readJson(out + "/manifest.json")["maps"].at(0)["warnings"].get<std::vector<std::string>>();
+    };
+    const std::vector<std::string> bare = warnings(d + "/bare", "");
+    REQUIRE_FALSE(bare.empty());
+    CHECK(bare[0] == "2 static prop models not found, 3 props not drawn: models/props_foliage/cattails.mdl, "
+                     "models/props_japan/sakura_tree01b.mdl (no game directory searched: add --game-dir DIR)");
+    for (const std::string& w : warnings(d + "/found", " --game-dir " + q(content))) CHECK(w.find("prop") == std::string::npos);
+}

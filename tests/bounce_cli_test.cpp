@@ -1,5 +1,7 @@
 // `luxel bake --bounce` end to end on a synthetic room: the report's bounce figures, bounce 0 leaving the
 // direct bake alone, and bad counts refused.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -43,11 +45,13 @@ TEST_CASE("bake --bounce N reports N bounces of every luxel; --bounce 0 and Quak
         CHECK(a == b);
     }
 
-    // Refused while parsing, before any baking: CLI11's line naming the option (and its pointer to --help).
+    // Refused while parsing, before any baking: one line with CLI11's words naming the option, and the --help to read.
     for (const std::string& bad : {std::string("--bounce -1"), std::string("--bounce 1001"), std::string("--bounce-rays 0")}) {
         r = runLuxel("bake " + map + " " + bad);
         CHECK(r.exitCode == 2);
-        CHECK(r.err.find(bad.substr(0, bad.find(' ')) + ": Value") == 0);
+        CHECK(r.err.rfind("luxel: error: " + bad.substr(0, bad.find(' ')) + ": Value", 0) == 0);
+        CHECK(r.err.find("(luxel bake --help for usage)\n") != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
         CHECK(r.out.empty());
     }
 }

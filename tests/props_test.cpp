@@ -104,20 +104,31 @@ TEST_CASE("props: a one-triangle model drawn where the hand-computed projection 
     CHECK(px(32, 39) == Vec3{0, 0, 0});                   // below the bottom edge (y 38.4)
 }
 
-TEST_CASE("props: skin families switch materials; a missing model is a warning naming it", "[props]") {
+TEST_CASE("props: skin families switch materials; missing and broken models are warnings naming them", "[props]") {
     const std::string dir = writeGameDir("props_skins", triangle(), false);
+    test::writeFile(dir + "/models/test/broken.mdl", Bytes(300, 0x41));  // no IDST header
     GameFiles files;
     files.addDirectory(dir);
     World world;
     world.format = MapFormat::Source;
-    world.staticProps = {at({0, 0, 0}, {}), at({50, 0, 0}, {}), at({0, 0, 0}, {})};
+    world.staticProps = {at({0, 0, 0}, {}), at({50, 0, 0}, {}), at({0, 0, 0}, {}), at({0, 0, 0}, {}), at({0, 0, 0}, {})};
     world.staticProps[1].skin = 1;
-    world.staticProps[2].model = "models/test/gone.mdl";
+    world.staticProps[2].model = world.staticProps[3].model = "models/test/gone.mdl";
+    world.staticProps[4].model = "models/test/broken.mdl";
     const PropsPlaced placed = placeStaticProps(world, files);
     CHECK(placed.props == 2);
     CHECK(placed.vertexLit == 0);  // no .vhv: the ambient cube (none here: black)
+    CHECK(placed.modelsNotFound == std::vector<std::string>{"models/test/gone.mdl"});
+    CHECK(placed.propsNotFound == 2);
     REQUIRE(placed.warnings.size() == 1);
-    CHECK(placed.warnings[0].find("models/test/gone.mdl") != std::string::npos);
+    CHECK(placed.warnings[0].find("models/test/broken.mdl (1 prop) not drawn") != std::string::npos);
+    // One line for the models not found (the hint only when no game folder was searched), then the broken one.
+    const std::vector<std::string> lines = propWarnings(placed, false);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == "1 static prop model not found, 2 props not drawn: models/test/gone.mdl (no game directory "
+                      "searched: add --game-dir DIR)");
+    CHECK(lines[1] == placed.warnings[0]);
+    CHECK(propWarnings(placed, true)[0].find("--game-dir") == std::string::npos);
     REQUIRE(world.surfaces.size() == 2);
     CHECK(world.materials[size_t(world.surfaces[0].material)].name == "models/test/red");
     CHECK(world.materials[size_t(world.surfaces[1].material)].name == "models/test/blue");

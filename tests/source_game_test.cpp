@@ -292,6 +292,15 @@ TEST_CASE("a damaged VPK: a material warning naming the entry, an error under st
     for (const std::string& w : lenient.materials.warnings) named = named || w.find("white1.vtf: CRC32") != std::string::npos;
     CHECK(named);
     CHECK_THROWS_AS(renderBackground({strictDir.string()}, true), UsageError);
+    // `luxel render` says so too (its own process: nothing cached), and still draws.
+    const fs::path png = lenientDir / "x.png";
+    const CommandResult r = runLuxel("render --size 64x36 --camera spawn --game-dir '" + lenientDir.string() + "' '" +
+                                     (content / "maps" / "background_01.bsp").string() + "' -o '" + png.string() + "'");
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("luxel: warning: ") != std::string::npos);
+    CHECK(r.err.find("white1.vtf: CRC32") != std::string::npos);
+    CHECK(fs::exists(png));
 }
 
 TEST_CASE("luxel info --materials says where each Source material was found", "[source_game][maps][cli]") {

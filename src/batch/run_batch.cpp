@@ -86,6 +86,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         e["format"] = fmt::format("{} {}", map.world.formatName, map.world.version);
         ms["decode"] = round2(map.decodeMs);
         ms["tessellate"] = round2(map.tessellateMs);
+        out.warnings = propWarnings(map.props, !job.gameDirs.empty());  // the views draw without those props
         e["views"] = Json::array();
         for (const SceneView& v : job.views) {
             const double v0 = nowMs();

@@ -29,6 +29,12 @@ bool hasFileWithExtension(const std::string& dir, const std::string& ext) {
     return false;
 }
 
+std::string skyFacesMissing(const std::string& what, const std::vector<std::string>& faces) {
+    std::string line = what + " images ";
+    for (size_t i = 0; i < faces.size(); ++i) line += (i ? ", " : "") + faces[i];
+    return line + " not found (" + std::to_string(faces.size()) + " of 6 faces)";
+}
+
 std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates) {
     for (const std::string& c : candidates)
         if (files.exists(c)) return c;

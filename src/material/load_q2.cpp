@@ -178,15 +178,17 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
     const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
     if (const std::string* sky = worldspawn ? worldspawn->get("sky") : nullptr; sky && !sky->empty()) {
         static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+        std::vector<std::string> missing;
         for (int k = 0; k < 6; ++k) {
             const std::string base = "env/" + toLowerAscii(*sky) + kSuffix[k];
             const std::string path =
                 firstExisting(files, {base + ".tga", base + ".png", base + ".jpg", base + ".pcx"});
             if (path.empty())
-                set.warnings.push_back("sky " + *sky + ": " + base + " not found");
+                missing.push_back(base);
             else
                 set.sky.faces[size_t(k)] = requests.addImage(files, path);
         }
+        if (!missing.empty()) set.warnings.push_back(skyFacesMissing("sky " + *sky + ": sky box", missing));
     }
 
     if (const std::string* rotate = worldspawn ? worldspawn->get("skyrotate") : nullptr; rotate && set.sky.hasBox()) {

@@ -339,14 +339,16 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
     if (skyShader && skyWanted) addClouds(set, *skyShader, f.files, requests, options.time);
     if (skyShader && skyWanted && skyShader->skyBoxBase) {
         static const char* const kSuffix[6] = {"_rt", "_bk", "_lf", "_ft", "_up", "_dn"};
+        std::vector<std::string> missing;
         for (int k = 0; k < 6; ++k) {
             const std::string name = *skyShader->skyBoxBase + kSuffix[k];
             const std::string path = firstExisting(f.files, {name + ".tga", name + ".jpg", name + ".png"});
             if (path.empty())
-                set.warnings.push_back(skyShader->name + ": sky box image " + name + " not found");
+                missing.push_back(name);
             else
                 set.sky.faces[size_t(k)] = requests.addQuake3Image(f.files, path);
         }
+        if (!missing.empty()) set.warnings.push_back(skyFacesMissing(skyShader->name + ": sky box", missing));
     }
     requests.resolve(set, world, true);
 }

@@ -170,6 +170,7 @@ RgbaImage decodeCompressedHdrVtf(const GameFiles& files, const std::string& path
 void loadSkyFaces(SourceFiles& s, const std::string& sky, bool hdr, TextureRequests& requests, MaterialSet& set) {
     const std::string params = "vtf<=" + std::to_string(kMaxSourceTextureSide);
     static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+    std::vector<std::string> missing;
     for (int k = 0; k < 6; ++k) {
         const std::string ldrName = "skybox/" + sky + kSuffix[k], hdrName = "skybox/" + sky + "_hdr" + kSuffix[k];
         std::optional<Vmt> vmt = hdr ? s.material(hdrName) : std::nullopt;
@@ -185,10 +186,11 @@ void loadSkyFaces(SourceFiles& s, const std::string& sky, bool hdr, TextureReque
         if (set.sky.faces[size_t(k)] >= 0) continue;
         if (path.empty() && vmt) path = s.texturePath(vmt->baseTexture());
         if (path.empty())
-            set.warnings.push_back("sky " + sky + ": materials/" + ldrName + ".vmt or its texture not found");
+            missing.push_back(ldrName);  // its .vmt, or the texture it names
         else
             set.sky.faces[size_t(k)] = requests.add(s.files, path, params, decodeVtfFile);
     }
+    if (!missing.empty()) set.warnings.push_back(skyFacesMissing("sky " + sky + ": sky box", missing));
 }
 
 }  // namespace

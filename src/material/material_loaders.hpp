@@ -28,6 +28,9 @@ bool hasFileWithExtension(const std::string& dir, const std::string& ext);
 // The first of `candidates` that exists in `files`, or "".
 std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates);
 
+// The one warning for a sky box whose faces were not all found: "WHAT images A, B not found (2 of 6 faces)".
+std::string skyFacesMissing(const std::string& what, const std::vector<std::string>& faces);
+
 // `path` without its extension (the part after the last '.' of the last component).
 std::string stripExtension(const std::string& path);
 

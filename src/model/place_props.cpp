@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
 #include "luxel/geometry/leaf_lists.hpp"
@@ -35,7 +36,8 @@ std::shared_ptr<const StudioModel> tryLoad(const GameFiles& files, const std::st
     try {
         return loadStudioModelShared(files, path);
     } catch (const std::exception& e) {
-        warnings.push_back("static prop model " + path + " (" + std::to_string(uses) + " props) not drawn: " + e.what());
+        warnings.push_back("static prop model " + path + " (" + std::to_string(uses) + (uses == 1 ? " prop" : " props") +
+                           ") not drawn: " + e.what());
         return nullptr;
     }
 }
@@ -68,6 +70,21 @@ std::vector<Vec3> runtimeLight(const PropLighter& lighter, const StaticProp& pro
 
 }  // namespace
 
+std::vector<std::string> propWarnings(const PropsPlaced& placed, bool searchedGameDirs) {
+    std::vector<std::string> lines;
+    if (const size_t n = placed.modelsNotFound.size(); n > 0) {
+        constexpr size_t kNamesShown = 8;
+        std::string line = fmt::format("{} static prop model{} not found, {} prop{} not drawn: ", n, n == 1 ? "" : "s",
+                                       placed.propsNotFound, placed.propsNotFound == 1 ? "" : "s");
+        for (size_t i = 0; i < n && i < kNamesShown; ++i) line += (i ? ", " : "") + placed.modelsNotFound[i];
+        if (n > kNamesShown) line += ", ...";
+        if (!searchedGameDirs) line += " (no game directory searched: add --game-dir DIR)";
+        lines.push_back(std::move(line));
+    }
+    lines.insert(lines.end(), placed.warnings.begin(), placed.warnings.end());
+    return lines;
+}
+
 GameFiles propFiles(const World& world, const std::vector<std::string>& gameDirs) {
     // The mount's own warnings (damaged VPKs) are the material loader's to report: it mounts the same folders.
     std::vector<std::string> mountWarnings;
@@ -93,6 +110,11 @@ PropsPlaced placeStaticProps(World& world, const GameFiles& files) {
     for (const StaticProp& p : world.staticProps) ++uses[studio::gamePathForm(p.model)];
     std::map<std::string, std::shared_ptr<const StudioModel>> models;
     for (const auto& [path, count] : uses) {
+        if (!files.exists(path)) {
+            placed.modelsNotFound.push_back(path);
+            placed.propsNotFound += count;
+            continue;
+        }
         models[path] = tryLoad(files, path, placed.warnings, count);
         placed.models += models[path] != nullptr;
     }

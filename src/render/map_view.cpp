@@ -140,6 +140,8 @@ std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::
         if (!searched) line += " (no game directory searched: add --game-dir DIR)";
         warnings.push_back(line);
     }
+    // The loaders' own: sky box faces not found, damaged archive entries, unreadable textures and scripts.
+    warnings.insert(warnings.end(), map.materials->warnings.begin(), map.materials->warnings.end());
     return warnings;
 }
 

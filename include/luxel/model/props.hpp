@@ -25,8 +25,14 @@ struct PropsPlaced {
     size_t props = 0;         // props drawn
     size_t models = 0;        // distinct models loaded
     size_t vertexLit = 0;     // props lit by a .vhv file (the rest by ambient cubes)
-    std::vector<std::string> warnings;  // a model missing or broken, a .vhv that does not fit: named
+    std::vector<std::string> modelsNotFound;  // .mdl files in no searched place, by name
+    size_t propsNotFound = 0;                 // the props of those models (not drawn)
+    std::vector<std::string> warnings;        // a model broken or incomplete, a .vhv that does not fit: named
 };
+
+// What placing the props has to say: one line for the models not found (with a hint to --game-dir when
+// `searchedGameDirs` is false), then PropsPlaced::warnings.
+std::vector<std::string> propWarnings(const PropsPlaced& placed, bool searchedGameDirs);
 
 // Where props find their files: the map's pakfile, then each game directory mounted as the engine mounts it
 // (io/source_game.hpp: gameinfo.txt search paths and VPKs, else loose files then *_dir.vpk).
@@ -48,7 +54,7 @@ Vec3 propNormal(const StaticProp& prop, Vec3 localNormal);
 std::vector<Vec3> readVertexLight(const Bytes& bytes, const std::string& name, const StudioModel& model);
 
 // Appends every static prop's surfaces to `world` (see above). Never throws for a missing or broken model:
-// it is a warning naming it, and its props are left out.
+// it is listed (modelsNotFound) or a warning naming it, and its props are left out.
 PropsPlaced placeStaticProps(World& world, const GameFiles& files);
 
 }  // namespace luxel

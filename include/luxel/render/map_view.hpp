@@ -40,7 +40,7 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
 
 // Loads map.materials for `time` with the textures of every material `seen` marks (empty: all), unless they
 // are loaded already (textures come from the process-wide cache). Returns the warnings worth showing: the
-// missing-texture summary.
+// missing-texture summary and the loaders' warnings (MaterialSet::warnings).
 std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen = {});
 
 // The materials of the surfaces a camera can see (PVS and frustum, as renderFrame culls).
