@@ -41,17 +41,16 @@ bool ScriptParser::globalKeyword(Q3Shader& s, const Token& t) {
                 if (equalsIgnoreCase(p->text, sp.name)) s.surfaceParms |= sp.bit;
         }
     } else if (equalsIgnoreCase(k, "cull")) {
-        auto p = arg();
-        if (!p) {
-            lx_.warn(t.line, "cull: missing value");
-        } else if (equalsIgnoreCase(p->text, "none") || equalsIgnoreCase(p->text, "twosided") || equalsIgnoreCase(p->text, "disable")) {
-            s.cull = Q3Cull::None;
-        } else if (equalsIgnoreCase(p->text, "back") || equalsIgnoreCase(p->text, "backside") || equalsIgnoreCase(p->text, "backsided")) {
-            s.cull = Q3Cull::Back;
-        } else if (equalsIgnoreCase(p->text, "front") || equalsIgnoreCase(p->text, "frontside") || equalsIgnoreCase(p->text, "frontsided")) {
-            s.cull = Q3Cull::Front;
-        } else {
-            lx_.warn(t.line, "cull: unknown value '" + p->text + "'");
+        if (auto p = valueArg(t.line, "cull")) {
+            const std::string& v = p->text;
+            if (equalsIgnoreCase(v, "none") || equalsIgnoreCase(v, "twosided") || equalsIgnoreCase(v, "disable"))
+                s.cull = Q3Cull::None;
+            else if (equalsIgnoreCase(v, "back") || equalsIgnoreCase(v, "backside") || equalsIgnoreCase(v, "backsided"))
+                s.cull = Q3Cull::Back;
+            else if (equalsIgnoreCase(v, "front") || equalsIgnoreCase(v, "frontside") || equalsIgnoreCase(v, "frontsided"))
+                s.cull = Q3Cull::Front;
+            else
+                lx_.warn(t.line, "cull: unknown value '" + v + "'");
         }
     } else if (equalsIgnoreCase(k, "skyparms")) {
         s.hasSkyParms = true;

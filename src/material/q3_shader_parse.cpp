@@ -136,11 +136,8 @@ void ScriptParser::parseBody(Q3Shader& shader) {
 }
 
 void ScriptParser::parseSort(Q3Shader& s, int line) {
-    auto p = arg();
-    if (!p) {
-        lx_.warn(line, "sort: missing value");
-        return;
-    }
+    auto p = valueArg(line, "sort");
+    if (!p) return;
     static constexpr std::pair<const char*, float> kNames[] = {
         {"portal", 1},    {"sky", 2},         {"opaque", 3},   {"decal", 4},  {"seethrough", 5},
         {"banner", 6},    {"underwater", 8},  {"additive", 10}, {"nearest", 16},

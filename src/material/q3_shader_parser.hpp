@@ -49,6 +49,13 @@ private:
         }
     }
 
+    // A keyword's value: the next argument, or a "KEYWORD: missing value" warning and nothing.
+    std::optional<Token> valueArg(int line, const char* keyword) {
+        auto t = arg();
+        if (!t) lx_.warn(line, std::string(keyword) + ": missing value");
+        return t;
+    }
+
     std::optional<float> floatArg() {
         auto t = arg();
         if (!t) return std::nullopt;

@@ -180,11 +180,8 @@ bool ScriptParser::stageKeyword(Q3Stage& st, StageState& state, const Token& t) 
 }
 
 void ScriptParser::parseBlendFunc(Q3Stage& st, StageState& state, int line) {
-    auto a = arg();
-    if (!a) {
-        lx_.warn(line, "blendFunc: missing value");
-        return;
-    }
+    auto a = valueArg(line, "blendFunc");
+    if (!a) return;
     Q3BlendFunc f;
     if (equalsIgnoreCase(a->text, "add")) {
         f = {Q3BlendFactor::One, Q3BlendFactor::One};
@@ -209,11 +206,8 @@ void ScriptParser::parseBlendFunc(Q3Stage& st, StageState& state, int line) {
 }
 
 void ScriptParser::parseRgbGen(Q3Stage& st, int line) {
-    auto p = arg();
-    if (!p) {
-        lx_.warn(line, "rgbGen: missing value");
-        return;
-    }
+    auto p = valueArg(line, "rgbGen");
+    if (!p) return;
     static constexpr std::pair<const char*, Q3RgbGen> kNames[] = {
         {"identityLighting", Q3RgbGen::IdentityLighting},
         {"identity", Q3RgbGen::Identity},
@@ -252,11 +246,8 @@ std::optional<Q3Wave> ScriptParser::waveArgs(int line, const char* what) {
 }
 
 void ScriptParser::parseAlphaGen(Q3Stage& st, int line) {
-    auto p = arg();
-    if (!p) {
-        lx_.warn(line, "alphaGen: missing value");
-        return;
-    }
+    auto p = valueArg(line, "alphaGen");
+    if (!p) return;
     static constexpr std::pair<const char*, Q3AlphaGen> kNames[] = {
         {"identity", Q3AlphaGen::Identity}, {"const", Q3AlphaGen::Const},   {"vertex", Q3AlphaGen::Vertex},
         {"oneMinusVertex", Q3AlphaGen::OneMinusVertex}, {"wave", Q3AlphaGen::Wave},
