@@ -60,8 +60,6 @@ Bytes makeZip(const std::vector<std::pair<std::string, Bytes>>& members) {
     return test::makeZip(zm);
 }
 
-Bytes textBytes(const std::string& s) { return Bytes(s.begin(), s.end()); }
-
 }  // namespace
 
 TEST_CASE("Source: pakfile materials (patches resolved) and their VTFs become looks", "[materials][maps]") {
@@ -71,10 +69,10 @@ TEST_CASE("Source: pakfile materials (patches resolved) and their VTFs become lo
     VbspFile file = readVbsp(readFile(*sharedMaps() + "/source/sdk2013ce_sdk_vehicles_v20.bsp"));
     file.lumps[40] = makeZip({
         {"materials/concrete/concretewall002a.vmt",
-         textBytes("\"LightmappedGeneric\"\n{\n \"$basetexture\" \"Concrete/Test\"\n \"$translucent\" 1\n}\n")},
+         bytesOf("\"LightmappedGeneric\"\n{\n \"$basetexture\" \"Concrete/Test\"\n \"$translucent\" 1\n}\n")},
         {"materials/concrete/test.vtf", makeVtf2x2(kPic)},
         {"materials/metal/metalwall005b.vmt",
-         textBytes("patch\n{\n include \"materials/concrete/concretewall002a.vmt\"\n insert\n {\n  $nocull 1\n"
+         bytesOf("patch\n{\n include \"materials/concrete/concretewall002a.vmt\"\n insert\n {\n  $nocull 1\n"
                    "  $alphatest 1\n  $alphatestreference 0.25\n }\n}\n")},
     });
     const MapSource src = memorySource(writeVbsp(file), "vehicles.bsp");
@@ -126,7 +124,7 @@ TEST_CASE("Source: $detail (mod2x) and $selfillum as stages, cross-checked again
         std::set<std::string> names;
         for (const Material& m : plainWorld.materials) names.insert("materials/" + toLowerAscii(m.name) + ".vmt");
         for (const std::string& name : names)
-            entries.push_back({name, textBytes("\"LightmappedGeneric\"\n{\n \"$basetexture\" \"luxel/base\"\n" + extra + "}\n")});
+            entries.push_back({name, bytesOf("\"LightmappedGeneric\"\n{\n \"$basetexture\" \"luxel/base\"\n" + extra + "}\n")});
         file.lumps[40] = makeZip(entries);
         const MapSource src = memorySource(writeVbsp(file), "vehicles.bsp");
         const World world = decodeMap(src);
@@ -193,17 +191,17 @@ TEST_CASE("Source: skyname faces, the _hdr variant per face in HDR, and Water fo
     for (int k = 0; k < 6; ++k) {
         const std::string s = kSuffix[k];
         entries.push_back({"materials/skybox/sky_tf2_04" + s + ".vmt",
-                           textBytes("\"Sky\"\n{\n \"$basetexture\" \"skybox/ldr" + s + "\"\n}\n")});
+                           bytesOf("\"Sky\"\n{\n \"$basetexture\" \"skybox/ldr" + s + "\"\n}\n")});
         entries.push_back({"materials/skybox/ldr" + s + ".vtf", makeVtf2x2({colour(k), colour(k), colour(k), colour(k)})});
     }
     for (int k = 0; k < 3; ++k)
         entries.push_back({"materials/skybox/sky_tf2_04_hdr" + std::string(kSuffix[k]) + ".vmt",
-                           textBytes("\"Sky\"\n{\n \"$hdrcompressedtexture\" \"skybox/packed\"\n \"$basetexture\" \"skybox/ldrrt\"\n}\n")});
+                           bytesOf("\"Sky\"\n{\n \"$hdrcompressedtexture\" \"skybox/packed\"\n \"$basetexture\" \"skybox/ldrrt\"\n}\n")});
     entries.push_back({"materials/skybox/packed.vtf", makeVtf2x2({compressed, compressed, compressed, compressed})});
-    entries.push_back({"materials/skybox/sky_tf2_04_hdrft.vmt", textBytes("\"Sky\"\n{\n \"$hdrbasetexture\" \"skybox/hdrft\"\n}\n")});
+    entries.push_back({"materials/skybox/sky_tf2_04_hdrft.vmt", bytesOf("\"Sky\"\n{\n \"$hdrbasetexture\" \"skybox/hdrft\"\n}\n")});
     entries.push_back({"materials/skybox/hdrft.vtf", makeVtf2x2({hdrBase, hdrBase, hdrBase, hdrBase})});
     entries.push_back({"materials/" + water + ".vmt",
-                       textBytes("\"Water\"\n{\n \"$fogenable\" 1\n \"$fogcolor\" \"{64 128 255}\"\n \"$fogstart\" 16\n \"$fogend\" 272\n}\n")});
+                       bytesOf("\"Water\"\n{\n \"$fogenable\" 1\n \"$fogcolor\" \"{64 128 255}\"\n \"$fogstart\" 16\n \"$fogend\" 272\n}\n")});
     file.lumps[40] = makeZip(entries);
     const MapSource src = memorySource(writeVbsp(file), "lobby.bsp");
     auto faceTexel = [](const MaterialSet& set, int k) {

@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const fs::path& path, const std::string& text) { writeFile(path, Bytes(text.begin(), text.end())); }
 
 // An uncompressed 32-bit TGA (type 2) with the standard bottom-left origin: the first stored row is the
 // BOTTOM row of the picture. `topDown` is the picture as RGBA rows from the top.
@@ -125,7 +124,7 @@ fs::path q3GameDir(const std::string& name) {
     const char* faces[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
     for (int k = 0; k < 6; ++k)
         writeFile(dir / ("env/space_" + std::string(faces[k]) + ".tga"), makeTga(1, 1, {{uint8_t(10 * k), 0, 0, 255}}));
-    writeText(dir / "scripts/luxel.shader", kShaders);
+    writeTextFile(dir / "scripts/luxel.shader", kShaders);
     return dir;
 }
 
@@ -213,7 +212,7 @@ TEST_CASE("Quake 3: textures decode to the file's texels and shader keywords bec
 TEST_CASE("Quake 3: alphaFunc GT0 keeps every texel above zero alpha; time 0 shows the first anim frame",
           "[materials]") {
     const fs::path dir = q3GameDir("materials-q3-gt0");
-    writeText(dir / "scripts/luxel.shader",
+    writeTextFile(dir / "scripts/luxel.shader",
               "textures/luxel/glass\n{\n { map textures/luxel/pic.tga\n alphaFunc GT0 }\n}\n" + std::string(kShaders));
     const MaterialSet set = loadQ3(q3Map(), {{dir.string()}, "", 0.0f});
     CHECK(set.looks[1].blend == BlendMode::AlphaTest);  // first definition in a file wins
@@ -226,7 +225,7 @@ TEST_CASE("Quake 3: shadows as q3map2 casts them: alphashadow through alpha, tra
     const fs::path dir = q3GameDir("materials-q3-shadow");
     // Earlier definitions win: glass becomes an alphashadow grate, flame a trans one, decal water, anim a
     // trans lightfilter; fence keeps kShaders' alphaFunc GE128 without alphashadow.
-    writeText(dir / "scripts/luxel.shader",
+    writeTextFile(dir / "scripts/luxel.shader",
               "textures/luxel/glass\n{\n surfaceparm alphashadow\n { map textures/luxel/pic.tga\n alphaFunc GE128 }\n}\n"
               "textures/luxel/flame\n{\n surfaceparm trans\n { map textures/luxel/pic.tga\n blendFunc add }\n}\n"
               "textures/luxel/decal\n{\n surfaceparm water\n { map textures/luxel/pic.tga }\n}\n"

@@ -15,8 +15,6 @@ using namespace luxel;
 
 namespace {
 
-Bytes text(const std::string& s) { return Bytes(s.begin(), s.end()); }
-
 // props_test.cpp's triangle (one mesh, material models/test/red) with a flat texture (200, 100, 50) and
 // $color (ignored on models) and $color2; vrad light (64, 64, 64) for props 0-2.
 std::string tintGame() {
@@ -33,10 +31,10 @@ std::string tintGame() {
     test::writeFile(dir + "/materials/models/test/flat.vtf", test::makeVtf2x2({{200, 100, 50, 255}, {200, 100, 50, 255},
                                                                                {200, 100, 50, 255}, {200, 100, 50, 255}}));
     test::writeFile(dir + "/materials/models/test/red.vmt",
-                    text("\"VertexLitGeneric\"\n{\n \"$basetexture\" \"models/test/flat\"\n \"$color\" \"[0.5 0.5 0.5]\"\n"
+                    test::bytesOf("\"VertexLitGeneric\"\n{\n \"$basetexture\" \"models/test/flat\"\n \"$color\" \"[0.5 0.5 0.5]\"\n"
                          " \"$color2\" \"{255 200 170}\" // salmon, as the sakura branches\n}\n"));
     test::writeFile(dir + "/materials/models/test/masked.vmt",
-                    text("\"VertexLitGeneric\"\n{\n \"$basetexture\" \"models/test/flat\"\n \"$color2\" \"[0.5 0.5 0.5]\"\n"
+                    test::bytesOf("\"VertexLitGeneric\"\n{\n \"$basetexture\" \"models/test/flat\"\n \"$color2\" \"[0.5 0.5 0.5]\"\n"
                          " \"$blendtintbybasealpha\" 1\n}\n"));
     return dir;
 }

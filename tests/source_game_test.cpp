@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const fs::path& path, const std::string& text) { writeFile(path, Bytes(text.begin(), text.end())); }
 
 std::string gameinfo(const std::string& searchPaths) {
     return "\"GameInfo\"\n{\n\tgame \"Test\"\n\tFileSystem\n\t{\n\t\tSteamAppId 1\n\t\tSearchPaths\n\t\t{\n" + searchPaths +
@@ -74,7 +73,7 @@ std::vector<VpkFile> packTree(const fs::path& dir, const std::function<void(VpkF
 TEST_CASE("gameinfo.txt search paths in the engine's order", "[source_game]") {
     const fs::path root = tempDir("gameinfo-order");
     const fs::path mod = root / "mymod";
-    writeText(mod / "gameinfo.txt", gameinfo(R"(
+    writeTextFile(mod / "gameinfo.txt", gameinfo(R"(
             game+mod            mymod/custom/*
             mod+game            |gameinfo_path|mymod_pak.vpk
             game                |gameinfo_path|.
@@ -94,9 +93,9 @@ TEST_CASE("gameinfo.txt search paths in the engine's order", "[source_game]") {
     writeVpk(mod / "custom", "A", makeVpk({{"materials/y.vmt", "from custom A"}}, 1));
     fs::create_directories(mod / "custom" / "zdir");
     fs::create_directories(mod / "custom" / ".hidden");
-    writeText(mod / "custom" / "notes.txt", "not a search path");
+    writeTextFile(mod / "custom" / "notes.txt", "not a search path");
     writeVpk(mod, "mymod_pak", makeVpk({{"materials/x.vmt", "from mymod_pak"}}, 2));
-    writeText(mod / "materials" / "x.vmt", "loose in mymod");
+    writeTextFile(mod / "materials" / "x.vmt", "loose in mymod");
     fs::create_directories(mod / "onlymod");
     fs::create_directories(root / "platform");
     writeVpk(root / "hl2", "hl2_textures", makeVpk({{"materials/z.vmt", "from hl2"}}, 2));
@@ -132,7 +131,7 @@ TEST_CASE("gameinfo.txt search paths in the engine's order", "[source_game]") {
 
 TEST_CASE("a Source game folder without gameinfo.txt: loose files, then its *_dir.vpk", "[source_game]") {
     const fs::path dir = tempDir("gamedir-no-gameinfo");
-    writeText(dir / "materials" / "a.vmt", "loose a");
+    writeTextFile(dir / "materials" / "a.vmt", "loose a");
     writeVpk(dir, "pak02", makeVpk({{"materials/a.vmt", "pak02 a"}, {"materials/b.vmt", "pak02 b"}, {"materials/c.vmt", "pak02 c"}}, 2));
     writeVpk(dir, "Pak01", makeVpk({{"materials/b.vmt", "pak01 b", 0}}, 1));
     std::vector<std::string> warnings;
@@ -148,7 +147,7 @@ TEST_CASE("a Source game folder without gameinfo.txt: loose files, then its *_di
     CHECK(warnings.empty());
 
     // A VPK that cannot be opened is left out with a warning, or stops a strict mount.
-    writeText(dir / "broken_dir.vpk", "not a vpk");
+    writeTextFile(dir / "broken_dir.vpk", "not a vpk");
     std::vector<std::string> more;
     const GameFiles partial = mountSourceGame("", {}, {dir.string()}, false, more);
     CHECK(partial.mountCount() == 3);
@@ -159,9 +158,9 @@ TEST_CASE("a Source game folder without gameinfo.txt: loose files, then its *_di
 
 TEST_CASE("the map's pakfile comes before the game folder's search path", "[source_game]") {
     const fs::path dir = tempDir("gamedir-pakfile");
-    writeText(dir / "gameinfo.txt", gameinfo("\t\t\tgame |gameinfo_path|.\n"));
+    writeTextFile(dir / "gameinfo.txt", gameinfo("\t\t\tgame |gameinfo_path|.\n"));
     writeVpk(dir, "extra", makeVpk({{"materials/a.vmt", "vpk a"}, {"materials/b.vmt", "vpk b"}}, 2));
-    writeText(dir / "materials" / "b.vmt", "loose b");
+    writeTextFile(dir / "materials" / "b.vmt", "loose b");
     std::vector<std::string> warnings;
     const GameFiles files = mountSourceGame("map.bsp:pakfile", makeZip({{"materials/A.vmt", "pakfile a"}}), {dir.string()}, false, warnings);
     CHECK(contentOf(files, "materials/a.vmt") == "pakfile a");
@@ -176,9 +175,9 @@ TEST_CASE("the map's pakfile comes before the game folder's search path", "[sour
 TEST_CASE("malformed gameinfo.txt is a DecodeError naming it", "[source_game]") {
     const fs::path dir = tempDir("gameinfo-bad");
     std::vector<std::string> warnings;
-    writeText(dir / "GameInfo.txt", "\"GameInfo\" { FileSystem { SearchPaths { game ");
+    writeTextFile(dir / "GameInfo.txt", "\"GameInfo\" { FileSystem { SearchPaths { game ");
     CHECK_THROWS_AS(sourceSearchPaths(dir.string(), warnings), DecodeError);
-    writeText(dir / "GameInfo.txt", "\"GameInfo\" { game \"x\" }");
+    writeTextFile(dir / "GameInfo.txt", "\"GameInfo\" { game \"x\" }");
     try {
         sourceSearchPaths(dir.string(), warnings);
         FAIL("no DecodeError");
@@ -253,7 +252,7 @@ TEST_CASE("a Source map renders byte-identically from loose files and from VPKs"
                                   }), 1));
     // v2 through a gameinfo.txt naming it as engines do ("pak01.vpk").
     const fs::path v2 = tempDir("vpk-render-v2");
-    writeText(v2 / "game" / "gameinfo.txt", gameinfo("\t\t\tgame |gameinfo_path|pak01.vpk\n"));
+    writeTextFile(v2 / "game" / "gameinfo.txt", gameinfo("\t\t\tgame |gameinfo_path|pak01.vpk\n"));
     writeVpk(v2 / "game", "pak01", makeVpk(packTree(content / "materials", [](VpkFile& f, size_t i) {
                                                f.path = "materials/" + f.path;
                                                f.archive = i % 2 ? 0 : 0x7fff;

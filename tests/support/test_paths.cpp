@@ -29,6 +29,10 @@ void writeFile(const fs::path& path, const std::vector<uint8_t>& bytes) {
     out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
+std::vector<uint8_t> bytesOf(std::string_view text) { return std::vector<uint8_t>(text.begin(), text.end()); }
+
+void writeTextFile(const fs::path& path, std::string_view text) { writeFile(path, bytesOf(text)); }
+
 std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
     std::vector<uint8_t> t(18, 0);
     t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;  // true colour, 1x1, 32 bits, 8 alpha bits

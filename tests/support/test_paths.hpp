@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace luxel::test {
@@ -33,6 +34,9 @@ std::string tempDir(const std::string& name);
 
 // Writes bytes to path, creating its folders.
 void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);
+// Text as bytes, and written to a file the same way.
+std::vector<uint8_t> bytesOf(std::string_view text);
+void writeTextFile(const std::filesystem::path& path, std::string_view text);
 
 // An uncompressed 1x1 32-bit TGA of one opaque colour.
 std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b);
