@@ -361,4 +361,45 @@ Q3MapBuilder makeTwoRoomMap(bool mutuallyVisible, const RoomOptions& options) {
     return b;
 }
 
+Q3MapBuilder fullQ3Map() {
+    RoomOptions opt;
+    opt.lightGrid = true;
+    opt.gridAngles = {64, 64};  // polar 90 deg, azimuth 90 deg: +Y
+    Q3MapBuilder b = makeRoomMap(opt);
+    b.addTexture("textures/skies/sky", kQ3SurfSky);             // 1
+    b.addTexture("textures/common/nodraw", kQ3SurfNoDraw);      // 2
+    b.addTexture("textures/common/hint", kQ3SurfHint);          // 3
+    b.addTexture("textures/common/skip", kQ3SurfSkip);          // 4
+    b.addTexture("textures/luxel/vertexlit", kQ3SurfNoLightmap, 0);  // 5
+    // 6: mesh (triangle soup) with two triangles over 4 vertices, vertex lit.
+    int32_t mesh = b.addPolygon({{0, 0, 8}, {16, 0, 8}, {16, 16, 8}, {0, 16, 8}}, {0, 0, 1}, 5, -3,
+                                {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, {10, 20, 30, 128});
+    b.faces[size_t(mesh)].type = kQ3Mesh;
+    b.meshVerts[size_t(b.faces[size_t(mesh)].firstMeshVert) + 4] = 3;  // (0,2,3) stays in range
+    // 7: 3x3 patch on lightmap 1.
+    std::vector<Q3Vertex> cps(9);
+    for (int i = 0; i < 9; ++i) {
+        cps[size_t(i)].position = {float(i % 3) * 32, float(i / 3) * 32, 64};
+        cps[size_t(i)].lightmapUV = {float(i % 3) * 0.5f, float(i / 3) * 0.5f};
+        cps[size_t(i)].normal = {0, 0, 1};
+    }
+    b.addPatch(3, 3, cps, 0, 1);
+    // 8: flare.
+    b.addBillboard({1, 2, 3}, {0.25f, 0.5f, 1.0f}, {0, 0, -1}, 2);
+    b.models[0].numFaces = int32_t(b.faces.size());
+    b.leafFaces.push_back(6);
+    b.leafFaces.push_back(7);
+    b.leaves[0].numLeafFaces = 8;
+    // One brush with 6 sides on the room's planes, in leaf 0 and models[0].
+    for (int i = 0; i < 6; ++i) b.brushSides.push_back({2 * i, 0});
+    b.brushes.push_back({0, 6, 0});
+    b.leafBrushes.push_back(0);
+    b.leaves[0].firstLeafBrush = 0;
+    b.leaves[0].numLeafBrushes = 1;
+    b.models[0].numBrushes = 1;
+    b.effects.push_back({"textures/fog/thick", 0, 5});
+    b.faces[0].effect = 0;
+    return b;
+}
+
 }  // namespace luxel::test

@@ -210,4 +210,9 @@ Q3MapBuilder makeRoomMap(const RoomOptions& options = {});
 // info_player_deathmatch in room A's centre. models[0] spans both rooms; faces 0..5 room A, 6..11 room B.
 Q3MapBuilder makeTwoRoomMap(bool mutuallyVisible, const RoomOptions& options = {});
 
+// The room map plus one of everything else (the decoder tests' map): textures flagged sky (1), nodraw (2),
+// hint (3), skip (4) and a vertex-lit one (5); a mesh (face 6), a 3x3 patch on lightmap 1 (7), a flare (8);
+// a 6-sided brush in leaf 0 and models[0]; effect "textures/fog/thick" on face 0; a light grid.
+Q3MapBuilder fullQ3Map();
+
 }  // namespace luxel::test
