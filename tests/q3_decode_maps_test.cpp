@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
 #include "luxel/bsp/decode.hpp"
@@ -183,17 +182,4 @@ TEST_CASE("OpenArena pk3 maps decode and satisfy the invariants", "[q3decode][ma
         }
     }
     CHECK(n >= 20);
-}
-
-TEST_CASE("decode time of the largest shared map", "[.][q3bench]") {
-    fs::path p = fs::path(LUXEL_SHARED_MAPS) / "q3" / "oa085_ctf_compromise.bsp";
-    if (!fs::exists(p)) return;
-    MapSource src = openMapPath(p.string());
-    double best = 1e9;
-    for (int i = 0; i < 10; ++i) {
-        auto t0 = std::chrono::steady_clock::now();
-        World w = decodeMap(src);
-        best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    WARN("oa085_ctf_compromise decode: best of 10 = " << best << " ms");
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -357,10 +356,7 @@ TEST_CASE("real maps: winding agrees with normals, shared patch edges match", "[
     for (const char* name : {"oa088_am_thornish.bsp", "oa085_ctf_compromise.bsp", "oa081_oa_ctf2.bsp"}) {
         INFO(name);
         const World decoded = decodeMap(openMapPath(mapPath(name)));
-        const auto t0 = std::chrono::steady_clock::now();
         const Geometry drawn = tessellate(decoded);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        WARN(name << ": tessellated " << drawn.triangleCount() << " triangles in " << ms << " ms");
         REQUIRE(drawn.surfaces.size() == decoded.surfaces.size());
         size_t billboards = 0;
         for (const Surface& s : decoded.surfaces) billboards += s.kind == SurfaceKind::Billboard;

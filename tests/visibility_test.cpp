@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <vector>
 
@@ -303,12 +302,7 @@ TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][
             CHECK(findCluster(world, cameraFromSpec(world, "intermission", 640, 480).position) >= 0);
         const View view = makeView(camera);
         CullStats pvsStats, allStats;
-        const auto start = std::chrono::steady_clock::now();
-        const int runs = 20;
-        std::vector<uint32_t> culled;
-        for (int i = 0; i < runs; ++i) culled = visibleSurfaces(world, geometry, view, camera.position, {}, &pvsStats);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / runs;
+        const std::vector<uint32_t> culled = visibleSurfaces(world, geometry, view, camera.position, {}, &pvsStats);
         CullOptions none;
         none.usePvs = false, none.useFrustum = false;
         const Ids all = visibleSurfaces(world, geometry, view, camera.position, none, &allStats);
@@ -322,7 +316,6 @@ TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][
         CHECK(std::includes(all.begin(), all.end(), inFrustum.begin(), inFrustum.end()));
         CHECK(!culled.empty());
         if (!world.pvs.empty()) CHECK(pvsStats.leavesVisited < world.leaves.size());
-        CHECK(ms < 5.0);  // the requirement is well under 1 ms; the bound leaves room for a loaded machine
         // The identity culling must keep: from inside the map, the picture with the PVS is the picture
         // without it (the PVS only removes what walls hide).
         Camera small = camera;
@@ -336,12 +329,5 @@ TEST_CASE("real Quake 3 maps: spawn camera clusters and culling counts", "[vis][
         size_t differing = 0;
         for (size_t i = 0; i < a.pixels.size(); ++i) differing += a.pixels[i] != b.pixels[i];
         CHECK(differing == 0);
-
-        WARN(name << ": cluster " << cluster << " of " << world.pvs.numClusters
-                                      << ", surfaces drawn " << culled.size() << " (frustum only "
-                                      << inFrustum.size() << ", all " << all.size() << ", of "
-                                      << world.surfaces.size() << "), leaves " << pvsStats.leavesDrawn << "/"
-                                      << pvsStats.leavesVisited << "/" << world.leaves.size() << ", " << ms
-                                      << " ms");
     }
 }
