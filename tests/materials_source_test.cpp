@@ -21,6 +21,7 @@
 #include "support/decode_helpers.hpp"
 #include "support/material_fixtures.hpp"
 #include "support/test_paths.hpp"
+#include "support/vtf_writer.hpp"
 #include "support/vbsp_writer.hpp"
 #include "support/zip_writer.hpp"
 

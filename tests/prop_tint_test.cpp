@@ -10,6 +10,7 @@
 #include "support/decode_helpers.hpp"
 #include "support/studio_writer.hpp"
 #include "support/test_paths.hpp"
+#include "support/vtf_writer.hpp"
 
 using namespace luxel;
 

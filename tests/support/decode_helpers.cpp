@@ -67,26 +67,4 @@ void LeWriter::f32(float f) {
     u32(v);
 }
 
-Bytes makeVtf2x2(const std::vector<std::array<uint8_t, 4>>& rgba) {
-    LeWriter w;
-    for (char c : {'V', 'T', 'F', '\0'}) w.u8(uint8_t(c));
-    w.u32(7), w.u32(2), w.u32(80);
-    w.u16(2), w.u16(2);
-    w.u32(0);          // flags
-    w.u16(1), w.u16(0);  // frames, first frame
-    w.u32(0);
-    w.f32(0.5f), w.f32(0.5f), w.f32(0.5f);
-    w.u32(0);
-    w.f32(1.0f);
-    w.i32(kVtfRGBA8888);
-    w.u8(1);
-    w.i32(-1);  // no low-res image
-    w.u8(0), w.u8(0);
-    w.u16(1);
-    while (w.bytes.size() < 80) w.u8(0);
-    for (const auto& p : rgba)
-        for (uint8_t v : p) w.u8(v);
-    return w.bytes;
-}
-
 }  // namespace luxel::test

@@ -31,9 +31,6 @@ bool near(Vec3 a, Vec3 b, float eps = 1e-5f);
 // the tree: surface and vertex records, indices, lightmap texels, leaves and the PVS.
 void requireSameGeometryAndLight(const World& a, const World& b);
 
-// A VTF 7.2 of 2x2 RGBA8888 texels (row-major), one mip, no thumbnail (80-byte header; layout as in vtf_test.cpp).
-Bytes makeVtf2x2(const std::vector<std::array<uint8_t, 4>>& rgba);
-
 // Appends little-endian records, for the test map builders.
 struct LeWriter {
     std::vector<uint8_t> bytes;
