@@ -1,7 +1,10 @@
 #include "support/render_fixtures.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render_surfaces.hpp"
@@ -173,6 +176,31 @@ RgbaImage noiseImage(int width, int height, uint32_t seed) {
         noise.rgba.push_back(uint8_t(state >> 24));
     }
     return noise;
+}
+
+RenderOptions linearOptions(RenderMode mode) {
+    RenderOptions o;
+    o.mode = mode;
+    o.look = Look::Linear;
+    o.background = {0, 0, 0};
+    return o;
+}
+
+std::vector<Vec3> wall(float d, float h) { return {{d, -h, -h}, {d, h, -h}, {d, h, h}, {d, -h, h}}; }
+
+void requireSameBytesAtThreadCounts(const RenderScene& s, const Camera& cam, const RenderOptions& o) {
+    Image ref;
+    for (int threads : {1, 2, 8}) {
+        tbb::task_arena arena(threads);
+        Image img;
+        arena.execute([&] { img = renderScene(s, cam, o); });
+        if (threads == 1) {
+            ref = img;
+            continue;
+        }
+        REQUIRE(img.pixels.size() == ref.pixels.size());
+        REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
+    }
 }
 
 }  // namespace luxel::test

@@ -97,6 +97,15 @@ BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const 
 // Texel bytes from a linear congruential generator: a texture with every kind of neighbour.
 RgbaImage noiseImage(int width, int height, uint32_t seed);
 
+// Vertex-lit by default, linear look, black background: frames whose pixels are the light itself.
+RenderOptions linearOptions(RenderMode mode = RenderMode::Vertex);
+// A square wall of half-size h at distance d along +X, for a camera at the origin looking +X.
+std::vector<Vec3> wall(float d, float h);
+// Renders the scene in TBB arenas of 1, 2 and 8 threads and REQUIREs bit-identical images. The caller lifts
+// TBB's default cap (the core count) with a global_control so the 8-thread arena really gets 8 threads.
+void requireSameBytesAtThreadCounts(const RenderScene& s, const Camera& cam, const RenderOptions& o);
+
+
 // Direction of the ray through the centre of pixel (px, py) (Quake conventions, not the renderer's code
 // path: built from angleVectors and the FOV only).
 Vec3 pixelRay(const Camera& camera, double px, double py);
