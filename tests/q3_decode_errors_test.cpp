@@ -20,14 +20,6 @@ using namespace luxel::test;
 
 namespace {
 
-// In-memory maps are "mem.bsp" here (errors name it; external lightmaps are looked up under "mem/").
-MapSource memSource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related = {},
-                    std::vector<std::string>* opened = nullptr) {
-    return memorySource(std::move(bytes), "mem.bsp", std::move(related), opened);
-}
-
-World decode(const Q3MapBuilder& b) { return decodeMap(memSource(b.build())); }
-
 // An uncompressed 24-bit TGA with top-left origin, every pixel `rgb`.
 Bytes makeTga(int w, int h, std::array<uint8_t, 3> rgb) {
     Bytes t(18, 0);
@@ -99,11 +91,11 @@ TEST_CASE("each validation rule throws DecodeError naming the lump and byte offs
     for (const auto& m : cases) {
         INFO(m.what);
         Q3MapBuilder b = fullQ3Map();
-        REQUIRE_NOTHROW(decode(b));
+        REQUIRE_NOTHROW(decodeQ3(b));
         m.apply(b);
         auto file = b.build();
         try {
-            decodeMap(memSource(file));
+            decodeMap(q3MemorySource(file));
             FAIL("no DecodeError");
         } catch (const DecodeError& e) {
             INFO(e.what());
@@ -118,7 +110,7 @@ TEST_CASE("a face naming a missing effect is noted, not rejected", "[q3decode]")
     Q3MapBuilder b = fullQ3Map();
     b.faces[1].effect = 1;
     b.faces[4].effect = 7;
-    World w = decode(b);
+    World w = decodeQ3(b);
     REQUIRE(w.problems.size() == 1);
     CHECK_THAT(w.problems[0], Catch::Contains("2 faces (first: face 1)"));
     CHECK(w.surfaces.size() == 9);
@@ -130,7 +122,7 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         auto bad = file;
         uint32_t len = 0x10000000;
         std::memcpy(bad.data() + 8 + 13 * 8 + 4, &len, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(q3MemorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "faces" && e.offset() == 8 + 13 * 8;
                              }));
     }
@@ -138,7 +130,7 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         auto bad = file;
         int32_t off = -8;
         std::memcpy(bad.data() + 8 + 2 * 8, &off, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(q3MemorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "planes" && e.offset() == 8 + 2 * 8;
                              }));
     }
@@ -147,14 +139,14 @@ TEST_CASE("lump directory entries outside the file are rejected", "[q3decode]") 
         int32_t off = 0x7ffffff0, len = 0x7ffffff0;
         std::memcpy(bad.data() + 8 + 10 * 8, &off, 4);
         std::memcpy(bad.data() + 8 + 10 * 8 + 4, &len, 4);
-        CHECK_THROWS_MATCHES(decodeMap(memSource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
+        CHECK_THROWS_MATCHES(decodeMap(q3MemorySource(bad)), DecodeError, Catch::Predicate<DecodeError>([](const DecodeError& e) {
                                  return e.lump() == "vertexes" && e.offset() == 8 + 10 * 8;
                              }));
     }
     SECTION("wrong version") {
         auto bad = file;
         bad[4] = 47;
-        CHECK_THROWS_AS(decodeQuake3(memSource(bad)), DecodeError);
+        CHECK_THROWS_AS(decodeQuake3(q3MemorySource(bad)), DecodeError);
     }
 }
 
@@ -172,7 +164,7 @@ TEST_CASE("truncated files throw DecodeError at every cut point", "[q3decode]") 
         if (c >= file.size()) continue;
         INFO("cut at " << c << " of " << file.size());
         std::vector<uint8_t> part(file.begin(), file.begin() + long(c));
-        if (c < lastLumpEnd) CHECK_THROWS_AS(decodeMap(memSource(part)), DecodeError);
+        if (c < lastLumpEnd) CHECK_THROWS_AS(decodeMap(q3MemorySource(part)), DecodeError);
     }
 }
 
@@ -189,7 +181,7 @@ TEST_CASE("random byte corruption gives a World or a DecodeError, nothing else",
             bad[at] = uint8_t(rng());
         }
         try {
-            decodeMap(memSource(bad));
+            decodeMap(q3MemorySource(bad));
             ++decoded;
         } catch (const DecodeError&) {
             ++rejected;
@@ -209,7 +201,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files, and probe t
                                           {"mem/lm_0002.tga", makeTga(8, 8, {0, 102, 0})},
                                           {"mem/lm_0004.tga", makeTga(2, 2, {17, 34, 68})}};
     std::vector<std::string> opened;
-    World w = decodeMap(memSource(b.build(), files, &opened));
+    World w = decodeMap(q3MemorySource(b.build(), files, &opened));
     std::set<std::string> openedSet(opened.begin(), opened.end());
     // Every face on an even page: lm_0001 (present) and lm_0003 (missing) are looked for as direction pages;
     // with lm_0003 missing the map has no deluxe maps.
@@ -232,7 +224,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files, and probe t
 
     SECTION("a missing file is a DecodeError naming it") {
         files.erase("mem/lm_0002.tga");
-        auto src = memSource(b.build(), files);
+        auto src = q3MemorySource(b.build(), files);
         try {
             decodeMap(src);
             FAIL("no error");
@@ -242,7 +234,7 @@ TEST_CASE("external lightmaps load the referenced lm_NNNN.tga files, and probe t
         }
     }
     SECTION("no openRelated at all") {
-        auto src = memSource(b.build());
+        auto src = q3MemorySource(b.build());
         src.openRelated = nullptr;
         CHECK_THROWS_AS(decodeMap(src), DecodeError);
     }

@@ -19,21 +19,13 @@ using namespace luxel::test;
 
 namespace {
 
-// In-memory maps are "mem.bsp" here (errors name it; external lightmaps are looked up under "mem/").
-MapSource memSource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related = {},
-                    std::vector<std::string>* opened = nullptr) {
-    return memorySource(std::move(bytes), "mem.bsp", std::move(related), opened);
-}
-
-World decode(const Q3MapBuilder& b) { return decodeMap(memSource(b.build())); }
-
 float ob(int byte) { return 4.0f * float(byte) / 255.0f; }
 
 }  // namespace
 
 TEST_CASE("room map decodes to the records written", "[q3decode]") {
     const Q3MapBuilder b = fullQ3Map();
-    const World w = decode(b);
+    const World w = decodeQ3(b);
 
     CHECK(w.format == MapFormat::Quake3);
     CHECK(w.formatName == "Quake 3 IBSP");
@@ -192,7 +184,7 @@ TEST_CASE("light grid layout, colours and directions", "[q3decode]") {
         opt.gridAmbient = {16, 32, 48};
         opt.gridDirected = {255, 0, 1};
         opt.gridAngles = {64, 0};  // polar 90 deg, azimuth 0: +X
-        World w = decode(makeRoomMap(opt));
+        World w = decodeQ3(makeRoomMap(opt));
         REQUIRE(w.grid);
         // (-256..256)/64 -> 9 points, (0..256)/128 -> 3 points.
         CHECK(w.grid->dims == std::array<int32_t, 3>{9, 9, 3});
@@ -216,7 +208,7 @@ TEST_CASE("light grid layout, colours and directions", "[q3decode]") {
             RoomOptions opt;
             opt.lightGrid = true;
             opt.gridAngles = {c.polar, c.azimuth};
-            World w = decode(makeRoomMap(opt));
+            World w = decodeQ3(makeRoomMap(opt));
             REQUIRE(w.grid);
             Vec3 d = w.grid->samples[0].direction;
             CHECK(d.x == Approx(c.dir.x).margin(1e-6));
@@ -229,7 +221,7 @@ TEST_CASE("light grid layout, colours and directions", "[q3decode]") {
         b.entities = "{\n\"classname\" \"worldspawn\"\n\"gridsize\" \"32 128 64\"\n}\n";
         // x: 512/32+1 = 17, y: ceil(-2) .. floor(2) -> 5, z: 0..256/64 -> 5.
         b.lightGrid.assign(17 * 5 * 5 * 8, 7);
-        World w = decode(b);
+        World w = decodeQ3(b);
         REQUIRE(w.grid);
         CHECK(w.grid->dims == std::array<int32_t, 3>{17, 5, 5});
         CHECK(w.grid->cellSize == Vec3{32, 128, 64});
@@ -241,7 +233,7 @@ TEST_CASE("light grid layout, colours and directions", "[q3decode]") {
         b.models[0].maxs = {130, 63.9f, 300};
         // x: ceil(-3.9)=-3 -> -192 .. floor(2.03)=2 -> 128: 6; y: -64 .. 0: 2; z: 128 .. 256: 2.
         b.lightGrid.assign(6 * 2 * 2 * 8, 1);
-        World w = decode(b);
+        World w = decodeQ3(b);
         REQUIRE(w.grid);
         CHECK(w.grid->dims == std::array<int32_t, 3>{6, 2, 2});
         CHECK(w.grid->origin == Vec3{-192, -64, 128});
@@ -251,20 +243,20 @@ TEST_CASE("light grid layout, colours and directions", "[q3decode]") {
         opt.lightGrid = true;
         Q3MapBuilder b = makeRoomMap(opt);
         b.lightGrid.resize(b.lightGrid.size() - 8);
-        World w = decode(b);
+        World w = decodeQ3(b);
         CHECK_FALSE(w.grid);
         REQUIRE(w.problems.size() == 1);
         CHECK_THAT(w.problems[0], Catch::Contains("light grid"));
     }
     SECTION("no lightvols lump: no grid, no problem") {
-        World w = decode(makeRoomMap());
+        World w = decodeQ3(makeRoomMap());
         CHECK_FALSE(w.grid);
         CHECK(w.problems.empty());
     }
 }
 
 TEST_CASE("two-room map carries a PVS where the rooms cannot see each other", "[q3decode]") {
-    World w = decode(makeTwoRoomMap(false));
+    World w = decodeQ3(makeTwoRoomMap(false));
     REQUIRE(w.pvs.numClusters == 2);
     CHECK(w.pvs.visible(0, 0));
     CHECK(w.pvs.visible(1, 1));
@@ -276,13 +268,13 @@ TEST_CASE("two-room map carries a PVS where the rooms cannot see each other", "[
     CHECK(w.leaves[0].cluster == 0);
     CHECK(w.leaves[7].cluster == 1);
     CHECK(w.nodes[0].children == std::array<int32_t, 2>{7, 1});
-    World v = decode(makeTwoRoomMap(true));
+    World v = decodeQ3(makeTwoRoomMap(true));
     CHECK(v.pvs.visible(0, 1));
     CHECK(v.pvs.visible(1, 0));
 }
 
 TEST_CASE("room walls are wound clockwise seen from inside", "[q3decode]") {
-    World w = decode(makeRoomMap());
+    World w = decodeQ3(makeRoomMap());
     for (const Surface& s : w.surfaces) {
         Vec3 a = w.vertices[s.firstVertex + w.indices[s.firstIndex]].position;
         Vec3 b = w.vertices[s.firstVertex + w.indices[s.firstIndex + 1]].position;
@@ -297,14 +289,14 @@ TEST_CASE("shared-page and vertex-lit rooms", "[q3decode]") {
     RoomOptions shared;
     shared.sharedPage = true;
     shared.sharedBytes = {10, 20, 30};
-    World w = decode(makeRoomMap(shared));
+    World w = decodeQ3(makeRoomMap(shared));
     REQUIRE(w.lightmaps.size() == 1);
     for (const Surface& s : w.surfaces) CHECK(s.lightmapPage == 0);
     CHECK(w.lightmaps[0].rgb[3 * 777 + 1] == Approx(80.0 / 255));
 
     RoomOptions vl;
     vl.vertexLit = true;
-    World v = decode(makeRoomMap(vl));
+    World v = decodeQ3(makeRoomMap(vl));
     CHECK(v.lightmaps.empty());
     for (const Surface& s : v.surfaces) CHECK(s.lightmapPage == -3);
     CHECK(v.vertices[8].color.x == Approx(ob(64)));  // west wall red

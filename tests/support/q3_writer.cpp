@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "luxel/bsp/decode.hpp"
 #include "support/decode_helpers.hpp"
 
 namespace luxel::test {
@@ -401,5 +402,11 @@ Q3MapBuilder fullQ3Map() {
     b.faces[0].effect = 0;
     return b;
 }
+
+MapSource q3MemorySource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related, std::vector<std::string>* opened) {
+    return memorySource(std::move(bytes), "mem.bsp", std::move(related), opened);
+}
+
+World decodeQ3(const Q3MapBuilder& b) { return decodeMap(q3MemorySource(b.build())); }
 
 }  // namespace luxel::test

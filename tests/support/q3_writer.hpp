@@ -14,10 +14,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/util/math.hpp"
 
 namespace luxel::test {
@@ -209,6 +212,12 @@ Q3MapBuilder makeRoomMap(const RoomOptions& options = {});
 // PVS: each cluster sees itself; they see each other only if `mutuallyVisible`.
 // info_player_deathmatch in room A's centre. models[0] spans both rooms; faces 0..5 room A, 6..11 room B.
 Q3MapBuilder makeTwoRoomMap(bool mutuallyVisible, const RoomOptions& options = {});
+
+// A built map held in memory as "mem.bsp" (errors name it; files beside it, such as external lightmaps, are
+// looked up under "mem/" in `related`, each request recorded in `opened` when given), and its decode.
+MapSource q3MemorySource(std::vector<uint8_t> bytes, std::map<std::string, Bytes> related = {},
+                         std::vector<std::string>* opened = nullptr);
+World decodeQ3(const Q3MapBuilder& b);
 
 // The room map plus one of everything else (the decoder tests' map): textures flagged sky (1), nodraw (2),
 // hint (3), skip (4) and a vertex-lit one (5); a mesh (face 6), a 3x3 patch on lightmap 1 (7), a flare (8);
