@@ -43,7 +43,8 @@ int runBench(const BenchArgs& args) {
     const OverlaysPlaced overlays = args.map.noOverlays ? OverlaysPlaced{} : placeOverlays(world);
     PropsPlaced props;
     if (!args.map.noProps) props = placeStaticProps(world, propFiles(world, args.map.gameDirs));
-    for (const std::string& w : propWarnings(props, !args.map.gameDirs.empty())) std::cerr << "luxel: warning: " << source.displayName << ": " << w << "\n";
+    for (const std::string& w : propWarnings(props, !args.map.gameDirs.empty()))
+        std::cerr << "luxel: warning: " << source.displayName << ": " << w << "\n";
     double t2 = nowMs();
     Geometry geometry = tessellate(world);
     double t3 = nowMs();

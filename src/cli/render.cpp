@@ -22,7 +22,8 @@ int runRender(const RenderArgs& args) {
     const ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
     LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions(), args.map.propOptions(),
                             !args.map.noOverlays);
-    for (const std::string& w : propWarnings(map.props, !map.materialOptions.gameDirs.empty())) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
+    for (const std::string& w : propWarnings(map.props, !map.materialOptions.gameDirs.empty()))
+        std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     const RenderedView view = renderView(map, request);
     for (const std::string& w : view.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     writeImage(args.output, view.image, viewMetadata(map, view));
