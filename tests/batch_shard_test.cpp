@@ -22,7 +22,7 @@ const std::string kView = kBatchView;
 TEST_CASE("batch: shards 1/3, 2/3, 3/3 merged equal one run", "[batch][cli]") {
     const std::string d = tempDir("batch-shards");
     const std::string maps = d + "/maps";
-    for (int i = 0; i < 5; ++i) writeBytes(maps + "/m" + std::to_string(i) + ".bsp", roomMap(i));
+    for (int i = 0; i < 5; ++i) writeTextFile(maps + "/m" + std::to_string(i) + ".bsp", roomMap(i));
     auto r = runLuxel("batch " + q(maps) + " -o " + q(d + "/single") + kView);
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
@@ -53,9 +53,9 @@ TEST_CASE("batch: shards 1/3, 2/3, 3/3 merged equal one run", "[batch][cli]") {
     CHECK(listedOutputs(merged) == images);
     for (const std::string& f : images) {
         INFO(f);
-        CHECK(readBytes(d + "/single/" + f) == readBytes(d + "/merged/" + f));
+        CHECK(readFileText(d + "/single/" + f) == readFileText(d + "/merged/" + f));
     }
-    CHECK(readBytes(d + "/single/sheet.png") == readBytes(d + "/merged/sheet.png"));
+    CHECK(readFileText(d + "/single/sheet.png") == readFileText(d + "/merged/sheet.png"));
     CHECK(fs::exists(d + "/merged/index.html"));
     stripKeys(single, {"timings", "ms", "shard"});
     stripKeys(merged, {"timings", "ms", "shard"});
@@ -79,7 +79,7 @@ TEST_CASE("batch: shards 1/3, 2/3, 3/3 merged equal one run", "[batch][cli]") {
 TEST_CASE("batch: shards from a Kubernetes Indexed Job's environment", "[batch][cli]") {
     const std::string d = tempDir("batch-k8s");
     const std::string maps = d + "/maps";
-    for (int i = 0; i < 3; ++i) writeBytes(maps + "/k" + std::to_string(i) + ".bsp", roomMap(i));
+    for (int i = 0; i < 3; ++i) writeTextFile(maps + "/k" + std::to_string(i) + ".bsp", roomMap(i));
     auto r = runLuxel("batch " + q(maps) + " -o " + q(d + "/idx1") + kView + " --shards 2");
     // No JOB_COMPLETION_INDEX: --shards alone is an error.
     CHECK(r.exitCode == 2);
@@ -98,7 +98,7 @@ TEST_CASE("batch: shards from a Kubernetes Indexed Job's environment", "[batch][
 TEST_CASE("batch: --threads 1 and --threads 2 give byte-identical images", "[batch][cli]") {
     const std::string d = tempDir("batch-threads");
     const std::string maps = d + "/maps";
-    for (int i = 0; i < 3; ++i) writeBytes(maps + "/t" + std::to_string(i) + ".bsp", roomMap(i + 2));
+    for (int i = 0; i < 3; ++i) writeTextFile(maps + "/t" + std::to_string(i) + ".bsp", roomMap(i + 2));
     auto r1 = runLuxel("batch " + q(maps) + " -o " + q(d + "/one") + kView + " --threads 1");
     auto r2 = runLuxel("batch " + q(maps) + " -o " + q(d + "/two") + kView + " --threads 2 --jobs 2");
     INFO(r1.err << r2.err);
@@ -111,9 +111,9 @@ TEST_CASE("batch: --threads 1 and --threads 2 give byte-identical images", "[bat
     CHECK(listedOutputs(two) == images);
     for (const std::string& f : images) {
         INFO(f);
-        CHECK(readBytes(d + "/one/" + f) == readBytes(d + "/two/" + f));
+        CHECK(readFileText(d + "/one/" + f) == readFileText(d + "/two/" + f));
     }
-    CHECK(readBytes(d + "/one/sheet.png") == readBytes(d + "/two/sheet.png"));
+    CHECK(readFileText(d + "/one/sheet.png") == readFileText(d + "/two/sheet.png"));
     stripKeys(one, {"timings", "ms"});
     stripKeys(two, {"timings", "ms"});
     CHECK(one == two);

@@ -59,8 +59,8 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
           "[batch][cli]") {
     const std::string d = tempDir("batch-basic");
     const std::string maps = d + "/maps", out = d + "/out";
-    for (int i = 0; i < 3; ++i) writeBytes(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
-    writeBytes(maps + "/notes.txt", "not a map");
+    for (int i = 0; i < 3; ++i) writeTextFile(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
+    writeTextFile(maps + "/notes.txt", "not a map");
 
     auto r = runLuxel("batch " + q(maps) + " -o " + q(out) + kView);
     INFO(r.err);
@@ -119,7 +119,7 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
     REQUIRE(m["sheets"].size() >= 1);
     CHECK(fs::exists(out + "/" + m["sheets"][0].get<std::string>()));
     // The index links every image.
-    const std::string index = readBytes(out + "/index.html");
+    const std::string index = readFileText(out + "/index.html");
     for (const std::string& f : listedOutputs(m)) CHECK(index.find(f) != std::string::npos);
     // Nothing temporary left behind.
     for (const std::string& f : filesBelow(out)) {
@@ -129,7 +129,7 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
     const std::vector<std::string> images = listedOutputs(m);
     REQUIRE(images.size() == 3);
     std::map<std::string, std::string> firstBytes;
-    for (const std::string& f : images) firstBytes[f] = readBytes(out + "/" + f);
+    for (const std::string& f : images) firstBytes[f] = readFileText(out + "/" + f);
 
     SECTION("a rerun reports everything up to date and rewrites nothing") {
         ageAll(out, images);
@@ -148,13 +148,13 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
         CHECK(r.err.find("3 rendered, 0 up to date") != std::string::npos);
         for (const std::string& f : images) {
             CHECK_FALSE(isOld(out + "/" + f));
-            CHECK(readBytes(out + "/" + f) == firstBytes[f]);
+            CHECK(readFileText(out + "/" + f) == firstBytes[f]);
         }
     }
 
     SECTION("changing one map's bytes re-renders just that map") {
         ageAll(out, images);
-        writeBytes(maps + "/room1.bsp", roomMap(7));
+        writeTextFile(maps + "/room1.bsp", roomMap(7));
         r = runLuxel("batch " + q(maps) + " -o " + q(out) + " --size 64x36");
         INFO(r.err);
         CHECK(r.exitCode == 0);
@@ -162,7 +162,7 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
         CHECK(isOld(out + "/room0/thumb.png"));
         CHECK_FALSE(isOld(out + "/room1/thumb.png"));
         CHECK(isOld(out + "/room2/thumb.png"));
-        CHECK(readBytes(out + "/room1/thumb.png") != firstBytes["room1/thumb.png"]);
+        CHECK(readFileText(out + "/room1/thumb.png") != firstBytes["room1/thumb.png"]);
         const json again = readJson(out + "/manifest.json");
         CHECK(again["maps"][1]["hash"] != m["maps"][1]["hash"]);
         CHECK(again["maps"][0]["hash"] == m["maps"][0]["hash"]);
@@ -179,21 +179,21 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
     SECTION("stray temporary and partial images never count as up to date") {
         // A killed run: the final image missing, its temporary beside it.
         fs::remove(out + "/room0/thumb.png");
-        writeBytes(out + "/room0/.thumb.tmp123.png", firstBytes["room0/thumb.png"].substr(0, 100));
+        writeTextFile(out + "/room0/.thumb.tmp123.png", firstBytes["room0/thumb.png"].substr(0, 100));
         // A partial image under the final name (not the size the manifest recorded).
         const std::string partial = firstBytes["room1/thumb.png"].substr(0, firstBytes["room1/thumb.png"].size() / 2);
-        writeBytes(out + "/room1/thumb.png", partial);
+        writeTextFile(out + "/room1/thumb.png", partial);
         // A longer file than recorded.
-        writeBytes(out + "/room2/thumb.png", firstBytes["room2/thumb.png"] + "garbage");
+        writeTextFile(out + "/room2/thumb.png", firstBytes["room2/thumb.png"] + "garbage");
         r = runLuxel("batch " + q(maps) + " -o " + q(out) + " --size 64x36");
         INFO(r.err);
         CHECK(r.exitCode == 0);
         CHECK(r.err.find("3 rendered, 0 up to date") != std::string::npos);
-        for (const std::string& f : images) CHECK(readBytes(out + "/" + f) == firstBytes[f]);
+        for (const std::string& f : images) CHECK(readFileText(out + "/" + f) == firstBytes[f]);
     }
 
     SECTION("a map added in front of up-to-date ones: every entry carries its new work-list position") {
-        writeBytes(maps + "/aaa.bsp", roomMap(5));
+        writeTextFile(maps + "/aaa.bsp", roomMap(5));
         r = runLuxel("batch " + q(maps) + " -o " + q(out) + " --size 64x36");
         INFO(r.err);
         CHECK(r.exitCode == 0);
@@ -221,14 +221,14 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
 TEST_CASE("batch: a bad map among good ones fails alone; the good outputs are unchanged", "[batch][cli]") {
     const std::string d = tempDir("batch-bad");
     const std::string maps = d + "/maps";
-    for (int i = 0; i < 3; ++i) writeBytes(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
+    for (int i = 0; i < 3; ++i) writeTextFile(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
     auto r = runLuxel("batch " + q(maps) + " -o " + q(d + "/good") + kView);
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
 
     // Now a truncated copy of a good map and a text file named .bsp beside them.
-    writeBytes(maps + "/trunc.bsp", roomMap(0).substr(0, 1000));
-    writeBytes(maps + "/text.bsp", "this is not a map, just text\n");
+    writeTextFile(maps + "/trunc.bsp", roomMap(0).substr(0, 1000));
+    writeTextFile(maps + "/text.bsp", "this is not a map, just text\n");
     r = runLuxel("batch " + q(maps) + " -o " + q(d + "/mixed") + kView);
     INFO(r.err);
     CHECK(r.exitCode == 1);
@@ -250,7 +250,7 @@ TEST_CASE("batch: a bad map among good ones fails alone; the good outputs are un
         CHECK(error.find('\n') == std::string::npos);
         CHECK_FALSE(error.empty());
         // The index shows the error line.
-        const std::string index = readBytes(d + "/mixed/index.html");
+        const std::string index = readFileText(d + "/mixed/index.html");
         CHECK(index.find(htmlEscape(error)) != std::string::npos);
     }
     // The good maps: the same entries (apart from timings) and byte-identical images.
@@ -267,7 +267,7 @@ TEST_CASE("batch: a bad map among good ones fails alone; the good outputs are un
         stripKeys(jb, {"ms"});
         CHECK(ja == jb);
         const std::string f = name + "/thumb.png";
-        CHECK(readBytes(d + "/good/" + f) == readBytes(d + "/mixed/" + f));
+        CHECK(readFileText(d + "/good/" + f) == readFileText(d + "/mixed/" + f));
     }
     CHECK(fs::exists(d + "/mixed/sheet.png"));
     // The failed maps wrote no image.
@@ -277,8 +277,8 @@ TEST_CASE("batch: a bad map among good ones fails alone; the good outputs are un
 
 TEST_CASE("batch: a scene with a bad key or value, or an unwritable output, exits 2 with one line", "[batch][cli]") {
     const std::string d = tempDir("batch-exit2");
-    writeBytes(d + "/maps/a.bsp", roomMap(0));
-    writeBytes(d + "/bad-key.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\nsize = \"64x36\"\nzoom = 3\n");
+    writeTextFile(d + "/maps/a.bsp", roomMap(0));
+    writeTextFile(d + "/bad-key.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\nsize = \"64x36\"\nzoom = 3\n");
     auto r = runLuxel("batch " + q(d + "/bad-key.toml") + " -o " + q(d + "/out1"));
     INFO(r.err);
     CHECK(r.exitCode == 2);
@@ -288,14 +288,14 @@ TEST_CASE("batch: a scene with a bad key or value, or an unwritable output, exit
     CHECK_FALSE(fs::exists(d + "/out1/manifest.json"));
 
     // A bad value the renderer's parsers find (not the TOML layer): still file:line: key.
-    writeBytes(d + "/bad-mode.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\nmode = \"shiny\"\n");
+    writeTextFile(d + "/bad-mode.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\nmode = \"shiny\"\n");
     r = runLuxel("batch " + q(d + "/bad-mode.toml") + " -o " + q(d + "/out2"));
     INFO(r.err);
     CHECK(r.exitCode == 2);
     CHECK(lineCount(r.err) == 1);
     CHECK(r.err.find(d + "/bad-mode.toml:3: view[0].mode") != std::string::npos);
 
-    writeBytes(d + "/bad-camera.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\n\ncamera = \"sideways\"\n");
+    writeTextFile(d + "/bad-camera.toml", "maps = [\"maps/a.bsp\"]\n[[view]]\n\ncamera = \"sideways\"\n");
     r = runLuxel("batch " + q(d + "/bad-camera.toml") + " -o " + q(d + "/out3"));
     INFO(r.err);
     CHECK(r.exitCode == 2);
@@ -303,14 +303,14 @@ TEST_CASE("batch: a scene with a bad key or value, or an unwritable output, exit
     CHECK(r.err.find(d + "/bad-camera.toml:4: view[0].camera") != std::string::npos);
 
     // A missing map input.
-    writeBytes(d + "/missing.toml", "maps = [\n  \"maps/a.bsp\",\n  \"maps/gone.bsp\",\n]\n");
+    writeTextFile(d + "/missing.toml", "maps = [\n  \"maps/a.bsp\",\n  \"maps/gone.bsp\",\n]\n");
     r = runLuxel("batch " + q(d + "/missing.toml") + " -o " + q(d + "/out4"));
     CHECK(r.exitCode == 2);
     CHECK(lineCount(r.err) == 1);
     CHECK(r.err.find(d + "/missing.toml:3") != std::string::npos);
 
     // -o under a regular file.
-    writeBytes(d + "/plainfile", "x");
+    writeTextFile(d + "/plainfile", "x");
     r = runLuxel("batch " + q(d + "/maps") + " -o " + q(d + "/plainfile/sub") + kView);
     INFO(r.err);
     CHECK(r.exitCode == 2);
@@ -327,9 +327,9 @@ TEST_CASE("batch: a scene with a bad key or value, or an unwritable output, exit
 
 TEST_CASE("batch: a scene file's views, pattern, format and output folder", "[batch][cli]") {
     const std::string d = tempDir("batch-scene");
-    writeBytes(d + "/maps/alpha.bsp", roomMap(1));
-    writeBytes(d + "/maps/beta.bsp", roomMap(2));
-    writeBytes(d + "/scenes/s.toml", R"(maps = [
+    writeTextFile(d + "/maps/alpha.bsp", roomMap(1));
+    writeTextFile(d + "/maps/beta.bsp", roomMap(2));
+    writeTextFile(d + "/scenes/s.toml", R"(maps = [
   "../maps/alpha.bsp",
   { path = "../maps/beta.bsp", views = ["wide"] },
 ]
@@ -387,7 +387,7 @@ TEST_CASE("batch: hostile archive member names write only inside the output fold
                                               {"maps/a b;c.bsp", room},
                                               {"maps/..\\..\\evil.bsp", room},
                                               {"maps/../../evil2.bsp", room}});
-    writeBytes(d + "/in/pak.pk3", toString(zip));
+    writeTextFile(d + "/in/pak.pk3", toString(zip));
     auto r = runLuxel("batch " + q(d + "/in/pak.pk3") + " -o " + q(d + "/out/o") + kView);
     INFO(r.err);
     CHECK(r.exitCode == 0);

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "luxel/image/image.hpp"
 #include "support/test_paths.hpp"
@@ -17,18 +16,6 @@ using namespace luxel::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
-
-void writeBytes(const std::string& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out << bytes;
-}
-
-std::string readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 const char* kOpenArena = "/usr/share/games/openarena/baseoa";
 
@@ -41,7 +28,7 @@ TEST_CASE("missing and non-map files give one error line and exit code 2", "[cli
     CHECK(lineCount(r.err) == 1);
     CHECK(r.err.find("nothing.bsp") != std::string::npos);
 
-    writeBytes(dir + "/text.bsp", "this is not a map at all, just text\n");
+    writeTextFile(dir + "/text.bsp", "this is not a map at all, just text\n");
     r = runLuxel("render '" + dir + "/text.bsp' -o '" + dir + "/x.png'");
     CHECK(r.exitCode == 2);
     CHECK(lineCount(r.err) == 1);
@@ -78,13 +65,13 @@ TEST_CASE("usage mistakes give one error line naming the mistake; help and versi
 TEST_CASE("truncated and corrupted real maps fail cleanly with file, lump and offset", "[cli][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     auto dir = tempDir("cli-trunc");
-    std::string original = readBytes(*sharedMaps() + "/q3/oa088_aggressor.bsp");
+    std::string original = readFileText(*sharedMaps() + "/q3/oa088_aggressor.bsp");
     REQUIRE(original.size() > 100000);
     // Cut points inside the header, the lump directory and deep inside lumps.
     for (size_t cut : {size_t(3), size_t(8), size_t(50), size_t(143), size_t(5000), original.size() / 3,
                        original.size() - 1}) {
         std::string path = dir + "/cut" + std::to_string(cut) + ".bsp";
-        writeBytes(path, original.substr(0, cut));
+        writeTextFile(path, original.substr(0, cut));
         auto r = runLuxel("info '" + path + "'");
         INFO("cut at " << cut << ": " << r.err);
         CHECK(r.exitCode == 2);
@@ -95,7 +82,7 @@ TEST_CASE("truncated and corrupted real maps fail cleanly with file, lump and of
     // A lump directory entry pointing far past the end of the file.
     std::string corrupt = original;
     corrupt[8 + 13 * 8 + 7] = char(0x7f);  // faces lump length, high byte
-    writeBytes(dir + "/corrupt.bsp", corrupt);
+    writeTextFile(dir + "/corrupt.bsp", corrupt);
     auto r = runLuxel("render '" + dir + "/corrupt.bsp' -o '" + dir + "/c.png'");
     INFO(r.err);
     CHECK(r.exitCode == 2);
@@ -201,7 +188,7 @@ TEST_CASE("the same bytes come out with 1, 2 and 8 threads", "[cli][maps]") {
                               " --threads " + std::to_string(threads) + " -o '" + out + "'");
             INFO(mode << " threads " << threads << ": " << r.err);
             REQUIRE(r.exitCode == 0);
-            std::string bytes = readBytes(out);
+            std::string bytes = readFileText(out);
             REQUIRE(bytes.size() > 1000);
             if (reference.empty())
                 reference = bytes;
@@ -243,7 +230,7 @@ TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated
                                 " -o '" + out + "'");
         INFO(r.err);
         CHECK(r.exitCode == 0);
-        const auto manifest = nlohmann::json::parse(readBytes(out + "/manifest.json"));
+        const auto manifest = nlohmann::json::parse(readFileText(out + "/manifest.json"));
         REQUIRE(manifest.at("maps").size() == maps);
         for (const auto& m : manifest.at("maps")) {
             INFO(m.at("name").get<std::string>());

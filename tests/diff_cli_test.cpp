@@ -16,8 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
-
 std::string pairs() { return *sharedMaps() + "/pairs/oacmpdm8/"; }
 
 // A 4x4 grey image with pixel (1, 2) set to `v` in every channel.

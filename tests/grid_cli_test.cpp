@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "luxel/image/image.hpp"
 #include "support/q3_writer.hpp"
@@ -16,18 +15,6 @@ using namespace luxel::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
-
-void writeMap(const std::string& path, const std::vector<uint8_t>& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // The default room spans x, y in [-256, 256] and z in [0, 256]: with 64 x 64 x 128 cells the grid is
 // 9 x 9 x 3 points from (-256, -256, 0) (notes/decoding.md: origin = size * ceil(mins / size), ...).
@@ -52,7 +39,7 @@ TEST_CASE("luxel grid writes one image per level of a Quake 3 grid, +Y up, and e
     b.lightGrid[marked * 8 + 3] = 0;
     b.lightGrid[marked * 8 + 4] = 0;
     b.lightGrid[marked * 8 + 5] = 0;
-    writeMap(dir + "/room.bsp", b.build());
+    writeFile(dir + "/room.bsp", b.build());
 
     auto r = runLuxel("grid '" + dir + "/room.bsp' -o '" + dir + "/out' --json '" + dir + "/g.json' --csv '" + dir +
                       "/g.csv' --look linear --scale 3");
@@ -73,7 +60,7 @@ TEST_CASE("luxel grid writes one image per level of a Quake 3 grid, +Y up, and e
     // The same point on level 0 is plain.
     CHECK(readImage(dir + "/out/grid_z000.png").at(0, 0)[1] == Approx(plain).margin(0.6 / 255));
 
-    const auto j = nlohmann::json::parse(readText(dir + "/g.json"));
+    const auto j = nlohmann::json::parse(readFileText(dir + "/g.json"));
     CHECK(j["kind"] == "grid");
     CHECK(j["dims"] == nlohmann::json::array({kNx, kNy, kNz}));
     CHECK(j["origin"] == nlohmann::json::array({-256.0, -256.0, 0.0}));
@@ -87,14 +74,14 @@ TEST_CASE("luxel grid writes one image per level of a Quake 3 grid, +Y up, and e
     CHECK(j["samples"][0]["directed"][2].get<double>() == Approx(4.0 * 32 / 255));
     CHECK(j["samples"][0]["direction"][2].get<double>() == Approx(1.0));  // angle bytes (0, 0): straight up
 
-    const std::string csv = readText(dir + "/g.csv");
+    const std::string csv = readFileText(dir + "/g.csv");
     CHECK(lineCount(csv) == 1 + size_t(kNx) * kNy * kNz);
     CHECK(csv.rfind("index,x,y,z,ambient_r", 0) == 0);
 }
 
 TEST_CASE("luxel grid without a grid, and render --mode grid without one", "[light_grid][cli]") {
     auto dir = tempDir("grid-none");
-    writeMap(dir + "/plain.bsp", makeRoomMap().build());
+    writeFile(dir + "/plain.bsp", makeRoomMap().build());
     auto r = runLuxel("grid '" + dir + "/plain.bsp' -o '" + dir + "/out'");
     CHECK(r.exitCode == 2);
     CHECK(lineCount(r.err) == 1);
@@ -124,7 +111,7 @@ TEST_CASE("luxel grid on real maps: every grid point or cube sample listed", "[l
                       "/q3.json'");
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
-    const auto q3 = nlohmann::json::parse(readText(dir + "/q3.json"));
+    const auto q3 = nlohmann::json::parse(readFileText(dir + "/q3.json"));
     CHECK(q3["kind"] == "grid");
     const int nx = q3["dims"][0], ny = q3["dims"][1], nz = q3["dims"][2];
     CHECK(q3["samples"].size() == size_t(nx) * size_t(ny) * size_t(nz));
@@ -144,10 +131,10 @@ TEST_CASE("luxel grid on real maps: every grid point or cube sample listed", "[l
     for (const char* f : {"cubes_top", "cubes_side_px", "cubes_side_nx", "cubes_side_py", "cubes_side_ny",
                           "cubes_side_pz", "cubes_side_nz"})
         CHECK(fs::exists(dir + "/src/" + f + ".png"));
-    const auto src = nlohmann::json::parse(readText(dir + "/src.json"));
+    const auto src = nlohmann::json::parse(readFileText(dir + "/src.json"));
     CHECK(src["kind"] == "cubes");
     REQUIRE(src["samples"].size() > 100);
-    CHECK(lineCount(readText(dir + "/src.csv")) == 1 + src["samples"].size());
+    CHECK(lineCount(readFileText(dir + "/src.csv")) == 1 + src["samples"].size());
     CHECK(src["samples"][0]["sides"].size() == 6);
     // vrad gives every sample to a leaf.
     for (const auto& s : src["samples"]) CHECK(s["leaf"].get<int>() >= 0);

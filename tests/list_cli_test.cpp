@@ -1,5 +1,4 @@
 // `luxel list` (src/cli/list.cpp), `luxel --version`, and one batch over real maps of all three formats.
-#include <fstream>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,16 +21,16 @@ const std::string kView = kBatchView;
 
 TEST_CASE("luxel list prints the maps an archive or folder holds", "[batch][cli]") {
     const std::string d = tempDir("list");
-    writeBytes(d + "/pak.pk3", toString(makeZip({{"maps/b.bsp", "b"}, {"maps/a.bsp", "a"}, {"maps/x/c.bsp", "c"},
+    writeTextFile(d + "/pak.pk3", toString(makeZip({{"maps/b.bsp", "b"}, {"maps/a.bsp", "a"}, {"maps/x/c.bsp", "c"},
                                                  {"textures/t.tga", "t"}})));
     auto r = runLuxel("list " + q(d + "/pak.pk3"));
     INFO(r.err);
     CHECK(r.exitCode == 0);
     CHECK(r.out == "a\t" + d + "/pak.pk3:maps/a.bsp\nb\t" + d + "/pak.pk3:maps/b.bsp\n");
 
-    writeBytes(d + "/folder/top.bsp", "x");
-    writeBytes(d + "/folder/deep/er/low.bsp", "x");
-    writeBytes(d + "/folder/deep/junk.pk3", "not a zip");
+    writeTextFile(d + "/folder/top.bsp", "x");
+    writeTextFile(d + "/folder/deep/er/low.bsp", "x");
+    writeTextFile(d + "/folder/deep/junk.pk3", "not a zip");
     r = runLuxel("list --json " + q(d + "/folder"));
     INFO(r.err);
     CHECK(r.exitCode == 0);
@@ -74,7 +73,7 @@ TEST_CASE("batch: real Quake 3, Quake 2 and Source maps in one batch", "[batch][
         INFO(e.dump());
         CHECK(e["status"] == "ok");
         // The version the manifest reports is the one in the file's header (bytes 4..7, little-endian).
-        const std::string bytes = readBytes(e["source"].get<std::string>());
+        const std::string bytes = readFileText(e["source"].get<std::string>());
         REQUIRE(bytes.size() > 8);
         int32_t version = 0;
         std::memcpy(&version, bytes.data() + 4, 4);

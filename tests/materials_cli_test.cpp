@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
@@ -15,8 +14,6 @@ using namespace luxel::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
 
 // room.bsp: texture 0 textures/luxel/wall (found in dir a) plus textures/luxel/red (in dir b) and
 // textures/luxel/gone (nowhere).

@@ -5,25 +5,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "support/q3_writer.hpp"
 
 namespace luxel::test {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-size_t lineCount(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
-
-void writeBytes(const std::string& path, const std::string& bytes) {
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 std::string toString(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
 

@@ -17,10 +17,6 @@ inline const std::string kBatchView = " --size 64x36 -q ";
 // Shell-quoted.
 inline std::string q(const std::string& s) { return "'" + s + "'"; }
 
-size_t lineCount(const std::string& s);
-// Writes (creating folders) / reads a whole file as text bytes.
-void writeBytes(const std::string& path, const std::string& bytes);
-std::string readBytes(const std::string& path);
 std::string toString(const std::vector<uint8_t>& v);
 
 // A one-room Quake 3 map; `variant` changes the lightmap bytes (so the file's bytes and its picture).

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +32,13 @@ std::vector<uint8_t> bytesOf(std::string_view text) { return std::vector<uint8_t
 
 void writeTextFile(const fs::path& path, std::string_view text) { writeFile(path, bytesOf(text)); }
 
+size_t lineCount(std::string_view text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
+std::string readFileText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b) {
     std::vector<uint8_t> t(18, 0);
     t[2] = 2, t[12] = 1, t[14] = 1, t[16] = 32, t[17] = 8;  // true colour, 1x1, 32 bits, 8 alpha bits
@@ -47,13 +53,6 @@ std::string tempDir(const std::string& name) {
     return dir.string();
 }
 
-static std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 CommandResult runLuxel(const std::string& args) {
     static int counter = 0;
     fs::path dir = fs::temp_directory_path() / ("luxel-run-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -63,8 +62,8 @@ CommandResult runLuxel(const std::string& args) {
     int status = std::system(cmd.c_str());
     CommandResult r;
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.out = slurp(dir / "out");
-    r.err = slurp(dir / "err");
+    r.out = readFileText(dir / "out");
+    r.err = readFileText(dir / "err");
     fs::remove_all(dir);
     return r;
 }

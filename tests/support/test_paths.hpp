@@ -37,6 +37,10 @@ void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& by
 // Text as bytes, and written to a file the same way.
 std::vector<uint8_t> bytesOf(std::string_view text);
 void writeTextFile(const std::filesystem::path& path, std::string_view text);
+// A whole file as a string, its bytes as they are ("" when it cannot be read).
+std::string readFileText(const std::filesystem::path& path);
+// The lines a command printed: its newlines.
+size_t lineCount(std::string_view text);
 
 // An uncompressed 1x1 32-bit TGA of one opaque colour.
 std::vector<uint8_t> tga1x1(uint8_t r, uint8_t g, uint8_t b);
