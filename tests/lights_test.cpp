@@ -1,74 +1,24 @@
 // Quake 3 lights as q3map2 sees them (light/q3_lights.hpp) and q3map2's contribution rules
-// (light/light_arrival.hpp): hand-computed answers for every kind of light, the grid cell, the .map parser,
-// and the counts on the real oacmpdm8 build against q3map2's own log.
+// (light/light_arrival.hpp): hand-computed answers for every kind of light and for the grid cell. The .map
+// parser, placement, hostile input, shader keywords and the real oacmpdm8 build: lights_sources_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <limits>
 #include <numbers>
-#include <sstream>
 
-#include "luxel/bsp/decode.hpp"
 #include "luxel/light/light_arrival.hpp"
 #include "luxel/light/q3_lights.hpp"
-#include "luxel/io/map_source.hpp"
 #include "luxel/material/q3_light_shaders.hpp"
-#include "luxel/util/error.hpp"
-#include "luxel/vis/visibility.hpp"
-#include "support/test_paths.hpp"
+#include "support/light_fixtures.hpp"
 
 using namespace luxel;
+using namespace luxel::test;
 
 namespace {
-
-constexpr float kUnit = 4.0f / 255.0f;  // q3map2 value -> luxel light units
-const Vec3 kUp{0, 0, 1};
-
-Quake3LightSet lightsOfMap(const std::string& mapText) { return quake3Lights(World{}, {}, mapText); }
 
 Light onlyLight(const Quake3LightSet& set) {
     REQUIRE(set.lights.size() == 1);
     return set.lights.front();
-}
-
-// A world of one surface: the polygon `corners` (a fan), of material 0, lit by `shader`.
-World polygonWorld(const std::vector<Vec3>& corners, Vec3 normal) {
-    World w;
-    w.materials.push_back({"textures/test/glow"});
-    for (const Vec3& p : corners) {
-        Vertex v;
-        v.position = p;
-        v.normal = normal;
-        w.vertices.push_back(v);
-    }
-    for (uint32_t i = 1; i + 1 < corners.size(); ++i) w.indices.insert(w.indices.end(), {0, i, i + 1});
-    Surface s;
-    s.kind = SurfaceKind::Polygon;
-    s.material = 0;
-    s.numVertices = uint32_t(corners.size());
-    s.numIndices = uint32_t(w.indices.size());
-    w.surfaces.push_back(s);
-    Model m;
-    m.numSurfaces = 1;
-    w.models.push_back(m);
-    return w;
-}
-
-Q3LightShader glowShader(float value, int subdivide = 0) {
-    Q3LightShader sh;
-    sh.defined = true;
-    sh.surfaceLight = value;
-    sh.lightSubdivide = subdivide;
-    return sh;
-}
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 // The corner form factor of an a x b rectangle seen from height h above one corner, parallel (the textbook
@@ -89,16 +39,16 @@ TEST_CASE("point light over a plane: photons cos(theta) / d^2 with q3map2's scal
     CHECK(set.pointLights == 1);
     CHECK(l.kind == Light::Kind::Point);
     // Default intensity 300 times pointScale 7500 photons; -fast envelope sqrt(photons / tolerance 1).
-    CHECK(l.intensity == Approx(300 * 7500 * kUnit));
+    CHECK(l.intensity == Approx(300 * 7500 * kQ3LightUnit));
     CHECK(l.envelope == Approx(std::sqrt(300.0 * 7500.0)));
     // At (30, 40, 0): d^2 = 12500, cos = 100 / sqrt(12500): 2.25e6 / 12500 * 0.894427 = 161.0 (q3map2 value).
     const LightArrival a = lightArrival(l, {30, 40, 0}, kUp);
-    CHECK(a.color.x == Approx(180.0 * 100.0 / std::sqrt(12500.0) * kUnit));
+    CHECK(a.color.x == Approx(180.0 * 100.0 / std::sqrt(12500.0) * kQ3LightUnit));
     CHECK(a.color.y == a.color.x);
     CHECK(a.distance == Approx(std::sqrt(12500.0)));
     CHECK(a.toLight.z == Approx(100 / std::sqrt(12500.0)));
     // Closer than 16 units the distance is clamped to 16: 2.25e6 / 256.
-    CHECK(lightArrival(l, {0, 0, 95}, kUp).color.x == Approx(2.25e6 / 256 * kUnit));
+    CHECK(lightArrival(l, {0, 0, 95}, kUp).color.x == Approx(2.25e6 / 256 * kQ3LightUnit));
     // Behind the receiver's plane: nothing; at or beyond the envelope: nothing; a value at or below the
     // falloff tolerance (1): nothing.
     CHECK(!lightArrival(l, {0, 0, 150}, kUp).reaches());
@@ -107,8 +57,8 @@ TEST_CASE("point light over a plane: photons cos(theta) / d^2 with q3map2's scal
     // _color normalised to a largest channel of 1; `scale` multiplies; grid points see no angle term.
     const Light c = onlyLight(lightsOfMap(R"({ "classname" "light" "origin" "0 0 100" "_color" "0.5 0.25 0" "light" "100" "scale" "2" })"));
     CHECK(c.color == Vec3{1, 0.5f, 0});
-    CHECK(c.intensity == Approx(200 * 7500 * kUnit));
-    CHECK(lightArrivalAtPoint(c, {0, 0, 0}).color.x == Approx(200 * 7500 / 1e4 * kUnit));  // d = 100
+    CHECK(c.intensity == Approx(200 * 7500 * kQ3LightUnit));
+    CHECK(lightArrivalAtPoint(c, {0, 0, 0}).color.x == Approx(200 * 7500 / 1e4 * kQ3LightUnit));  // d = 100
 }
 
 TEST_CASE("linear falloff and no angle attenuation", "[lights]") {
@@ -116,22 +66,22 @@ TEST_CASE("linear falloff and no angle attenuation", "[lights]") {
     const Light lin = onlyLight(lightsOfMap(R"({ "classname" "light" "origin" "0 0 100" "spawnflags" "1" })"));
     CHECK(lin.falloff == Light::Falloff::Linear);
     CHECK(!lin.angleAttenuation);
-    CHECK(lightArrival(lin, {0, 0, 0}, kUp).color.x == Approx((281.25 - 100) * kUnit));
-    CHECK(lightArrival(lin, {100, 0, 0}, kUp).color.x == Approx((281.25 - 100 * std::sqrt(2.0)) * kUnit));
+    CHECK(lightArrival(lin, {0, 0, 0}, kUp).color.x == Approx((281.25 - 100) * kQ3LightUnit));
+    CHECK(lightArrival(lin, {100, 0, 0}, kUp).color.x == Approx((281.25 - 100 * std::sqrt(2.0)) * kQ3LightUnit));
     CHECK(!lightArrival(lin, {0, 0, -200}, {0, 0, 1}, true).reaches());  // 281.25 - 300 < 0
     CHECK(lin.envelope == Approx(281.25 - 1));  // (photons * linearScale - tolerance) / fade
     // fade doubles the slope.
     const Light fade = onlyLight(lightsOfMap(R"({ "classname" "light" "origin" "0 0 100" "spawnflags" "1" "fade" "2" })"));
-    CHECK(lightArrival(fade, {0, 0, 0}, kUp).color.x == Approx((281.25 - 200) * kUnit));
+    CHECK(lightArrival(fade, {0, 0, 0}, kUp).color.x == Approx((281.25 - 200) * kQ3LightUnit));
     // spawnflags 2: inverse square without the cosine: 2.25e6 / 12500 at (30, 40, 0).
     const Light flat = onlyLight(lightsOfMap(R"({ "classname" "light" "origin" "0 0 100" "spawnflags" "2" })"));
     CHECK(!flat.angleAttenuation);
-    CHECK(lightArrival(flat, {30, 40, 0}, kUp).color.x == Approx(180 * kUnit));
+    CHECK(lightArrival(flat, {30, 40, 0}, kUp).color.x == Approx(180 * kQ3LightUnit));
     // _anglescale 0.5: cos / 0.5 capped at 1.
     const Light as = onlyLight(lightsOfMap(R"({ "classname" "light" "origin" "0 0 100" "_anglescale" "0.5" })"));
-    CHECK(lightArrival(as, {30, 40, 0}, kUp).color.x == Approx(180 * kUnit));
+    CHECK(lightArrival(as, {30, 40, 0}, kUp).color.x == Approx(180 * kQ3LightUnit));
     CHECK(lightArrival(as, {300, 0, 0}, kUp).color.x ==
-          Approx(2.25e6 / 1e5 * (100 / std::sqrt(1e5) / 0.5) * kUnit).epsilon(1e-4));
+          Approx(2.25e6 / 1e5 * (100 / std::sqrt(1e5) / 0.5) * kQ3LightUnit).epsilon(1e-4));
 }
 
 TEST_CASE("spotlight: q3map2's cone and its 32-unit edge", "[lights]") {
@@ -149,7 +99,7 @@ TEST_CASE("spotlight: q3map2's cone and its 32-unit edge", "[lights]") {
     // At 200 below the cone's radius is 160; inside the edge band (128..160) the light fades linearly.
     auto expected = [](double r, double factor) {
         const double d2 = r * r + 200.0 * 200.0;
-        return 2.25e6 / d2 * (200.0 / std::sqrt(d2)) * factor * kUnit;
+        return 2.25e6 / d2 * (200.0 / std::sqrt(d2)) * factor * kQ3LightUnit;
     };
     CHECK(lightArrival(spot, {100, 0, -200}, facing).color.x == Approx(expected(100, 1.0)));
     CHECK(lightArrival(spot, {144, 0, -200}, facing).color.x == Approx(expected(144, 0.5)));
@@ -170,14 +120,14 @@ TEST_CASE("suns: q3map_sun and a light with _sun", "[lights]") {
     CHECK(s.kind == Light::Kind::Sun);
     CHECK(s.direction.z == Approx(-1));
     LightArrival a = lightArrival(s, {5, 5, 5}, kUp);
-    CHECK(a.color.x == Approx(100 * kUnit));
+    CHECK(a.color.x == Approx(100 * kQ3LightUnit));
     CHECK(std::isinf(a.distance));
     CHECK(a.toLight.z == Approx(1));
     const float c60 = std::cos(60.0f * std::numbers::pi_v<float> / 180);
     CHECK(lightArrival(s, {}, {std::sin(60.0f * std::numbers::pi_v<float> / 180), 0, c60}).color.x ==
-          Approx(50 * kUnit).epsilon(1e-4));
+          Approx(50 * kQ3LightUnit).epsilon(1e-4));
     CHECK(!lightArrival(s, {}, {0, 0, -1}).reaches());
-    CHECK(lightArrivalAtPoint(s, {}).color.x == Approx(100 * kUnit));  // grid: no angle term
+    CHECK(lightArrivalAtPoint(s, {}).color.x == Approx(100 * kQ3LightUnit));  // grid: no angle term
     // degrees 90, elevation 0: from +y, travelling towards -y. Colour normalised.
     const auto east = quake3Suns({{2, 1, 0}, 50, 90, 0}, 0);
     CHECK(east.front().direction.y == Approx(-1));
@@ -187,7 +137,7 @@ TEST_CASE("suns: q3map_sun and a light with _sun", "[lights]") {
     const auto three = quake3Suns(ext, 0);
     REQUIRE(three.size() == 3);
     for (const Light& l : three) {
-        CHECK(l.intensity == Approx(30 * kUnit));
+        CHECK(l.intensity == Approx(30 * kQ3LightUnit));
         CHECK(-l.direction.z >= std::cos(5.1f * std::numbers::pi_v<float> / 180));
     }
     // A light entity with a target and _sun 1 is a sun along the light -> target line.
@@ -199,7 +149,7 @@ TEST_CASE("suns: q3map_sun and a light with _sun", "[lights]") {
     CHECK(set.sunLights == 1);
     CHECK(set.lights[0].kind == Light::Kind::Sun);
     CHECK(set.lights[0].direction.y == Approx(1));
-    CHECK(set.lights[0].intensity == Approx(80 * kUnit));
+    CHECK(set.lights[0].intensity == Approx(80 * kQ3LightUnit));
 }
 
 TEST_CASE("q3map_skyLight: q3map2's set of suns over the sky", "[lights]") {
@@ -216,7 +166,7 @@ TEST_CASE("q3map_skyLight: q3map2's set of suns over the sky", "[lights]") {
             CHECK(l.direction.z < 0);  // all from above
             CHECK(l.color == Vec3{1, 1, 0.9f});
         }
-        CHECK(total == Approx(220 * kUnit));
+        CHECK(total == Approx(220 * kQ3LightUnit));
         CHECK(suns.back().direction.z == Approx(-1));
     }
     // Iterations 3: rings at elevations 15 and 45 degrees, the second turned by half a step (45 / 2 degrees).
@@ -274,16 +224,16 @@ TEST_CASE("area light: q3map2's form factor at a known distance", "[lights]") {
     CHECK(tri.kind == Light::Kind::Area);
     CHECK(tri.area == Approx(128 * 128 / 2));
     CHECK(tri.normal == Vec3{0, 0, -1});
-    CHECK(tri.intensity == Approx(1000 * 3 * 0.25 * kUnit));  // value * formFactorValueScale * areaScale
+    CHECK(tri.intensity == Approx(1000 * 3 * 0.25 * kQ3LightUnit));  // value * formFactorValueScale * areaScale
     CHECK(tri.origin.z == Approx(63));                       // bounds centre, 1 unit off the face
     const Light& splash = set.lights[1];
     CHECK(splash.normal == Vec3{0, 0, 1});
-    CHECK(splash.intensity == Approx(1000 * 3 * 0.25 * 7 * 0.05 * kUnit));
+    CHECK(splash.intensity == Approx(1000 * 3 * 0.25 * 7 * 0.05 * kQ3LightUnit));
     CHECK(splash.origin.z == Approx(63 - 23));
     // Both triangles at the floor's centre add up to the whole square's form factor.
     Vec3 sum;
     for (size_t i : {0, 2}) sum += lightArrival(set.lights[i], {0, 0, 0}, kUp).color;
-    CHECK(sum.x == Approx(expected * 750 * kUnit).epsilon(1e-4));
+    CHECK(sum.x == Approx(expected * 750 * kQ3LightUnit).epsilon(1e-4));
     // Behind the emitter (one-sided): nothing; the -fast envelope is where |ff| * 750 falls to 1.
     CHECK(!lightArrival(tri, {0, 0, 100}, kUp, true).reaches());
     CHECK(tri.envelope > 100);
@@ -292,7 +242,7 @@ TEST_CASE("area light: q3map2's form factor at a known distance", "[lights]") {
     // Near the emitter's plane the point is pushed to 8 units in front before the form factor.
     const Vec3 near{0, 0, 60};  // s = 3 in front of the origin plane
     CHECK(lightArrival(tri, near, kUp).color.x ==
-          Approx(polygonFormFactor(near + Vec3{0, 0, -1} * 5, kUp, tri.polygon) * 750 * kUnit));
+          Approx(polygonFormFactor(near + Vec3{0, 0, -1} * 5, kUp, tri.polygon) * 750 * kQ3LightUnit));
 
     // q3map_lightSubdivide 32: axial halving until no side is longer than 32: each 128 x 128 triangle gives
     // pieces; all area is kept except pieces under 1 square unit.
@@ -312,12 +262,12 @@ TEST_CASE("area light: q3map2's form factor at a known distance", "[lights]") {
 
 TEST_CASE("grid cell: two known contributions combined as TraceGrid stores them", "[lights]") {
     // 40 from straight up and 30 from +x (q3map2 values): main direction (30, 0, 40) / 50.
-    const GridArrival arrivals[] = {{Vec3{40, 40, 40} * kUnit, {0, 0, 1}}, {Vec3{30, 30, 30} * kUnit, {1, 0, 0}}};
+    const GridArrival arrivals[] = {{Vec3{40, 40, 40} * kQ3LightUnit, {0, 0, 1}}, {Vec3{30, 30, 30} * kQ3LightUnit, {1, 0, 0}}};
     Quake3GridSettings g;
     const GridSample s = quake3GridCell(arrivals, g);
     // directed = 40 * 0.8 + 30 * 0.6 = 50; ambient = (40 * 0.2 + 30 * 0.4) / 4 = 5.
-    CHECK(s.directed.x == Approx(50 * kUnit));
-    CHECK(s.ambient.x == Approx(5 * kUnit));
+    CHECK(s.directed.x == Approx(50 * kQ3LightUnit));
+    CHECK(s.ambient.x == Approx(5 * kQ3LightUnit));
     // Stored as latitude / longitude bytes: acos(0.8) = 36.87 degrees -> byte 26 -> 26 * 360 / 256 degrees.
     const double polar = 26 * 2 * std::numbers::pi / 256;
     CHECK(s.direction.x == Approx(std::sin(polar)));
@@ -325,309 +275,23 @@ TEST_CASE("grid cell: two known contributions combined as TraceGrid stores them"
     g.quantize = false;
     const GridSample exact = quake3GridCell(arrivals, g);
     CHECK(exact.direction.x == Approx(0.6));
-    CHECK(exact.directed.x == Approx(50 * kUnit));
+    CHECK(exact.directed.x == Approx(50 * kQ3LightUnit));
     // Worldspawn ambient starts the ambient; the _mingridlight floor raises it; bytes truncate.
     g.quantize = true;
-    g.ambient = Vec3{2.5f, 2.5f, 2.5f} * kUnit;
-    CHECK(quake3GridCell(arrivals, g).ambient.x == Approx(7 * kUnit));
-    g.minGridLight = Vec3{20, 0, 0} * kUnit;
-    CHECK(quake3GridCell(arrivals, g).ambient.x == Approx(20 * kUnit));
-    CHECK(quake3GridCell(arrivals, g).ambient.y == Approx(7 * kUnit));
+    g.ambient = Vec3{2.5f, 2.5f, 2.5f} * kQ3LightUnit;
+    CHECK(quake3GridCell(arrivals, g).ambient.x == Approx(7 * kQ3LightUnit));
+    g.minGridLight = Vec3{20, 0, 0} * kQ3LightUnit;
+    CHECK(quake3GridCell(arrivals, g).ambient.x == Approx(20 * kQ3LightUnit));
+    CHECK(quake3GridCell(arrivals, g).ambient.y == Approx(7 * kQ3LightUnit));
     // Over 255 the brightest channel is scaled to 255 with the others (hue kept).
-    const GridArrival bright[] = {{Vec3{510, 255, 0} * kUnit, {0, 0, 1}}};
+    const GridArrival bright[] = {{Vec3{510, 255, 0} * kQ3LightUnit, {0, 0, 1}}};
     const GridSample b = quake3GridCell(bright, {});
-    CHECK(b.directed.x == Approx(255 * kUnit));
-    CHECK(b.directed.y == Approx(127 * kUnit));  // 127.5 truncated
+    CHECK(b.directed.x == Approx(255 * kQ3LightUnit));
+    CHECK(b.directed.y == Approx(127 * kQ3LightUnit));  // 127.5 truncated
     // One light alone is all directed; the zero ambient is stored as 1 1 1 so the engine keeps the cell.
-    CHECK(b.ambient == Vec3{kUnit, kUnit, kUnit});
+    CHECK(b.ambient == Vec3{kQ3LightUnit, kQ3LightUnit, kQ3LightUnit});
     // Nothing at all: zero light, direction stored as straight down.
     const GridSample none = quake3GridCell({}, {});
     CHECK(none.ambient == Vec3{});
     CHECK(none.direction.z == Approx(-1));
-}
-
-TEST_CASE("Quake 3 .map entities: brushes and patches skipped", "[lights]") {
-    const std::string text = R"(// entity 0
-{
-"classname" "worldspawn"
-"_ambient" "5"
-"_color" "1 0.5 0"
-"_minlight" "10"
-// brush 0
-{
-( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) common/caulk 0 0 0 0.5 0.5 0 0 0
-}
-{
-patchDef2
-{
-textures/test/curve
-( 3 3 0 0 0 )
-(
-( ( 0 0 0 0 0 ) ( 0 64 0 0 1 ) ( 0 128 0 0 2 ) )
-( ( 64 0 0 1 0 ) ( 64 64 64 1 1 ) ( 64 128 0 1 2 ) )
-( ( 128 0 0 2 0 ) ( 128 64 0 2 1 ) ( 128 128 0 2 2 ) )
-)
-}
-}
-{
-brushDef
-{
-( ( 1 0 0 ) ( 0 1 0 ) ) "weird{name}" 0 0 0
-}
-}
-}
-/* a block comment { */
-{ "classname" "light" "origin" "1 2 3" "light" "150" }
-{
-"classname" "info_player_start"
-"origin" "0 0 24"
-}
-)";
-    const auto ents = parseQuake3MapEntities(text, "test.map");
-    REQUIRE(ents.size() == 3);
-    CHECK(*ents[0].get("_ambient") == "5");
-    CHECK(ents[0].keys.size() == 4);
-    CHECK(*ents[1].get("origin") == "1 2 3");
-    CHECK(*ents[2].get("classname") == "info_player_start");
-    CHECK_THROWS_AS(parseQuake3MapEntities("{ \"classname\" \"light\" ", "bad.map"), DecodeError);
-    CHECK_THROWS_AS(parseQuake3MapEntities("{ \"classname\" }", "bad.map"), DecodeError);
-    CHECK(*parseQuake3MapEntities("{ classname light }", "bare.map").at(0).get("classname") == "light");
-    CHECK_THROWS_AS(parseQuake3MapEntities("{ { ( 0 0 0 ) }", "bad.map"), DecodeError);
-    CHECK_THROWS_AS(parseQuake3MapEntities("{ \"unterminated }", "bad.map"), DecodeError);
-    // Worldspawn: ambient and floors are _color (not normalised) times the value.
-    World w;
-    w.entities = {ents[0]};
-    const auto set = quake3Lights(w, {}, text);
-    CHECK(set.ambient.x == Approx(5 * kUnit));
-    CHECK(set.ambient.y == Approx(2.5 * kUnit));
-    CHECK(set.minLight.x == Approx(10 * kUnit));
-    CHECK(set.minGridLight.x == Approx(10 * kUnit));
-    CHECK(set.pointLights == 1);
-    CHECK(set.lights.at(0).intensity == Approx(150 * 7500 * kUnit));
-    // _keepLights 1: the source is not read (the compiled map keeps its own lights).
-    w.entities[0].keys.emplace_back("_keepLights", "1");
-    CHECK(quake3Lights(w, {}, text).lights.empty());
-}
-
-TEST_CASE("light placement: q3map2's nudges out of solid", "[lights]") {
-    // Free above z = 0: a light in the open stays; one at z = -1 walks up with the nudges and survives.
-    auto solidBelow = [](Vec3 p) { return p.z >= 0 ? 0 : -1; };
-    CHECK(quake3LightPlacement({0, 0, 5}, solidBelow) == Vec3{0, 0, 5});
-    const auto up = quake3LightPlacement({0, 0, -1}, solidBelow);
-    REQUIRE(up);
-    CHECK(up->z >= 0);
-    // Free only in a thin band 2 units up: the (0, 0, 2) nudge finds it, but the last nudge tried from there,
-    // (-2, -2, -2), is in solid, so q3map2 culls the light all the same.
-    auto band = [](Vec3 p) { return p.z > 1.5f && p.z < 2.5f ? 0 : -1; };
-    CHECK(!quake3LightPlacement({0, 0, 0}, band));
-    CHECK(!quake3LightPlacement({0, 0, 0}, [](Vec3) { return -1; }));
-    // Solid only in a thin slab around z = 0: the light moves out and survives.
-    auto slab = [](Vec3 p) { return std::fabs(p.z) < 0.5f ? -1 : 3; };
-    const auto moved = quake3LightPlacement({0, 0, 0}, slab);
-    REQUIRE(moved);
-    CHECK(std::fabs(moved->z) >= 0.5f);
-}
-
-TEST_CASE("hostile light input neither crashes nor grows without bound", "[lights]") {
-    const auto set = lightsOfMap(R"({ "classname" "light" "origin" "nan 0 0" }
-{ "classname" "light" "origin" "0 0 0" "light" "1e38" "scale" "1e38" }
-{ "classname" "light" "origin" "0 0 0" "light" "-300" }
-{ "classname" "light" "origin" "0 0 0" "_samples" "1000000000" "_deviance" "1e30" }
-{ "classname" "light" "origin" "0 0 0" "_color" "nan inf -1" "style" "999" "spawnflags" "-1" }
-{ "classname" "light" "origin" "1e30 1e30 1e30" "target" "x" }
-{ "classname" "light" "targetname" "x" "origin" "1e30 1e30 1e30" "_extradist" "nan" })");
-    CHECK(set.lights.size() <= 2 + 256 + 4);
-    for (const Light& l : set.lights) {
-        const LightArrival a = lightArrival(l, {1, 2, 3}, kUp, true);
-        CHECK(std::isfinite(a.color.x));
-        CHECK(std::isfinite(lightArrivalAtPoint(l, {1, 2, 3}).color.x));
-    }
-    // The negative light subtracts.
-    bool negative = false;
-    for (const Light& l : set.lights) negative = negative || lightArrival(l, {0, 0, -20}, kUp).color.x < 0;
-    CHECK(negative);
-    // Absurd sky light iterations are bounded.
-    Q3Shader::SkyLight sky;
-    sky.value = 100;
-    sky.iterations = 1000000;
-    CHECK(quake3SkyLights(sky, {1, 1, 1}, {}, 0).size() <= size_t(63 * 4 * 63 + 1));
-    // A huge face with subdivision 1 stops at the bound instead of making billions of pieces.
-    World w = polygonWorld({{-60000, -60000, 0}, {-60000, 60000, 0}, {60000, 60000, 0}, {60000, -60000, 0}}, kUp);
-    Quake3LightSettings s;
-    s.maxLights = 20000;
-    s.maxPieces = 200000;  // the bound under test, small enough for the sanitizer build
-    const auto big = quake3Lights(w, {glowShader(100, 1)}, "", s);
-    CHECK(big.lights.size() <= 20000);
-    CHECK(!big.notes.empty());
-    // NaN or degenerate polygons give no light.
-    CHECK(polygonFormFactor({}, kUp, std::vector<Vec3>{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}) == 0);
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    CHECK(polygonFormFactor({}, kUp, std::vector<Vec3>{{nan, 0, 1}, {1, 0, 1}, {0, 1, 1}}) == 0);
-    CHECK(parseQuake3MapEntities("", "empty.map").empty());
-    // Shader numbers that are no numbers, or absurd ones.
-    const auto odd = parseShaderScript("textures/x/odd\n{\n q3map_skyLight 1e30 nan 1e30 nan\n q3map_lightSubdivide nan\n"
-                                       " q3map_sunExt 1 1 1 1e30 0 90 nan 1e30\n q3map_lightStyle -1e30\n}\n", "odd.shader");
-    REQUIRE(odd.size() == 1);
-    const Q3LightShader o = lightShaderOf(odd[0], {}, {});
-    CHECK(o.lightSubdivide == -1000000);
-    for (const auto& k : o.skyLights) CHECK(quake3SkyLights(k, o.color, {}, 0).size() <= size_t(63 * 4 * 63 + 2));
-    for (const auto& k : o.suns) CHECK(quake3Suns(k, 0).size() <= 256);
-}
-
-TEST_CASE("oacmpdm8: the light entities of the .map source", "[lights][maps]") {
-    LUXEL_REQUIRE_SHARED_MAPS();
-    const std::string text = readText(*test::sharedMaps() + "/pairs/oacmpdm8/oacmpdm8.map");
-    const auto ents = parseQuake3MapEntities(text, "oacmpdm8.map");
-    size_t lights = 0;
-    for (const Entity& e : ents)
-        if (const std::string* c = e.get("classname"); c && *c == "light") ++lights;
-    CHECK(lights == 90);
-    const auto set = quake3Lights(World{}, {}, text);
-    CHECK(set.pointLights == 90);  // q3map2's log: 90 point lights, 0 spotlights
-    CHECK(set.spotLights == 0);
-    // The light the "light" pair changes: (2 -283 326), light 100, _color 1 1 0.524193.
-    bool found = false;
-    for (const Light& l : set.lights)
-        if (l.origin == Vec3{2, -283, 326}) {
-            found = true;
-            CHECK(l.intensity == Approx(100 * 7500 * kUnit));
-            CHECK(l.color.z == Approx(0.524193f));
-            CHECK(l.envelope == Approx(std::sqrt(750000.0)));
-        }
-    CHECK(found);
-}
-
-TEST_CASE("oacmpdm8: surface, sky and point lights against q3map2's log", "[lights][maps]") {
-    LUXEL_REQUIRE_SHARED_MAPS();
-    const std::string dir = *test::sharedMaps() + "/pairs/oacmpdm8";
-    const std::string gameDir = "/usr/share/games/openarena/baseoa";
-    std::error_code ec;
-    if (!std::filesystem::exists(gameDir + "/z_oacmp-volume1-v3.pk3", ec)) {
-        WARN("SKIPPED: OpenArena's oacmp1 pk3 (Debian openarena-oacmp1) not installed in " + gameDir);
-        return;
-    }
-    const MapSource source = openMapPath(dir + "/base.bsp");
-    const World world = decodeMap(source);
-    MaterialOptions options;
-    options.gameDirs = {gameDir};
-    std::vector<std::string> warnings;
-    const auto shaders = quake3LightShaders(world, source, options, &warnings);
-    const auto set = quake3Lights(world, shaders, readText(dir + "/oacmpdm8.map"));
-    // q3map2 -light -fast (logs/base.log): 90 point lights, 0 spotlights, 829 diffuse (area) lights,
-    // 197 sun/sky lights; 1485 lights after 28 were culled, so 1513 made: 397 backsplash lights.
-    CHECK(set.pointLights == 90);
-    CHECK(set.spotLights == 0);
-    CHECK(set.sunLights == 197);
-    CHECK(set.areaLights == 829);
-    CHECK(set.backsplashLights == 397);
-    CHECK(set.lights.size() == 1513);
-    // The sky shader's q3map_skyLight 220 8 shares 220 among its suns.
-    double sky = 0;
-    for (const Light& l : set.lights)
-        if (l.kind == Light::Kind::Sun) sky += l.intensity;
-    CHECK(sky == Approx(220 * kUnit));
-    // Real windings face the way q3map2's form factor expects: a point in front of each emitter, facing it,
-    // sees a positive form factor (backsplash lights included).
-    size_t facing = 0, areas = 0;
-    for (const Light& l : set.lights)
-        if (l.kind == Light::Kind::Area) {
-            ++areas;
-            if (polygonFormFactor(l.origin + l.normal * 50, -l.normal, l.polygon) > 0) ++facing;
-        }
-    CHECK(facing == areas);
-    // q3map2 culls lights whose origin stays in solid after its nudges. Counted with the BSP tree alone
-    // (q3map2 also counts points inside detail brushes as solid, which luxel's World does not keep).
-    size_t culled = 0;
-    for (const Light& l : set.lights)
-        if (l.kind != Light::Kind::Sun && !quake3LightPlacement(l.origin, [&](Vec3 p) { return findCluster(world, p); }))
-            ++culled;
-    WARN("lights in structural solid after q3map2's nudges: " << culled << " (q3map2 culled 28)");
-    CHECK(culled <= 28);
-}
-
-TEST_CASE("shader light keywords as q3map2 reads them", "[lights]") {
-    const auto shaders = parseShaderScript(R"(
-textures/test/lamp
-{
-	q3map_surfacelight 400
-	q3map_lightSubdivide 64
-	q3map_backsplash 10 8
-	q3map_lightStyle 3
-	{
-		map textures/test/lamp_glow.tga
-	}
-	qer_editorimage textures/test/lamp_editor.tga
-}
-textures/test/sky
-{
-	skyParms env/test 512 -
-	q3map_sunExt 1 0.5 0 120 45 30 2 4
-	q3map_skyLight 80 6 10 80 0
-	q3map_lightRGB 0 0 0
-	surfaceparm nolightmap
-}
-textures/test/tinted
-{
-	qer_editorimage textures/test/editor.tga
-	q3map_lightRGB 2 1 0
-	cull none
-	surfaceparm fog
-	deformVertexes autosprite
-	{
-		map textures/test/stage.tga
-	}
-}
-)", "test.shader");
-    REQUIRE(shaders.size() == 3);
-    const Q3Shader& lamp = shaders[0];
-    CHECK(lamp.lightSubdivide == 64);
-    CHECK(lamp.q3mapLightImage == "textures/test/lamp_glow.tga");  // a stage before any editor image
-    // The light image's texel sum, normalised: two texels (200, 100, 0) and (0, 100, 50) -> (200, 200, 50).
-    RgbaImage img;
-    img.width = 2;
-    img.height = 1;
-    img.rgba = {200, 100, 0, 255, 0, 100, 50, 0};
-    const Q3LightShader l = lightShaderOf(lamp, img, {});
-    CHECK(l.surfaceLight == 400);
-    CHECK(l.color == Vec3{1, 1, 0.25f});
-    CHECK(l.backsplashFraction == Approx(0.1f));
-    CHECK(l.backsplashDistance == 8);
-    CHECK(l.lightStyle == 3);
-    CHECK(!l.sky);
-
-    const Q3Shader& sky = shaders[1];
-    CHECK(sky.q3mapLightImage == "env/test_up");  // skyParms' top image
-    REQUIRE(sky.suns.size() == 1);
-    CHECK(sky.suns[0].deviance == 2);
-    CHECK(sky.suns[0].samples == 4);
-    REQUIRE(sky.skyLights.size() == 1);
-    CHECK(sky.skyLights[0].iterations == 6);
-    CHECK(sky.skyLights[0].horizonMin == 10);
-    CHECK(sky.skyLights[0].horizonMax == 80);
-    CHECK(!sky.skyLights[0].sampleColor);
-    const Q3LightShader s = lightShaderOf(sky, {}, {});
-    CHECK(s.sky);                      // q3map_sun applies surfaceparm sky
-    CHECK(s.color == Vec3{1, 1, 1});   // a black q3map_lightRGB is ignored; no image: white
-    // Horizons 10..80: rings from 10 + 7.5 to 80 - 7.5 degrees, no top sun, value * 70 / 90 shared.
-    const auto suns = quake3SkyLights(s.skyLights[0], s.color, {}, 0);
-    CHECK(suns.size() == size_t(20 * 5));
-    double total = 0;
-    for (const Light& x : suns) total += x.intensity;
-    CHECK(total == Approx(80 * 70.0 / 90.0 * kUnit));
-
-    const Q3LightShader t = lightShaderOf(shaders[2], img, {});
-    CHECK(shaders[2].q3mapLightImage.empty());  // the editor image came first
-    CHECK(t.color == Vec3{1, 0.5f, 0});          // q3map_lightRGB wins over the image
-    CHECK(t.twoSided);
-    CHECK(t.fog);
-    CHECK(t.autosprite);
-    // An autosprite surface light is one point light at its bounds' centre: value * pointScale photons.
-    Q3LightShader glow = t;
-    glow.surfaceLight = 50;
-    World w = polygonWorld({{0, 0, 0}, {0, 10, 0}, {10, 10, 0}}, kUp);
-    const auto set = quake3Lights(w, {glow}, "");
-    REQUIRE(set.lights.size() == 1);
-    CHECK(set.pointLights == 1);
-    CHECK(set.lights[0].origin == Vec3{5, 5, 0});
-    CHECK(set.lights[0].intensity == Approx(50 * 7500 * kUnit));
 }
