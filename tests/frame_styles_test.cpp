@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <numbers>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
@@ -165,17 +164,10 @@ TEST_CASE("render: quakeless-ii_test1 style 5 changes exactly the pixels of its 
     for (size_t s = 0; s < world.surfaces.size() && checked == 0 && tried < 40; ++s) {
         const Surface& surf = world.surfaces[s];
         if (surf.styles[1] != 5 || surf.numVertices < 3 || geometry.surfaces[s].shading != SurfaceShading::Lightmap) continue;
-        Vec3 centre{};
-        for (uint32_t k = 0; k < surf.numVertices; ++k) centre += world.vertices[surf.firstVertex + k].position;
-        centre = centre * (1.0f / float(surf.numVertices));
-        const Vec3 n = normalize(surf.normal);
-        const Vec3 eye = centre + n * 48.0f;
-        if (findCluster(world, eye) < 0) continue;
+        const std::optional<Camera> facing = cameraFacingSurface(world, s, 48.0f, 320, 200);
+        if (!facing) continue;
         ++tried;
-        const Vec3 d = n * -1.0f;
-        const float pitch = float(std::asin(std::clamp(-d.z, -1.0f, 1.0f)) * 180.0 / std::numbers::pi);
-        const float yaw = float(std::atan2(d.y, d.x) * 180.0 / std::numbers::pi);
-        Camera cam = makeCamera(eye, {pitch, yaw, 0}, 320, 200);
+        const Camera& cam = *facing;
         o.styleSpec = "0=1,5=0";
         const Image off = renderFrame(world, geometry, cam, o);
         o.styleSpec = "0=1,5=1";

@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "luxel/vis/visibility.hpp"
 #include "support/stage_fixtures.hpp"
 
 using namespace luxel;
@@ -235,16 +234,9 @@ TEST_CASE("animated programs of a real map: deterministic across threads and ren
         if (surf.kind != SurfaceKind::Polygon || surf.material < 0 || !animated[size_t(surf.material)] ||
             surf.numVertices < 3)
             continue;
-        Vec3 centre{};
-        for (uint32_t k = 0; k < surf.numVertices; ++k) centre += world.vertices[surf.firstVertex + k].position;
-        centre = centre * (1.0f / float(surf.numVertices));
-        const Vec3 n = normalize(surf.normal);
-        const Vec3 eye = centre + n * 64.0f;
-        if (findCluster(world, eye) < 0) continue;
-        const Vec3 d = n * -1.0f;
-        const float pitch = float(std::asin(std::clamp(-d.z, -1.0f, 1.0f)) * 180.0 / std::numbers::pi);
-        const float yaw = float(std::atan2(d.y, d.x) * 180.0 / std::numbers::pi);
-        const Camera cam = makeCamera(eye, {pitch, yaw, 0}, 240, 160);
+        const std::optional<Camera> facing = cameraFacingSurface(world, s, 64.0f, 240, 160);
+        if (!facing) continue;
+        const Camera& cam = *facing;
         const Image a = render(set0, cam), c = render(set1, cam);
         if (sameBytes(a, c)) continue;  // hidden behind something else from here
         INFO("surface " << s << " (" << world.materials[size_t(surf.material)].name << ")");

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render_surfaces.hpp"
+#include "luxel/vis/visibility.hpp"
 
 namespace luxel::test {
 
@@ -201,6 +203,20 @@ void requireSameBytesAtThreadCounts(const RenderScene& s, const Camera& cam, con
         REQUIRE(img.pixels.size() == ref.pixels.size());
         REQUIRE(std::memcmp(img.pixels.data(), ref.pixels.data(), img.pixels.size() * sizeof(float)) == 0);
     }
+}
+
+std::optional<Camera> cameraFacingSurface(const World& world, size_t s, float distance, int width, int height) {
+    const Surface& surf = world.surfaces.at(s);
+    Vec3 centre{};
+    for (uint32_t k = 0; k < surf.numVertices; ++k) centre += world.vertices[surf.firstVertex + k].position;
+    centre = centre * (1.0f / float(surf.numVertices));
+    const Vec3 n = normalize(surf.normal);
+    const Vec3 eye = centre + n * distance;
+    if (findCluster(world, eye) < 0) return std::nullopt;
+    const Vec3 d = n * -1.0f;
+    const float pitch = float(std::asin(std::clamp(-d.z, -1.0f, 1.0f)) * 180.0 / std::numbers::pi);
+    const float yaw = float(std::atan2(d.y, d.x) * 180.0 / std::numbers::pi);
+    return makeCamera(eye, {pitch, yaw, 0}, width, height);
 }
 
 }  // namespace luxel::test

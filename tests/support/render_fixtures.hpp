@@ -2,6 +2,7 @@
 // Hand-built Worlds + Geometry for renderer tests: flat surfaces with chosen colours, lightmap pages and
 // windings, rendered without a BSP tree (all surfaces given to renderSurfaces directly).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
@@ -63,6 +64,9 @@ uint32_t addBillboard(RenderScene& scene, Vec3 origin, Vec3 color, float radius)
 std::vector<uint32_t> allSurfaces(const RenderScene& scene);
 
 Camera makeCamera(Vec3 position, Vec3 angles, int width, int height, float fovX = 90.0f);
+// A camera `distance` units in front of surface `s`'s vertex centroid, looking straight at it (along its
+// -normal); nothing when that eye is in no cluster of the map.
+std::optional<Camera> cameraFacingSurface(const World& world, size_t s, float distance, int width, int height);
 
 // 320x180 from the centre of q3_writer's default room (0 0 128), 90 degrees across.
 inline Camera roomCamera(Vec3 angles) { return makeCamera({0, 0, 128}, angles, 320, 180); }
