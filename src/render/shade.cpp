@@ -473,8 +473,7 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
     const TriShade& t = ctx.triShade[tri];
     if (raster::useAvx2() && !t.skyBox && !t.program && t.texture && t.texture->hasAlpha &&
         t.texture->alphaCellRanges.size() == t.texture->mips.size() && t.texture->alphaLevels.size() == t.texture->mips.size()) {
-        const LevelView base = levelView(*t.texture, 0);
-        if (base.powerOfTwo && size_t(base.width) * size_t(base.height) < (size_t(1) << 31)) {
+        if (vectorIndexable(*t.texture)) {
             const TexFootprint f = texFootprint(ctx, t, tri);
             // Every triangle of a material has the same test, and a frame's cut-outs are few materials:
             // the last one found on this thread is kept (a pure function of the two numbers).

@@ -357,12 +357,18 @@ Vec3 blendFactorOf(BlendFactor f, Vec3 src, float srcAlpha, Vec3 dst, float dstA
 
 constexpr int kMaxRun = 64;  // shadeLightBlock's segment: no run is longer
 
-// Whether a textured triangle's runs take the vector loop (texturedRunAvx2, texturedPixelsAvx2): power-of-two
-// textures, lightmap indices that fit 32 bits.
+// Whether the vector loops can index a texture's levels with int32 lanes and masks: a power-of-two top
+// level (so every level) of fewer than 2^31 texels.
+static inline bool vectorIndexable(const Texture& tex) {
+    const LevelView base = levelView(tex, 0);
+    return base.powerOfTwo && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
+}
+
+// Whether a textured triangle's runs take the vector loop (texturedRunAvx2, texturedPixelsAvx2): its texture
+// vectorIndexable, a blend texture of power-of-two size, lightmap indices that fit 32 bits.
 static inline bool texturedVectorFits(const TriShade& t) {
-    const LevelView base = levelView(*t.texture, 0);
-    return base.powerOfTwo && (!t.texture2 || levelView(*t.texture2, 0).powerOfTwo) &&
-           (t.path != ShadePath::Lightmap || t.narrowIndices) && size_t(base.width) * size_t(base.height) < (size_t(1) << 31);
+    return vectorIndexable(*t.texture) && (!t.texture2 || levelView(*t.texture2, 0).powerOfTwo) &&
+           (t.path != ShadePath::Lightmap || t.narrowIndices);
 }
 
 // Pixel loops of the light-bearing modes. A run is n pixels of one triangle on one row; dx is its first
