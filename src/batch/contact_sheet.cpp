@@ -27,7 +27,7 @@ constexpr int kMaxThumbnailSide = 16384;  // larger claims are hostile or a mist
 constexpr int kMaxSheetSide = 65535;      // PNG allows more; no viewer wants it
 constexpr int kMaxTiles = 1000000;
 // Sharp enough for thumbnails at a quarter of lanczos3's cost (OIIO 2.4 resizes with a 2D kernel).
-constexpr const char* kThumbnailFilter = "blackman-harris";
+constexpr const char* kThumbnailFilter = "box";
 constexpr const char* kDejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 constexpr int kLabelFontSize = 13;

@@ -255,16 +255,34 @@ Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const C
             first = std::max(first, k.*s - t * (k.f + d));
             last = std::min(last, k.*s + t * (k.f + d));
         }
+        // Every corner's offset (s - shift) / (f + d) falls as the shift grows, and so does its rounded value
+        // (a rounded difference and a rounded quotient by a positive number are monotonic). So a corner whose
+        // offset at the interval's start is below the largest offset at its end is never the largest inside
+        // it, and likewise for the smallest: dropping such corners as the interval narrows leaves every
+        // balance below bit for bit the same, at a few passes over all corners instead of 64.
+        struct Offset {
+            double s, den;
+            double at(double shift) const { return (s - shift) / den; }
+        };
+        std::vector<Offset> top, bottom;
+        top.reserve(corners.size());
+        for (const Along& k : corners) top.push_back({k.*s, k.f + d});
+        bottom = top;
+        auto narrow = [&] {
+            double topAtLast = -1e30, bottomAtFirst = 1e30;
+            for (const Offset& o : top) topAtLast = std::max(topAtLast, o.at(last));
+            for (const Offset& o : bottom) bottomAtFirst = std::min(bottomAtFirst, o.at(first));
+            std::erase_if(top, [&](const Offset& o) { return o.at(first) < topAtLast; });
+            std::erase_if(bottom, [&](const Offset& o) { return o.at(last) > bottomAtFirst; });
+        };
         auto balance = [&](double shift) {
             double hi = -1e30, lo = 1e30;
-            for (const Along& k : corners) {
-                const double offset = (k.*s - shift) / (k.f + d);
-                hi = std::max(hi, offset);
-                lo = std::min(lo, offset);
-            }
+            for (const Offset& o : top) hi = std::max(hi, o.at(shift));
+            for (const Offset& o : bottom) lo = std::min(lo, o.at(shift));
             return hi + lo;
         };
         for (int i = 0; i < 64 && first < last; ++i) {
+            if (i % 4 == 0 && top.size() + bottom.size() > 64) narrow();
             const double mid = (first + last) / 2;
             (balance(mid) > 0 ? first : last) = mid;
         }
