@@ -7,6 +7,25 @@
 
 namespace luxel {
 
+namespace {
+
+// The general loop below for an opaque texture of even sides: every block's alphas are 255, so each colour
+// is (sum + 2) / 4 of its block. Written without the per-block tests so that it vectorizes.
+void halveOpaque(const RgbaImage& src, RgbaImage& dst) {
+    const size_t srcRow = size_t(src.width) * 4, dstRow = size_t(dst.width) * 4;
+    for (int y = 0; y < dst.height; ++y) {
+        const uint8_t* row0 = src.rgba.data() + size_t(2 * y) * srcRow;
+        const uint8_t* row1 = row0 + srcRow;
+        uint8_t* q = dst.rgba.data() + size_t(y) * dstRow;
+        for (size_t i = 0; i < dstRow; ++i) {
+            const size_t x = (i / 4) * 8 + i % 4;
+            q[i] = uint8_t((row0[x] + row0[x + 4] + row1[x] + row1[x + 4] + 2u) >> 2);
+        }
+    }
+}
+
+}  // namespace
+
 Texture makeTexture(std::string name, RgbaImage image) {
     Texture t;
     t.name = std::move(name);
@@ -22,6 +41,11 @@ Texture makeTexture(std::string name, RgbaImage image) {
         dst.width = std::max(1, src.width / 2);
         dst.height = std::max(1, src.height / 2);
         dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
+        if (!t.hasAlpha && src.width == 2 * dst.width && src.height == 2 * dst.height) {
+            halveOpaque(src, dst);
+            t.mips.push_back(std::move(dst));
+            continue;
+        }
         for (int y = 0; y < dst.height; ++y) {
             const uint8_t* row0 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y)) * size_t(src.width) * 4;
             const uint8_t* row1 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y + 1)) * size_t(src.width) * 4;
