@@ -83,6 +83,11 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     for name in sorted(n for n in z.namelist() if n.lower().endswith('.shader'))[:40]:
         with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
             out.write(z.read(name))
+    # A few small JPEG textures (the TurboJPEG reader): whole, so the decode runs to the end.
+    jpegs = sorted((z.getinfo(n).file_size, n) for n in z.namelist() if n.lower().endswith('.jpg'))
+    for size, name in jpegs[:8]:
+        with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
+            out.write(z.read(name))
 PY
 fi
 

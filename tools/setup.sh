@@ -19,7 +19,7 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
-  libtomlplusplus-dev libxxhash-dev libdeflate-dev fonts-dejavu-core
+  libtomlplusplus-dev libxxhash-dev libdeflate-dev libturbojpeg0-dev fonts-dejavu-core
   # tests: JUnit reports of luxel diff parsed back with a real XML parser
   libpugixml-dev
   # tools/slurm: the local single-node cluster the batch shards run on; jq compares manifests

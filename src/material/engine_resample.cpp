@@ -17,9 +17,9 @@ int32_t powerOfTwoBelow(int32_t side) {
 
 }  // namespace
 
-RgbaImage resampleToPowerOfTwo(const RgbaImage& in) {
+RgbaImage resampleToPowerOfTwo(RgbaImage in) {
     const int32_t outWidth = powerOfTwoBelow(in.width), outHeight = powerOfTwoBelow(in.height);
-    if (in.empty() || (outWidth == in.width && outHeight == in.height)) return in;
+    if (in.empty() || (outWidth == in.width && outHeight == in.height)) return in;  // moved, not copied
     // ResampleTexture: each output texel averages 4 input texels, at a quarter and three quarters of its
     // span across (16.16 fixed point) and down (double, truncated), as the engines do.
     const int64_t fracStep = int64_t(in.width) * 0x10000 / outWidth;

@@ -6,6 +6,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/material/engine_resample.hpp"
+#include "luxel/material/jpeg.hpp"
 #include "luxel/material/pcx.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
@@ -76,6 +77,8 @@ RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
     if (!bytes) throw UsageError(path + ": not found");
     const std::string name = files.describe(path).value_or(path);
     if (endsWithIgnoreCase(path, ".pcx")) return decodePcx(*bytes, name);  // OpenImageIO has no PCX reader
+    if (looksLikeJpeg(*bytes))
+        if (std::optional<RgbaImage> jpeg = decodeJpegRgba(*bytes, name)) return std::move(*jpeg);
     return toRgba(decodeImageBytes(*bytes, name), name);
 }
 

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the readers of game content a map leans on (built with -DLUXEL_FUZZ=ON, run by
-// tools/fuzz.sh): every input is tried as a VTF, a PCX (image and palette), a WAL, a VMT, a KeyValues file
+// tools/fuzz.sh): every input is tried as a VTF, a PCX (image and palette), a WAL, a JPEG, a VMT, a KeyValues file
 // (gameinfo.txt) and a Quake 3 shader script.
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report, hang or
 // huge allocation is a finding.
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "luxel/io/keyvalues.hpp"
+#include "luxel/material/jpeg.hpp"
 #include "luxel/material/pcx.hpp"
 #include "luxel/material/q3_shader.hpp"
 #include "luxel/material/vmt.hpp"
@@ -44,6 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     expectDecodeErrorOnly([&] { palette = luxel::readPcxPalette(bytes, "fuzz.pcx"); });
     expectDecodeErrorOnly([&] { (void)luxel::decodeWal(bytes, "fuzz.wal", palette, 0, true); });
     expectDecodeErrorOnly([&] { (void)luxel::decodeWal(bytes, "fuzz.wal", palette, 3); });
+    expectDecodeErrorOnly([&] { (void)luxel::decodeJpegRgba(bytes, "fuzz.jpg"); });
     expectDecodeErrorOnly([&] { (void)luxel::parseVmt(text, "fuzz.vmt"); });
     expectDecodeErrorOnly([&] { (void)luxel::parseKeyValues(text, "gameinfo.txt"); });
     expectDecodeErrorOnly([&] {

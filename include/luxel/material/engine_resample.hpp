@@ -8,6 +8,6 @@ namespace luxel {
 
 // The image at each side's power of two at or below it (r_roundImagesDown / gl_round_down 1, the default),
 // resampled as ResampleTexture does; an image of power-of-two sides comes back as it is.
-RgbaImage resampleToPowerOfTwo(const RgbaImage& in);
+RgbaImage resampleToPowerOfTwo(RgbaImage in);
 
 }  // namespace luxel

@@ -1,0 +1,62 @@
+#include "luxel/material/jpeg.hpp"
+
+#include <turbojpeg.h>
+
+#include <memory>
+
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+
+namespace {
+
+struct Destroy {
+    void operator()(void* handle) const { tjDestroy(handle); }
+};
+
+// One decompressor per thread: creating one allocates libjpeg's tables each time. After a failed call the
+// handle is dropped: libjpeg's state is then unreliable, and the next file's header read would fail with it.
+thread_local std::unique_ptr<void, Destroy> tHandle;
+
+tjhandle decompressor() {
+    if (!tHandle) tHandle.reset(tjInitDecompress());
+    if (!tHandle) throw std::bad_alloc();
+    return tHandle.get();
+}
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+    tHandle.reset();
+    throw DecodeError(name, "image", 0, "cannot decode image: " + what);
+}
+
+}  // namespace
+
+bool looksLikeJpeg(std::span<const uint8_t> bytes) {
+    return bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+}
+
+std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const std::string& name) {
+    tjhandle tj = decompressor();
+    // TurboJPEG takes an unsigned long size; a texture never comes near that.
+    const auto size = static_cast<unsigned long>(bytes.size());
+    int width = 0, height = 0, subsampling = 0, colorspace = 0;
+    if (tjDecompressHeader3(tj, bytes.data(), size, &width, &height, &subsampling, &colorspace) != 0)
+        fail(name, std::string("JPEG header: ") + tjGetErrorStr2(tj));
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) return std::nullopt;
+    if (width <= 0 || height <= 0 || width > kMaxTextureSide || height > kMaxTextureSide)
+        throw DecodeError(name, "image", 0, "size " + std::to_string(width) + "x" + std::to_string(height) +
+                                                " outside 1.." + std::to_string(kMaxTextureSide));
+    RgbaImage image;
+    image.width = width;
+    image.height = height;
+    image.rgba.resize(size_t(width) * size_t(height) * 4);
+    // RGBX: the fourth byte of every pixel comes out 0xFF, the texture's alpha. A damaged stream that libjpeg
+    // can finish (a warning: premature end, a corrupt marker) still gives an image, as OpenImageIO's reader does.
+    if (tjDecompress2(tj, bytes.data(), size, image.rgba.data(), width, 0, height, TJPF_RGBX, 0) != 0) {
+        if (tjGetErrorCode(tj) == TJERR_FATAL) fail(name, tjGetErrorStr2(tj));
+        tHandle.reset();
+    }
+    return image;
+}
+
+}  // namespace luxel
