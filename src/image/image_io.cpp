@@ -83,7 +83,9 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
         for (size_t i = 0; i < bytes.size(); ++i) {
             float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
             v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
-            bytes[i] = uint8_t(std::lround(v * 255.0f));
+            // lround of the float product, without the libm call: the product plus one half is exact in double,
+            // and truncating a non-negative value is rounding it down.
+            bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
         }
         ok = out->write_image(OIIO::TypeDesc::UINT8, bytes.data());
     } else {
