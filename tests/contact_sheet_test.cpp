@@ -279,3 +279,34 @@ TEST_CASE("Contact sheet: unwritable paths are UsageErrors; no tiles write nothi
     CHECK_FALSE(fs::exists(dir + "/empty.png"));
     CHECK(fs::is_empty(dir));
 }
+
+TEST_CASE("Contact sheet: thumbnails fitted from memory give the pixels of the files read back", "[sheet]") {
+    // Noisy images (so filtering shows), at the batch's 2:1 and at ratios that are no integer, written as
+    // PNG; each tile once from its file and once fitted from the same bytes.
+    auto dir = luxel::test::tempDir("sheet-fitted");
+    std::vector<SheetTile> fromFiles, fromMemory;
+    uint32_t x = 7;
+    for (auto [w, h] : {std::pair{512, 288}, std::pair{300, 200}, std::pair{97, 41}, std::pair{64, 36}}) {
+        std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
+        for (uint8_t& b : rgb) b = uint8_t((x = x * 1664525u + 1013904223u) >> 24);
+        const std::string path = (fs::path(dir) / ("t" + std::to_string(w) + ".png")).string();
+        OIIO::ImageBuf buf(OIIO::ImageSpec(w, h, 3, OIIO::TypeDesc::UINT8), rgb.data());
+        REQUIRE(buf.write(path));
+        fromFiles.push_back({"t", path, ""});
+        SheetTile t = fromFiles.back();
+        t.fitted = fitThumbnail(rgb.data(), w, h, 256, 144);
+        REQUIRE(t.fitted);
+        CHECK(t.fitted->rgb.size() == size_t(t.fitted->width) * size_t(t.fitted->height) * 3);
+        fromMemory.push_back(t);
+    }
+    CHECK(fitThumbnail(nullptr, 0, 10, 256, 144) == nullptr);
+    SheetOptions options;
+    const Sheet a = readSheet(writeContactSheets(fromFiles, dir + "/files.png", options).at(0));
+    const Sheet b = readSheet(writeContactSheets(fromMemory, dir + "/memory.png", options).at(0));
+    REQUIRE(a.width == b.width);
+    REQUIRE(a.height == b.height);
+    std::vector<uint8_t> pa(size_t(a.width) * size_t(a.height) * 3), pb(pa.size());
+    REQUIRE(a.buf.get_pixels(OIIO::ROI(0, a.width, 0, a.height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8, pa.data()));
+    REQUIRE(b.buf.get_pixels(OIIO::ROI(0, b.width, 0, b.height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8, pb.data()));
+    CHECK(pa == pb);
+}

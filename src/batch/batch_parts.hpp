@@ -2,10 +2,12 @@
 // Internal to the batch stage: what the runner, the manifest and the merge share.
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "luxel/batch/batch.hpp"
+#include "luxel/batch/contact_sheet.hpp"
 #include "luxel/render/map_view.hpp"
 
 namespace luxel::batch {
@@ -31,7 +33,12 @@ Json makeManifest(const std::vector<Json>& maps, size_t workListSize, const std:
 
 // Contact sheet (unless sheetPath is "-") and index page for a finished manifest; records the sheet files in
 // manifest["sheets"]. Failures to write them are warnings in the manifest, not errors.
-void writeSheetAndIndex(Json& manifest, const BatchOptions& options);
+// `fitted`, when not empty, holds per manifest map its first view already fitted to a sheet tile (or null: the
+// sheet reads that view's file).
+void writeSheetAndIndex(Json& manifest, const BatchOptions& options,
+                        const std::vector<std::shared_ptr<const FittedThumbnail>>& fitted = {});
+// The sheet's tile height for options.sheetTileWidth (16:9).
+inline int sheetTileHeight(const BatchOptions& options) { return options.sheetTileWidth * 9 / 16; }
 
 // Writes outDir/manifest.json atomically.
 void writeManifest(const Json& manifest, const std::string& outDir);

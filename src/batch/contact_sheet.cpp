@@ -185,27 +185,11 @@ struct Thumbnail {
     std::string error;
 };
 
-Thumbnail loadThumbnail(const std::string& path, int areaWidth, int areaHeight) {
+// `src` (read as float) fitted into areaWidth x areaHeight; `path` names it in errors and decides whether it
+// holds linear light.
+Thumbnail fitImage(const OIIO::ImageBuf& src, const std::string& path, int areaWidth, int areaHeight) {
     Thumbnail out;
-    OIIO::ImageBuf src(path);
-    if (!src.init_spec(path, 0, 0)) {
-        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
-        OIIO::geterror();
-        return out;
-    }
     const OIIO::ImageSpec& spec = src.spec();
-    if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0 || spec.width > kMaxThumbnailSide ||
-        spec.height > kMaxThumbnailSide) {
-        out.error = "thumbnail " + path + " has an unusable size " + std::to_string(spec.width) + "x" +
-                    std::to_string(spec.height);
-        return out;
-    }
-    if (!src.read(0, 0, true, OIIO::TypeDesc::FLOAT)) {
-        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
-        OIIO::geterror();
-        return out;
-    }
-
     double scale = std::min(double(areaWidth) / spec.width, double(areaHeight) / spec.height);
     int w = std::clamp(int(std::lround(spec.width * scale)), 1, areaWidth);
     int h = std::clamp(int(std::lround(spec.height * scale)), 1, areaHeight);
@@ -237,6 +221,32 @@ Thumbnail loadThumbnail(const std::string& path, int areaWidth, int areaHeight) 
         out.image.reset();
     }
     return out;
+}
+
+bool usableThumbnailSize(int width, int height, int channels) {
+    return width > 0 && height > 0 && channels > 0 && width <= kMaxThumbnailSide && height <= kMaxThumbnailSide;
+}
+
+Thumbnail loadThumbnail(const std::string& path, int areaWidth, int areaHeight) {
+    Thumbnail out;
+    OIIO::ImageBuf src(path);
+    if (!src.init_spec(path, 0, 0)) {
+        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
+        OIIO::geterror();
+        return out;
+    }
+    const OIIO::ImageSpec& spec = src.spec();
+    if (!usableThumbnailSize(spec.width, spec.height, spec.nchannels)) {
+        out.error = "thumbnail " + path + " has an unusable size " + std::to_string(spec.width) + "x" +
+                    std::to_string(spec.height);
+        return out;
+    }
+    if (!src.read(0, 0, true, OIIO::TypeDesc::FLOAT)) {
+        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
+        OIIO::geterror();
+        return out;
+    }
+    return fitImage(src, path, areaWidth, areaHeight);
 }
 
 void fillBox(OIIO::ImageBuf& sheet, int x, int y, int w, int h, const std::array<float, 3>& color) {
@@ -276,7 +286,12 @@ void drawTile(OIIO::ImageBuf& sheet, int x, int y, const SheetTile& tile, const 
     int w = options.tileWidth, h = options.tileHeight;
     std::string error = tile.error;
     if (error.empty() && tile.imagePath.empty()) error = "no thumbnail";
-    if (error.empty()) {
+    if (error.empty() && tile.fitted) {
+        const FittedThumbnail& f = *tile.fitted;
+        fillBox(sheet, x, y, w, h, kSheetLetterbox);
+        OIIO::ImageBuf image(OIIO::ImageSpec(f.width, f.height, 3, OIIO::TypeDesc::UINT8), const_cast<uint8_t*>(f.rgb.data()));
+        IBA::paste(sheet, x + (w - f.width) / 2, y + (h - f.height) / 2, 0, 0, image, OIIO::ROI(0, f.width, 0, f.height, 0, 1, 0, 3), 1);
+    } else if (error.empty()) {
         Thumbnail thumb = loadThumbnail(tile.imagePath, w, h);
         if (thumb.error.empty()) {
             fillBox(sheet, x, y, w, h, kSheetLetterbox);
@@ -374,6 +389,25 @@ SheetLayout layoutSheets(size_t tileCount, const SheetOptions& options) {
                          " px (fewer columns, smaller tiles or a lower maxSheetHeight)");
     l.width = int(widthFor(l.columns));
     return l;
+}
+
+std::shared_ptr<const FittedThumbnail> fitThumbnail(const uint8_t* rgb, int width, int height, int tileWidth,
+                                                    int tileHeight) {
+    if (!usableThumbnailSize(width, height, 3) || tileWidth <= 0 || tileHeight <= 0) return nullptr;
+    // As loadThumbnail has it after reading the PNG: the bytes as float, converted by OpenImageIO.
+    OIIO::ImageBuf bytes(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::UINT8), const_cast<uint8_t*>(rgb));
+    OIIO::ImageBuf src(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::FLOAT));
+    if (!src.copy_pixels(bytes)) return nullptr;
+    Thumbnail thumb = fitImage(src, ".png", tileWidth, tileHeight);
+    if (!thumb.error.empty()) return nullptr;
+    auto fitted = std::make_shared<FittedThumbnail>();
+    fitted->width = thumb.image.spec().width;
+    fitted->height = thumb.image.spec().height;
+    fitted->rgb.resize(size_t(fitted->width) * size_t(fitted->height) * 3);
+    if (!thumb.image.get_pixels(OIIO::ROI(0, fitted->width, 0, fitted->height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8,
+                                fitted->rgb.data()))
+        return nullptr;
+    return fitted;
 }
 
 std::string sheetFileName(const std::string& path, int index) {

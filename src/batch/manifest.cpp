@@ -104,7 +104,8 @@ Json makeManifest(const std::vector<Json>& maps, size_t workListSize, const std:
     return m;
 }
 
-void writeSheetAndIndex(Json& manifest, const BatchOptions& options) {
+void writeSheetAndIndex(Json& manifest, const BatchOptions& options,
+                        const std::vector<std::shared_ptr<const FittedThumbnail>>& fitted) {
     if (options.sheetPath != "-") {
         const std::string sheet = options.sheetPath.empty() ? (fs::path(options.outDir) / "sheet.png").string()
                                                             : options.sheetPath;
@@ -115,13 +116,14 @@ void writeSheetAndIndex(Json& manifest, const BatchOptions& options) {
             if (map.value("status", "") != "ok") tile.error = map.value("error", "failed");
             else if (map.contains("views") && !map["views"].empty())
                 tile.imagePath = (fs::path(options.outDir) / map["views"][0].value("output", "")).string();
+            if (tiles.size() < fitted.size()) tile.fitted = fitted[tiles.size()];
             else
                 tile.error = "no views";
             tiles.push_back(std::move(tile));
         }
         SheetOptions sheetOptions;
         sheetOptions.tileWidth = options.sheetTileWidth;
-        sheetOptions.tileHeight = options.sheetTileWidth * 9 / 16;
+        sheetOptions.tileHeight = sheetTileHeight(options);
         manifest["sheets"] = Json::array();
         try {
             for (const std::string& file : writeContactSheets(tiles, sheet, sheetOptions)) {

@@ -54,6 +54,7 @@ struct Outcome {
     Json entry;
     bool upToDate = false;
     std::vector<std::string> warnings;
+    std::shared_ptr<const FittedThumbnail> sheetThumbnail;  // the first view fitted to its sheet tile
 };
 
 Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, const Json& previous) {
@@ -97,6 +98,13 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             const double w0 = nowMs();
             writeImage(file.string(), r.image, viewMetadata(map, r));
             const double w1 = nowMs();
+            // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
+            // the file after the batch (same pixels: what the PNG holds). Other kinds of file are read back.
+            if (&v == &job.views.front() && options.sheetPath != "-" && r.image.channels == 3 && isLdrPath(file.string())) {
+                const std::vector<uint8_t> bytes = displayBytes(r.image);
+                out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
+                                                  sheetTileHeight(options));
+            }
             for (std::string& w : r.warnings)
                 if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
                     out.warnings.push_back(std::move(w));
@@ -189,7 +197,9 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
 
     BatchResult result;
     std::vector<Json> entries;
+    std::vector<std::shared_ptr<const FittedThumbnail>> sheetThumbnails;
     for (Outcome& o : outcomes) {
+        sheetThumbnails.push_back(std::move(o.sheetThumbnail));
         (o.entry.value("status", "") == "ok" ? result.ok : result.failed) += 1;
         if (o.upToDate) ++result.upToDate;
         entries.push_back(std::move(o.entry));
@@ -216,7 +226,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     result.manifest = makeManifest(entries, jobs.size(), workListKey(jobs), std::move(timings));
     if (!options.shard.all())
         result.manifest["shard"] = {{"index", options.shard.index}, {"count", options.shard.count}};
-    writeSheetAndIndex(result.manifest, options);
+    writeSheetAndIndex(result.manifest, options, sheetThumbnails);
     writeManifest(result.manifest, options.outDir);
     return result;
 }

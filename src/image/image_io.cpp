@@ -42,6 +42,20 @@ std::string reproducibleDateTime() {
 
 }  // namespace
 
+std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
+    dropAlpha = dropAlpha && image.channels == 4;
+    const int channels = dropAlpha ? 3 : image.channels;
+    std::vector<uint8_t> bytes(size_t(image.width) * size_t(image.height) * size_t(channels));
+    for (size_t i = 0; i < bytes.size(); ++i) {
+        float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
+        v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
+        // lround of the float product, without the libm call: the product plus one half is exact in double,
+        // and truncating a non-negative value is rounding it down.
+        bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
+    }
+    return bytes;
+}
+
 void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
     std::string ext = extensionOf(path);
@@ -79,14 +93,7 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 
     bool ok;
     if (ldr) {
-        std::vector<uint8_t> bytes(size_t(image.width) * size_t(image.height) * size_t(channels));
-        for (size_t i = 0; i < bytes.size(); ++i) {
-            float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
-            v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
-            // lround of the float product, without the libm call: the product plus one half is exact in double,
-            // and truncating a non-negative value is rounding it down.
-            bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
-        }
+        const std::vector<uint8_t> bytes = displayBytes(image, dropAlpha);
         ok = out->write_image(OIIO::TypeDesc::UINT8, bytes.data());
     } else {
         ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());  // EXR / TIFF: never dropAlpha

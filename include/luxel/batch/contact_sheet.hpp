@@ -3,15 +3,26 @@
 // placeholder tiles; split into several files when one would be too tall. All image work is OpenImageIO's.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace luxel {
 
+// A thumbnail already fitted into its tile area (fitThumbnail): 8-bit RGB, as the sheet stores it.
+struct FittedThumbnail {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgb;
+};
+
 struct SheetTile {
     std::string label;      // map name, drawn under the thumbnail
     std::string imagePath;  // thumbnail to place (any format OIIO reads); empty when the map failed
     std::string error;      // non-empty: a failed map -> a placeholder tile with "FAILED" and the error's start
+    // When set, the image at imagePath fitted already (the batch fits what it renders while it still holds
+    // it): placed as it is, the file is not read.
+    std::shared_ptr<const FittedThumbnail> fitted = nullptr;
 };
 
 struct SheetOptions {
@@ -54,6 +65,11 @@ struct SheetLayout {
 // that makes the whole grid closest to 16:9 is taken; when that grid would need several sheets, the count
 // that makes one full sheet closest to 16:9 instead.
 SheetLayout layoutSheets(size_t tileCount, const SheetOptions& options = {});
+
+// An 8-bit RGB image (what luxel writes as PNG) fitted into a tile area of `tileWidth` x `tileHeight`, aspect
+// kept: the same pixels the sheet gets by reading that PNG back. nullptr for sizes the sheet would refuse.
+std::shared_ptr<const FittedThumbnail> fitThumbnail(const uint8_t* rgb, int width, int height, int tileWidth,
+                                                    int tileHeight);
 
 // The file name of sheet `index` (0-based): `path` for the first, then "<stem>-2<ext>", "<stem>-3<ext>", ...
 std::string sheetFileName(const std::string& path, int index);

@@ -66,6 +66,10 @@ using ImageMetadata = std::vector<std::pair<std::string, std::string>>;
 // The file appears atomically (temporary name + rename). Throws UsageError on failure.
 void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata = {});
 
+// The 8-bit values writeImage stores for PNG / JPEG: each value clamped to [0, 1] (NaN as 0) and rounded to
+// nearest of 255 steps; with dropAlpha a 4-channel image's RGB alone.
+std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha = false);
+
 // Decodes an image file held in memory (TGA, JPEG, PNG, ...) to float in [0,1] per byte value,
 // no colour conversion. `name` is used for the format hint and messages. Throws DecodeError.
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name);
