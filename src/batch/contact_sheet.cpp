@@ -429,8 +429,10 @@ std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles,
     size_t next = 0;
     for (int s = 0; s < layout.sheets; ++s) {
         OIIO::ImageSpec spec(layout.width, layout.sheetHeight(s), 3, OIIO::TypeDesc::UINT8);
-        // zlib level 3 writes a 3000 x 1700 sheet in ~0.3 s instead of ~0.8 s at the default 6, 7% larger.
-        spec.attribute("png:compressionLevel", 3);
+        // zlib level 1 with the Paeth filter alone, as the views are written (writeImage): the OpenArena sheet
+        // (2604 x 1516) is 4% larger than at level 3.
+        spec.attribute("png:compressionLevel", 1);
+        spec.attribute("png:filter", 0x80);  // PNG_FILTER_PAETH
         OIIO::ImageBuf sheet(spec);
         IBA::fill(sheet, kSheetBackground);
         size_t end = std::min(tiles.size(), size_t(s + 1) * size_t(layout.rowsPerSheet) * size_t(layout.columns));

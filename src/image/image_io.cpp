@@ -70,11 +70,11 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
     // Alpha is coverage beside colour that is not premultiplied by it: stored as given, not divided by alpha.
     if (channels == 4) spec.attribute("oiio:UnassociatedAlpha", 1);
     if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
-    // zlib level 2 and libpng's Paeth filter alone instead of level 6 and a trial of all five filters per row:
-    // rendered frames come out 6-10% larger and are written 4-5x faster (1920x1080: 398 -> 96 ms, 3.25 -> 3.45
-    // MB; 512x288: 34 -> 6.7 ms, 166 -> 183 kB). A cold thumbnail spent more time compressing than rendering.
+    // zlib level 1 and libpng's Paeth filter alone instead of level 6 and a trial of all five filters per row:
+    // rendered frames come out 7-12% larger and are written 4-6x faster (512x288: 34 -> 6-10 ms). A thumbnail
+    // still spends about as long compressing as rendering; level 2 was 10% slower for files 1-3% smaller.
     if (ext == ".png") {
-        spec.attribute("png:compressionLevel", 2);
+        spec.attribute("png:compressionLevel", 1);
         spec.attribute("png:filter", 0x80);  // PNG_FILTER_PAETH
     }
     if (ext == ".exr") spec.attribute("compression", "zip");
