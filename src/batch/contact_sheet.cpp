@@ -227,26 +227,66 @@ bool usableThumbnailSize(int width, int height, int channels) {
     return width > 0 && height > 0 && channels > 0 && width <= kMaxThumbnailSide && height <= kMaxThumbnailSide;
 }
 
-Thumbnail loadThumbnail(const std::string& path, int areaWidth, int areaHeight) {
-    Thumbnail out;
+// A fitted image as the sheet stores it: OpenImageIO's conversion of its float pixels to 8 bits.
+std::shared_ptr<const FittedThumbnail> toFitted(const OIIO::ImageBuf& image) {
+    auto fitted = std::make_shared<FittedThumbnail>();
+    fitted->width = image.spec().width;
+    fitted->height = image.spec().height;
+    fitted->rgb.resize(size_t(fitted->width) * size_t(fitted->height) * 3);
+    if (!image.get_pixels(OIIO::ROI(0, fitted->width, 0, fitted->height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8,
+                          fitted->rgb.data()))
+        return nullptr;
+    return fitted;
+}
+
+// 8-bit RGB bytes fitted: the one path for what luxel writes, from memory (the batch) or read back from a PNG.
+std::shared_ptr<const FittedThumbnail> fitBytes(const uint8_t* rgb, int width, int height, int areaWidth,
+                                                int areaHeight, const std::string& path, std::string& error) {
+    OIIO::ImageBuf bytes(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::UINT8), const_cast<uint8_t*>(rgb));
+    OIIO::ImageBuf src(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::FLOAT));
+    if (!src.copy_pixels(bytes)) {
+        error = "cannot scale thumbnail " + path + ": " + firstLine(src.geterror());
+        return nullptr;
+    }
+    Thumbnail thumb = fitImage(src, path, areaWidth, areaHeight);
+    error = thumb.error;
+    return error.empty() ? toFitted(thumb.image) : nullptr;
+}
+
+// The thumbnail file fitted into areaWidth x areaHeight, or null with `error` set.
+std::shared_ptr<const FittedThumbnail> loadFitted(const std::string& path, int areaWidth, int areaHeight,
+                                                  std::string& error) {
     OIIO::ImageBuf src(path);
     if (!src.init_spec(path, 0, 0)) {
-        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
+        error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
         OIIO::geterror();
-        return out;
+        return nullptr;
     }
     const OIIO::ImageSpec& spec = src.spec();
     if (!usableThumbnailSize(spec.width, spec.height, spec.nchannels)) {
-        out.error = "thumbnail " + path + " has an unusable size " + std::to_string(spec.width) + "x" +
-                    std::to_string(spec.height);
-        return out;
+        error = "thumbnail " + path + " has an unusable size " + std::to_string(spec.width) + "x" +
+                std::to_string(spec.height);
+        return nullptr;
     }
-    if (!src.read(0, 0, true, OIIO::TypeDesc::FLOAT)) {
-        out.error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
+    // 8-bit RGB without alpha (luxel's PNG and JPEG views): through the bytes, as the batch fits them.
+    const bool rgb8 = spec.nchannels == 3 && spec.alpha_channel < 0 && spec.format == OIIO::TypeDesc::UINT8 &&
+                      isLdrPath(path);
+    if (!src.read(0, 0, true, rgb8 ? OIIO::TypeDesc::UINT8 : OIIO::TypeDesc::FLOAT)) {
+        error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
         OIIO::geterror();
-        return out;
+        return nullptr;
     }
-    return fitImage(src, path, areaWidth, areaHeight);
+    if (rgb8) {
+        std::vector<uint8_t> bytes(size_t(spec.width) * size_t(spec.height) * 3);
+        if (!src.get_pixels(OIIO::ROI(0, spec.width, 0, spec.height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8, bytes.data())) {
+            error = "cannot read thumbnail " + path + ": " + firstLine(src.geterror());
+            return nullptr;
+        }
+        return fitBytes(bytes.data(), spec.width, spec.height, areaWidth, areaHeight, path, error);
+    }
+    Thumbnail thumb = fitImage(src, path, areaWidth, areaHeight);
+    error = thumb.error;
+    return error.empty() ? toFitted(thumb.image) : nullptr;
 }
 
 void fillBox(OIIO::ImageBuf& sheet, int x, int y, int w, int h, const std::array<float, 3>& color) {
@@ -286,20 +326,17 @@ void drawTile(OIIO::ImageBuf& sheet, int x, int y, const SheetTile& tile, const 
     int w = options.tileWidth, h = options.tileHeight;
     std::string error = tile.error;
     if (error.empty() && tile.imagePath.empty()) error = "no thumbnail";
-    if (error.empty() && tile.fitted) {
-        const FittedThumbnail& f = *tile.fitted;
-        fillBox(sheet, x, y, w, h, kSheetLetterbox);
-        OIIO::ImageBuf image(OIIO::ImageSpec(f.width, f.height, 3, OIIO::TypeDesc::UINT8), const_cast<uint8_t*>(f.rgb.data()));
-        IBA::paste(sheet, x + (w - f.width) / 2, y + (h - f.height) / 2, 0, 0, image, OIIO::ROI(0, f.width, 0, f.height, 0, 1, 0, 3), 1);
-    } else if (error.empty()) {
-        Thumbnail thumb = loadThumbnail(tile.imagePath, w, h);
-        if (thumb.error.empty()) {
+    if (error.empty()) {
+        std::shared_ptr<const FittedThumbnail> fitted = tile.fitted ? tile.fitted : loadFitted(tile.imagePath, w, h, error);
+        if (fitted) {
+            const FittedThumbnail& f = *fitted;
             fillBox(sheet, x, y, w, h, kSheetLetterbox);
-            const OIIO::ImageSpec& s = thumb.image.spec();
-            IBA::paste(sheet, x + (w - s.width) / 2, y + (h - s.height) / 2, 0, 0, thumb.image,
-                       OIIO::ROI(0, s.width, 0, s.height, 0, 1, 0, 3), 1);
-        } else {
-            error = thumb.error;
+            OIIO::ImageBuf image(OIIO::ImageSpec(f.width, f.height, 3, OIIO::TypeDesc::UINT8),
+                                 const_cast<uint8_t*>(f.rgb.data()));
+            IBA::paste(sheet, x + (w - f.width) / 2, y + (h - f.height) / 2, 0, 0, image,
+                       OIIO::ROI(0, f.width, 0, f.height, 0, 1, 0, 3), 1);
+        } else if (error.empty()) {
+            error = "cannot scale thumbnail " + tile.imagePath;
         }
     }
     if (!error.empty()) drawFailed(sheet, x, y, w, h, error, font);
@@ -393,21 +430,9 @@ SheetLayout layoutSheets(size_t tileCount, const SheetOptions& options) {
 
 std::shared_ptr<const FittedThumbnail> fitThumbnail(const uint8_t* rgb, int width, int height, int tileWidth,
                                                     int tileHeight) {
-    if (!usableThumbnailSize(width, height, 3) || tileWidth <= 0 || tileHeight <= 0) return nullptr;
-    // As loadThumbnail has it after reading the PNG: the bytes as float, converted by OpenImageIO.
-    OIIO::ImageBuf bytes(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::UINT8), const_cast<uint8_t*>(rgb));
-    OIIO::ImageBuf src(OIIO::ImageSpec(width, height, 3, OIIO::TypeDesc::FLOAT));
-    if (!src.copy_pixels(bytes)) return nullptr;
-    Thumbnail thumb = fitImage(src, ".png", tileWidth, tileHeight);
-    if (!thumb.error.empty()) return nullptr;
-    auto fitted = std::make_shared<FittedThumbnail>();
-    fitted->width = thumb.image.spec().width;
-    fitted->height = thumb.image.spec().height;
-    fitted->rgb.resize(size_t(fitted->width) * size_t(fitted->height) * 3);
-    if (!thumb.image.get_pixels(OIIO::ROI(0, fitted->width, 0, fitted->height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8,
-                                fitted->rgb.data()))
-        return nullptr;
-    return fitted;
+    if (!rgb || !usableThumbnailSize(width, height, 3) || tileWidth <= 0 || tileHeight <= 0) return nullptr;
+    std::string error;
+    return fitBytes(rgb, width, height, tileWidth, tileHeight, ".png", error);
 }
 
 std::string sheetFileName(const std::string& path, int index) {

@@ -116,9 +116,9 @@ void writeSheetAndIndex(Json& manifest, const BatchOptions& options,
             if (map.value("status", "") != "ok") tile.error = map.value("error", "failed");
             else if (map.contains("views") && !map["views"].empty())
                 tile.imagePath = (fs::path(options.outDir) / map["views"][0].value("output", "")).string();
-            if (tiles.size() < fitted.size()) tile.fitted = fitted[tiles.size()];
             else
                 tile.error = "no views";
+            if (tile.error.empty() && tiles.size() < fitted.size()) tile.fitted = fitted[tiles.size()];
             tiles.push_back(std::move(tile));
         }
         SheetOptions sheetOptions;
