@@ -217,7 +217,7 @@ TEST_CASE("a Quake 3 sky shader's stages become cloud layers with their blend an
     REQUIRE(near.mods.size() == 1);
     CHECK(near.mods[0].kind == TexMod::Kind::Rotate);
     REQUIRE(m.textures.at(size_t(near.texture)));
-    CHECK(m.textures[size_t(near.texture)]->mips[0].rgba[0] == 40);
+    CHECK(textureLevel(*m.textures[size_t(near.texture)], 0).rgba[0] == 40);
 }
 
 TEST_CASE("a view drawing any sky material gets the map's sky: the first sky shader's clouds and box", "[sky][materials]") {
@@ -258,7 +258,7 @@ textures/luxel/skyb
     REQUIRE(ceilingOnly.sky.clouds.size() == 1);
     CHECK(ceilingOnly.sky.cloudHeight == 256.0f);  // material 0's skyparms, not the ceiling's 128
     REQUIRE(ceilingOnly.textures.at(size_t(ceilingOnly.sky.clouds[0].texture)));
-    CHECK(ceilingOnly.textures[size_t(ceilingOnly.sky.clouds[0].texture)]->mips[0].rgba[0] == 10);
+    CHECK(textureLevel(*ceilingOnly.textures[size_t(ceilingOnly.sky.clouds[0].texture)], 0).rgba[0] == 10);
     // No sky material drawn: neither clouds nor box faces are decoded.
     const MaterialSet noSky = loadMaterials(world, src, options, {false, false});
     CHECK_FALSE(noSky.sky.hasBox());

@@ -150,7 +150,7 @@ TEST_CASE("detail stages fold into the one-texture look; other extra stages make
     CHECK(look.detail[1] == -1);
     CHECK(look.detailScale[0].x == 12.0f);
     CHECK(look.detailScale[0].y == 6.0f);
-    CHECK(set.textures.at(size_t(look.detail[0]))->mips[0].rgba[0] == 100);
+    CHECK(textureLevel(*set.textures.at(size_t(look.detail[0])), 0).rgba[0] == 100);
 }
 
 TEST_CASE("stage program: an additive shader's stages are blended over what is behind", "[program]") {

@@ -44,11 +44,11 @@ TEST_CASE("texture mips: a hand-worked 2x2 block", "[texture]") {
     // Opaque: plain rounded means. (10 + 20 + 30 + 41 + 2) / 4 = 25.75 -> 25; alpha stays 255.
     const Texture opaque = makeTexture("o", image(2, 2, {10, 0, 0, 255, 20, 0, 0, 255, 30, 0, 0, 255, 41, 0, 0, 255}));
     REQUIRE(opaque.mips.size() == 2);
-    CHECK(opaque.mips[1].rgba == std::vector<uint8_t>{25, 0, 0, 255});
+    CHECK(textureLevel(opaque, 1).rgba == std::vector<uint8_t>{25, 0, 0, 255});
     // One opaque white texel among three transparent black ones: weights 256 and 1, 1, 1, so red is
     // (255 * 256 + 259 / 2) / 259 = 252.5 -> 252 and alpha (255 + 2) / 4 = 64.
     const Texture cut = makeTexture("c", image(2, 2, {255, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
-    CHECK(cut.mips[1].rgba == std::vector<uint8_t>{252, 0, 0, 64});
+    CHECK(textureLevel(cut, 1).rgba == std::vector<uint8_t>{252, 0, 0, 64});
 }
 
 TEST_CASE("texture mips: every level matches the definition on random textures of any size", "[texture]") {
@@ -64,20 +64,21 @@ TEST_CASE("texture mips: every level matches the definition on random textures o
                 rgba.insert(rgba.end(), {uint8_t(rng()), uint8_t(rng()), uint8_t(rng()), a});
             }
         const Texture t = makeTexture("t", image(w, h, rgba));
-        RgbaImage expected = t.mips[0];
+        RgbaImage expected = image(w, h, rgba);
+        CHECK(textureLevel(t, 0).rgba == expected.rgba);
         for (size_t level = 1; level < t.mips.size(); ++level) {
             CAPTURE(level);
             expected = halve(expected);
             CHECK(t.mips[level].width == expected.width);
             CHECK(t.mips[level].height == expected.height);
-            CHECK(t.mips[level].rgba == expected.rgba);
+            CHECK(textureLevel(t, level).rgba == expected.rgba);
         }
         CHECK(t.mips.back().width == 1);
         CHECK(t.mips.back().height == 1);
         // Footprint ranges: the smallest and largest alpha of texels (x, y) .. (x + 1, y + 1), wrapped.
         REQUIRE(t.alphaCellRanges.size() == t.mips.size());
         for (size_t level = 0; level < t.mips.size(); ++level) {
-            const RgbaImage& m = t.mips[level];
+            const RgbaImage m = textureLevel(t, level);
             for (int y = 0; y < m.height; ++y)
                 for (int x = 0; x < m.width; ++x) {
                     int lo = 255, hi = 0;
@@ -90,6 +91,32 @@ TEST_CASE("texture mips: every level matches the definition on random textures o
                     CHECK((range & 0xff) == lo);
                     CHECK((range >> 8) == hi);
                 }
+        }
+    }
+}
+
+TEST_CASE("texture mips: opaque textures (the two-channels-per-word path) match the definition", "[texture]") {
+    std::mt19937 rng(11);
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{16, 16}, {64, 8}, {2, 32}, {6, 10}, {7, 4}}) {
+        CAPTURE(w, h);
+        std::vector<uint8_t> rgba;
+        for (int i = 0; i < w * h; ++i) rgba.insert(rgba.end(), {uint8_t(rng()), uint8_t(rng()), uint8_t(rng()), 255});
+        const Texture t = makeTexture("t", image(w, h, rgba));
+        CHECK_FALSE(t.hasAlpha);
+        RgbaImage expected = image(w, h, rgba);
+        for (size_t level = 0; level < t.mips.size(); ++level) {
+            CAPTURE(level);
+            if (level > 0) expected = halve(expected);
+            const RgbaImage got = textureLevel(t, level);
+            CHECK(got.width == expected.width);
+            CHECK(got.height == expected.height);
+            CHECK(got.rgba == expected.rgba);
+            // The padded copy's wrap: its last column and row are column 0 and row 0 again.
+            const std::vector<uint32_t>& p = t.paddedLevels[level];
+            const size_t stride = size_t(got.width) + 1;
+            REQUIRE(p.size() == stride * (size_t(got.height) + 1));
+            for (int y = 0; y <= got.height; ++y) CHECK(p[size_t(y) * stride + size_t(got.width)] == p[size_t(y % got.height) * stride]);
+            for (int x = 0; x < got.width; ++x) CHECK(p[size_t(got.height) * stride + size_t(x)] == p[size_t(x)]);
         }
     }
 }

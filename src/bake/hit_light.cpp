@@ -20,8 +20,9 @@ HitLight::HitLight(const World& world, const Geometry& geometry, const RayScene&
         if (t < 0 || size_t(t) >= materials->textures.size() || !materials->textures[size_t(t)] ||
             materials->textures[size_t(t)]->mips.empty())
             continue;
-        const RgbaImage& mean = materials->textures[size_t(t)]->mips.back();  // 1x1: the alpha-weighted mean
-        albedo_[i] = {table.value[mean.rgba[0]], table.value[mean.rgba[1]], table.value[mean.rgba[2]]};
+        // The 1x1 level: the alpha-weighted mean (its first padded texel, RGBA8 in memory order).
+        const uint32_t mean = materials->textures[size_t(t)]->paddedLevels.back()[0];
+        albedo_[i] = {table.value[mean & 0xFF], table.value[mean >> 8 & 0xFF], table.value[mean >> 16 & 0xFF]};
     }
 }
 

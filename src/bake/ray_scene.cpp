@@ -106,11 +106,11 @@ void addTriangles(RTCDevice device, RTCScene scene, const std::vector<Vec3>& poi
 // The nearest level-0 texel's alpha at texture coordinates st, wrapped, as q3map2's TraceTriangle reads its
 // light image (no filtering).
 uint8_t nearestAlpha(const Texture& t, Vec2 st) {
-    const RgbaImage& m = t.mips[0];
+    const Texture::LevelSize& m = t.mips[0];
     const float s = st.x - std::floor(st.x), u = st.y - std::floor(st.y);
     const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
     const int32_t y = std::clamp(int32_t(u * float(m.height)), 0, m.height - 1);
-    return m.rgba[(size_t(y) * size_t(m.width) + size_t(x)) * 4 + 3];
+    return uint8_t(t.paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)] >> 24);  // RGBA8: alpha high
 }
 
 // Alpha shadows: the ray passes where the texel's alpha is below one half. q3map2 (TraceTriangle,

@@ -57,16 +57,18 @@ Texture makeTexture(std::string name, RgbaImage image) {
     Texture t;
     t.name = std::move(name);
     t.hasAlpha = anyTranslucent(image.rgba);
-    t.mips.push_back(std::move(image));
-    while (t.mips.back().width > 1 || t.mips.back().height > 1) {
-        const RgbaImage& src = t.mips.back();
+    // The chain is built unpadded (each level from the one before), each level padded and dropped in turn.
+    std::vector<RgbaImage> chain;
+    chain.push_back(std::move(image));
+    while (chain.back().width > 1 || chain.back().height > 1) {
+        const RgbaImage& src = chain.back();
         RgbaImage dst;
         dst.width = std::max(1, src.width / 2);
         dst.height = std::max(1, src.height / 2);
         dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
         if (!t.hasAlpha && src.width == 2 * dst.width && src.height == 2 * dst.height) {
             halveOpaque(src, dst);
-            t.mips.push_back(std::move(dst));
+            chain.push_back(std::move(dst));
             continue;
         }
         for (int y = 0; y < dst.height; ++y) {
@@ -95,11 +97,15 @@ Texture makeTexture(std::string name, RgbaImage image) {
                 q[3] = uint8_t((sum[3] + 2) / 4);
             }
         }
-        t.mips.push_back(std::move(dst));
+        chain.push_back(std::move(dst));
     }
-    t.paddedLevels.resize(t.mips.size());
-    for (size_t level = 0; level < t.mips.size(); ++level) {
-        const RgbaImage& m = t.mips[level];
+    const size_t levels = chain.size();
+    t.mips.resize(levels);
+    t.paddedLevels.resize(levels);
+    if (t.hasAlpha) t.alphaLevels.resize(levels), t.alphaCellRanges.resize(levels);
+    for (size_t level = 0; level < levels; ++level) {
+        RgbaImage& m = chain[level];
+        t.mips[level] = {m.width, m.height};
         const uint32_t* texels = reinterpret_cast<const uint32_t*>(m.rgba.data());
         std::vector<uint32_t>& p = t.paddedLevels[level];
         const size_t stride = size_t(m.width) + 1;
@@ -110,24 +116,15 @@ Texture makeTexture(std::string name, RgbaImage image) {
             std::memcpy(out, row, size_t(m.width) * sizeof(uint32_t));
             out[m.width] = row[0];
         }
-    }
-    if (t.hasAlpha) {
-        t.alphaLevels.resize(t.mips.size());
-        for (size_t level = 0; level < t.mips.size(); ++level) {
-            const RgbaImage& m = t.mips[level];
+        if (t.hasAlpha) {
             std::vector<uint8_t>& a = t.alphaLevels[level];
             a.resize(m.rgba.size() / 4 + 3, 0);
             for (size_t i = 0; i + 3 < m.rgba.size(); i += 4) a[i / 4] = m.rgba[i + 3];
-        }
-        t.alphaCellRanges.resize(t.mips.size());
-        for (size_t level = 0; level < t.mips.size(); ++level) {
-            const RgbaImage& m = t.mips[level];
-            const uint8_t* a = t.alphaLevels[level].data();
             std::vector<uint16_t>& r = t.alphaCellRanges[level];
             r.resize(size_t(m.width) * size_t(m.height) + 1, 0);
             for (int y = 0; y < m.height; ++y) {
-                const uint8_t* row = a + size_t(y) * size_t(m.width);
-                const uint8_t* below = a + size_t((y + 1) % m.height) * size_t(m.width);
+                const uint8_t* row = a.data() + size_t(y) * size_t(m.width);
+                const uint8_t* below = a.data() + size_t((y + 1) % m.height) * size_t(m.width);
                 for (int x = 0; x < m.width; ++x) {
                     const int x1 = x + 1 < m.width ? x + 1 : 0;
                     const uint8_t lo = std::min({row[x], row[x1], below[x], below[x1]});
@@ -136,8 +133,23 @@ Texture makeTexture(std::string name, RgbaImage image) {
                 }
             }
         }
+        // The next level was made from this one already: its unpadded texels can go.
+        if (level + 1 < levels) m = RgbaImage{};
     }
     return t;
+}
+
+RgbaImage textureLevel(const Texture& t, size_t level) {
+    RgbaImage out;
+    if (level >= t.mips.size() || level >= t.paddedLevels.size()) return out;
+    out.width = t.mips[level].width;
+    out.height = t.mips[level].height;
+    out.rgba.resize(size_t(out.width) * size_t(out.height) * 4);
+    const size_t stride = size_t(out.width) + 1;
+    for (int y = 0; y < out.height; ++y)
+        std::memcpy(out.rgba.data() + size_t(y) * size_t(out.width) * 4, t.paddedLevels[level].data() + size_t(y) * stride,
+                    size_t(out.width) * 4);
+    return out;
 }
 
 AlbedoTable makeAlbedoTable(float gamma) {

@@ -31,7 +31,6 @@ struct Cache {
 
 size_t textureBytes(const Texture& t) {
     size_t bytes = sizeof(Texture);
-    for (const RgbaImage& m : t.mips) bytes += m.rgba.size();
     for (const auto& padded : t.paddedLevels) bytes += padded.size() * sizeof(uint32_t);
     for (const auto& alpha : t.alphaLevels) bytes += alpha.size();
     for (const auto& ranges : t.alphaCellRanges) bytes += ranges.size() * sizeof(uint16_t);

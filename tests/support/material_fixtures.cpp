@@ -16,7 +16,7 @@ void writePng(const std::filesystem::path& path, int w, int h, const Texels& rgb
 
 Texels level0(const Texture& t) {
     Texels out;
-    const RgbaImage& m = t.mips.at(0);
+    const RgbaImage m = textureLevel(t, 0);
     for (size_t i = 0; i + 3 < m.rgba.size(); i += 4) out.push_back({m.rgba[i], m.rgba[i + 1], m.rgba[i + 2], m.rgba[i + 3]});
     return out;
 }

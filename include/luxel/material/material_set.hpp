@@ -19,12 +19,17 @@ namespace luxel {
 // A texture ready for sampling: level 0 is the image as decoded, each next level half the size (at least
 // 1), down to 1x1, made with a 2x2 box filter (alpha-weighted colour so cut-out edges do not go dark).
 struct Texture {
+    struct LevelSize {
+        int32_t width = 0, height = 0;
+    };
     std::string name;            // where it came from, for messages
-    std::vector<RgbaImage> mips;
-    // Each level again with its wrap written out: height + 1 rows of width + 1 RGBA8 texels, the last column
-    // and row being column 0 and row 0 again. A bilinear footprint (x, y) .. (x + 1, y + 1) is then two 8-byte
-    // loads (the vector shading loop's) with no wrapping left to do, and rows are read once for both of
-    // the pixel rows that sample them.
+    std::vector<LevelSize> mips;  // each level's size; its texels are paddedLevels'
+    // Each level's texels (RGBA8, a uint32_t each in memory order) with its wrap written out: height + 1 rows
+    // of width + 1 texels, the last column and row being column 0 and row 0 again. A bilinear footprint
+    // (x, y) .. (x + 1, y + 1) is then two 8-byte loads (the vector shading loop's) with no wrapping left to
+    // do, and rows are read once for both of the pixel rows that sample them. The texels are kept only
+    // here: a second unpadded copy doubled a texture's memory, and the batch's texture cache evicted and
+    // decoded again a quarter of what it decoded.
     std::vector<std::vector<uint32_t>> paddedLevels;
     // When hasAlpha: each level's alpha bytes alone, row-major, then 3 bytes of padding (a 4-byte read at the
     // last texel stays inside). Cut-out tests read these: a quarter of the padded levels' memory.
@@ -40,6 +45,10 @@ struct Texture {
 
 // Builds the mip chain of an image (texels are taken as they are: colour bytes in the file's encoding).
 Texture makeTexture(std::string name, RgbaImage image);
+
+// Level `level` of a texture as an image (its padded texels without the wrap): for checks and tools, not
+// for sampling loops.
+RgbaImage textureLevel(const Texture& t, size_t level);
 
 enum class BlendMode : uint8_t {
     Opaque,

@@ -34,15 +34,16 @@ inline int mipLevelFromSquare(float f2, int maxLevel) {
 
 // One mip level with its constants hoisted, for loops that sample it many times.
 struct LevelView {
-    const uint8_t* texels = nullptr;
+    const uint8_t* texels = nullptr;  // the level's padded texels (Texture::paddedLevels)
     int32_t width = 1, height = 1;
     float fw = 1, fh = 1;
     bool powerOfTwo = false;
 };
 inline LevelView levelView(const Texture& t, int level) {
-    const RgbaImage& m = t.mips[size_t(level < 0 ? 0 : level >= int(t.mips.size()) ? int(t.mips.size()) - 1 : level)];
-    return {m.rgba.data(), m.width, m.height, float(m.width), float(m.height),
-            (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0};
+    const size_t l = size_t(level < 0 ? 0 : level >= int(t.mips.size()) ? int(t.mips.size()) - 1 : level);
+    const Texture::LevelSize& m = t.mips[l];
+    return {reinterpret_cast<const uint8_t*>(t.paddedLevels[l].data()), m.width, m.height, float(m.width),
+            float(m.height), (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0};
 }
 
 // The four texels a bilinear sample blends and its weights.
@@ -68,8 +69,8 @@ inline BilinearTaps bilinearTaps(const LevelView& m, float u, float v) {
         x0 = ((ix % m.width) + m.width) % m.width, x1 = x0 + 1 == m.width ? 0 : x0 + 1;
         y0 = ((iy % m.height) + m.height) % m.height, y1 = y0 + 1 == m.height ? 0 : y0 + 1;
     }
-    const uint8_t* r0 = m.texels + size_t(y0) * size_t(m.width) * 4;
-    const uint8_t* r1 = m.texels + size_t(y1) * size_t(m.width) * 4;
+    const uint8_t* r0 = m.texels + size_t(y0) * (size_t(m.width) + 1) * 4;  // padded rows: width + 1 texels
+    const uint8_t* r1 = m.texels + size_t(y1) * (size_t(m.width) + 1) * 4;
     return {r0 + size_t(x0) * 4, r0 + size_t(x1) * 4, r1 + size_t(x0) * 4, r1 + size_t(x1) * 4, fx - flx, fy - fly};
 }
 
