@@ -4,22 +4,33 @@
 # processes on all cores for comparison; then the shipped scene (thumbnail + overview per map).
 # Prints wall time, peak RSS, maps per second, time per map (median, max), the texture cache hit rate and
 # where the time goes (sums over maps of each phase).
-# Usage: tools/bench_batch.sh [LUXEL=build/luxel] [--no-loop]
+# Usage: tools/bench_batch.sh [LUXEL=build/luxel] [--no-loop] [--base COMMIT] [--runs N]
+#   --base COMMIT  also a build of COMMIT (a temporary git worktree, ccache): both batches run alternately,
+#                  base then new, --runs times (default 3); the figures are each build's median run (by wall
+#                  time) and the ratio new / base of the medians. Numbers only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 luxel=build/luxel
-loop=1
-for arg in "$@"; do
-  case "$arg" in
-    LUXEL=*) luxel="${arg#LUXEL=}" ;;
+loop=1 base_commit="" runs=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    LUXEL=*) luxel="${1#LUXEL=}" ;;
     --no-loop) loop=0 ;;
-    *) echo "bench_batch.sh: unknown argument $arg" >&2; exit 2 ;;
+    --base) base_commit=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    *) echo "bench_batch.sh: unknown argument $1" >&2; exit 2 ;;
   esac
+  shift
 done
 game=/usr/share/games/openarena/baseoa
 [ -d "$game" ] || { echo "bench_batch.sh: $game missing (run tools/setup.sh)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "bench_batch.sh: needs jq (tools/setup.sh)" >&2; exit 2; }
 out=$(mktemp -d /tmp/luxel-bench-batch.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+cleanup() {
+  [ -n "$base_commit" ] && git worktree remove --force "$out/base" 2>/dev/null
+  rm -rf "$out"
+}
+trap cleanup EXIT
 threads=$(nproc)
 
 report() {  # manifest, wall seconds, peak KB
@@ -38,6 +49,43 @@ timed() {  # label, command...: runs it under /usr/bin/time, sets wall and rss
   /usr/bin/time -f "%e %M" -o "$out/time" "$@"
   read -r wall rss < "$out/time"
 }
+
+if [ -n "$base_commit" ]; then
+  export CCACHE_NOHASHDIR=1
+  git worktree add --detach -q "$out/base" "$base_commit"
+  (cd "$out/base" && CCACHE_BASEDIR=$PWD cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null && CCACHE_BASEDIR=$PWD ninja -C build luxel >/dev/null)
+  base=$out/base/build/luxel
+  echo "new: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include CMakeLists.txt || echo '+changes')  base: $(git -C "$out/base" rev-parse --short HEAD)  runs: $runs  $threads cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  # name | batch arguments after the binary
+  batches=(
+    "thumbnails (every map, best lit 512x288, sheet + index)|batch $game --mode lit -q"
+    "scenes/openarena.toml (thumbnail + overview per map)|batch scenes/openarena.toml -q"
+  )
+  for b in "${batches[@]}"; do
+    IFS='|' read -r name args <<<"$b"
+    echo
+    echo "== $name"
+    for which in base new; do : > "$out/runs-$which"; done
+    for ((r = 0; r < runs; ++r)); do
+      for which in base new; do
+        bin=$luxel; [ "$which" = base ] && bin=$base
+        dir="$out/$which-$r"
+        # shellcheck disable=SC2086
+        timed "$which" "$bin" $args -o "$dir" || true
+        echo "$wall $rss $dir" >> "$out/runs-$which"
+      done
+    done
+    for which in base new; do
+      read -r wall rss dir < <(sort -g "$out/runs-$which" | awk -v n="$runs" 'NR == int((n + 1) / 2)')
+      echo "$which: median run of $runs by wall time (all: $(cut -d' ' -f1 "$out/runs-$which" | sort -g | tr '\n' ' ')s)"
+      report "$dir/manifest.json" "$wall" "$rss"
+      declare "wall_$which=$wall" "rss_$which=$rss"
+    done
+    echo "new / base: wall $(awk -v a="$wall_new" -v b="$wall_base" 'BEGIN { printf "%.2f", a / b }'), peak RSS $(awk -v a="$rss_new" -v b="$rss_base" 'BEGIN { printf "%.2f", a / b }')"
+  done
+  exit 0
+fi
 
 echo "== luxel batch: every OpenArena map, one best lit 512x288 thumbnail, sheet + index ($threads threads)"
 timed batch "$luxel" batch "$game" -o "$out/thumbs" --mode lit -q || true
