@@ -6,6 +6,7 @@
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/model/studio.hpp"
+#include "support/allocation_probe.hpp"
 #include "support/studio_writer.hpp"
 #include "support/test_paths.hpp"
 
@@ -165,6 +166,36 @@ TEST_CASE("studio: truncated, corrupt and mismatched files are decode errors", "
     const MdlInfo noSkins = readMdl(families, "families.mdl");
     CHECK(noSkins.skins.empty());
     CHECK(noSkins.textures == readMdl(f.mdl, "m").textures);
+    // The mirror case (a fuzzer find too): a huge skin ref count over zero families. The table is as empty, and
+    // nothing as large as the refs claim (838,860,800 x 2 bytes) may be allocated for it.
+    Bytes refs = f.mdl;
+    refs[220] = 0x00, refs[221] = 0x00, refs[222] = 0x00, refs[223] = 0x32;  // numskinref 838,860,800
+    for (size_t i = 224; i < 228; ++i) refs[i] = 0;                           // numskinfamilies 0
+    MdlInfo noFamilies;
+    const size_t largest = test::largestAllocationDuring([&] { noFamilies = readMdl(refs, "refs.mdl"); });
+    CHECK(largest < refs.size() * 64);
+    CHECK(noFamilies.skins.empty());
+}
+
+TEST_CASE("studio: ../shared/fuzz-findings' studio model reads without its 1.6 GB allocation", "[model][maps]") {
+    const std::filesystem::path file = std::filesystem::path(LUXEL_SHARED_MAPS).parent_path() / "fuzz-findings" /
+                                       "mdl-skin-table-oom.mdl";
+    if (!std::filesystem::exists(file)) {
+        WARN("SKIPPED: " << file.string() << " not found (../shared beside the checkout)");
+        return;
+    }
+    const std::string text = test::readFileText(file);
+    const Bytes bytes(text.begin(), text.end());
+    REQUIRE(bytes.size() == 399);
+    // Whatever it reads as (a model without skins, or a DecodeError), nothing it allocates may be near the
+    // 1,677,721,600 bytes its skin table's counts once asked for.
+    const size_t largest = test::largestAllocationDuring([&] {
+        try {
+            (void)readMdl(bytes, file.string());
+        } catch (const DecodeError&) {
+        }
+    });
+    CHECK(largest < (size_t(1) << 20));
 }
 
 TEST_CASE("studio: the MIT-licensed v49 table resolves its material like the engine", "[model][maps]") {

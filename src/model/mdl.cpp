@@ -77,9 +77,12 @@ MdlInfo readMdl(const Bytes& bytes, const std::string& name) {
         const int32_t at = r.i32();  // from the file start
         info.materialDirs.push_back(studio::gamePathForm(studio::cString(r, at, 255, "material folder")));
     }
-    // With no skin refs the families hold nothing, and their count is bounded by nothing in the file.
+    // A table with no refs or no families holds nothing; then the other count is bounded by nothing in the file,
+    // and no row may be sized from it (a row of 838,860,800 refs was built for zero families: fuzz-findings).
+    // With both counts above zero, checkTable has bounded their product by the file.
     r.seek(size_t(skinIndex));
-    if (numSkinRefs > 0) info.skins.assign(size_t(numSkinFamilies), std::vector<int16_t>(size_t(numSkinRefs)));
+    if (numSkinRefs > 0 && numSkinFamilies > 0)
+        info.skins.assign(size_t(numSkinFamilies), std::vector<int16_t>(size_t(numSkinRefs)));
     for (auto& family : info.skins)
         for (int16_t& t : family) t = r.i16();
 
