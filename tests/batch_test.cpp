@@ -410,3 +410,22 @@ TEST_CASE("batch: hostile archive member names write only inside the output fold
     }
 }
 
+
+TEST_CASE("batch: --format webp and jpg write views map sites serve, the sheet still PNG", "[batch][cli]") {
+    const std::string d = tempDir("batch-webp");
+    writeTextFile(d + "/maps/alpha.bsp", roomMap(1));
+    for (const std::string format : {"webp", "jpg"}) {
+        auto r = runLuxel("batch " + q(d + "/maps") + " -o " + q(d + "/" + format) + " --format " + format +
+                          " --size 64x36 --mode lightmap -q");
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        const json m = readJson(d + "/" + format + "/manifest.json");
+        const std::string view = m["maps"][0]["views"][0]["output"];
+        CHECK(view.substr(view.size() - format.size()) == format);
+        // Read back by OpenImageIO's reader for that format, at the asked size.
+        CHECK(imageSize(d + "/" + format + "/" + view) == std::make_pair(64, 36));
+        CHECK(imageSize(d + "/" + format + "/sheet.png").first > 64);
+    }
+    auto bad = runLuxel("batch " + q(d + "/maps") + " -o " + q(d + "/gif") + " --format gif -q");
+    CHECK(bad.exitCode == 2);
+}

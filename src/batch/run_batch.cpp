@@ -99,8 +99,10 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             writeImage(file.string(), r.image, viewMetadata(map, r));
             const double w1 = nowMs();
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
-            // the file after the batch (same pixels: what the PNG holds). Other kinds of file are read back.
-            if (&v == &job.views.front() && options.sheetPath != "-" && r.image.channels == 3 && isLdrPath(file.string())) {
+            // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
+            // draws the same sheet). Lossy and linear files are read back.
+            if (&v == &job.views.front() && options.sheetPath != "-" && r.image.channels == 3 &&
+                file.extension() == ".png") {
                 const std::vector<uint8_t> bytes = displayBytes(r.image);
                 out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
                                                   sheetTileHeight(options));

@@ -164,8 +164,8 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_option("--time", args->time, "animated textures: the frame at this time");
     args->view.size = "512x288";
     args->view.addTo(*sub);
-    sub->add_option("--format", args->format, "image format of plain inputs' views: png | jpg | exr | tif")
-        ->check(CLI::IsMember({"png", "jpg", "exr", "tif"}))
+    sub->add_option("--format", args->format, "image format of plain inputs' views: png | jpg | webp | exr | tif")
+        ->check(CLI::IsMember({"png", "jpg", "webp", "exr", "tif"}))
         ->capture_default_str();
     sub->add_option("--shard", args->shard, "render only shard K of N (1-based): --shard 2/4");
     sub->add_option("--shards", args->shards, "shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)")

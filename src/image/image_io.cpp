@@ -69,7 +69,7 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
                          ldr ? OIIO::TypeDesc::UINT8 : (ext == ".exr" ? OIIO::TypeDesc::HALF : OIIO::TypeDesc::FLOAT));
     // Alpha is coverage beside colour that is not premultiplied by it: stored as given, not divided by alpha.
     if (channels == 4) spec.attribute("oiio:UnassociatedAlpha", 1);
-    if (ext == ".jpg" || ext == ".jpeg") spec.attribute("CompressionQuality", 95);
+    if (ext == ".jpg" || ext == ".jpeg" || ext == ".webp") spec.attribute("CompressionQuality", 95);
     // zlib level 1 and libpng's Paeth filter alone instead of level 6 and a trial of all five filters per row:
     // rendered frames come out 7-12% larger and are written 4-6x faster (512x288: 34 -> 6-10 ms). A thumbnail
     // still spends about as long compressing as rendering; level 2 was 10% slower for files 1-3% smaller.

@@ -283,9 +283,9 @@ SceneOutput parseOutput(const Ctx& ctx, const toml::node& node) {
             checkPattern(ctx, value, key, out.pattern);
         } else if (k == "format") {
             out.format = toLowerAscii(getString(ctx, value, key));
-            if (out.format != "png" && out.format != "jpg" && out.format != "jpeg" && out.format != "exr" &&
-                out.format != "tif" && out.format != "tiff")
-                ctx.fail(value, key, "'" + out.format + "': expected png, jpg, exr or tif");
+            if (out.format != "png" && out.format != "jpg" && out.format != "jpeg" && out.format != "webp" &&
+                out.format != "exr" && out.format != "tif" && out.format != "tiff")
+                ctx.fail(value, key, "'" + out.format + "': expected png, jpg, webp, exr or tif");
         }
     }
     return out;
