@@ -16,6 +16,7 @@
 #include "luxel/image/image.hpp"
 #include "luxel/material/jpeg.hpp"
 #include "luxel/util/error.hpp"
+#include "support/allocation_probe.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
@@ -98,6 +99,21 @@ TEST_CASE("JPEG textures: CMYK is left to OpenImageIO, damage is a DecodeError o
     huge[sof + 5] = 0xEA, huge[sof + 6] = 0x60;  // height 60000
     huge[sof + 7] = 0xEA, huge[sof + 8] = 0x60;  // width 60000
     CHECK_THROWS_AS(decodeJpegRgba(huge, "huge.jpg"), DecodeError);
+    // 4096 x 4096 is a size textures have, but not from a file of a few hundred bytes: refused without
+    // allocating the 64 MB it claims.
+    Bytes claims = good;
+    claims[sof + 5] = 0x10, claims[sof + 6] = 0x00;
+    claims[sof + 7] = 0x10, claims[sof + 8] = 0x00;
+    std::string refused;
+    const size_t largest = test::largestAllocationDuring([&] {
+        try {
+            (void)decodeJpegRgba(claims, "claims.jpg");
+        } catch (const DecodeError& e) {
+            refused = e.what();
+        }
+    });
+    CHECK_THAT(refused, Catch::Contains("claims.jpg") && Catch::Contains("more than its"));
+    CHECK(largest < (size_t(1) << 20));
 
     // Garbage after the markers: a DecodeError naming the file.
     Bytes garbage(good.begin(), good.begin() + 4);

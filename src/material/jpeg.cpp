@@ -46,6 +46,13 @@ std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const st
     if (width <= 0 || height <= 0 || width > kMaxTextureSide || height > kMaxTextureSide)
         throw DecodeError(name, "image", 0, "size " + std::to_string(width) + "x" + std::to_string(height) +
                                                 " outside 1.." + std::to_string(kMaxTextureSide));
+    // Every 8x8 block of every component costs at least a bit (a progressive DC scan's shortest code), so a
+    // JPEG holds at most 512 pixels per byte. A header claiming far more than its file can hold is refused
+    // before a buffer of the claimed size is allocated (and libjpeg fills it in grey from a few bytes).
+    if (uint64_t(width) * uint64_t(height) > uint64_t(1024) * bytes.size() + 65536)
+        throw DecodeError(name, "image", 0, "JPEG claims " + std::to_string(width) + "x" + std::to_string(height) +
+                                                " pixels, more than its " + std::to_string(bytes.size()) +
+                                                " bytes can hold");
     RgbaImage image;
     image.width = width;
     image.height = height;
