@@ -27,6 +27,7 @@ ViewRequest refView(const std::string& mode, Look look) {
     r.mode = mode;
     r.look = look;
     r.flares = false;  // r_flares 0
+    r.worldOnly = true;  // the reference frames are of the world alone
     return r;
 }
 

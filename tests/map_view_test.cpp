@@ -135,7 +135,7 @@ TEST_CASE("decoding only the textures a view shows gives the same pixels as deco
             REQUIRE(partial.materials);
             const size_t decodedForView = partial.materials->textures.size();
             // What the PVS and frustum name, against what the frame can show.
-            const std::vector<bool> seen = materialsSeen(partial.world, partial.geometry, a.camera.camera, true);
+            const std::vector<bool> seen = materialsSeen(partial.world, partial.geometry, a.camera.camera, CullOptions{});
             const size_t seenCount = size_t(std::count(seen.begin(), seen.end(), true));
             const size_t shownCount = size_t(std::count(partial.texturesFor.begin(), partial.texturesFor.end(), true));
             CHECK(shownCount <= seenCount);

@@ -264,20 +264,20 @@ TEST_CASE("Quake 2: the worldspawn sky key loads env/NAME{rt,bk,lf,ft,up,dn}.pcx
     const MapSource src = memorySource(builder.build(), "q2sky.bsp");
     const World world = decodeMap(src);
     const MaterialSet set = loadMaterials(world, src, {{dir.string()}, "", 0});
-    REQUIRE(set.sky.present());
+    REQUIRE(set.skies.at(0).present());
     for (int k = 0; k < 6; ++k) {
         INFO(kSuffix[k]);
-        REQUIRE(set.sky.faces[size_t(k)] >= 0);
-        CHECK(level0(*set.textures[size_t(set.sky.faces[size_t(k)])])[0] == paletteTexel(10 + k));
+        REQUIRE(set.skies.at(0).faces[size_t(k)] >= 0);
+        CHECK(level0(*set.textures[size_t(set.skies.at(0).faces[size_t(k)])])[0] == paletteTexel(10 + k));
     }
-    CHECK_FALSE(set.sky.rotated);
+    CHECK_FALSE(set.skies.at(0).rotated);
     // skyrotate 45 (degrees a second) about skyaxis 0 0 2 at t = 2: the box turned by 90 degrees about +Z, so a
     // direction d looks up the box at R(-90) d: +X -> -Y, +Y -> +X, +Z stays.
     builder.entities = "{\n\"classname\" \"worldspawn\"\n\"sky\" \"unit1_\"\n\"skyrotate\" \"45\"\n\"skyaxis\" \"0 0 2\"\n}\n";
     const MapSource rotatedSrc = memorySource(builder.build(), "q2sky2.bsp");
     const World rotatedWorld = decodeMap(rotatedSrc);
     const MaterialSet rotated = loadMaterials(rotatedWorld, rotatedSrc, {{dir.string()}, "", 2});
-    REQUIRE(rotated.sky.rotated);
+    REQUIRE(rotated.skies.at(0).rotated);
     const float want[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
-    for (int i = 0; i < 9; ++i) CHECK(rotated.sky.toBox[i] == Approx(want[i]).margin(1e-6));
+    for (int i = 0; i < 9; ++i) CHECK(rotated.skies.at(0).toBox[i] == Approx(want[i]).margin(1e-6));
 }

@@ -206,8 +206,8 @@ TEST_CASE("Source: skyname faces, the _hdr variant per face in HDR, and Water fo
     file.lumps[40] = makeZip(entries);
     const MapSource src = memorySource(writeVbsp(file), "lobby.bsp");
     auto faceTexel = [](const MaterialSet& set, int k) {
-        REQUIRE(set.sky.faces[size_t(k)] >= 0);
-        return level0(*set.textures[size_t(set.sky.faces[size_t(k)])])[0];
+        REQUIRE(set.skies.at(0).faces[size_t(k)] >= 0);
+        return level0(*set.textures[size_t(set.skies.at(0).faces[size_t(k)])])[0];
     };
     const World hdrWorld = decodeMap(src);
     const MaterialSet hdr = loadMaterials(hdrWorld, src, {});

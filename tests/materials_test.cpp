@@ -174,10 +174,10 @@ TEST_CASE("Quake 3: textures decode to the file's texels and shader keywords bec
     CHECK(set.looks[4].hidden);
     CHECK(set.looks[4].texture == -1);
     CHECK(set.looks[5].sky);
-    REQUIRE(set.sky.present());
+    REQUIRE(set.skies.at(0).present());
     for (int k = 0; k < 6; ++k) {
-        REQUIRE(set.sky.faces[size_t(k)] >= 0);
-        CHECK(level0(*set.textures[size_t(set.sky.faces[size_t(k)])]) ==
+        REQUIRE(set.skies.at(0).faces[size_t(k)] >= 0);
+        CHECK(level0(*set.textures[size_t(set.skies.at(0).faces[size_t(k)])]) ==
               std::vector<std::array<uint8_t, 4>>{{uint8_t(10 * k), 0, 0, 255}});
     }
 

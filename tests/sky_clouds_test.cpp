@@ -8,6 +8,8 @@
 #include <numbers>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/material/material_set.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/shade.hpp"
 #include "support/decode_helpers.hpp"
@@ -68,11 +70,13 @@ double rampAt(double c) {
 MaterialSet cloudSky() {
     MaterialSet m;
     m.looks.resize(1);
+    m.looks[0].skyBox = 0;
+    m.skies.resize(1);
     m.textures.push_back(ramp());
     CloudLayer layer;
     layer.texture = 0;
-    m.sky.clouds.push_back(layer);
-    m.sky.cloudHeight = 512;
+    m.skies.at(0).clouds.push_back(layer);
+    m.skies.at(0).cloudHeight = 512;
     return m;
 }
 
@@ -121,7 +125,7 @@ TEST_CASE("cloud layer: tcMod scale and scroll at the frame's time", "[sky]") {
     scale.p[0] = 2, scale.p[1] = 1;
     scroll.kind = TexMod::Kind::Scroll;
     scroll.p[0] = 0.1f, scroll.p[1] = 0.35f;
-    m.sky.clouds[0].mods = {scale, scroll};
+    m.skies.at(0).clouds[0].mods = {scale, scroll};
     // Time 0: the scale alone (s doubled).
     Vec3 up = centre(m, {-90, 0, 0});
     CHECK(up.x == Approx(rampAt(kPiD)).margin(1.0 / 255));
@@ -140,13 +144,13 @@ TEST_CASE("cloud layers blend over each other with their blend factors", "[sky]"
     add.texture = 1;
     add.src = BlendFactor::One;
     add.dst = BlendFactor::One;
-    m.sky.clouds.push_back(add);
+    m.skies.at(0).clouds.push_back(add);
     const Vec3 up = centre(m, {-90, 0, 0});
     CHECK(up.x == Approx(rampAt(kPiD / 2) + 40.0 / 255).margin(1.0 / 255));
     CHECK(up.z == Approx(120.0 / 255).margin(1e-6));
     // A filter layer (DST_COLOR ZERO) multiplies what is below.
-    m.sky.clouds[1].src = BlendFactor::DstColor;
-    m.sky.clouds[1].dst = BlendFactor::Zero;
+    m.skies.at(0).clouds[1].src = BlendFactor::DstColor;
+    m.skies.at(0).clouds[1].dst = BlendFactor::Zero;
     const Vec3 filtered = centre(m, {-90, 0, 0});
     CHECK(filtered.x == Approx(rampAt(kPiD / 2) * 40.0 / 255).margin(1.0 / 255));
     CHECK(filtered.z == 0.0f);
@@ -200,18 +204,19 @@ TEST_CASE("a Quake 3 sky shader's stages become cloud layers with their blend an
     options.time = 1.5f;
     const MaterialSet m = loadMaterials(decodeMap(src), src, options);
     CHECK(m.looks[0].sky);
+    CHECK(m.looks[0].skyBox == 0);
     CHECK(m.time == 1.5f);
-    CHECK_FALSE(m.sky.hasBox());
-    CHECK(m.sky.cloudHeight == 512.0f);  // skyparms height 0: the engine's 512
-    REQUIRE(m.sky.clouds.size() == 2);   // $lightmap is not a cloud layer
-    const CloudLayer& far = m.sky.clouds[0];
+    CHECK_FALSE(m.skies.at(0).hasBox());
+    CHECK(m.skies.at(0).cloudHeight == 512.0f);  // skyparms height 0: the engine's 512
+    REQUIRE(m.skies.at(0).clouds.size() == 2);   // $lightmap is not a cloud layer
+    const CloudLayer& far = m.skies.at(0).clouds[0];
     CHECK(far.src == BlendFactor::One);
     CHECK(far.dst == BlendFactor::Zero);
     REQUIRE(far.mods.size() == 2);  // turb is not applied to clouds
     CHECK(far.mods[0].kind == TexMod::Kind::Scale);
     CHECK(far.mods[1].kind == TexMod::Kind::Scroll);
     CHECK(far.mods[1].p[0] == 0.03f);
-    const CloudLayer& near = m.sky.clouds[1];
+    const CloudLayer& near = m.skies.at(0).clouds[1];
     CHECK(near.src == BlendFactor::DstColor);
     CHECK(near.dst == BlendFactor::Zero);
     REQUIRE(near.mods.size() == 1);
@@ -220,9 +225,10 @@ TEST_CASE("a Quake 3 sky shader's stages become cloud layers with their blend an
     CHECK(textureLevel(*m.textures[size_t(near.texture)], 0).rgba[0] == 40);
 }
 
-TEST_CASE("a view drawing any sky material gets the map's sky: the first sky shader's clouds and box", "[sky][materials]") {
-    // Two sky shaders: the walls' (material 0, the first: its sky is the one the engine draws) and the
-    // ceiling's (material 1). A view that draws only the ceiling still shows material 0's sky.
+TEST_CASE("each sky shader has its own sky, decoded when a view draws one of its materials", "[sky][materials]") {
+    // Two sky shaders, as ioquake3 draws them (a sky pass per shader over its own surfaces): the walls'
+    // (material 0: box env/box, clouds cloud.tga at height 256) and the ceiling's (material 1: no box,
+    // clouds other.tga at height 128).
     const std::string dir = tempDir("sky-wanted");
     writeFile(dir + "/textures/sky/cloud.tga", tga1x1(10, 20, 30));
     writeFile(dir + "/textures/sky/other.tga", tga1x1(90, 90, 90));
@@ -252,22 +258,71 @@ textures/luxel/skyb
     REQUIRE(world.materials.size() == 2);
     MaterialOptions options;
     options.gameDirs = {dir};
+    const MaterialSet all = loadMaterials(world, src, options);
+    REQUIRE(all.skies.size() == 2);
+    CHECK(all.looks[0].skyBox == 0);
+    CHECK(all.looks[1].skyBox == 1);
+    CHECK(all.skies[0].hasBox());
+    CHECK(all.skies[0].cloudHeight == 256.0f);
+    REQUIRE(all.skies[0].clouds.size() == 1);
+    CHECK(textureLevel(*all.textures.at(size_t(all.skies[0].clouds[0].texture)), 0).rgba[0] == 10);
+    CHECK_FALSE(all.skies[1].hasBox());
+    CHECK(all.skies[1].cloudHeight == 128.0f);
+    REQUIRE(all.skies[1].clouds.size() == 1);
+    CHECK(textureLevel(*all.textures.at(size_t(all.skies[1].clouds[0].texture)), 0).rgba[0] == 90);
+    // A view that draws only the ceiling decodes the ceiling's sky alone.
     const MaterialSet ceilingOnly = loadMaterials(world, src, options, {false, true});
-    CHECK(ceilingOnly.looks[1].sky);
-    CHECK(ceilingOnly.sky.hasBox());
-    REQUIRE(ceilingOnly.sky.clouds.size() == 1);
-    CHECK(ceilingOnly.sky.cloudHeight == 256.0f);  // material 0's skyparms, not the ceiling's 128
-    REQUIRE(ceilingOnly.textures.at(size_t(ceilingOnly.sky.clouds[0].texture)));
-    CHECK(textureLevel(*ceilingOnly.textures[size_t(ceilingOnly.sky.clouds[0].texture)], 0).rgba[0] == 10);
+    REQUIRE(ceilingOnly.skies.size() == 2);
+    CHECK_FALSE(ceilingOnly.skies[0].present());
+    REQUIRE(ceilingOnly.skies[1].clouds.size() == 1);
+    CHECK(textureLevel(*ceilingOnly.textures.at(size_t(ceilingOnly.skies[1].clouds[0].texture)), 0).rgba[0] == 90);
     // No sky material drawn: neither clouds nor box faces are decoded.
     const MaterialSet noSky = loadMaterials(world, src, options, {false, false});
-    CHECK_FALSE(noSky.sky.hasBox());
-    CHECK(noSky.sky.clouds.empty());
+    for (const SkyBox& sky : noSky.skies) CHECK_FALSE(sky.present());
     CHECK(noSky.textures.empty());
-    // Everything: the same sky as the ceiling-only view.
-    const MaterialSet all = loadMaterials(world, src, options);
-    CHECK(all.sky.hasBox());
-    CHECK(all.sky.clouds.size() == 1);
+}
+
+TEST_CASE("two sky shaders on two windows: each window shows its own shader's box", "[sky][render]") {
+    // The room's west wall is a window of sky shader A (a red box), its east wall one of shader B (a blue box).
+    const std::string dir = tempDir("two-skies");
+    for (const char* side : {"rt", "bk", "lf", "ft", "up", "dn"}) {
+        writeFile(dir + "/env/red_" + side + ".tga", tga1x1(255, 0, 0));
+        writeFile(dir + "/env/blue_" + side + ".tga", tga1x1(0, 0, 255));
+    }
+    const std::string script = R"(textures/luxel/skya
+{
+	surfaceparm sky
+	skyparms env/red - -
+}
+textures/luxel/skyb
+{
+	surfaceparm sky
+	skyparms env/blue - -
+}
+)";
+    writeFile(dir + "/scripts/sky.shader", Bytes(script.begin(), script.end()));
+    Q3MapBuilder b = makeRoomMap();
+    b.faces.at(2).texture = b.addTexture("textures/luxel/skya", kQ3SurfSky);  // west wall
+    b.faces.at(3).texture = b.addTexture("textures/luxel/skyb", kQ3SurfSky);  // east wall
+    const MapSource src = memorySource(b.build(), "room.bsp");
+    const World world = decodeMap(src);
+    const Geometry geometry = tessellate(world);
+    MaterialOptions materialOptions;
+    materialOptions.gameDirs = {dir};
+    const MaterialSet set = loadMaterials(world, src, materialOptions);
+    REQUIRE(set.skies.size() == 2);
+    RenderOptions options;
+    options.mode = RenderMode::Lit;
+    options.look = Look::Linear;
+    options.materials = &set;
+    for (const auto& [yaw, want] : {std::pair{180.0f, Vec3{1, 0, 0}}, std::pair{0.0f, Vec3{0, 0, 1}}}) {
+        INFO("yaw " << yaw);
+        const Image img = renderFrame(world, geometry, roomCamera({0, yaw, 0}), options);
+        const Vec3 c = pixelAt(img, 160, 90);
+        CHECK(c.x == Approx(want.x).margin(1e-6));
+        CHECK(c.y == Approx(want.y).margin(1e-6));
+        CHECK(c.z == Approx(want.z).margin(1e-6));
+    }
 }
 
 TEST_CASE("tcMod rotate and transform move coordinates as the engine's matrices do", "[sky]") {
@@ -298,14 +353,14 @@ TEST_CASE("cloud skies: the vector and portable loops give the same bytes, box o
         scale.kind = TexMod::Kind::Scale, scale.p[0] = 3, scale.p[1] = 2;
         scroll.kind = TexMod::Kind::Scroll, scroll.p[0] = 0.05f, scroll.p[1] = -0.2f;
         rotate.kind = TexMod::Kind::Rotate, rotate.p[0] = 20;
-        m.sky.clouds[0].mods = {scale, scroll};
+        m.skies.at(0).clouds[0].mods = {scale, scroll};
         m.textures.push_back(flat({200, 100, 50, 128}));
         CloudLayer blend;
         blend.texture = 1;
         blend.src = BlendFactor::SrcAlpha, blend.dst = BlendFactor::OneMinusSrcAlpha;
         blend.mods = {rotate};
-        m.sky.clouds.push_back(blend);
-        if (box) m.sky.faces = {0, 0, 0, 0, 0, 0};
+        m.skies.at(0).clouds.push_back(blend);
+        if (box) m.skies.at(0).faces = {0, 0, 0, 0, 0, 0};
         RenderOptions o;
         o.mode = RenderMode::Lit;
         o.usePvs = false;

@@ -199,6 +199,7 @@ TEST_CASE("a missing texture is neutral grey; hidden materials are not drawn", "
 
 TEST_CASE("sky surfaces show the sky box face the view direction points at", "[textured]") {
     MaterialSet m;
+    m.skies.resize(1);
     const std::array<std::array<uint8_t, 4>, 6> colours{{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255},
                                                          {255, 255, 0, 255}, {0, 255, 255, 255}, {255, 0, 255, 255}}};
     for (size_t f = 0; f < 6; ++f) {
@@ -206,9 +207,10 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         one.width = one.height = 1;
         one.rgba.assign(colours[f].begin(), colours[f].end());
         m.textures.push_back(std::make_shared<const Texture>(makeTexture("sky", one)));
-        m.sky.faces[f] = int32_t(f);
+        m.skies[0].faces[f] = int32_t(f);
     }
     m.looks.resize(1);
+    m.looks[0].skyBox = 0;  // the sky cube's material shows sky 0
     // A closed cube of sky around the camera; each view looks at one face. The engines draw cube side i
     // (+X, -X, +Y, -Y, +Z, -Z: tr_sky.c / gl_warp.c st_to_vec) with suffix skytexorder[i] = {0, 2, 1, 3, 4, 5}
     // of rt bk lf ft up dn: rt +X (yaw 0), bk +Y (yaw 90), lf -X (yaw 180), ft -Y (yaw -90), up, dn.
@@ -226,9 +228,9 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     }
     // A box turned 90 degrees about +Z (toBox = R(-90): +X -> -Y): looking +X shows ft, looking +Y shows rt,
     // looking -X (-> +Y) shows bk.
-    m.sky.rotated = true;
+    m.skies[0].rotated = true;
     const float quarter[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
-    std::copy(std::begin(quarter), std::end(quarter), std::begin(m.sky.toBox));
+    std::copy(std::begin(quarter), std::end(quarter), std::begin(m.skies[0].toBox));
     for (const auto& [yaw, face] : {std::pair{0.0f, 3}, std::pair{90.0f, 0}, std::pair{180.0f, 1}}) {
         const Vec3 c = pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, yaw, 0}, 16, 16), materialOptions(RenderMode::Lit, m)), 8, 8);
         INFO("yaw " << yaw);
@@ -236,7 +238,7 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
         CHECK(c.y == Approx(colours[size_t(face)][1] / 255.0));
         CHECK(c.z == Approx(colours[size_t(face)][2] / 255.0));
     }
-    m.sky.rotated = false;
+    m.skies[0].rotated = false;
     // Sky images are clamped at their edges, as the engines load them: a face whose left half is red and
     // right half blue shows pure red and pure blue at the frame's edges (wrapping would mix the two there).
     RgbaImage halves;
@@ -259,13 +261,13 @@ TEST_CASE("sky surfaces show the sky box face the view direction points at", "[t
     // missing: sky colour), views across face edges and corners, each look.
     for (size_t f = 0; f < 6; ++f)
         m.textures[f] = std::make_shared<const Texture>(makeTexture("noise", noiseImage(f == 3 ? 12 : 16, 8, 77 + uint32_t(f))));
-    m.sky.faces[5] = -1;
+    m.skies[0].faces[5] = -1;
     for (bool rotated : {false, true})
     for (Vec3 angles : {Vec3{0, 45, 0}, Vec3{-35, 45, 0}, Vec3{40, -135, 0}, Vec3{-80, 10, 30}, Vec3{70, 100, 0}})
         for (Look look : {Look::Engine, Look::Linear}) {
-            m.sky.rotated = rotated;  // a box turned about an oblique axis (Quake 2 skyrotate)
+            m.skies[0].rotated = rotated;  // a box turned about an oblique axis (Quake 2 skyrotate)
             const float turn[9] = {0.36f, 0.48f, -0.8f, -0.8f, 0.6f, 0.0f, 0.48f, 0.64f, 0.6f};
-            std::copy(std::begin(turn), std::end(turn), std::begin(m.sky.toBox));
+            std::copy(std::begin(turn), std::end(turn), std::begin(m.skies[0].toBox));
             s.world.look = {2.0f, 2.2f};
             RenderOptions o = materialOptions(RenderMode::Lit, m);
             o.look = look;

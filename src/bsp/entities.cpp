@@ -62,4 +62,30 @@ bool parseVec3(const std::string& text, Vec3& out) {
     return true;
 }
 
+Vec3 entityOrigin(const Entity& e) {
+    Vec3 origin;
+    if (const std::string* v = e.get("origin")) parseVec3(*v, origin);
+    return isFinite(origin) ? origin : Vec3{};
+}
+
+// Keys are applied in file order with a later one winning, as the game's spawn code does:
+// "angle" is a yaw alone, "angles" is pitch yaw roll.
+Vec3 entityAngles(const Entity& e) {
+    Vec3 angles;
+    for (const auto& [key, value] : e.keys) {
+        Vec3 a;
+        if (key == "angle" && parseVec3(value, a)) angles = {0, a.x, 0};
+        else if (key == "angles" && parseVec3(value, a)) angles = a;
+    }
+    return isFinite(angles) ? angles : Vec3{};
+}
+
+const Entity* targetOf(const World& world, const Entity& e) {
+    const std::string* target = e.get("target");
+    if (!target || target->empty()) return nullptr;
+    for (const Entity& t : world.entities)
+        if (const std::string* name = t.get("targetname"); name && *name == *target) return &t;
+    return nullptr;
+}
+
 }  // namespace luxel

@@ -49,24 +49,6 @@ GameClasses classesFor(MapFormat format) {
     return {};
 }
 
-Vec3 entityOrigin(const Entity& e) {
-    Vec3 origin;
-    if (const std::string* v = e.get("origin")) parseVec3(*v, origin);
-    return isFinite(origin) ? origin : Vec3{};
-}
-
-// Keys are applied in file order with a later one winning, as the game's spawn code does:
-// "angle" is a yaw alone, "angles" is pitch yaw roll.
-Vec3 entityAngles(const Entity& e) {
-    Vec3 angles;
-    for (const auto& [key, value] : e.keys) {
-        Vec3 a;
-        if (key == "angle" && parseVec3(value, a)) angles = {0, a.x, 0};
-        else if (key == "angles" && parseVec3(value, a)) angles = a;
-    }
-    return isFinite(angles) ? angles : Vec3{};
-}
-
 // Quake's vectoangles: pitch positive looking down, yaw counter-clockwise from +X, roll 0.
 Vec3 anglesFromDirection(Vec3 d) {
     const float horizontal = std::sqrt(d.x * d.x + d.y * d.y);
@@ -97,14 +79,9 @@ std::vector<Viewpoint> findViewpoints(const World& world) {
     for (std::string_view cls : game.intermissions)
         for (const Entity* e : findEntities(world, cls)) {
             Viewpoint v{Viewpoint::Kind::Intermission, entityOrigin(*e), entityAngles(*e), std::string(cls)};
-            if (const std::string* target = e->get("target"); target && !target->empty()) {
-                for (const Entity& t : world.entities) {
-                    const std::string* name = t.get("targetname");
-                    if (!name || *name != *target) continue;
-                    const Vec3 dir = entityOrigin(t) - v.position;
-                    if (dot(dir, dir) > 0) v.angles = anglesFromDirection(dir);
-                    break;
-                }
+            if (const Entity* t = targetOf(world, *e)) {
+                const Vec3 dir = entityOrigin(*t) - v.position;
+                if (dot(dir, dir) > 0) v.angles = anglesFromDirection(dir);
             }
             out.push_back(std::move(v));
         }

@@ -104,6 +104,7 @@ void ViewArgs::addTo(CLI::App& app) {
         ->check(CLI::IsMember({"engine", "light", "black"}));
     app.add_option("--spp", spp, "samples per pixel (supersampling)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--no-pvs", noPvs, "draw every leaf (no PVS culling)");
+    app.add_flag("--world-only", worldOnly, "leave out the brush entities (doors, platforms, movers): the world alone");
     app.add_flag("--flares", flares, "draw billboards / flares (default: yes, except in lit and albedo, where the "
                                      "game draws none at its default r_flares 0)");
     app.add_flag("--no-flares", noFlares, "hide billboards / flares")->excludes("--flares");
@@ -136,6 +137,7 @@ ViewRequest ViewArgs::request(bool ldrOutput) const {
     if (!skyColor.empty()) r.skyColor = Vec3{skyColor[0], skyColor[1], skyColor[2]};
     if (!unlit.empty()) r.unlit = parseUnlit(unlit);
     r.usePvs = !noPvs;
+    r.worldOnly = worldOnly;
     checkViewRequest(r);  // a bad mode or style spec fails here, before the map is read
     return r;
 }
@@ -164,6 +166,7 @@ RenderOptions ViewArgs::options(bool ldrOutput) const {
     o.look = look.empty() ? (ldrOutput ? Look::Engine : Look::Linear) : parseLook(look).value_or(Look::Engine);
     o.spp = spp;
     o.usePvs = !noPvs;
+    o.worldOnly = worldOnly;
     // Quake 3 engines ship r_flares 0, so a game-look render has no flares unless asked for.
     const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
     o.drawFlares = flares || (!noFlares && !gameLook);

@@ -71,7 +71,7 @@ struct ViewArgs {
     std::string unlit;  // lightmap mode: engine | light | black
     std::vector<float> skyColor;
     int spp = 1;
-    bool noPvs = false, flares = false, noFlares = false, sky = false, noSky = false, transparent = false;
+    bool noPvs = false, worldOnly = false, flares = false, noFlares = false, sky = false, noSky = false, transparent = false;
     std::string styles;  // --styles: light style weights (Quake 2 / Source), resolved per map
 
     void addTo(CLI::App& app);

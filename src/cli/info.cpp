@@ -53,6 +53,7 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
         m["texture"] = textureName(l.texture);
         m["missing"] = l.missing;
         m["blend"] = blendName(l.blend);
+        if (l.skyBox >= 0) m["sky"] = l.skyBox;
         if (l.blend == BlendMode::AlphaTest) m["alpha_ref"] = l.alphaRef;
         if (l.opacity != 1.0f) m["opacity"] = l.opacity;
         if (l.tcScale.x != 1.0f || l.tcScale.y != 1.0f) m["tc_scale"] = {l.tcScale.x, l.tcScale.y};
@@ -65,9 +66,15 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
     }
     j["missing"] = set.missing;
     j["fog_shaders"] = set.fogShaders;
-    auto& sky = j["sky"] = nlohmann::ordered_json::array();
-    for (int32_t f : set.sky.faces) sky.push_back(textureName(f));
-    j["cloud_layers"] = set.sky.clouds.size();
+    // One entry per sky the materials show (Quake 3: per sky shader), the materials' "sky" index into it.
+    auto& skies = j["skies"] = nlohmann::ordered_json::array();
+    for (const SkyBox& sky : set.skies) {
+        nlohmann::ordered_json s;
+        auto& faces = s["faces"] = nlohmann::ordered_json::array();
+        for (int32_t f : sky.faces) faces.push_back(textureName(f));
+        s["cloud_layers"] = sky.clouds.size();
+        skies.push_back(std::move(s));
+    }
     j["warnings"] = set.warnings;
     return j;
 }
@@ -96,9 +103,11 @@ void printMaterials(const nlohmann::ordered_json& j) {
     for (const auto& n : j["missing"]) std::cout << "  " << n.get<std::string>() << "\n";
     std::cout << fmt::format("fog shaders: {}\n", j["fog_shaders"].size());
     for (const auto& n : j["fog_shaders"]) std::cout << "  " << n.get<std::string>() << "\n";
-    if (!j["sky"][0].is_null()) {
-        std::cout << "sky box:";
-        for (const auto& f : j["sky"]) std::cout << "  " << (f.is_null() ? "-" : f.get<std::string>());
+    for (size_t k = 0; k < j["skies"].size(); ++k) {
+        const auto& sky = j["skies"][k];
+        std::cout << fmt::format("sky {}: {} cloud layer{}, box:", k, sky["cloud_layers"].get<size_t>(),
+                                 sky["cloud_layers"].get<size_t>() == 1 ? "" : "s");
+        for (const auto& f : sky["faces"]) std::cout << "  " << (f.is_null() ? "-" : f.get<std::string>());
         std::cout << "\n";
     }
     std::cout << fmt::format("material warnings: {}\n", j["warnings"].size());

@@ -36,6 +36,34 @@ bool triangleValid(const uint32_t* tri, uint32_t numVertices) {
 
 DrawVertex toDraw(const Vertex& v) { return {v.position, v.normal, v.lightmapUV, v.texUV, v.color}; }
 
+// The brush model (index >= 1) each surface belongs to, -1 for the world's and any other. A range that
+// overlaps the world's or an earlier model's (hostile maps) keeps the first owner.
+std::vector<int32_t> surfaceModels(const World& world) {
+    const size_t count = world.surfaces.size();
+    std::vector<int32_t> owner(count, -1);
+    std::vector<uint8_t> taken(count, 0);
+    for (size_t m = 0; m < world.models.size(); ++m) {
+        const Model& model = world.models[m];
+        const size_t first = std::min<size_t>(model.firstSurface, count);
+        const size_t last = size_t(std::min<uint64_t>(uint64_t(model.firstSurface) + model.numSurfaces, count));
+        for (size_t i = first; i < last; ++i) {
+            if (taken[i]) continue;
+            taken[i] = 1;
+            if (m > 0) owner[i] = int32_t(m);
+        }
+    }
+    return owner;
+}
+
+// A brush entity's vertices where the game draws them (Model::origin, axis).
+void place(const Model& m, DrawVertex* v, uint32_t n) {
+    auto turn = [&](Vec3 p) { return m.axis[0] * p.x + m.axis[1] * p.y + m.axis[2] * p.z; };
+    for (uint32_t k = 0; k < n; ++k) {
+        v[k].position = m.origin + turn(v[k].position);
+        v[k].normal = turn(v[k].normal);
+    }
+}
+
 }  // namespace
 
 SurfaceShading resolveShading(const World& world, const Surface& s) {
@@ -55,13 +83,14 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
     geo.surfaces.resize(count);
     const std::vector<PatchLevels> levels = stitchedPatchLevels(world, options);
     std::vector<SurfaceWork> work(count);
+    const std::vector<int32_t> owner = surfaceModels(world);
 
     tbb::parallel_for(size_t(0), count, [&](size_t i) {
         const Surface& s = world.surfaces[i];
         DrawSurface& ds = geo.surfaces[i];
         SurfaceWork& wk = work[i];
         ds.material = s.material;
-        ds.shading = resolveShading(world, s);
+        ds.shading = owner[i] >= 0 && !world.models[size_t(owner[i])].drawn ? SurfaceShading::Hidden : resolveShading(world, s);
         ds.twoSided = (materialFlags(world, s.material) & kMaterialTwoSided) != 0;
         ds.lightmapPage = ds.shading == SurfaceShading::Lightmap ? s.lightmapPage : -1;
         if (s.kind == SurfaceKind::Billboard) {
@@ -148,6 +177,7 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
                 }
             }
         }
+        if (owner[i] >= 0 && world.models[size_t(owner[i])].placed()) place(world.models[size_t(owner[i])], vout, ds.numVertices);
         Bounds b;
         for (uint32_t k = 0; k < ds.numVertices; ++k) b.grow(vout[k].position);
         ds.bounds = b;

@@ -137,10 +137,12 @@ void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMis
             look.program = std::move(program);
         }
     }
-    for (int32_t& face : set.sky.faces)
-        if (face >= 0) face = mapIndex(face);
-    for (CloudLayer& layer : set.sky.clouds)
-        if (layer.texture >= 0) layer.texture = mapIndex(layer.texture);
+    for (SkyBox& sky : set.skies) {
+        for (int32_t& face : sky.faces)
+            if (face >= 0) face = mapIndex(face);
+        for (CloudLayer& layer : sky.clouds)
+            if (layer.texture >= 0) layer.texture = mapIndex(layer.texture);
+    }
 }
 
 }  // namespace materials

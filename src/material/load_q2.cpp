@@ -120,6 +120,7 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
+        if (mat.flags & kMaterialSky) look.skyBox = 0;                // the map's one sky (worldspawn "sky")
         if (mat.flags & (kMaterialNoDraw | kMaterialSky)) continue;  // the map's flags hide them / draw sky
         const uint32_t f = mat.nativeSurfaceFlags;
         look.unlit = (f & kSurfWarp) != 0;
@@ -176,6 +177,8 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
     }
 
     const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
+    set.skies.resize(1);
+    SkyBox& skyBox = set.skies[0];
     if (const std::string* sky = worldspawn ? worldspawn->get("sky") : nullptr; sky && !sky->empty()) {
         static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
         std::vector<std::string> missing;
@@ -186,12 +189,12 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             if (path.empty())
                 missing.push_back(base);
             else
-                set.sky.faces[size_t(k)] = requests.addImage(files, path);
+                skyBox.faces[size_t(k)] = requests.addImage(files, path);
         }
         if (!missing.empty()) set.warnings.push_back(skyFacesMissing("sky " + *sky + ": sky box", missing));
     }
 
-    if (const std::string* rotate = worldspawn ? worldspawn->get("skyrotate") : nullptr; rotate && set.sky.hasBox()) {
+    if (const std::string* rotate = worldspawn ? worldspawn->get("skyrotate") : nullptr; rotate && skyBox.hasBox()) {
         Vec3 axis{0, 0, 1};
         if (const std::string* a = worldspawn->get("skyaxis")) {
             float v[3] = {0, 0, 0};
@@ -206,8 +209,8 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             const float m[9] = {t * k.x * k.x + c,        t * k.x * k.y - si * k.z, t * k.x * k.z + si * k.y,
                                 t * k.x * k.y + si * k.z, t * k.y * k.y + c,        t * k.y * k.z - si * k.x,
                                 t * k.x * k.z - si * k.y, t * k.y * k.z + si * k.x, t * k.z * k.z + c};
-            std::copy(std::begin(m), std::end(m), std::begin(set.sky.toBox));
-            set.sky.rotated = true;
+            std::copy(std::begin(m), std::end(m), std::begin(skyBox.toBox));
+            skyBox.rotated = true;
         }
     }
 

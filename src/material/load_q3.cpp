@@ -186,8 +186,11 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
     set.warnings.insert(set.warnings.end(), game->warnings.begin(), game->warnings.end());
     TextureRequests requests;
     bool warnedLt128 = false;
-    const Q3Shader* skyShader = nullptr;  // the first sky shader the map uses: the engine draws one sky
-    bool skyWanted = false;               // a sky material is drawn by this load (decodeOnly)
+    // The sky shaders the map uses, each with its own box and clouds (ioquake3 draws a sky pass per sky
+    // shader over its own surfaces), in first-use order as set.skies; wanted when one of its materials is
+    // drawn by this load (decodeOnly).
+    std::vector<const Q3Shader*> skyShaders;
+    std::vector<bool> skyWanted;
 
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
@@ -244,9 +247,11 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             }
             if (kind == Q3DrawKind::Sky) {
                 look.sky = true;
-                if (!skyShader && sh.hasSkyParms) skyShader = &sh;
-                // Every sky surface shows that one sky: it is wanted when any of them is drawn.
-                skyWanted = skyWanted || decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
+                const auto known = std::find(skyShaders.begin(), skyShaders.end(), &sh);
+                look.skyBox = int32_t(known - skyShaders.begin());
+                if (known == skyShaders.end()) skyShaders.push_back(&sh), skyWanted.push_back(false);
+                skyWanted[size_t(look.skyBox)] =
+                    skyWanted[size_t(look.skyBox)] || decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
                 continue;
             }
             const Q3Stage* stage = firstTextureStage(sh);
@@ -336,19 +341,24 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         if (it == table.end() || !it->second.fogColor) continue;
         set.fogs[i] = {true, *it->second.fogColor, it->second.fogDistance};
     }
-    if (skyShader && skyWanted) addClouds(set, *skyShader, f.files, requests, options.time);
-    if (skyShader && skyWanted && skyShader->skyBoxBase) {
+    set.skies.resize(skyShaders.size());
+    for (size_t k = 0; k < skyShaders.size(); ++k) {
+        const Q3Shader& sky = *skyShaders[k];
+        // Without skyParms the engine has neither box nor clouds to draw: the sky colour shows.
+        if (!skyWanted[k] || !sky.hasSkyParms) continue;
+        addClouds(set.skies[k], sky, f.files, requests, options.time, set.warnings);
+        if (!sky.skyBoxBase) continue;
         static const char* const kSuffix[6] = {"_rt", "_bk", "_lf", "_ft", "_up", "_dn"};
         std::vector<std::string> missing;
-        for (int k = 0; k < 6; ++k) {
-            const std::string name = *skyShader->skyBoxBase + kSuffix[k];
+        for (int side = 0; side < 6; ++side) {
+            const std::string name = *sky.skyBoxBase + kSuffix[side];
             const std::string path = firstExisting(f.files, {name + ".tga", name + ".jpg", name + ".png"});
             if (path.empty())
                 missing.push_back(name);
             else
-                set.sky.faces[size_t(k)] = requests.addQuake3Image(f.files, path);
+                set.skies[k].faces[size_t(side)] = requests.addQuake3Image(f.files, path);
         }
-        if (!missing.empty()) set.warnings.push_back(skyFacesMissing(skyShader->name + ": sky box", missing));
+        if (!missing.empty()) set.warnings.push_back(skyFacesMissing(sky.name + ": sky box", missing));
     }
     requests.resolve(set, world, true);
 }

@@ -167,30 +167,31 @@ RgbaImage decodeCompressedHdrVtf(const GameFiles& files, const std::string& path
 // in HDR NAME_hdr{...} when that face exists. Its texture: in HDR (or without a $basetexture) the Sky shader's
 // $hdrcompressedtexture or $hdrbasetexture when given, else $basetexture; HDR texels above 1 are clamped
 // (luxel's textures are 8-bit).
-void loadSkyFaces(SourceFiles& s, const std::string& sky, bool hdr, TextureRequests& requests, MaterialSet& set) {
+void loadSkyFaces(SourceFiles& s, const std::string& skyName, bool hdr, TextureRequests& requests, MaterialSet& set) {
+    SkyBox& sky = set.skies.at(0);
     const std::string params = "vtf<=" + std::to_string(kMaxSourceTextureSide);
     static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
     std::vector<std::string> missing;
     for (int k = 0; k < 6; ++k) {
-        const std::string ldrName = "skybox/" + sky + kSuffix[k], hdrName = "skybox/" + sky + "_hdr" + kSuffix[k];
+        const std::string ldrName = "skybox/" + skyName + kSuffix[k], hdrName = "skybox/" + skyName + "_hdr" + kSuffix[k];
         std::optional<Vmt> vmt = hdr ? s.material(hdrName) : std::nullopt;
         if (!vmt) vmt = s.material(ldrName);
         std::string path;
         // The Sky shader's HDR textures in HDR, or when the material has no $basetexture at all.
         if (vmt && (hdr || vmt->baseTexture().empty())) {
             if (std::string p = s.texturePath(vmt->textureParam("$hdrcompressedtexture")); !p.empty())
-                set.sky.faces[size_t(k)] = requests.add(s.files, p, params + " hdr-compressed", decodeCompressedHdrVtf);
+                sky.faces[size_t(k)] = requests.add(s.files, p, params + " hdr-compressed", decodeCompressedHdrVtf);
             else
                 path = s.texturePath(vmt->textureParam("$hdrbasetexture"));
         }
-        if (set.sky.faces[size_t(k)] >= 0) continue;
+        if (sky.faces[size_t(k)] >= 0) continue;
         if (path.empty() && vmt) path = s.texturePath(vmt->baseTexture());
         if (path.empty())
             missing.push_back(ldrName);  // its .vmt, or the texture it names
         else
-            set.sky.faces[size_t(k)] = requests.add(s.files, path, params, decodeVtfFile);
+            sky.faces[size_t(k)] = requests.add(s.files, path, params, decodeVtfFile);
     }
-    if (!missing.empty()) set.warnings.push_back(skyFacesMissing("sky " + sky + ": sky box", missing));
+    if (!missing.empty()) set.warnings.push_back(skyFacesMissing("sky " + skyName + ": sky box", missing));
 }
 
 }  // namespace
@@ -201,6 +202,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
                   set, options.strict};
 
     TextureRequests requests;
+    set.skies.resize(1);
     std::vector<SourceExtras> extras(world.materials.size());
     auto request = [&](const std::string& path) {
         return requests.add(s.files, path, "vtf<=" + std::to_string(kMaxSourceTextureSide), decodeVtfFile);
@@ -213,7 +215,10 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
             look.hidden = toLowerAscii(mat.name).starts_with("tools/");
             continue;
         }
-        if (mat.flags & kMaterialSky) continue;
+        if (mat.flags & kMaterialSky) {  // the map's one sky (worldspawn "skyname")
+            look.skyBox = 0;
+            continue;
+        }
         const std::optional<Vmt> vmt = s.material(mat.name);
         if (!vmt) {
             addMissing(set, mat.name);  // the texdata reflectivity stays
@@ -225,6 +230,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
         }
         if (vmt->sky()) {
             look.sky = true;
+            look.skyBox = 0;
             continue;
         }
         if (vmt->shader == "water") {  // seen from above: its fog over what lies below (SurfaceLook::water)

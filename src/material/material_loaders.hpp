@@ -48,7 +48,7 @@ public:
     int32_t addQuake3Image(const GameFiles& files, const std::string& path);
 
     // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request
-    // indices held by set.looks (texture, texture2, details, program stages) and set.sky (faces, cloud
+    // indices held by set.looks (texture, texture2, details, program stages) and set.skies (faces, cloud
     // layers) into set.textures indices. A look whose
     // texture could not be decoded gets -1, `missing` = greyMissing and its material's name in
     // set.missing; each failure adds a warning.

@@ -189,15 +189,16 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
 // The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given; its
 // cloud height 0 means 512). Stages without an image (video maps) are left out; tcMod turb is not applied
 // (no sky shader of the OpenArena maps uses it).
-void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time) {
-    set.sky.cloudHeight = sky.skyCloudHeight > 0 ? sky.skyCloudHeight : 512.0f;
+void addClouds(SkyBox& box, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time,
+               std::vector<std::string>& warnings) {
+    box.cloudHeight = sky.skyCloudHeight > 0 ? sky.skyCloudHeight : 512.0f;
     for (const Q3Stage& stage : sky.stages) {
         if (stage.isLightmap || stage.isWhiteImage) continue;
         const std::string name = stageImageAt(stage, time);
         if (name.empty()) continue;
         const std::string path = findImage(files, name);
         if (path.empty()) {
-            set.warnings.push_back(sky.name + ": cloud image " + name + " not found");
+            warnings.push_back(sky.name + ": cloud image " + name + " not found");
             continue;
         }
         CloudLayer layer;
@@ -205,7 +206,7 @@ void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, Te
         if (stage.hasBlend) layer.src = blendFactor(stage.blend.src), layer.dst = blendFactor(stage.blend.dst);
         for (const Q3TcMod& m : stage.tcMods)
             if (const std::optional<TexMod> t = texModOf(m, time)) layer.mods.push_back(*t);
-        set.sky.clouds.push_back(std::move(layer));
+        box.clouds.push_back(std::move(layer));
     }
 }
 

@@ -21,6 +21,7 @@ Wave waveOf(const Q3Wave& wave);
 std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& shader, const GameFiles& files, TextureRequests& requests,
                                                  float time, bool decode);
 // The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given).
-void addClouds(MaterialSet& set, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time);
+void addClouds(SkyBox& box, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time,
+               std::vector<std::string>& warnings);
 
 }  // namespace luxel::materials

@@ -151,10 +151,11 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     ctx.skyColorOverride = options.skyColorOverride;
     if (skyView && skyView->width == W && skyView->height == H && skyView->channels == 3) ctx.skyView = skyView;
     ctx.background = options.background;
-    std::optional<render::CloudGrid> cloudGrid;
-    if (materials && !materials->sky.clouds.empty()) {
-        cloudGrid = render::makeCloudGrid(materials->sky.cloudHeight);
-        ctx.cloudGrid = &*cloudGrid;
+    std::vector<std::optional<render::CloudGrid>> cloudGrids;
+    if (materials) {
+        for (const SkyBox& sky : materials->skies)
+            cloudGrids.push_back(sky.clouds.empty() ? std::nullopt : std::optional(render::makeCloudGrid(sky.cloudHeight)));
+        ctx.cloudGrids = &cloudGrids;
     }
     std::vector<SourceTri> sources(cands.size());
     for (size_t i = 0; i < cands.size(); ++i) sources[i] = cands[i].src;
@@ -503,6 +504,7 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
     auto t0 = Clock::now();
     CullOptions cull;
     cull.usePvs = options.usePvs;
+    cull.worldOnly = options.worldOnly;
     std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
     st.cullMs = msBetween(t0, Clock::now());
     // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible

@@ -54,9 +54,7 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
     return map;
 }
 
-std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, bool usePvs) {
-    CullOptions cull;
-    cull.usePvs = usePvs;
+std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, const CullOptions& cull) {
     const View view = makeView(camera);
     std::vector<bool> seen(world.materials.size(), false);
     for (uint32_t s : visibleSurfaces(world, geometry, view, camera.position, cull)) {
@@ -87,6 +85,7 @@ std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, con
     const View view = makeView(camera);
     CullOptions cull;
     cull.usePvs = options.usePvs;
+    cull.worldOnly = options.worldOnly;
     // The others (blended, cut-out, sky, fog) may show wherever they are seen: they stay as `seen` has them.
     std::vector<uint32_t> opaque;
     for (uint32_t s : visibleSurfaces(map.world, map.geometry, view, camera.position, cull)) {
@@ -181,6 +180,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     o.look = request.look.value_or(request.ldrOutput ? Look::Engine : Look::Linear);
     o.spp = request.spp;
     o.usePvs = request.usePvs;
+    o.worldOnly = request.worldOnly;
     o.drawFlares = request.flares.value_or(!(o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo));
     o.drawSky = request.sky.value_or(view.camera.used != "overview");
     o.transparentBackground = request.transparent;
@@ -188,7 +188,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     o.styleSpec = request.styles;
     o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
     if (needsMaterials(request.mode) || engineLightmap) {
-        std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, request.usePvs);
+        std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, {request.usePvs, true, request.worldOnly});
         // Lit and albedo views decode the textures the frame can show, not all the PVS names.
         if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
             seen = materialsShown(map, view.camera.camera, o, request.time, std::move(seen));

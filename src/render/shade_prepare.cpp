@@ -115,9 +115,13 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.fogSurface = true;
         return t;
     }
-    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && (ctx.materials->sky.present() || ctx.skyView) &&
-        !ctx.skyColorOverride) {
+    // Each sky surface shows its own material's sky (Quake 3: a sky pass per sky shader).
+    const int32_t sky = ownLook ? ownLook->skyBox : -1;
+    const bool skyShown = ctx.materials && sky >= 0 && size_t(sky) < ctx.materials->skies.size() &&
+                          ctx.materials->skies[size_t(sky)].present();
+    if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && (skyShown || ctx.skyView) && !ctx.skyColorOverride) {
         t.skyBox = true;
+        t.sky = skyShown ? sky : -1;
         return t;
     }
     // Albedo mode, and unlit materials in lit mode: light 1 (an unlit Quake 3 rgbGen vertex stage is lit by

@@ -11,12 +11,20 @@ namespace luxel::render::shading {
 
 namespace {
 
+// The sky a sky triangle shows (TriShade::sky, set by prepareTriangle only when the materials have it), and
+// that sky's cloud grid (nullptr without clouds).
+const SkyBox& skyOf(const ShadeContext& ctx, uint32_t tri) { return ctx.materials->skies[size_t(ctx.triShade[tri].sky)]; }
+const CloudGrid* cloudGridOf(const ShadeContext& ctx, uint32_t tri) {
+    const int32_t sky = ctx.triShade[tri].sky;
+    return ctx.cloudGrids && size_t(sky) < ctx.cloudGrids->size() && (*ctx.cloudGrids)[size_t(sky)] ? &*(*ctx.cloudGrids)[size_t(sky)] : nullptr;
+}
+
 // The texture of cube side `face` (0..5: +X, -X, +Y, -Y, +Z, -Z), or nullptr when it has none (drawn in the
 // sky colour). The engines draw side i with the image of suffix skytexorder[i] = {0, 2, 1, 3, 4, 5} of the
 // list rt bk lf ft up dn (ioquake3 tr_sky.c, Quake 2 and Source gl_warp.c): +X rt, -X lf, +Y bk, -Y ft.
-const Texture* skyFaceTexture(const ShadeContext& ctx, int face) {
+const Texture* skyFaceTexture(const ShadeContext& ctx, const SkyBox& sky, int face) {
     static constexpr int kSkyTexOrder[6] = {0, 2, 1, 3, 4, 5};
-    const int32_t index = ctx.materials->sky.faces[size_t(kSkyTexOrder[face])];
+    const int32_t index = sky.faces[size_t(kSkyTexOrder[face])];
     if (index < 0 || size_t(index) >= ctx.materials->textures.size()) return nullptr;
     return ctx.materials->textures[size_t(index)].get();
 }
@@ -54,13 +62,13 @@ Vec3 skySideDirection(int face, float s, float t) {
     }
 }
 
-Vec3 skyBoxColor(const ShadeContext& ctx, Vec3 d) {
-    if (const SkyBox& sky = ctx.materials->sky; sky.rotated) {
+Vec3 skyBoxColor(const ShadeContext& ctx, const SkyBox& sky, Vec3 d) {
+    if (sky.rotated) {
         const float* m = sky.toBox;
         d = {m[0] * d.x + m[1] * d.y + m[2] * d.z, m[3] * d.x + m[4] * d.y + m[5] * d.z, m[6] * d.x + m[7] * d.y + m[8] * d.z};
     }
     const auto [face, s, t] = skySide(d);
-    const Texture* tex = skyFaceTexture(ctx, face);
+    const Texture* tex = skyFaceTexture(ctx, sky, face);
     if (!tex) return ctx.skyColor;
     const Vec4 c = sampleTexture(*tex, 0, skyFaceUV(*tex, s, t), *ctx.albedoTable);
     return {c.x, c.y, c.z};
@@ -108,9 +116,9 @@ struct CloudLayers {
     int count = 0;
 };
 
-CloudLayers cloudLayers(const ShadeContext& ctx) {
+CloudLayers cloudLayers(const ShadeContext& ctx, const SkyBox& sky) {
     CloudLayers out;
-    for (const CloudLayer& layer : ctx.materials->sky.clouds) {
+    for (const CloudLayer& layer : sky.clouds) {
         if (out.count == 8) break;
         if (layer.texture < 0 || size_t(layer.texture) >= ctx.materials->textures.size()) continue;
         const Texture* tex = ctx.materials->textures[size_t(layer.texture)].get();
@@ -130,9 +138,9 @@ CloudLayers cloudLayers(const ShadeContext& ctx) {
 // The sky in direction d: the far box (or the sky colour), then each cloud layer blended over it, each
 // clamped to [0, 1] like a framebuffer. `footprint2`: squared change of the dome coordinates (radians) to
 // the next pixel, for the layers' mip levels; no dome: no clouds there.
-Vec3 skyColorAt(const ShadeContext& ctx, const CloudLayers& layers, Vec3 d, std::optional<Vec2> dome, float footprint2) {
-    const SkyBox& sky = ctx.materials->sky;
-    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, d) : ctx.skyColor;
+Vec3 skyColorAt(const ShadeContext& ctx, const SkyBox& sky, const CloudLayers& layers, Vec3 d, std::optional<Vec2> dome,
+                float footprint2) {
+    Vec3 c = sky.hasBox() ? skyBoxColor(ctx, sky, d) : ctx.skyColor;
     if (!dome) return c;
     for (int i = 0; i < layers.count; ++i) {
         const CloudLayerSetup& l = layers.layer[i];
@@ -309,11 +317,12 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         return;
     }
     const Vec3 white{1, 1, 1};
-    const SkyBox& sky = ctx.materials->sky;
-    if (sky.clouds.empty()) {
+    const SkyBox& sky = skyOf(ctx, tri);
+    const CloudGrid* grid = cloudGridOf(ctx, tri);
+    if (sky.clouds.empty() || !grid) {
         for (int k = 0; k < n; ++k) {
             const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, positionOf(p) - ctx.eye), lp), false);
+            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, sky, positionOf(p) - ctx.eye), lp), false);
         }
         return;
     }
@@ -326,20 +335,20 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         skyBoxRun(ctx, tri, lp, px0 + kMaxSkyRun, py, depth + kMaxSkyRun, n - kMaxSkyRun, out + 3 * kMaxSkyRun);
         return;
     }
-    const CloudLayers layers = cloudLayers(ctx);
+    const CloudLayers layers = cloudLayers(ctx, sky);
     const raster::ShadeTri& st = ctx.tris[tri];
     for (int k = 0; k <= n; ++k) {
         const float invW = k < n ? depth[k] : raster::evalPlane(st.invW, st.x0, st.y0, px0 + k, py);
         const Pixel p = resolve(ctx, tri, px0 + k, py, invW);
         dirs[size_t(k)] = positionOf(p) - ctx.eye;
-        dome[size_t(k)] = gridCloudCoords(*ctx.cloudGrid, dirs[size_t(k)]);
+        dome[size_t(k)] = gridCloudCoords(*grid, dirs[size_t(k)]);
     }
     for (int k = 0; k < n; ++k) {
         // The footprint to the next pixel (none next to the bottom side, where no clouds are: level 0).
         const std::optional<Vec2>&a = dome[size_t(k)], &b = dome[size_t(k) + 1];
         const Vec2 delta = a && b ? *b - *a : Vec2{0, 0};
         const float f2 = delta.x * delta.x + delta.y * delta.y;
-        put(out + 3 * k, lookOf(white, skyColorAt(ctx, layers, dirs[size_t(k)], a, f2), lp), false);
+        put(out + 3 * k, lookOf(white, skyColorAt(ctx, sky, layers, dirs[size_t(k)], a, f2), lp), false);
     }
 }
 
@@ -351,13 +360,14 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
 LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,
                               const float* depth, int n, float* out) {
     if (ctx.skyView) return skyBoxRun(ctx, tri, lp, px0, py, depth, n, out);
-    const SkyBox& sky = ctx.materials->sky;
+    const SkyBox& sky = skyOf(ctx, tri);
+    const CloudGrid* grid = cloudGridOf(ctx, tri);
     const bool clouds = !sky.clouds.empty(), hasBox = sky.hasBox();
     CloudLayers layers;
     if (clouds) {
         // Clouds with a turned box, or on textures the vector fetches cannot read, stay scalar.
-        layers = cloudLayers(ctx);
-        bool fits = !sky.rotated && ctx.cloudGrid;
+        layers = cloudLayers(ctx, sky);
+        bool fits = !sky.rotated && grid;
         for (int i = 0; i < layers.count; ++i) fits = fits && textureFits(*layers.layer[i].tex);
         if (!fits) return skyBoxRun(ctx, tri, lp, px0, py, depth, n, out);
     }
@@ -394,7 +404,7 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
         __m256 ax0, ay0, az0;
         const __m256 fx0 = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(px0 - st.x0), lane));
         directions(fx0, planeDepths(fx0), ax0, ay0, az0);
-        ahead = cloudDome8(*ctx.cloudGrid, ax0, ay0, az0);
+        ahead = cloudDome8(*grid, ax0, ay0, az0);
     }
     const __m256i nextLane = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
     auto shiftIn = [&](__m256 here, __m256 after) LUXEL_AVX2 {  // lanes 1..7 of here, then lane 0 of after
@@ -413,7 +423,7 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
             const __m256 fxAhead = _mm256_add_ps(fx, _mm256_set1_ps(8.0f));
             __m256 nx, ny, nz;
             directions(fxAhead, planeDepths(fxAhead), nx, ny, nz);
-            ahead = cloudDome8(*ctx.cloudGrid, nx, ny, nz);
+            ahead = cloudDome8(*grid, nx, ny, nz);
             next = {shiftIn(dome.s, ahead.s), shiftIn(dome.t, ahead.t), shiftIn(dome.present, ahead.present)};
         }
         if (sky.rotated) {  // skyBoxColor's toBox, the same operations
@@ -433,7 +443,7 @@ LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookP
                                                _mm256_andnot_si256(_mm256_castps_si256(positive), _mm256_set1_epi32(1)));
         const __m256i sameFace = _mm256_cmpeq_epi32(faces, _mm256_permutevar8x32_epi32(faces, _mm256_setzero_si256()));
         const int face = _mm256_cvtsi256_si32(faces);
-        const Texture* tex = skyFaceTexture(ctx, face);
+        const Texture* tex = skyFaceTexture(ctx, sky, face);
         const bool powerOfTwo = tex && (tex->width() & (tex->width() - 1)) == 0 && (tex->height() & (tex->height() - 1)) == 0;
         if (hasBox && (!_mm256_testc_si256(sameFace, valid) || (tex && !powerOfTwo))) {
             skyBoxRun(ctx, tri, lp, px0 + k, py, depth + k, left, out + 3 * k);

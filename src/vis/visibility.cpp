@@ -68,6 +68,7 @@ enum SurfaceState : uint8_t {
     kTested = 1u << 2,         // already tested once in this call
     kBillboard = 1u << 3,      // named by a Billboard (drawn although its shading is Hidden)
     kBillboardInView = 1u << 4,
+    kBrushEntity = 1u << 5,    // of models[1..]: culled by its model's box, whatever leaves list it
 };
 
 // A PVS the decoder filled inconsistently is treated as absent rather than read out of bounds.
@@ -75,6 +76,41 @@ bool pvsUsable(const Pvs& pvs) {
     if (pvs.numClusters <= 0 || pvs.rowBytes <= 0) return false;
     if (int64_t(pvs.rowBytes) * 8 < int64_t(pvs.numClusters)) return false;
     return pvs.rows.size() >= size_t(pvs.numClusters) * size_t(pvs.rowBytes);
+}
+
+// Whether the PVS row sees a clustered leaf the box touches, or the box touches none (a model in solid:
+// the frustum decides, as without the PVS). The walk is bounded by the node count, so a tree with a cycle
+// (hostile maps) ends; a walk cut short counts as seen.
+bool boxClustersSeen(const World& world, const Bounds& box, const uint8_t* row) {
+    const Pvs& pvs = world.pvs;
+    if (world.nodes.empty()) return true;
+    std::vector<int32_t> stack{0};
+    bool touchedCluster = false;
+    size_t budget = 4 * world.nodes.size() + 64;
+    while (!stack.empty()) {
+        if (budget-- == 0) return true;
+        const int32_t index = stack.back();
+        stack.pop_back();
+        if (index < 0) {
+            const int64_t leaf = -(int64_t(index) + 1);
+            if (leaf >= int64_t(world.leaves.size())) continue;
+            const int32_t cluster = world.leaves[size_t(leaf)].cluster;
+            if (cluster < 0) continue;
+            touchedCluster = true;
+            if (cluster >= pvs.numClusters || ((row[cluster >> 3] >> (cluster & 7)) & 1)) return true;
+            continue;
+        }
+        if (size_t(index) >= world.nodes.size()) return true;
+        const Node& node = world.nodes[size_t(index)];
+        if (node.plane < 0 || size_t(node.plane) >= world.planes.size()) return true;
+        const Plane& plane = world.planes[size_t(node.plane)];
+        const Vec3 n = plane.normal;
+        const Vec3 far{n.x >= 0 ? box.maxs.x : box.mins.x, n.y >= 0 ? box.maxs.y : box.mins.y, n.z >= 0 ? box.maxs.z : box.mins.z};
+        const Vec3 near{n.x >= 0 ? box.mins.x : box.maxs.x, n.y >= 0 ? box.mins.y : box.maxs.y, n.z >= 0 ? box.mins.z : box.maxs.z};
+        if (dot(n, far) - plane.dist >= 0) stack.push_back(node.children[0]);
+        if (dot(n, near) - plane.dist < 0) stack.push_back(node.children[1]);
+    }
+    return !touchedCluster;
 }
 
 }  // namespace
@@ -86,8 +122,9 @@ bool pvsUsable(const Pvs& pvs) {
 //   list them) cannot be reached through the PVS; they are drawn whenever their bounds are in the frustum,
 //   with or without the PVS, so switching the PVS off never adds them to the picture.
 // * Surfaces outside models[0]'s range that clustered leaves list (static props, placed by
-//   model/props.hpp) are gated by the PVS like world surfaces; those no leaf lists (doors, platforms) are
-//   culled by their bounds only.
+//   model/props.hpp) are gated by the PVS like world surfaces. Brush entities' models (doors, platforms),
+//   which no leaf lists, are gated as a whole: by the clustered leaves their bounds touch (a model that
+//   touches none is drawn as without the PVS), then each surface by its bounds.
 // * Every drawn surface is also tested by its own bounds, which only removes surfaces with no pixel in view.
 // * The camera is outside the map (all leaves drawn) when its leaf has no cluster or the eye lies
 //   outside that leaf's box; CullStats::cameraCluster is then -1.
@@ -111,6 +148,16 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         const Model& m = world.models[0];
         worldBegin = std::min<size_t>(m.firstSurface, count);
         worldEnd = size_t(std::min<uint64_t>(uint64_t(m.firstSurface) + m.numSurfaces, count));
+    }
+
+    // Brush entities' surfaces. q3map2 also lists them in the world's leaves, where they were at compile time
+    // (before Model::origin moves them), so those lists say nothing: as the engines do, their model's box
+    // is tested instead (below).
+    for (size_t m = 1; m < world.models.size(); ++m) {
+        const size_t first = std::min<size_t>(world.models[m].firstSurface, count);
+        const size_t last = size_t(std::min<uint64_t>(uint64_t(world.models[m].firstSurface) + world.models[m].numSurfaces, count));
+        for (size_t i = first; i < last; ++i)
+            if (i < worldBegin || i >= worldEnd) state[i] |= kBrushEntity;
     }
 
     // Planes the whole world model's box lies inside of need no test for world leaves and surfaces (an
@@ -164,7 +211,7 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         // Every clustered leaf marks what it lists, even when not drawn, so the orphans are known below.
         for (size_t i = first; i < last; ++i) {
             const uint32_t s = leafSurfaces[i];
-            if (s < count) state[s] |= kListed;
+            if (s < count && !(state[s] & kBrushEntity)) state[s] |= kListed;
         }
         if (row && leaf.cluster < pvs.numClusters && !((row[leaf.cluster >> 3] >> (leaf.cluster & 7)) & 1))
             continue;
@@ -175,8 +222,26 @@ std::vector<uint32_t> visibleSurfaces(const World& world, const Geometry& geomet
         ++leavesDrawn;
         for (size_t i = first; i < last; ++i) {
             const uint32_t s = leafSurfaces[i];
-            if (s < count) consider(s, s >= worldBegin && s < worldEnd ? worldMask : frustumMask);
+            if (s < count && !(state[s] & kBrushEntity)) consider(s, s >= worldBegin && s < worldEnd ? worldMask : frustumMask);
         }
+    }
+
+    // Brush entities (models[1..]): left out with worldOnly; else, under a PVS row, a model none of whose
+    // clustered leaves the camera's cluster sees is left out whole (its surfaces count as tested).
+    for (size_t m = 1; m < world.models.size(); ++m) {
+        const Model& model = world.models[m];
+        const size_t first = std::min<size_t>(model.firstSurface, count);
+        const size_t last = size_t(std::min<uint64_t>(uint64_t(model.firstSurface) + model.numSurfaces, count));
+        bool hide = options.worldOnly;
+        if (!hide && row) {
+            Bounds box;
+            for (size_t i = first; i < last; ++i)
+                if ((state[i] & kBrushEntity) && !surfaces[i].bounds.empty()) box.grow(surfaces[i].bounds);
+            hide = !box.empty() && !boxClustersSeen(world, box, row);
+        }
+        if (!hide) continue;
+        for (size_t i = first; i < last; ++i)
+            if (state[i] & kBrushEntity) state[i] |= kTested;
     }
 
     // Surfaces no clustered leaf lists (orphans of the world model, the other models'): frustum only.

@@ -17,4 +17,14 @@ std::vector<const Entity*> findEntities(const World& world, std::string_view cla
 // Parses "x y z" (missing components 0); returns false when no number could be read.
 bool parseVec3(const std::string& text, Vec3& out);
 
+// An entity's "origin" (0 0 0 when missing or not finite).
+Vec3 entityOrigin(const Entity& e);
+
+// An entity's angles as the games' spawn code applies its keys, in file order with a later one winning:
+// "angle" is a yaw alone, "angles" is pitch yaw roll.
+Vec3 entityAngles(const Entity& e);
+
+// The first entity whose "targetname" is e's "target", or nullptr.
+const Entity* targetOf(const World& world, const Entity& e);
+
 }  // namespace luxel

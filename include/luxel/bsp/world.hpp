@@ -44,8 +44,16 @@ struct Leaf {
 };
 
 struct Model {
-    Vec3 mins, maxs;
+    Vec3 mins, maxs;  // as stored (a brush entity's relative to its placement)
     uint32_t firstSurface = 0, numSurfaces = 0;
+    // How the game shows a brush entity's model when the map starts, resolved by the decoder from the entity
+    // that uses it (bsp/brush_entities.hpp): whether it is drawn, and where. Its stored points p are drawn at
+    // origin + axis[0] p.x + axis[1] p.y + axis[2] p.z. models[0], the world, is drawn as stored.
+    bool drawn = true;
+    Vec3 origin;
+    std::array<Vec3, 3> axis{Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
+    int32_t entity = -1;  // index into World::entities of the entity using it, -1 for none (and the world)
+    bool placed() const { return !(origin == Vec3{}) || !(axis[0] == Vec3{1, 0, 0}) || !(axis[1] == Vec3{0, 1, 0}); }
 };
 
 // Neutral material flags, resolved by the decoder from the format's own bits.

@@ -185,6 +185,9 @@ struct SurfaceLook {
     // What the material script says beyond the map's own surface flags (the renderer ORs these in):
     bool hidden = false;         // never drawn (Quake 3 surfaceparm nodraw, Source tool materials)
     bool sky = false;            // drawn as sky
+    // The sky its surfaces show (index into MaterialSet::skies), -1 for none: Quake 3 draws each sky shader's
+    // own box and clouds over its own surfaces; Quake 2 and Source maps have one sky for all.
+    int32_t skyBox = -1;
     bool twoSided = false;       // Quake 3 cull none / twosided, Source $nocull
     bool polygonOffset = false;  // a decal: wins the depth test against the surface it lies on
     bool fogVolume = false;      // a Quake 3 fog volume's own surface: drawn as its fog pass alone
@@ -240,7 +243,7 @@ struct MaterialSet {
     // Source: per World::materials entry, where its .vmt was found: "pakfile NAME", "vpk PATH", "loose DIR"
     // (as GameFiles mounted them), or "missing". Empty for the other formats.
     std::vector<std::string> origins;
-    SkyBox sky;
+    std::vector<SkyBox> skies;  // SurfaceLook::skyBox indexes these
     // Per World::fogs entry: its shader's fogparms (colour 0..1, distance to opaque), when the shader has them.
     struct Fog {
         bool present = false;

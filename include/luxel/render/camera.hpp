@@ -30,9 +30,6 @@ struct View {
 
 View makeView(const Camera& camera);
 
-// Quake's AngleVectors: forward, right, up for (pitch, yaw, roll).
-void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
-
 // The horizontal FOV of a width x height frame for the game's FOV setting: unchanged where the FOV is
 // horizontal at any aspect (world.fovReferenceAspect 0, Quake), widened for frames wider than the
 // reference aspect (Source: 90 at 4:3 is 106.26 at 16:9).

@@ -13,6 +13,7 @@
 #include "luxel/model/props.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/render/render.hpp"
+#include "luxel/vis/visibility.hpp"
 
 namespace luxel {
 
@@ -44,7 +45,7 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
 std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen = {});
 
 // The materials of the surfaces a camera can see (PVS and frustum, as renderFrame culls).
-std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, bool usePvs);
+std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, const CullOptions& cull);
 // Of those, the materials whose textures can show in a frame drawn with `options` at `time` (Quake 3, one
 // sample per pixel; otherwise `seen` as given): the opaque ones that win a pixel when the opaque surfaces
 // alone are rasterized, and every other one seen (blended, cut-out, sky, fog). A view decodes these.
@@ -70,6 +71,7 @@ struct ViewRequest {
     // materials loaded) for an explicit lightmap mode, Light when auto falls back to lightmap.
     std::optional<UnlitSurfaces> unlit;
     bool usePvs = true;
+    bool worldOnly = false;  // leave out the brush entities (doors, platforms, movers)
 };
 
 struct RenderedView {

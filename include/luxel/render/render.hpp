@@ -46,6 +46,7 @@ struct RenderOptions {
     Look look = Look::Engine;
     int spp = 1;              // samples per pixel (fixed sub-pixel pattern, averaged after the look)
     bool usePvs = true;
+    bool worldOnly = false;   // leave out the brush entities (doors, platforms, movers)
     UnlitSurfaces unlit = UnlitSurfaces::Light;  // lightmap mode: surfaces without a lightmap stage
     bool drawFlares = true;
     Vec3 skyColor{0.35f, 0.45f, 0.6f};      // linear; sky surfaces without a box or clouds

@@ -73,7 +73,8 @@ struct TriShade {
     raster::AttrPlane tex2Plane[2];  // texture2's u/w, v/w (its own scale)
     float texture2Scale = 1;  // texture2's colour factor (Quake 3 identityLighting: 1 / the look's ramp)
     Vec3 constantLight;
-    bool skyBox = false;      // Sky triangle drawn from MaterialSet::sky
+    bool skyBox = false;      // Sky triangle drawn from MaterialSet::skies[sky], or the 3D skybox's picture
+    int32_t sky = -1;         // skyBox: its sky (-1: the 3D skybox's picture alone)
     float opacity = 1.0f;     // material opacity (multiplies texture alpha in blended passes)
     bool missingTexture = false;  // drawn in the neutral grey of a texture that was not found
     // Lit, opaque materials drawn as a program: every stage per pixel (light from the path above, base
@@ -123,8 +124,9 @@ struct ShadeContext {
     // Lit / Albedo: the 3D skybox's picture of this frame (render/sky_view.hpp), shown where sky surfaces are
     // instead of the 2D sky box; nullptr when the map has none.
     const Image* skyView = nullptr;
-    // Lit / Albedo with cloud layers: the dome coordinates at the sky box's grid points (makeCloudGrid).
-    const CloudGrid* cloudGrid = nullptr;
+    // Lit / Albedo: per MaterialSet::skies entry with cloud layers, the dome coordinates at the sky box's grid
+    // points (makeCloudGrid); nullptr or an empty entry for skies without.
+    const std::vector<std::optional<CloudGrid>>* cloudGrids = nullptr;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
 };
 

@@ -95,4 +95,8 @@ inline Vec4 transform(const Mat4& a, Vec3 p) {
 constexpr float kPi = 3.14159265358979323846f;
 inline float degToRad(float d) { return d * (kPi / 180.0f); }
 
+// Quake's AngleVectors: forward, right, up for (pitch, yaw, roll) in degrees (Source's agrees); defined
+// in src/util/angles.cpp.
+void angleVectors(Vec3 angles, Vec3& forward, Vec3& right, Vec3& up);
+
 }  // namespace luxel

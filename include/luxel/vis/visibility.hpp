@@ -1,7 +1,7 @@
 #pragma once
 // Camera point -> leaf -> cluster -> PVS row; leaves outside the PVS or the frustum are skipped and a
-// surface listed by several leaves is returned once. Brush models other than the world are culled by
-// their bounds against the frustum only.
+// surface listed by several leaves is returned once. Brush models other than the world are culled by the
+// clustered leaves their bounds touch and their surfaces' bounds against the frustum.
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +20,7 @@ int32_t findCluster(const World& world, Vec3 p);
 struct CullOptions {
     bool usePvs = true;      // false: every surface of every model (still frustum-tested by bounds)
     bool useFrustum = true;
+    bool worldOnly = false;  // leave out the brush entities' models (models[1..])
 };
 
 struct CullStats {

@@ -1,6 +1,7 @@
 // Quake 2 IBSP v38: header and lump directory, then every part in dependency order
 // (the parts live in q2_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/brush_entities.hpp"
 #include "luxel/bsp/viewpoints.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "format.hpp"
@@ -33,6 +34,7 @@ World decodeQuake2(const MapSource& source) {
     decodeFaces(c, w);  // with vertices, edges, surfedges and lighting
     decodeBrushes(c, w);
     decodeTree(c, w);
+    placeBrushModels(w);
 
     w.otherCounts = {{"brushes", c.numBrushes},
                      {"brush sides", c.numBrushSides},

@@ -1,6 +1,7 @@
 // Quake 3 IBSP v46: header and lump directory, then every part in dependency order
 // (the parts live in q3_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/brush_entities.hpp"
 #include "luxel/bsp/viewpoints.hpp"
 #include "format.hpp"
 #include "../tree_records.hpp"
@@ -34,6 +35,7 @@ World decodeQuake3(const MapSource& source) {
     decodeLeaves(c, w);
     c.numNodes = bsp::readIntNodes(c.lump(kNodes), c.numPlanes, c.numLeaves, w);
     decodeModels(c, w);
+    placeBrushModels(w);
     decodeBlockers(c, w);
     decodeLightmaps(c, w);
     decodeLightGrid(c, w);

@@ -18,6 +18,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
+#include "luxel/bsp/brush_entities.hpp"
 #include "luxel/bsp/viewpoints.hpp"
 #include "format.hpp"
 
@@ -70,6 +71,7 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     decodeDisplacements(c, w);
     decodeLighting(c, w);
     decodeTree(c, w);
+    placeBrushModels(w);
     decodeOverlays(c, w);
     decodeAmbient(c, w);
     decodeGameLumps(c, w);

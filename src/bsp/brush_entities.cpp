@@ -1,0 +1,131 @@
+// Which brush entities each game draws at the start of a map, and where (see brush_entities.hpp).
+#include "luxel/bsp/brush_entities.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <span>
+#include <string_view>
+
+#include "luxel/bsp/entities.hpp"
+
+namespace luxel {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool listed(std::string_view cls, std::span<const std::string_view> names) {
+    for (std::string_view n : names)
+        if (cls == n) return true;
+    return false;
+}
+
+int keyInt(const Entity& e, const char* key) {
+    const std::string* v = e.get(key);
+    int out = 0;
+    if (v) std::from_chars(v->data(), v->data() + v->size(), out);
+    return out;
+}
+
+float keyFloat(const Entity& e, const char* key, float fallback) {
+    const std::string* v = e.get(key);
+    float out = fallback;
+    if (v && !v->empty()) {
+        const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+        if (ec != std::errc() || !std::isfinite(out)) out = fallback;
+    }
+    return out;
+}
+
+// Quake 3's game spawns these brush classes (g_spawn.c); any other class is freed at load.
+constexpr std::string_view kQ3Drawn[] = {"func_plat",     "func_button",  "func_door",     "func_static",
+                                         "func_rotating", "func_bobbing", "func_pendulum", "func_train"};
+
+// Quake 2's drawn brush classes (g_spawn.c; triggers, func_areaportal and func_killbox are not drawn).
+constexpr std::string_view kQ2Drawn[] = {"func_plat",   "func_button",   "func_door",      "func_door_secret",
+                                         "func_door_rotating", "func_rotating", "func_train", "func_water",
+                                         "func_conveyor", "func_wall",   "func_object",    "func_explosive"};
+
+// Source brush classes that are volumes, not things to see (besides trigger_* and func_nav_*).
+constexpr std::string_view kSourceHidden[] = {
+    "func_areaportal",     "func_areaportalwindow", "func_occluder",      "func_clip_vphysics",
+    "func_vehicleclip",    "func_buyzone",          "func_bomb_target",   "func_hostage_rescue",
+    "func_ladder",         "func_ladderendpoint",   "func_precipitation", "func_dustmotes",
+    "func_dustcloud",      "func_smokevolume",      "func_respawnroom",   "func_nobuild",
+    "func_regenerate",     "func_capturezone",      "func_upgradestation", "func_flagdetectionzone",
+    "func_no_build",       "func_suggested_build",  "func_powerupvolume", "func_tfbot_hint",
+    "func_croc",           "func_combine_ball_spawner", "func_proprrespawnzone"};
+
+bool drawnAtStart(MapFormat format, const Entity& e) {
+    const std::string* clsp = e.get("classname");
+    if (!clsp) return false;
+    const std::string_view cls = *clsp;
+    switch (format) {
+        case MapFormat::Quake3: return listed(cls, kQ3Drawn);
+        case MapFormat::Quake2: {
+            if (!listed(cls, kQ2Drawn)) return false;
+            const int flags = keyInt(e, "spawnflags");
+            // TRIGGER_SPAWN (1): linked into the world when triggered; func_wall's START_ON (16) shows it at once.
+            if (cls == "func_wall") return !(flags & 1) || (flags & 16);
+            if (cls == "func_explosive") return !(flags & 1);
+            return true;
+        }
+        case MapFormat::Source: {
+            if (startsWith(cls, "trigger_") || startsWith(cls, "func_nav_") || startsWith(cls, "env_") ||
+                listed(cls, kSourceHidden))
+                return false;
+            const int renderMode = keyInt(e, "rendermode");
+            if (renderMode == 10) return false;  // kRenderNone
+            if (renderMode != 0 && e.get("renderamt") && keyInt(e, "renderamt") == 0) return false;
+            if ((cls == "func_brush" || cls == "func_wall_toggle") && keyInt(e, "StartDisabled") != 0) return false;
+            if (cls == "func_wall_toggle" && (keyInt(e, "spawnflags") & 1)) return false;  // starts invisible
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+void placeBrushModels(World& world) {
+    for (size_t m = 1; m < world.models.size(); ++m) {
+        world.models[m].drawn = false;
+        world.models[m].entity = -1;
+    }
+    for (size_t i = 0; i < world.entities.size(); ++i) {
+        const Entity& e = world.entities[i];
+        const std::string* model = e.get("model");
+        if (!model || model->size() < 2 || (*model)[0] != '*') continue;
+        size_t index = 0;
+        const auto [end, ec] = std::from_chars(model->data() + 1, model->data() + model->size(), index);
+        if (ec != std::errc() || end != model->data() + model->size() || index == 0 || index >= world.models.size())
+            continue;
+        Model& m = world.models[index];
+        if (m.entity >= 0) continue;  // the first entity using a model places it
+        m.entity = int32_t(i);
+        m.drawn = drawnAtStart(world.format, e);
+        m.origin = entityOrigin(e);
+        const std::string* cls = e.get("classname");
+        if (cls && *cls == "func_train" && world.format != MapFormat::Source) {
+            if (const Entity* corner = targetOf(world, e)) {
+                m.origin = entityOrigin(*corner);
+                if (world.format == MapFormat::Quake2) m.origin = m.origin - m.mins;
+            }
+        }
+        if (cls && *cls == "func_plat" && world.format != MapFormat::Source &&
+            (world.format == MapFormat::Quake3 || !e.get("targetname"))) {
+            // Compiled raised (so they light correctly); the games start them lowered by their travel: Quake 3
+            // always, Quake 2 unless something triggers them.
+            float height = keyFloat(e, "height", 0.0f);
+            if (height == 0.0f) height = (m.maxs.z - m.mins.z) - keyFloat(e, "lip", 8.0f);
+            m.origin.z -= height;
+        }
+        if (world.format == MapFormat::Source) {
+            Vec3 forward, right, up;
+            angleVectors(entityAngles(e), forward, right, up);
+            m.axis = {forward, -right, up};  // AngleMatrix's columns: forward, left, up
+        }
+    }
+}
+
+}  // namespace luxel
