@@ -76,3 +76,39 @@ TEST_CASE("lightmap mode: lightmapped surfaces show the lightmap alone under eve
     CHECK(parseUnlit("black") == UnlitSurfaces::Black);
     CHECK_THROWS(parseUnlit("none"));
 }
+
+TEST_CASE("a Quake 3 shader without a lightmap stage, lit by its vertex colours, on a lightmapped surface", "[lightmapmode]") {
+    // q3map2 stores a lightmap for every lit surface; a shader whose stages never name $lightmap and take their
+    // light from rgbGen vertex ignores it, in a lit frame and under r_lightmap 1 (which draws such shaders
+    // normally). The east wall: vertex colours from bytes (32, 16, 8), lightmap from bytes (200, 100, 50).
+    const std::string dir = tempDir("lightmap-mode-vertex-shader");
+    writeFile(dir + "/textures/luxel/wall.tga", tga1x1(128, 64, 255));
+    const std::string script = "textures/luxel/wall\n{\n\t{\n\t\tmap textures/luxel/wall.tga\n\t\trgbGen vertex\n\t}\n}\n";
+    writeFile(dir + "/scripts/luxel.shader", Bytes(script.begin(), script.end()));
+    RoomOptions o;
+    o.wallBytes[3] = {32, 16, 8};
+    o.texel = [](int wall, int, int) {
+        return wall == 3 ? std::array<uint8_t, 3>{200, 100, 50} : std::array<uint8_t, 3>{64, 64, 64};
+    };
+    const MapSource src = memorySource(makeRoomMap(o).build(), "room.bsp");
+    Room r{decodeMap(src), {}, {}};
+    r.geometry = tessellate(r.world);
+    MaterialOptions mo;
+    mo.gameDirs = {dir};
+    r.set = loadMaterials(r.world, src, mo);
+    REQUIRE(r.set.looks.at(0).noLightmapStage);
+    REQUIRE(r.set.looks.at(0).vertexLight);
+    const Vec3 vertexLight{128.0f / 255, 64.0f / 255, 32.0f / 255};  // 4 * byte / 255
+    const Vec3 e = east(r, UnlitSurfaces::Engine);
+    CHECK(e.x == Approx(vertexLight.x * 128 / 255).margin(1e-5));
+    CHECK(e.y == Approx(vertexLight.y * 64 / 255).margin(1e-5));
+    CHECK(e.z == Approx(vertexLight.z * 255 / 255).margin(1e-5));
+    RenderOptions lit;
+    lit.mode = RenderMode::Lit;
+    lit.look = Look::Linear;
+    lit.materials = &r.set;
+    const Vec3 l = pixelAt(renderFrame(r.world, r.geometry, roomCamera({0, 0, 0}), lit), 160, 90);
+    CHECK(l.x == e.x);
+    CHECK(l.y == e.y);
+    CHECK(l.z == e.z);
+}

@@ -46,6 +46,8 @@ nlohmann::ordered_json describeMaterials(const World& world, const MaterialSet& 
         if (l.sky) flags.push_back("sky");
         if (l.unlit) flags.push_back("unlit");
         if (l.vertexColor) flags.push_back("vertex_color");
+        if (l.noLightmapStage) flags.push_back("no_lightmap_stage");
+        if (l.vertexLight) flags.push_back("vertex_light");
         if (l.twoSided) flags.push_back("two_sided");
         if (l.polygonOffset) flags.push_back("polygon_offset");
         nlohmann::ordered_json m;

@@ -267,7 +267,9 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 return s.rgbGen == Q3RgbGen::Vertex || s.rgbGen == Q3RgbGen::ExactVertex ||
                        s.rgbGen == Q3RgbGen::LightingDiffuse;
             });
-            look.unlit = !sh.stages.empty() && !hasLightmapStage(sh) && !lightFromVertices;
+            look.noLightmapStage = !sh.stages.empty() && !hasLightmapStage(sh);
+            look.vertexLight = look.noLightmapStage && lightFromVertices;
+            look.unlit = look.noLightmapStage && !lightFromVertices;
 
             const Q3Stage* first = sh.stages.empty() ? nullptr : &sh.stages[0];
             switch (kind) {

@@ -29,7 +29,8 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     const SurfaceLook* ownLook = ctx.materials && materialIndex >= 0 && size_t(materialIndex) < ctx.materials->looks.size()
                                      ? &ctx.materials->looks[size_t(materialIndex)]
                                      : nullptr;
-    const bool withoutLightmapStage = s.kind == SourceKind::Vertex || s.kind == SourceKind::Sky || (ownLook && ownLook->unlit);
+    const bool withoutLightmapStage = s.kind == SourceKind::Vertex || s.kind == SourceKind::Sky ||
+                                      (ownLook && (ownLook->unlit || ownLook->noLightmapStage));
     if (ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Black && withoutLightmapStage) {
         t.color = {0, 0, 0};
         return t;
@@ -143,7 +144,9 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     const DrawVertex* vb = vertexBase(ctx, s);
     const DrawVertex &v0 = vb[s.v[0]], &v1 = vb[s.v[1]], &v2 = vb[s.v[2]];
-    if (mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap) {
+    // A Quake 3 shader lit by its vertex colours alone ignores the lightmap q3map2 stored for the surface.
+    const bool vertexLit = albedoMode && look && look->vertexLight;
+    if (mode != RenderMode::Vertex && s.kind == SourceKind::Lightmap && !vertexLit) {
         const int32_t pageIndex = ctx.geometry->surfaces[s.surface].lightmapPage;
         const LightmapPage& page0 = world.lightmaps[size_t(pageIndex)];
         const std::array<uint8_t, 4> styles = s.surface < world.surfaces.size()

@@ -169,6 +169,11 @@ struct SurfaceLook {
     float alphaRef = 0.5f;       // AlphaTest: alpha >= alphaRef is kept
     float opacity = 1.0f;        // multiplies texture alpha (Quake 2 trans33/trans66, Source $alpha)
     bool unlit = false;          // drawn at full brightness (Quake 2 warp, Source unlit / $selfillum, Quake 3 no light stage)
+    // Quake 3: a shader with stages but no $lightmap stage. r_lightmap 1 draws it as in a lit frame, and
+    // with vertexLight its light is the vertex colours (rgbGen vertex, exactVertex or lightingDiffuse), even
+    // on a surface q3map2 gave a lightmap.
+    bool noLightmapStage = false;
+    bool vertexLight = false;
     bool vertexColor = false;    // Quake 3 rgbGen vertex on an unlit stage: the vertex colour multiplies
     Vec2 tcScale{1, 1};          // static tcMod scale
     // Quake 3 detail stages (blendFunc GL_DST_COLOR GL_SRC_COLOR over texture x light: x 2 * detail), each a
