@@ -116,8 +116,13 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.fogSurface = true;
         return t;
     }
-    // Each sky surface shows its own material's sky (Quake 3: a sky pass per sky shader).
-    const int32_t sky = ownLook ? ownLook->skyBox : -1;
+    // Each sky surface shows its own material's sky (Quake 3: a sky pass per sky shader). A surface the map
+    // flags as sky whose material names none (a Quake 3 shader that is no longer a sky shader in the game's
+    // scripts) shows the first sky the materials have.
+    int32_t sky = ownLook ? ownLook->skyBox : -1;
+    if (sky < 0 && ctx.materials)
+        for (size_t k = 0; k < ctx.materials->skies.size() && sky < 0; ++k)
+            if (ctx.materials->skies[k].present()) sky = int32_t(k);
     const bool skyShown = ctx.materials && sky >= 0 && size_t(sky) < ctx.materials->skies.size() &&
                           ctx.materials->skies[size_t(sky)].present();
     if (s.kind == SourceKind::Sky && albedoMode && ctx.materials && (skyShown || ctx.skyView) && !ctx.skyColorOverride) {
