@@ -40,6 +40,11 @@ void writeSheetAndIndex(Json& manifest, const BatchOptions& options,
 // The sheet's tile height for options.sheetTileWidth (16:9).
 inline int sheetTileHeight(const BatchOptions& options) { return options.sheetTileWidth * 9 / 16; }
 
+// The archives the manifest's maps name ("archive": a job's output.archive): each a zip in outDir holding the
+// view images of its maps that rendered, members named by their paths below outDir, in work-list order; written
+// atomically, listed in manifest["archives"]. Failures are warnings in the manifest, as the sheet's are.
+void writeArchives(Json& manifest, const std::string& outDir);
+
 // Writes outDir/manifest.json atomically.
 void writeManifest(const Json& manifest, const std::string& outDir);
 Json readManifest(const std::string& dir);  // null when there is none; UsageError when it is not JSON

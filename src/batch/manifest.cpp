@@ -35,6 +35,7 @@ Json viewJson(const SceneView& v) {
     j["flares"] = v.flares ? Json(*v.flares) : Json();
     j["sky"] = v.sky ? Json(*v.sky) : Json();
     j["transparent"] = v.transparent;
+    if (v.levelshot > 0) j["levelshot"] = v.levelshot;  // only when set: existing batches keep their keys
     return j;
 }
 
@@ -54,6 +55,7 @@ std::string optionsKey(const MapJob& job) {
     j["pattern"] = job.output.pattern;
     j["format"] = job.output.format;
     j["output_name"] = job.outputName;
+    if (!job.output.archive.empty()) j["archive"] = job.output.archive;
     for (const SceneView& v : job.views) j["views"].push_back(viewJson(v));
     const std::string text = j.dump();
     return hex64(XXH3_64bits(text.data(), text.size()));

@@ -87,6 +87,7 @@ BatchResult mergeBatches(const std::vector<std::string>& shardDirs, const BatchO
     timings["seconds"] = seconds;
     timings["shards"] = shardDirs.size();
     result.manifest = batch::makeManifest(entries, workListSize, workList, std::move(timings));
+    batch::writeArchives(result.manifest, options.outDir);
     batch::writeSheetAndIndex(result.manifest, options);
     batch::writeManifest(result.manifest, options.outDir);
     return result;

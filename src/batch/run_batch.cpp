@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "batch_parts.hpp"
+#include "luxel/batch/levelshots.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/material/material_set.hpp"
 #include "luxel/model/studio_cache.hpp"
@@ -65,6 +66,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
     e["output_name"] = job.outputName;
     e["source"] = job.source;
     e["status"] = "ok";
+    if (!job.output.archive.empty()) e["archive"] = job.output.archive;
     Json ms;
     const double t0 = nowMs();
     try {
@@ -92,6 +94,8 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         for (const SceneView& v : job.views) {
             const double v0 = nowMs();
             RenderedView r = renderView(map, sceneViewRequest(v, job.output));
+            const int frameWidth = r.image.width, frameHeight = r.image.height;
+            if (v.levelshot > 0) r.image = levelshotImage(r.image, v.levelshot);
             const std::string rel = outputPath(job, v);
             const fs::path file = fs::path(options.outDir) / rel;
             fs::create_directories(file.parent_path());
@@ -118,6 +122,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             vj["width"] = r.image.width;
             vj["height"] = r.image.height;
             vj["mode"] = renderModeName(r.mode);
+            if (v.levelshot > 0) vj["levelshot_of"] = {frameWidth, frameHeight};  // the frame it was reduced from
             vj["camera"] = cameraJson(r.camera);
             vj["ms"] = {{"camera", round2(r.cameraMs)}, {"frame", round2(r.frameMs)}, {"write", round2(w1 - w0)},
                         {"total", round2(w1 - v0)}};
@@ -228,6 +233,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     result.manifest = makeManifest(entries, jobs.size(), workListKey(jobs), std::move(timings));
     if (!options.shard.all())
         result.manifest["shard"] = {{"index", options.shard.index}, {"count", options.shard.count}};
+    writeArchives(result.manifest, options.outDir);
     writeSheetAndIndex(result.manifest, options, sheetThumbnails);
     writeManifest(result.manifest, options.outDir);
     return result;

@@ -78,6 +78,8 @@ void checkJobs(const std::vector<MapJob>& jobs) {
             if (!v.pos && !validCameraSpec(v.camera))
                 throw UsageError(where(v, "camera") + ": unknown camera '" + v.camera +
                                  "' (best, overview, intermission, spawn, spawn:N, or pos + angles)");
+            if (v.levelshot > 0 && !isLdrPath("x." + job.output.format))
+                throw UsageError(where(v, "levelshot") + ": a levelshot is 8-bit display values: use format png, jpg or webp");
             checkViewRequest(sceneViewRequest(v, job.output));
         }
 }

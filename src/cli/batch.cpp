@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "luxel/batch/batch.hpp"
+#include "luxel/batch/levelshots.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::cli {
@@ -31,6 +32,12 @@ struct BatchArgs {
     std::string maxMemory;
     bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
     std::string sheet;
+    std::string preset;          // "levelshots": plain inputs get the levelshot view and output
+    int levelshotSize = kLevelshotSize;
+    std::vector<std::string> given;  // the options the command line named (a preset fills in the others)
+    bool named(const std::string& option) const {
+        return std::find(given.begin(), given.end(), option) != given.end();
+    }
 };
 
 // "1.5G", "800M", "2000000000".
@@ -84,6 +91,22 @@ std::vector<MapJob> workList(const BatchArgs& args) {
     plain.palette = args.palette;
     plain.views = {view};
     plain.output.format = args.format;
+    if (args.preset == "levelshots") {
+        // The preset's camera, frame, mode and look unless the command line names its own; the output is the
+        // game's: levelshots/NAME.jpg and levelshots.pk3.
+        SceneView shot = levelshotView(args.levelshotSize);
+        shot.location = view.location;
+        if (!args.named("--camera")) view.camera = shot.camera;
+        if (!args.named("--fov")) view.fov = shot.fov;
+        if (!args.named("--size")) view.width = shot.width, view.height = shot.height;
+        if (!args.named("--mode")) view.mode = shot.mode;
+        if (!args.named("--look")) view.look = shot.look;
+        view.name = shot.name;
+        view.levelshot = shot.levelshot;
+        plain.views = {view};
+        plain.output = levelshotOutput();
+        if (args.named("--format")) plain.output.format = args.format;
+    }
     for (const std::string& input : args.inputs) {
         if (isSceneFile(input)) {
             Scene scene = loadScene(input);
@@ -179,7 +202,21 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_flag("-q,--quiet", args->quiet, "print only errors");
     sub->add_flag("-v,--verbose", args->verbose, "print every warning, prefixed with its map")->excludes("--quiet");
     sub->add_flag("--merge", args->merge, "merge shard output folders (the inputs) into -o DIR");
-    sub->callback([args, &action] { action = [args] { return runBatchCommand(*args); }; });
+    sub->add_option("--preset", args->preset,
+                    "levelshots: plain inputs drawn as Quake 3's levelshot command makes them (intermission camera, "
+                    "640x480 lit frame reduced to 128x128) into DIR/levelshots/NAME.jpg and DIR/levelshots.pk3")
+        ->check(CLI::IsMember({"levelshots"}));
+    sub->add_option("--levelshot-size", args->levelshotSize,
+                    "--preset levelshots: the levelshots' side (the same 4x3 point samples per pixel)")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    sub->callback([args, sub, &action] {
+        for (const CLI::Option* option : sub->get_options())
+            if (option->count() > 0) args->given.push_back(option->get_name());
+        if (args->named("--levelshot-size") && args->preset.empty())
+            throw UsageError("--levelshot-size needs --preset levelshots");
+        action = [args] { return runBatchCommand(*args); };
+    });
 }
 
 }  // namespace luxel::cli

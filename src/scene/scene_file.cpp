@@ -145,7 +145,7 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
     const std::string prefix = fmt::format("view[{}].", index);
     checkKeys(ctx, table, prefix,
               {"name", "camera", "pos", "angles", "fov", "size", "mode", "look", "unlit", "styles", "time", "spp", "flares",
-               "sky", "transparent"});
+               "sky", "transparent", "levelshot"});
     SceneView v;
     v.name = index == 0 ? "thumb" : fmt::format("view{}", index);
     v.location = ctx.at(table, fmt::format("view[{}]", index));
@@ -188,6 +188,8 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
             v.sky = getBool(ctx, node, key);
         } else if (k == "transparent") {
             v.transparent = getBool(ctx, node, key);
+        } else if (k == "levelshot") {
+            v.levelshot = getInt(ctx, node, key, 1, 4096);
         }
     }
     if (v.angles && !v.pos) ctx.fail(table, prefix + "angles", "angles need pos");
@@ -271,7 +273,7 @@ void checkPattern(const Ctx& ctx, const toml::node& node, const std::string& key
 SceneOutput parseOutput(const Ctx& ctx, const toml::node& node) {
     const toml::table* table = node.as_table();
     if (!table) ctx.fail(node, "output", wrongType(node, "a table"));
-    checkKeys(ctx, *table, "output.", {"dir", "pattern", "format"});
+    checkKeys(ctx, *table, "output.", {"dir", "pattern", "format", "archive"});
     SceneOutput out;
     for (auto&& [keyName, value] : *table) {
         const std::string k(keyName.str());
@@ -286,6 +288,12 @@ SceneOutput parseOutput(const Ctx& ctx, const toml::node& node) {
             if (out.format != "png" && out.format != "jpg" && out.format != "jpeg" && out.format != "webp" &&
                 out.format != "exr" && out.format != "tif" && out.format != "tiff")
                 ctx.fail(value, key, "'" + out.format + "': expected png, jpg, webp, exr or tif");
+        } else if (k == "archive") {
+            // One file directly in the output folder: the name never reaches outside it.
+            out.archive = getString(ctx, value, key);
+            if (!safeName(out.archive) ||
+                !(endsWithIgnoreCase(out.archive, ".pk3") || endsWithIgnoreCase(out.archive, ".zip")))
+                ctx.fail(value, key, "'" + out.archive + "': a file name ending in .pk3 or .zip (letters, digits, '_', '-', '.')");
         }
     }
     return out;

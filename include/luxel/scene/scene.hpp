@@ -35,6 +35,8 @@ struct SceneView {
     std::optional<bool> flares;                // unset: the mode's default
     std::optional<bool> sky;                   // unset: drawn, except in overviews
     bool transparent = false;                  // PNG: alpha 0 where nothing is drawn
+    int levelshot = 0;                         // > 0: the frame reduced to levelshot x levelshot as Quake 3's
+                                               // levelshot command does (batch/levelshots.hpp)
     std::map<std::string, SceneLocation> where;  // key -> where it was set (only keys present in the file)
     SceneLocation location;                      // the [[view]] table itself
 };
@@ -55,6 +57,8 @@ struct SceneOutput {
     std::string dir;                             // empty: the command line's -o
     std::string pattern = "{map}/{view}.{ext}";  // relative to dir; {map} {view} {ext} {format}
     std::string format = "png";                  // image format by extension: png jpg exr tif
+    std::string archive;                         // non-empty: a zip (pk3) in dir holding every image written,
+                                                 // members named by their paths below dir
 };
 
 struct Scene {
