@@ -124,6 +124,10 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             vj["mode"] = renderModeName(r.mode);
             if (v.levelshot > 0) vj["levelshot_of"] = {frameWidth, frameHeight};  // the frame it was reduced from
             vj["camera"] = cameraJson(r.camera);
+            vj["figures"] = {{"brightness", std::round(r.figures.brightness * 1e4) / 1e4},
+                             {"near", std::round(r.figures.nearShare * 1e4) / 1e4},
+                             {"one_colour", std::round(r.figures.oneColour * 1e4) / 1e4},
+                             {"coverage", std::round(r.figures.coverage * 1e4) / 1e4}};
             vj["ms"] = {{"camera", round2(r.cameraMs)}, {"frame", round2(r.frameMs)}, {"write", round2(w1 - w0)},
                         {"total", round2(w1 - v0)}};
             e["views"].push_back(std::move(vj));

@@ -25,6 +25,13 @@ constexpr float kPitch = 10.0f;          // degrees down
 // The author's view is taken when at least this share of it is geometry, this much is geometry or sky (not
 // the void outside the map), and under this share of the geometry is a wall in the face.
 constexpr double kAuthorViewCoverage = 0.1, kAuthorViewFilled = 0.9, kAuthorViewNearWall = 0.5;
+// The rules of acceptableView a scoring render can judge for the finished frame: light and distance. A lightmap
+// render is far flatter than the textured frame, so "one colour" is left to the finished frame (map_view.cpp).
+bool acceptableScoring(const ViewFigures& f) { return f.brightness >= kMinBrightness && f.nearShare <= kMaxNearShare; }
+
+// The overview joins the candidates when no view from the map's places is acceptable with at least this share
+// of geometry.
+constexpr double kOverviewFallbackCoverage = 0.25;
 
 struct Place {
     Vec3 position;
@@ -169,6 +176,7 @@ ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& 
     const double D = std::min(1.0, s.depthSpread / 1.25), S = std::min(1.0, double(s.surfaces) / 24.0),
                  B = std::min(1.0, s.brightness / 0.35), W = 1.0 - std::max(0.0, s.largestSurface - 0.4);
     s.score = s.coverage * (1.0 - s.nearWall) * W * (0.4 + 0.2 * D + 0.2 * S + 0.2 * B) - 0.5 * s.sky;
+    s.figures = viewFigures(image, samples);
     return s;
 }
 
@@ -178,7 +186,7 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
         Camera camera;
         size_t place;
     };
-    const std::vector<Place> places = candidatePlaces(world);
+    std::vector<Place> places = candidatePlaces(world);
     std::vector<Candidate> candidates;
     for (size_t p = 0; p < places.size(); ++p) {
         Camera c = base;
@@ -192,26 +200,71 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
             candidates.push_back({c, p});
         }
     }
-    if (candidates.empty()) return std::nullopt;
     std::vector<ViewScore> scores(candidates.size());
     tbb::parallel_for(size_t(0), candidates.size(), [&](size_t i) {
         scores[i] = scoreView(world, geometry, scoringCamera(candidates[i].camera));
     });
-    size_t best = 0;
-    for (size_t i = 1; i < scores.size(); ++i)
-        if (scores[i].score > scores[best].score) best = i;
+    // The overview, from outside the map, only when no view from inside it is acceptable and shows a fair part
+    // of the map.
+    const bool insideWorks = std::any_of(scores.begin(), scores.end(), [](const ViewScore& s) {
+        return acceptableScoring(s.figures) && s.coverage >= kOverviewFallbackCoverage;
+    });
+    if (!insideWorks)
+        if (std::optional<Camera> overview = camera::overview(world, width, height, fovX)) {
+            places.push_back({overview->position, overview->angles, "overview"});
+            candidates.push_back({*overview, places.size() - 1});
+            scores.push_back(scoreView(world, geometry, scoringCamera(candidates.back().camera)));
+        }
+    if (candidates.empty()) return std::nullopt;
+    // The candidates by score, best first (ties: the earlier), those breaking the rules for a thumbnail after
+    // all the others.
+    std::vector<size_t> order(candidates.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const bool okA = acceptableScoring(scores[a].figures), okB = acceptableScoring(scores[b].figures);
+        if (okA != okB) return okA;
+        return scores[a].score > scores[b].score;
+    });
+    size_t best = order.front();
     // The map's own showcase camera (intermission, Source point_viewcontrol) at its own angles is the
-    // author's choice of view: taken whenever it shows the map (see kAuthorView*), sky included.
+    // author's choice of view: taken whenever it shows the map (see kAuthorView*), sky included, and keeps
+    // the rules.
     for (size_t i = 0; i < candidates.size(); ++i) {
         const Place& place = places[candidates[i].place];
         const ViewScore& s = scores[i];
         if (!place.keepAngles || !(candidates[i].camera.angles == place.angles)) continue;
-        if (s.coverage >= kAuthorViewCoverage && s.coverage + s.sky >= kAuthorViewFilled && s.nearWall < kAuthorViewNearWall)
+        if (s.coverage >= kAuthorViewCoverage && s.coverage + s.sky >= kAuthorViewFilled &&
+            s.nearWall < kAuthorViewNearWall && (acceptableScoring(s.figures) || !acceptableScoring(scores[best].figures)))
             best = i;
         break;
     }
     if (!(scores[best].coverage > 0)) return std::nullopt;
-    return BestCamera{candidates[best].camera, scores[best], places[candidates[best].place].origin, candidates.size()};
+    BestCamera out{candidates[best].camera, scores[best], places[candidates[best].place].origin, candidates.size(), {}};
+    for (size_t i : order)
+        if (i != best && out.alternatives.size() < 4 && acceptableScoring(scores[i].figures) && scores[i].coverage > 0)
+            out.alternatives.push_back(candidates[i].camera);
+    return out;
 }
 
 }  // namespace luxel
+
+namespace luxel::camera {
+
+std::vector<double> coverage(const World& world, const Geometry& geometry, const std::vector<Camera>& cameras) {
+    std::vector<double> covered(cameras.size(), 0);
+    tbb::parallel_for(size_t(0), cameras.size(), [&](size_t i) {
+        RenderOptions o;
+        o.mode = RenderMode::Lightmap;
+        o.drawFlares = false;
+        o.drawSky = false;
+        Image image;
+        FrameSamples samples;
+        renderFrame(world, geometry, scoringCamera(cameras[i]), o, image, nullptr, &samples);
+        size_t n = 0;
+        for (size_t k = 0; k < samples.surface.size(); ++k) n += samples.surface[k] >= 0 && !samples.sky[k];
+        covered[i] = samples.surface.empty() ? 0.0 : double(n) / double(samples.surface.size());
+    });
+    return covered;
+}
+
+}  // namespace luxel::camera

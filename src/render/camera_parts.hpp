@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "luxel/geometry/geometry.hpp"
 #include "luxel/render/camera.hpp"
 
 namespace luxel::camera {
@@ -33,5 +34,20 @@ Camera baseCamera(int width, int height, float fovX);
 // The overview of world at this frame size and horizontal FOV (see cameraFromSpec); nullopt when the map
 // has nothing to frame.
 std::optional<Camera> overview(const World& world, int width, int height, float fovX);
+
+// Overviews to choose among by what they show (resolveCamera), all framing the same points, in groups by pitch:
+// 55 degrees (overview()'s first), 35 (walls fill more of a wide frame), 89 (the floor plan). Each group starts
+// with its closest yaw (as overview() picks it), then the other yaws (all eight; at 89 degrees 0 and 90).
+// Empty when the map has nothing to frame.
+std::vector<std::vector<Camera>> overviewCandidates(const World& world, int width, int height, float fovX);
+
+// The share of each camera's frame the map's geometry covers (sky not drawn, as in overviews), from small
+// lightmap renders (64 pixels across) in parallel.
+std::vector<double> coverage(const World& world, const Geometry& geometry, const std::vector<Camera>& cameras);
+
+// An overview covering at least this share of its (scoring) frame is kept as overview() frames it; below, the
+// other candidates are tried (resolveCamera). The goal is 40% of the finished frame; the small scoring frame
+// differs from it by a few percent.
+constexpr double kOverviewCoverage = 0.45;
 
 }  // namespace luxel::camera

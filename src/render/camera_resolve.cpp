@@ -18,18 +18,33 @@ ResolvedCamera resolveCamera(const World& world, const Geometry& geometry, const
     ResolvedCamera r;
     r.spec = spec;
     auto useOverview = [&] {
-        std::optional<Camera> c = camera::overview(world, width, height, fovX);
-        if (!c)
+        const std::vector<std::vector<Camera>> groups = camera::overviewCandidates(world, width, height, fovX);
+        if (groups.empty())
             throw UsageError(fmt::format("{}map has no drawn geometry and no world bounds to frame a camera on",
                                          world.file.empty() ? std::string() : world.file + ": "));
-        r.camera = *c;
+        // overview() as it is when it covers enough of the frame; else the pitch whose closest view covers most,
+        // then the yaw at that pitch (half the renders of trying all). Ties keep the earlier camera.
+        auto most = [](const std::vector<double>& v) { return size_t(std::max_element(v.begin(), v.end()) - v.begin()); };
+        r.camera = groups.front().front();
         r.used = "overview";
+        if (camera::coverage(world, geometry, {r.camera}).front() >= camera::kOverviewCoverage) return;
+        std::vector<Camera> firsts;
+        for (const std::vector<Camera>& g : groups) firsts.push_back(g.front());
+        const std::vector<Camera>& group = groups[most(camera::coverage(world, geometry, firsts))];
+        r.camera = group[most(camera::coverage(world, geometry, group))];
     };
     auto useBest = [&] {
-        if (std::optional<BestCamera> best = bestCamera(world, geometry, width, height, fovX)) {
+        std::optional<BestCamera> best = bestCamera(world, geometry, width, height, fovX);
+        if (best && best->origin == "overview") {  // as an overview: sky hidden, the most covering framing
+            r.notes.push_back("no view from the map's spawn points, items or open space is a fair thumbnail; used overview");
+            useOverview();
+            return;
+        }
+        if (best) {
             r.camera = best->camera;
             r.used = "best";
             r.score = best->score.score;
+            r.alternatives = std::move(best->alternatives);
             return;
         }
         r.notes.push_back("no view from the map's spawn points, items or open space shows anything; used overview");

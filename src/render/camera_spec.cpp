@@ -214,11 +214,10 @@ std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* ke
 // dot(q,f) + D, horizontal offset dot(q,r) - a and vertical offset dot(q,u) - b. "Inside" means
 // |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
 // smallest D and the centring a, b have closed forms.
-Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float yaw,
-                     double& distanceOut) {
+Camera overviewAt(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch, float yaw,
+                  double& distanceOut) {
     Camera c = base;
-    constexpr float kPitch = 55.0f;
-    c.angles = {kPitch, yaw, 0};
+    c.angles = {pitch, yaw, 0};
 
     Vec3 forward, right, up;
     angleVectors(c.angles, forward, right, up);
@@ -296,21 +295,19 @@ Camera overviewAtYaw(const std::vector<Vec3>& points, const Bounds& box, const C
     return c;
 }
 
-// Of the eight views around the map (diagonals first), the one from which the map appears largest (the
-// eye closest): a long map lies across the frame instead of along its height, and a rectangular one seen
+constexpr float kOverviewPitch = 55.0f;
+constexpr float kOverviewYaws[] = {45.0f, 135.0f, 225.0f, 315.0f, 0.0f, 90.0f, 180.0f, 270.0f};
+
+// Of the eight views around the map (diagonals first) at `pitch`, the one from which the map appears largest
+// (the eye closest): a long map lies across the frame instead of along its height, and a rectangular one seen
 // square-on fills a wide frame better than its diamond seen from a corner. Ties keep the first.
-std::optional<Camera> overviewCamera(const World& world, int width, int height, float fovX) {
-    const Camera base = baseCamera(width, height, fovX);
-    const std::vector<Vec3> points = framingPoints(world);
-    Bounds box;
-    for (Vec3 p : points) box.grow(p);
-    if (box.empty()) return std::nullopt;
+Camera closestOverview(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch) {
     Camera best;
     double bestDistance = 0;
     bool first = true;
-    for (float yaw : {45.0f, 135.0f, 225.0f, 315.0f, 0.0f, 90.0f, 180.0f, 270.0f}) {
+    for (float yaw : kOverviewYaws) {
         double distance = 0;
-        Camera c = overviewAtYaw(points, box, base, yaw, distance);
+        Camera c = overviewAt(points, box, base, pitch, yaw, distance);
         if (first || distance < bestDistance * (1 - 1e-6)) {
             best = c;
             bestDistance = distance;
@@ -320,10 +317,39 @@ std::optional<Camera> overviewCamera(const World& world, int width, int height, 
     return best;
 }
 
+std::optional<Camera> overviewCamera(const World& world, int width, int height, float fovX) {
+    const Camera base = baseCamera(width, height, fovX);
+    const std::vector<Vec3> points = framingPoints(world);
+    Bounds box;
+    for (Vec3 p : points) box.grow(p);
+    if (box.empty()) return std::nullopt;
+    return closestOverview(points, box, base, kOverviewPitch);
+}
+
 }  // namespace
 
 std::optional<Camera> overview(const World& world, int width, int height, float fovX) {
     return overviewCamera(world, width, height, fovX);
+}
+
+std::vector<std::vector<Camera>> overviewCandidates(const World& world, int width, int height, float fovX) {
+    const Camera base = baseCamera(width, height, fovX);
+    const std::vector<Vec3> points = framingPoints(world);
+    Bounds box;
+    for (Vec3 p : points) box.grow(p);
+    if (box.empty()) return {};
+    std::vector<std::vector<Camera>> out;
+    // 35 degrees: walls fill more of a wide frame; 89: the floor plan, either way across the frame.
+    for (float pitch : {kOverviewPitch, 35.0f, 89.0f}) {
+        std::vector<Camera>& group = out.emplace_back(std::vector<Camera>{closestOverview(points, box, base, pitch)});
+        for (float yaw : kOverviewYaws) {
+            if (pitch == 89.0f && yaw != 0.0f && yaw != 90.0f) continue;
+            double distance = 0;
+            const Camera c = overviewAt(points, box, base, pitch, yaw, distance);
+            if (!(c.angles == group.front().angles)) group.push_back(c);
+        }
+    }
+    return out;
 }
 
 }  // namespace camera

@@ -175,38 +175,68 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     // auto: the game's look when the map's textures were found, its light alone when none were (decided below).
     view.mode = request.mode == "auto" ? RenderMode::Lit : parseRenderMode(request.mode);
 
-    RenderOptions o;
-    o.mode = view.mode;
-    o.look = request.look.value_or(request.ldrOutput ? Look::Engine : Look::Linear);
-    o.spp = request.spp;
-    o.usePvs = request.usePvs;
-    o.worldOnly = request.worldOnly;
-    o.drawFlares = request.flares.value_or(!(o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo));
-    o.drawSky = request.sky.value_or(view.camera.used != "overview");
-    o.transparentBackground = request.transparent;
-    if (request.skyColor) o.skyColor = *request.skyColor, o.skyColorOverride = true;
-    o.styleSpec = request.styles;
-    o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
-    if (needsMaterials(request.mode) || engineLightmap) {
-        std::vector<bool> seen = materialsSeen(map.world, map.geometry, view.camera.camera, {request.usePvs, true, request.worldOnly});
-        // Lit and albedo views decode the textures the frame can show, not all the PVS names.
-        if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
-            seen = materialsShown(map, view.camera.camera, o, request.time, std::move(seen));
-        std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
-        // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
-        if (needsMaterials(request.mode))
-            for (std::string& w : warnings) view.warnings.push_back(std::move(w));
-    }
-    if (request.mode == "auto" && !(map.materials && !map.materials->textures.empty())) view.mode = RenderMode::Lightmap;
-    o.mode = view.mode;
-    const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
-    o.drawFlares = request.flares.value_or(!gameLook);
-    if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
-    if (o.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
+    // Materials for the camera (the frame's own), then the frame and its figures.
+    const RenderMode asked = view.mode;
+    auto draw = [&](const Camera& camera) {
+        RenderOptions o;
+        o.mode = asked;
+        o.look = request.look.value_or(request.ldrOutput ? Look::Engine : Look::Linear);
+        o.spp = request.spp;
+        o.usePvs = request.usePvs;
+        o.worldOnly = request.worldOnly;
+        o.drawFlares = request.flares.value_or(!(o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo));
+        o.drawSky = request.sky.value_or(view.camera.used != "overview");
+        o.transparentBackground = request.transparent;
+        if (request.skyColor) o.skyColor = *request.skyColor, o.skyColorOverride = true;
+        o.styleSpec = request.styles;
+        o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
+        if (needsMaterials(request.mode) || engineLightmap) {
+            std::vector<bool> seen = materialsSeen(map.world, map.geometry, camera, {request.usePvs, true, request.worldOnly});
+            // Lit and albedo views decode the textures the frame can show, not all the PVS names.
+            if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
+                seen = materialsShown(map, camera, o, request.time, std::move(seen));
+            std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
+            // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
+            if (needsMaterials(request.mode))
+                for (std::string& w : warnings)
+                    if (std::find(view.warnings.begin(), view.warnings.end(), w) == view.warnings.end())
+                        view.warnings.push_back(std::move(w));
+        }
+        view.mode = asked;
+        if (request.mode == "auto" && !(map.materials && !map.materials->textures.empty())) view.mode = RenderMode::Lightmap;
+        o.mode = view.mode;
+        const bool gameLook = o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo;
+        o.drawFlares = request.flares.value_or(!gameLook);
+        if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
+        const double t1 = nowMs();
+        FrameSamples samples;
+        renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, &samples);
+        view.frameMs += nowMs() - t1;
+        view.figures = viewFigures(view.image, samples);
+    };
+    if (view.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
-    const double t1 = nowMs();
-    view.image = renderFrame(map.world, map.geometry, view.camera.camera, o, &view.stats);
-    view.frameMs = nowMs() - t1;
+    draw(view.camera.camera);
+    // The automatic camera chose by lightmap renders; a finished frame that breaks the thumbnail rules
+    // (render/view_figures.hpp: lit frames are darker) gives way to the next acceptable candidate that keeps them.
+    if (view.camera.used == "best" && !acceptableView(view.figures)) {
+        RenderedView first = view;
+        bool kept = false;
+        for (const Camera& alternative : view.camera.alternatives) {
+            draw(alternative);
+            if (acceptableView(view.figures)) {
+                view.camera.camera = alternative;
+                view.camera.notes.push_back("the best view's frame broke the thumbnail rules; used the next one");
+                kept = true;
+                break;
+            }
+        }
+        if (!kept) {
+            const double ms = view.frameMs;
+            view = std::move(first);
+            view.frameMs = ms;
+        }
+    }
     return view;
 }
 

@@ -7,6 +7,7 @@
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/render/camera.hpp"
+#include "luxel/render/view_figures.hpp"
 
 namespace luxel {
 
@@ -21,6 +22,7 @@ struct ViewScore {
     size_t surfaces = 0;     // distinct surfaces seen
     double brightness = 0;   // mean display value (0..1) of covered pixels
     double score = 0;        // see scoreView
+    ViewFigures figures;     // of the whole scoring frame (render/view_figures.hpp)
 };
 
 // World units: a covered pixel nearer than this is "a wall in the face" (a player is 56-72 units tall).
@@ -39,8 +41,11 @@ ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& 
 struct BestCamera {
     Camera camera;       // at the requested size and FOV
     ViewScore score;     // of the chosen candidate, at the scoring size
-    std::string origin;  // where the candidate came from: "spawn:3", "intermission", "item:weapon_rocketlauncher", "open:leaf 812"
+    std::string origin;  // where the candidate came from: "spawn:3", "intermission", "item:weapon_rocketlauncher", "open:leaf 812", "overview"
     size_t candidates = 0;
+    // The next acceptable candidates by score (at most 4), for a caller whose finished frame at `camera` breaks
+    // the rules after all (the scoring render is lightmap mode, the frame may be lit: render/map_view.cpp).
+    std::vector<Camera> alternatives;
 };
 
 // Candidates (at most 25 views, scored in parallel with TBB at 64 pixels across, same aspect):
@@ -50,12 +55,16 @@ struct BestCamera {
 //   cluster when the map has no PVS or viewpoints); places within 64 units of an earlier one are skipped
 //   (but never the intermission camera);
 // * views from each place: 4 yaws 90 degrees apart starting at the place's own yaw, pitched 10 degrees
-//   down (the intermission camera also keeps its own angles as its first view).
-// The highest score wins; ties go to the earlier candidate in the order above; but the intermission camera at
-// its own angles (the author's showcase view: Quake's info_player_intermission, Source's point_viewcontrol
-// aimed at its target) wins whenever it shows the map: at least 10% of it geometry, at least 90% geometry or
-// sky, under half of the geometry nearer than kNearWallDepth. nullopt when there is no
-// candidate or no candidate sees any non-sky geometry (score and coverage 0).
+//   down (the intermission camera also keeps its own angles as its first view);
+// * last, the overview (camera::overview), only when no view above is acceptable (below) with at least 25% of
+//   it geometry: a map whose places see nothing (a test block under its spawn) still gets a picture of itself.
+// Only candidates whose scoring frame is not dark and not mostly wall in the face (acceptableView's first two
+// rules; the third, one colour, is judged on the finished frame: map_view.cpp) are considered, unless none is. Among them the highest score wins; ties go to the earlier
+// candidate in the order above; but the intermission camera at its own angles (the author's showcase view:
+// Quake's info_player_intermission, Source's point_viewcontrol aimed at its target) wins whenever it shows the
+// map: at least 10% of it geometry, at least 90% geometry or sky, under half of the geometry nearer than
+// kNearWallDepth. nullopt when there is no candidate or no candidate sees any non-sky geometry (score and
+// coverage 0).
 // width, height and fovX are the final frame's (fovX horizontal, already through horizontalFov).
 std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometry, int width, int height, float fovX);
 

@@ -57,6 +57,7 @@ struct ResolvedCamera {
     std::string used;                // what was actually used: "spawn:0", "intermission", "overview", "best"
     std::vector<std::string> notes;  // the fallbacks taken, one human-readable line each (no map name)
     double score = 0;                // "best": the chosen view's score (bestCamera); 0 otherwise
+    std::vector<Camera> alternatives;  // "best": the next acceptable views (BestCamera::alternatives)
 };
 
 // Resolves a spec with fallbacks, so that a batch always gets a picture of the map:

@@ -13,6 +13,7 @@
 #include "luxel/model/props.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/render/render.hpp"
+#include "luxel/render/view_figures.hpp"
 #include "luxel/vis/visibility.hpp"
 
 namespace luxel {
@@ -79,6 +80,7 @@ struct RenderedView {
     ResolvedCamera camera;
     RenderMode mode = RenderMode::Lightmap;  // the mode drawn ("auto" resolved)
     FrameStats stats;
+    ViewFigures figures;                      // of the image as drawn (render/view_figures.hpp)
     std::vector<std::string> warnings;        // camera fallbacks, missing textures (no map name: callers prefix it)
     double cameraMs = 0, frameMs = 0;
 };

@@ -1,0 +1,81 @@
+// The figures of a finished frame (render/view_figures.hpp) and the automatic camera's rules over real maps.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "luxel/render/map_view.hpp"
+#include "luxel/render/view_figures.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+TEST_CASE("view figures of a hand-made 4x2 frame", "[figures]") {
+    Image img(4, 2, 3);
+    FrameSamples s;
+    s.width = 4, s.height = 2;
+    s.depth.assign(8, 0.0f);
+    s.surface.assign(8, -1);
+    s.sky.assign(8, 0);
+    // Pixels 0..4 grey 0.5 (the same bytes), 5 white, 6 pure green, 7 black (nothing drawn).
+    for (int i = 0; i < 5; ++i) {
+        float* p = img.pixels.data() + 3 * i;
+        p[0] = p[1] = p[2] = 0.5f;
+        s.surface[size_t(i)] = i;
+        s.depth[size_t(i)] = float(30 + 20 * i);  // 30, 50 under 64; 70, 90, 110 not
+    }
+    img.pixels[15] = img.pixels[16] = img.pixels[17] = 1.0f;
+    s.surface[5] = 9, s.sky[5] = 1, s.depth[5] = 1000;
+    img.pixels[19] = 1.0f;
+    s.surface[6] = 10, s.depth[6] = 20;  // near
+    const ViewFigures f = viewFigures(img, s);
+    // Luma: 5 x 0.5 + 1 + 0.7152 (green), over 8.
+    CHECK(f.brightness == Approx((2.5 + 1.0 + 0.7152) / 8.0).epsilon(1e-9));
+    CHECK(f.nearShare == Approx(3.0 / 8.0));
+    CHECK(f.oneColour == Approx(5.0 / 8.0));
+    CHECK(f.coverage == Approx(6.0 / 8.0));  // 7 drawn, one of them sky
+    CHECK_FALSE(acceptableView(f));           // one colour: 62.5% > 60%
+    img.pixels[0] = 0.6f;                     // now 4 of 8 share a colour
+    const ViewFigures g = viewFigures(img, s);
+    CHECK(g.oneColour == Approx(0.5));
+    CHECK(acceptableView(g));
+    ViewFigures dark = g;
+    dark.brightness = 0.049;
+    CHECK_FALSE(acceptableView(dark));
+    ViewFigures near = g;
+    near.nearShare = 0.51;
+    CHECK_FALSE(acceptableView(near));
+}
+
+TEST_CASE("every shared map: the best thumbnail keeps the rules unless no candidate can, overviews cover 40%",
+          "[maps][figures]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    size_t maps = 0, kept = 0;
+    for (const char* dir : {"q3", "q2", "source"})
+        for (const std::string& file : sharedMapFiles(dir)) {
+            if (file.find("_v25_") != std::string::npos) continue;  // a version luxel does not read
+            INFO(file);
+            LoadedMap map = loadMap(openMapPath(file), {}, {{"/usr/share/games/openarena/baseoa"}, "", 0});
+            ViewRequest request;
+            request.camera = "best";
+            request.width = 256, request.height = 144;
+            request.mode = "auto";
+            const RenderedView best = renderView(map, request);
+            ++maps;
+            if (acceptableView(best.figures)) {
+                ++kept;
+            } else {  // then no other acceptable candidate's frame keeps them either
+                for (const Camera& alternative : best.camera.alternatives) {
+                    ViewRequest at = request;
+                    at.pos = alternative.position, at.angles = alternative.angles;
+                    CHECK_FALSE(acceptableView(renderView(map, at).figures));
+                }
+            }
+            request.camera = "overview";
+            const RenderedView overview = renderView(map, request);
+            CHECK(overview.figures.coverage >= 0.4);
+        }
+    WARN(kept << " of " << maps << " shared maps' best thumbnails keep the rules");
+    CHECK(maps >= 19);
+    CHECK(kept + 2 >= maps);  // a tool-texture map and a lone untextured block are one colour from anywhere
+}
