@@ -57,7 +57,9 @@ void addRenderCommand(CLI::App& app, Action& action) {
     args->map.addTo(*sub);
     args->map.addPropsFlag(*sub);
     args->view.addTo(*sub);
-    sub->add_option("-o,--output", args->output, "output image; the format follows the extension")->required();
+    sub->add_option("-o,--output", args->output,
+                    "output image; the format follows the extension: .png, .jpg, .webp (display), .exr, .tif (linear)")
+        ->required();
     sub->add_flag("--stats", args->stats, "print camera, culling and timing figures to stderr");
     sub->callback([args, &action] { action = [args] { return runRender(*args); }; });
 }
