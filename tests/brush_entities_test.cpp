@@ -9,12 +9,14 @@
 #include "luxel/bsp/brush_entities.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/vis/visibility.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q2_writer.hpp"
 #include "support/q3_writer.hpp"
 #include "support/render_fixtures.hpp"
+#include "support/test_paths.hpp"
 #include "support/vec_checks.hpp"
 
 using namespace luxel;
@@ -210,4 +212,26 @@ TEST_CASE("Source brush entities: turned by their angles, volumes and invisible 
     CHECK(w.models[1].axis[0] == Vec3{0, 1, 0});
     CHECK(w.models[1].axis[1] == Vec3{-1, 0, 0});
     CHECK(w.models[1].axis[2] == Vec3{0, 0, 1});
+}
+
+TEST_CASE("a real Quake 2 func_door (ericw-tools' q2_door) is drawn, culled alike with and without the PVS",
+          "[maps][brush]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const World w = decodeMap(openMapPath(*sharedMaps() + "/pairs/ericw-q2/q2_door/q2_door.bsp"));
+    REQUIRE(w.models.size() == 2);
+    CHECK(w.models[1].drawn);  // its entity is the map's func_door
+    const Geometry g = tessellate(w);
+    // From the spawn's eye (-16 -32 40, +22) looking north at the door (x -48..48, y 48..64, z 16..112).
+    const Camera camera = makeCamera({-16, -32, 62}, {0, 90, 0}, 160, 90);
+    RenderOptions options;
+    options.mode = RenderMode::Normals;  // the map has no light: its lightmaps are black
+    const Image a = renderFrame(w, g, camera, options);
+    options.usePvs = false;
+    CHECK(differingPixels(a, renderFrame(w, g, camera, options)) == 0);
+    options.usePvs = true;
+    options.worldOnly = true;
+    const Image world = renderFrame(w, g, camera, options);
+    // The door fills the middle of the frame: a face towards the camera (normal -Y, shown as (0.5, 0, 0.5))
+    // where the world alone shows the room's north wall further away, with the same normal. Its sides show.
+    CHECK(differingPixels(a, world) > 160 * 90 / 20);
 }
