@@ -17,6 +17,7 @@
 #include "support/q3_writer.hpp"
 #include "support/render_fixtures.hpp"
 #include "support/test_paths.hpp"
+#include "support/vbsp_writer.hpp"
 #include "support/vec_checks.hpp"
 
 using namespace luxel;
@@ -234,4 +235,52 @@ TEST_CASE("a real Quake 2 func_door (ericw-tools' q2_door) is drawn, culled alik
     // The door fills the middle of the frame: a face towards the camera (normal -Y, shown as (0.5, 0, 0.5))
     // where the world alone shows the room's north wall further away, with the same normal. Its sides show.
     CHECK(differingPixels(a, world) > 160 * 90 / 20);
+}
+
+TEST_CASE("a real Source map's brush entities: placed at their origin, turned by their angles", "[maps][brush]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // lanofdoom's CS:GO map: 9 func_breakable windows and 2 func_buyzone volumes, stored relative to their
+    // origins by vbsp. Re-packed with the first breakable turned by "angles" "0 90 0".
+    const std::string path = *sharedMaps() + "/source/lanofdoom_$2000$_csgo_v21.bsp";
+    const World w = decodeMap(openMapPath(path));
+    REQUIRE(w.models.size() == 12);
+    size_t drawn = 0;
+    int32_t first = -1;
+    for (size_t m = 1; m < w.models.size(); ++m) {
+        const std::string cls = *w.entities.at(size_t(w.models[m].entity)).get("classname");
+        CHECK(w.models[m].drawn == (cls == "func_breakable"));
+        drawn += w.models[m].drawn;
+        if (first < 0 && cls == "func_breakable") first = int32_t(m);
+    }
+    CHECK(drawn == 9);
+    REQUIRE(first > 0);
+    const Model& model = w.models[size_t(first)];
+    // Stored relative to the origin: the stored bounds hold 0 on every axis; drawn, they hold the origin.
+    for (int a = 0; a < 3; ++a) {
+        CHECK(model.mins[a] <= 0.0f);
+        CHECK(model.maxs[a] >= 0.0f);
+    }
+    const Geometry g = tessellate(w);
+    Bounds placed;
+    for (uint32_t s = model.firstSurface; s < model.firstSurface + model.numSurfaces; ++s) placed.grow(g.surfaces[s].bounds);
+    CHECK(placed.mins.x == Approx(model.origin.x + model.mins.x).margin(0.01));
+    CHECK(placed.maxs.y == Approx(model.origin.y + model.maxs.y).margin(0.01));
+
+    VbspFile file = readVbsp(readFile(path));
+    std::string entities(file.lumps[0].begin(), file.lumps[0].end());
+    const std::string key = "\"model\" \"*" + std::to_string(first) + "\"";
+    const size_t at = entities.find(key);
+    REQUIRE(at != std::string::npos);
+    entities.insert(at, "\"angles\" \"0 90 0\"\n");
+    file.lumps[0].assign(entities.begin(), entities.end());
+    const World turned = decodeMap(memorySource(writeVbsp(file), "turned.bsp"));
+    const Geometry tg = tessellate(turned);
+    Bounds rotated;
+    for (uint32_t s = model.firstSurface; s < model.firstSurface + model.numSurfaces; ++s) rotated.grow(tg.surfaces[s].bounds);
+    // Yaw 90 takes local x to world y and local y to world -x (AngleMatrix's forward, left columns).
+    CHECK(rotated.mins.y == Approx(model.origin.y + model.mins.x).margin(0.01));
+    CHECK(rotated.maxs.y == Approx(model.origin.y + model.maxs.x).margin(0.01));
+    CHECK(rotated.mins.x == Approx(model.origin.x - model.maxs.y).margin(0.01));
+    CHECK(rotated.maxs.x == Approx(model.origin.x - model.mins.y).margin(0.01));
+    CHECK(rotated.mins.z == Approx(placed.mins.z).margin(0.01));
 }
