@@ -174,6 +174,8 @@ spp = 4
 flares = true
 sky = false
 transparent = true
+world_only = true
+no_pvs = true
 
 [[view]]
 name = "small"
@@ -204,6 +206,10 @@ sky = true
     REQUIRE(v.sky);
     CHECK(*v.sky == false);
     CHECK(v.transparent == true);
+    CHECK(v.worldOnly == true);
+    CHECK(v.noPvs == true);
+    CHECK_FALSE(s.views[1].worldOnly);
+    CHECK_FALSE(s.views[1].noPvs);
     // Where each key was set: line and "view[0].key".
     REQUIRE(v.where.count("fov"));
     CHECK(v.where.at("fov").line == 7);
@@ -211,7 +217,7 @@ sky = true
     CHECK(v.where.at("fov").file == "s.toml");
     CHECK(v.where.at("transparent").line == 16);
     CHECK(v.where.count("name") == 1);
-    CHECK(v.where.size() == 14);  // all 14 keys were present
+    CHECK(v.where.size() == 16);  // all 16 keys were present
 
     const SceneView& w = s.views[1];
     CHECK(w.name == "small");
@@ -226,7 +232,7 @@ sky = true
     CHECK(w.camera == "best");
     CHECK(w.where.size() == 6);
     CHECK(w.where.count("camera") == 0);
-    CHECK(w.where.at("size").line == 20);
+    CHECK(w.where.at("size").line == 22);  // the second view starts two lines lower with world_only and no_pvs
 }
 
 TEST_CASE("scene: relative paths resolve against the folder, absolute ones stay", "[scene]") {
@@ -443,7 +449,8 @@ TEST_CASE("scene: scenes/README.md documents every key", "[scene]") {
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     for (const char* key : {"maps", "game_dirs", "ldr", "palette", "view", "output", "path", "file", "glob", "dir",
                             "archive", "game_dir", "views", "name", "camera", "pos", "angles", "fov", "size", "mode",
-                            "look", "styles", "time", "spp", "flares", "sky", "transparent", "pattern", "format",
+                            "look", "styles", "time", "spp", "flares", "sky", "transparent", "world_only", "no_pvs",
+                            "pattern", "format",
                             "{map}", "{view}", "{ext}"}) {
         INFO(key);
         CHECK(has(text, key));

@@ -35,6 +35,8 @@ Json viewJson(const SceneView& v) {
     j["flares"] = v.flares ? Json(*v.flares) : Json();
     j["sky"] = v.sky ? Json(*v.sky) : Json();
     j["transparent"] = v.transparent;
+    if (v.worldOnly) j["world_only"] = true;  // only when set: older manifests stay up to date
+    if (v.noPvs) j["no_pvs"] = true;
     if (v.levelshot > 0) j["levelshot"] = v.levelshot;  // only when set: existing batches keep their keys
     return j;
 }

@@ -29,6 +29,8 @@ ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     r.time = v.time;
     r.flares = v.flares;
     r.sky = v.sky;
+    r.worldOnly = v.worldOnly;
+    r.usePvs = !v.noPvs;
     r.transparent = v.transparent;
     return r;
 }

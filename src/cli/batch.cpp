@@ -82,6 +82,8 @@ std::vector<MapJob> workList(const BatchArgs& args) {
     if (args.view.sky) view.sky = true;
     if (args.view.noSky) view.sky = false;
     view.transparent = args.view.transparent;
+    view.worldOnly = args.view.worldOnly;
+    view.noPvs = args.view.noPvs;
     view.location = {"command line", 0, ""};
 
     Scene plain;

@@ -145,7 +145,7 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
     const std::string prefix = fmt::format("view[{}].", index);
     checkKeys(ctx, table, prefix,
               {"name", "camera", "pos", "angles", "fov", "size", "mode", "look", "unlit", "styles", "time", "spp", "flares",
-               "sky", "transparent", "levelshot"});
+               "sky", "transparent", "levelshot", "world_only", "no_pvs"});
     SceneView v;
     v.name = index == 0 ? "thumb" : fmt::format("view{}", index);
     v.location = ctx.at(table, fmt::format("view[{}]", index));
@@ -188,6 +188,10 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
             v.sky = getBool(ctx, node, key);
         } else if (k == "transparent") {
             v.transparent = getBool(ctx, node, key);
+        } else if (k == "world_only") {
+            v.worldOnly = getBool(ctx, node, key);
+        } else if (k == "no_pvs") {
+            v.noPvs = getBool(ctx, node, key);
         } else if (k == "levelshot") {
             v.levelshot = getInt(ctx, node, key, 1, 4096);
         }

@@ -35,6 +35,8 @@ struct SceneView {
     std::optional<bool> flares;                // unset: the mode's default
     std::optional<bool> sky;                   // unset: drawn, except in overviews
     bool transparent = false;                  // PNG: alpha 0 where nothing is drawn
+    bool worldOnly = false;                    // the world without its brush entities (doors, platforms)
+    bool noPvs = false;                        // every leaf drawn (no PVS culling)
     int levelshot = 0;                         // > 0: the frame reduced to levelshot x levelshot as Quake 3's
                                                // levelshot command does (batch/levelshots.hpp)
     std::map<std::string, SceneLocation> where;  // key -> where it was set (only keys present in the file)
