@@ -133,6 +133,40 @@ TEST_CASE("bounce: a furnace room of albedo a and light E gives a^k E at bounce 
     CHECK(bounceLightmaps(room.world, room.geometry, scene, direct, o).stats.meanLuminance.size() == 3);
 }
 
+TEST_CASE("bounce defaults per compiler; ericw-tools' colour scale moves the albedo halfway to grey", "[bake]") {
+    Scene room = decoded(makeRoomMap());
+    // Quake 2 defaults: qrad3's numbounce 8 at scale 1; ericw-tools' game-target defaults 1, 0.85, 0.5.
+    room.world.format = MapFormat::Quake2;
+    const CompilerBounce qrad3 = compilerBounce(room.world, Q2LightCompiler::Qrad3), none = compilerBounce(room.world);
+    CHECK(qrad3.bounces == 8);
+    CHECK(qrad3.scale == 1.0f);
+    CHECK(qrad3.colorScale == 1.0f);
+    CHECK(none.bounces == 8);
+    const CompilerBounce ericw = compilerBounce(room.world, Q2LightCompiler::Ericw);
+    CHECK(ericw.bounces == 1);
+    CHECK(ericw.scale == 0.85f);
+    CHECK(ericw.colorScale == 0.5f);
+    room.world.format = MapFormat::Quake3;
+    CHECK(compilerBounce(room.world, Q2LightCompiler::Ericw).bounces == 0);  // the Quake 2 choice is Quake 2's only
+    // The furnace room of albedo a: one bounce brings scale x (grey + 0.5 (a - grey)) x E, grey = 127 / 255.
+    const Vec3 albedo{0.5f, 0.25f, 0.75f}, light{1.0f, 2.0f, 0.5f};
+    for (Material& m : room.world.materials) m.reflectivity = albedo;
+    const RayScene scene(room.world, room.geometry);
+    BounceOptions o;
+    o.bounces = 1;
+    o.rays = 8;
+    o.scale = ericw.scale;
+    o.colorScale = ericw.colorScale;
+    const BouncedLight b = bounceLightmaps(room.world, room.geometry, scene, uniformPages(room.world, light), o);
+    const float grey = 127.0f / 255.0f;
+    const Vec3 mixed{grey + 0.5f * (albedo.x - grey), grey + 0.5f * (albedo.y - grey), grey + 0.5f * (albedo.z - grey)};
+    const Luxel x = luxelCentres(room.world, room.geometry).front();
+    const Vec3 bounced = texel(b.bounced, x);
+    CHECK(bounced.x == Approx(0.85f * mixed.x * light.x).epsilon(1e-4));
+    CHECK(bounced.y == Approx(0.85f * mixed.y * light.y).epsilon(1e-4));
+    CHECK(bounced.z == Approx(0.85f * mixed.z * light.z).epsilon(1e-4));
+}
+
 TEST_CASE("bounce: a lit square over the floor gives albedo x light x its form factor", "[bake]") {
     EmitterRoom r = emitterRoom();
     World& w = r.scene.world;

@@ -16,7 +16,8 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args) {
                     "bounces of the baked direct light (never the stored light) into the lightmaps; default: what the "
                     "map's compiler does: Quake 3 0 (q3map2 bounces only with -bounce N, and then not into the grid), "
                     "Source 100 stopping once a bounce adds under 0.1% (vrad's numbounce 100; its ambient cubes gather "
-                    "the bounced light), Quake 2 8 (qrad3's numbounce)")
+                    "the bounced light), Quake 2 8 (qrad3's numbounce), or with --compiler ericw 1 (scale 0.85, "
+                    "colour scale 0.5)")
         ->check(CLI::Range(0, 1000));
     bake.add_option("--bounce-rays", args.rays, "hemisphere rays per luxel and bounce (default 64)")->check(CLI::Range(1, 65536));
     bake.add_flag("--bounce-probes", args.probes,
@@ -25,14 +26,15 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args) {
 
 nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
-                          std::optional<ProbeValues>& probes) {
-    const CompilerBounce compiler = compilerBounce(world);
+                          std::optional<ProbeValues>& probes, std::optional<Q2LightCompiler> q2) {
+    const CompilerBounce compiler = compilerBounce(world, q2);
     BounceOptions options;
     options.bounces = args.bounces.value_or(compiler.bounces);
     options.rays = args.rays;
     options.scale = compiler.scale;
     options.formFactorCutoff = compiler.formFactorCutoff;
     options.pieceSize = compiler.pieceSize;
+    options.colorScale = compiler.colorScale;
     if (options.bounces == 0) return nullptr;
     // With game directories, Quake 2 / 3 surfaces bounce their textures' mean colour (as luxel rebake does).
     if (!map.gameDirs.empty() && world.format != MapFormat::Source) {
@@ -49,6 +51,7 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const Worl
     report["asked"] = options.bounces;
     report["compiler"] = compiler.compiler;
     report["scale"] = options.scale;
+    report["color_scale"] = options.colorScale;
     report["rays_per_luxel"] = options.rays;
     report["luxels"] = st.luxels;
     report["rays"] = st.rays;

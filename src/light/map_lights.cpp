@@ -106,6 +106,7 @@ MapLights quake2(const World& world, const MapLightOptions& options) {
     const Q2LightCompiler compiler = options.quake2Compiler.value_or(guess);
     std::vector<std::string> problems;
     MapLights out = withSkyDomes(quake2Lights(world.entities, compiler, &problems), quake2LightArrival);
+    out.quake2Compiler = compiler;
     const char* name = compiler == Q2LightCompiler::Qrad3 ? "qrad3" : "ericw-tools";
     out.notes.insert(out.notes.begin(), options.quake2Compiler
                                             ? fmt::format("light entities read as {} reads them (--compiler)", name)

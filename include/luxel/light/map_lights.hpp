@@ -18,6 +18,7 @@ struct MapLights {
     std::vector<Light> lights;
     DirectBakeRules rules;   // how they arrive and how a grid point stores them
     std::vector<std::string> notes;  // what the decoder could not find or left out, one line each
+    std::optional<Q2LightCompiler> quake2Compiler;  // Quake 2: whose reading was used (bounce defaults follow it)
 };
 
 struct MapLightOptions {
