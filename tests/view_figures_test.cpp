@@ -60,6 +60,7 @@ TEST_CASE("every shared map: the best thumbnail keeps the rules unless no candid
             request.camera = "best";
             request.width = 256, request.height = 144;
             request.mode = "auto";
+            request.figures = true;
             const RenderedView best = renderView(map, request);
             ++maps;
             if (acceptableView(best.figures)) {

@@ -14,6 +14,7 @@ namespace fs = std::filesystem;
 
 ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     ViewRequest r;
+    r.figures = true;  // the manifest reports them
     r.camera = v.camera;
     if (v.pos) r.pos = Vec3{(*v.pos)[0], (*v.pos)[1], (*v.pos)[2]};
     if (v.angles) r.angles = Vec3{(*v.angles)[0], (*v.angles)[1], (*v.angles)[2]};

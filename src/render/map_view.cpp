@@ -210,9 +210,10 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         if ((gameLook || engineLightmap) && map.materials) o.materials = &*map.materials;
         const double t1 = nowMs();
         FrameSamples samples;
-        renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, &samples);
+        const bool measure = request.figures || view.camera.used == "best";
+        renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, measure ? &samples : nullptr);
         view.frameMs += nowMs() - t1;
-        view.figures = viewFigures(view.image, samples);
+        if (measure) view.figures = viewFigures(view.image, samples);
     };
     if (view.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");

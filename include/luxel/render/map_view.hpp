@@ -73,6 +73,9 @@ struct ViewRequest {
     std::optional<UnlitSurfaces> unlit;
     bool usePvs = true;
     bool worldOnly = false;  // leave out the brush entities (doors, platforms, movers)
+    // Measure RenderedView::figures (a depth and surface buffer and a pass over the frame: about 50 ms at
+    // 1920x1080). The automatic camera always measures its frame, to check it.
+    bool figures = false;
 };
 
 struct RenderedView {
@@ -80,7 +83,7 @@ struct RenderedView {
     ResolvedCamera camera;
     RenderMode mode = RenderMode::Lightmap;  // the mode drawn ("auto" resolved)
     FrameStats stats;
-    ViewFigures figures;                      // of the image as drawn (render/view_figures.hpp)
+    ViewFigures figures;                      // of the image as drawn (render/view_figures.hpp); zero unless measured
     std::vector<std::string> warnings;        // camera fallbacks, missing textures (no map name: callers prefix it)
     double cameraMs = 0, frameMs = 0;
 };
