@@ -22,13 +22,8 @@ struct Room {
     MaterialSet set;
 };
 
-// The default room with the wall texture (1x1, (128, 64, 255)), lightmapped or vertex-lit.
-Room room(bool vertexLit, const std::string& name) {
-    const std::string dir = tempDir(name);
-    writeFile(dir + "/textures/luxel/wall.tga", tga1x1(128, 64, 255));
-    RoomOptions o;
-    o.vertexLit = vertexLit;
-    o.wallBytes[3] = {32, 16, 8};  // the east wall: light (128, 64, 32) / 255 in vertex colours or lightmap
+// A room map decoded, tessellated and with its materials loaded from game folder `dir`.
+Room loadRoom(const RoomOptions& o, const std::string& dir) {
     const MapSource src = memorySource(makeRoomMap(o).build(), "room.bsp");
     Room r{decodeMap(src), {}, {}};
     r.geometry = tessellate(r.world);
@@ -36,6 +31,16 @@ Room room(bool vertexLit, const std::string& name) {
     mo.gameDirs = {dir};
     r.set = loadMaterials(r.world, src, mo);
     return r;
+}
+
+// The default room with the wall texture (1x1, (128, 64, 255)), lightmapped or vertex-lit.
+Room room(bool vertexLit, const std::string& name) {
+    const std::string dir = tempDir(name);
+    writeFile(dir + "/textures/luxel/wall.tga", tga1x1(128, 64, 255));
+    RoomOptions o;
+    o.vertexLit = vertexLit;
+    o.wallBytes[3] = {32, 16, 8};  // the east wall: light (128, 64, 32) / 255 in vertex colours or lightmap
+    return loadRoom(o, dir);
 }
 
 Vec3 east(const Room& r, UnlitSurfaces unlit) {
@@ -90,12 +95,7 @@ TEST_CASE("a Quake 3 shader without a lightmap stage, lit by its vertex colours,
     o.texel = [](int wall, int, int) {
         return wall == 3 ? std::array<uint8_t, 3>{200, 100, 50} : std::array<uint8_t, 3>{64, 64, 64};
     };
-    const MapSource src = memorySource(makeRoomMap(o).build(), "room.bsp");
-    Room r{decodeMap(src), {}, {}};
-    r.geometry = tessellate(r.world);
-    MaterialOptions mo;
-    mo.gameDirs = {dir};
-    r.set = loadMaterials(r.world, src, mo);
+    const Room r = loadRoom(o, dir);
     REQUIRE(r.set.looks.at(0).noLightmapStage);
     REQUIRE(r.set.looks.at(0).vertexLight);
     const Vec3 vertexLight{128.0f / 255, 64.0f / 255, 32.0f / 255};  // 4 * byte / 255
