@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "luxel/bake/grid_points.hpp"
 #include "luxel/light/luxels.hpp"
@@ -104,6 +105,72 @@ float* texel(std::vector<LightmapPage>& pages, const Luxel& x) {
     return p.rgb.data() + (size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3;
 }
 
+// The light a factor of occlusion leaves: 1 - min(1, min(1, o^gain) x scale) (ericw-tools' Dirt_GetScaleFactor).
+float occlusionFactor(float occlusion, float scale, float gain) {
+    if (!(scale > 0) || !(occlusion > 0)) return 1;
+    return 1 - std::min(1.0f, std::min(1.0f, std::pow(occlusion, gain)) * scale);
+}
+
+// The occlusion rays' directions about +z (ericw-tools' SetupDirt order: azimuth outer, elevation inner).
+std::vector<Vec3> occlusionDirections(const DirectBakeRules::Occlusion& o) {
+    std::vector<Vec3> out;
+    constexpr float kDegree = 3.14159265358979f / 180;
+    for (int i = 0; i < o.azimuths; ++i)
+        for (int j = 0; j < o.elevations; ++j) {
+            const float a = float(i) * 360.0f / float(o.azimuths) * kDegree;
+            const float e = o.angleDeg / float(o.elevations) * (float(j) + 0.5f) * kDegree;
+            out.push_back({std::sin(e) * std::cos(a), std::sin(e) * std::sin(a), std::cos(e)});
+        }
+    return out;
+}
+
+// How enclosed a point is (0 open .. 1 closed): the occlusion rays about `n` in ericw-tools' tangent frame (the
+// normal's largest axis picks the two others; their cross products with n, ordered to keep the frame's
+// handedness, are not orthogonal in general, as there).
+float occlusionAt(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
+                  const std::vector<Vec3>& local, Vec3 p, Vec3 n) {
+    const float ax[3] = {std::fabs(n.x), std::fabs(n.y), std::fabs(n.z)};
+    const int k = ax[0] >= ax[1] && ax[0] >= ax[2] ? 0 : (ax[1] >= ax[2] ? 1 : 2);
+    auto axis = [](int i) { return Vec3{i == 0 ? 1.0f : 0.0f, i == 1 ? 1.0f : 0.0f, i == 2 ? 1.0f : 0.0f}; };
+    Vec3 t = cross(n, axis((k + 1) % 3)), b = cross(n, axis((k + 2) % 3));
+    if (dot(cross(t, b), n) < 0) std::swap(t, b);
+    const Vec3 up = normalize(t), right = normalize(b);
+    const float depth = rules.occlusion.depth;
+    double sum = 0;
+    Vec3 dirs[16];
+    RayHit hits[16];
+    for (size_t first = 0; first < local.size(); first += 16) {
+        const int count = int(std::min<size_t>(16, local.size() - first));
+        for (int i = 0; i < count; ++i) {
+            const Vec3 v = local[first + size_t(i)];
+            dirs[i] = right * v.x + up * v.y + n * v.z;
+        }
+        scene.intersect(p, dirs, count, 0.0f, depth, hits);
+        for (int i = 0; i < count; ++i) {
+            float reach = depth;
+            if (hits[i].hit) {
+                const uint32_t surf = scene.triangleSurface()[hits[i].triangle];
+                const bool open = surf != RayScene::kNoSurface &&
+                                  (geometry.surfaces[surf].shading == SurfaceShading::Sky ||
+                                   (surf < rules.translucent.size() && rules.translucent[surf]));
+                if (!open) reach = std::min(depth, hits[i].t);
+            }
+            sum += reach;
+        }
+    }
+    return local.empty() ? 0.0f : float(1.0 - sum / double(local.size()) / depth);
+}
+
+// ericw-tools' nudge of a sample point in solid: the first of the eight +-0.5 offsets in open space.
+std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
+    if (!inSolid(world, p)) return p;
+    for (int i = 0; i < 8; ++i) {
+        const Vec3 q = p + Vec3{i & 1 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 4 ? 0.5f : -0.5f};
+        if (!inSolid(world, q)) return q;
+    }
+    return std::nullopt;
+}
+
 constexpr uint8_t kNoStyle = 255;                       // Surface::styles of an unused slot
 constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
 
@@ -119,6 +186,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
     for (size_t k = 1; k < 4; ++k) out.slots[k] = blankPages(world.extraLightmapSlots[k - 1]);
     const bool deluxe = !world.deluxemaps.empty();
     out.deluxe = blankPages(world.deluxemaps);
+    if (rules.floorAfterBounce) out.floor = blankPages(world.lightmaps);
+    const std::vector<Vec3> occlusionRays = occlusionDirections(rules.occlusion);
+    // A map with no clusters (no vis) says nothing about where solid is.
+    const bool solidKnown = rules.fillSolidSamples &&
+                            std::any_of(world.leaves.begin(), world.leaves.end(), [](const Leaf& l) { return l.cluster >= 0; });
+    auto flagged = [](const std::vector<bool>& v, uint32_t i) { return i < v.size() && v[i]; };
     const std::vector<Luxel> luxels = luxelCentres(world, geometry);
     stats.luxels = luxels.size();
     // Runs of one surface's luxels: a surface's light list is made once. Each run's luxels keep one value
@@ -139,7 +212,8 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
         values += (j - i) * used;
         i = j;
     }
-    std::vector<Vec3> light(values), direction(deluxe ? luxels.size() : 0);
+    std::vector<Vec3> light(values), direction(deluxe ? luxels.size() : 0), floor(rules.floorAfterBounce ? luxels.size() : 0);
+    std::vector<uint8_t> hole(luxels.size(), 0);
     std::atomic<uint64_t> rays{0}, blocked{0};
     tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
         uint64_t myRays = 0, myBlocked = 0;
@@ -164,9 +238,19 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 const size_t count = std::min<size_t>(16, run.end - g);
                 Vec3 sample[16], from[16], dir[16];
                 int32_t cluster[16];
+                float occlusion[16] = {};
+                const uint32_t surface = luxels[run.begin].surface;
+                const bool translucent = flagged(rules.translucent, surface);
                 for (size_t j = 0; j < count; ++j) {
                     const Luxel& x = luxels[g + j];
                     sample[j] = x.position + x.normal * rules.sampleOffset;
+                    if (solidKnown) {
+                        const std::optional<Vec3> open = openSamplePoint(world, sample[j]);
+                        if (open) sample[j] = *open;
+                        else hole[g + j] = 1;
+                    }
+                    if (!occlusionRays.empty() && !translucent && !hole[g + j])
+                        occlusion[j] = occlusionAt(scene, geometry, rules, occlusionRays, sample[j], x.normal);
                     from[j] = rules.sampleOffset > 0 ? sample[j] : x.position + x.normal * kShadowBias;
                     cluster[j] = rules.usePvs ? findCluster(world, from[j]) : -1;
                     dir[j] = x.normal * rules.deluxeNormal;
@@ -180,9 +264,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     uint32_t lit = 0;  // bit j: luxel j gets this light
                     ShadowPackets packet(scene, rules.inhibitRadius);
                     for (size_t j = 0; j < count; ++j) {
-                        if (!world.pvs.visible(cluster[j], lightCluster[li])) continue;
+                        if (hole[g + j] || !world.pvs.visible(cluster[j], lightCluster[li])) continue;
                         arrivals[j] = arrival(l, sample[j], luxels[g + j].normal);
+                        if (!arrivals[j].reaches() && translucent) arrivals[j] = arrival(l, sample[j], -luxels[g + j].normal);
                         if (!arrivals[j].reaches()) continue;
+                        if (l.occlusionScale > 0)
+                            arrivals[j].color = arrivals[j].color * occlusionFactor(occlusion[j], l.occlusionScale, l.occlusionGain);
                         ++myRays;
                         lit |= 1u << j;
                         if (packet.add(l, arrivals[j], from[j])) queued[packet.size() - 1] = j;
@@ -201,11 +288,18 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                         }
                     }
                 }
+                Vec3 surfaceFloor = rules.minimum;
+                if (surface < rules.surfaceMinimum.size()) {
+                    const Vec3 own = rules.surfaceMinimum[surface];
+                    surfaceFloor = {std::max(surfaceFloor.x, own.x), std::max(surfaceFloor.y, own.y), std::max(surfaceFloor.z, own.z)};
+                }
                 for (size_t j = 0; j < count; ++j) {
                     Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
+                    const Vec3 f = surfaceFloor * occlusionFactor(occlusion[j], rules.occlusion.minimumScale, rules.occlusion.minimumGain);
+                    if (rules.floorAfterBounce) floor[g + j] = f;
                     for (size_t s = 0; s < run.used; ++s)
-                        if (styles[s] == 0)
-                            sum[s] = {std::max(sum[s].x, rules.minimum.x), std::max(sum[s].y, rules.minimum.y), std::max(sum[s].z, rules.minimum.z)};
+                        if (styles[s] == 0 && !rules.floorAfterBounce)
+                            sum[s] = {std::max(sum[s].x, f.x), std::max(sum[s].y, f.y), std::max(sum[s].z, f.z)};
                     if (deluxe) direction[g + j] = dir[j];
                 }
             }
@@ -223,6 +317,8 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     const Vec3 v = light[run.first + (i - run.begin) * run.used + s];
                     t[0] = v.x, t[1] = v.y, t[2] = v.z;
                 }
+            if (float* t = rules.floorAfterBounce ? texel(out.floor, x) : nullptr) t[0] = floor[i].x, t[1] = floor[i].y, t[2] = floor[i].z;
+            if (hole[i]) out.holes.push_back({x.page, x.x, x.y, world.surfaces[x.surface].lightmapRect});
             if (float* t = deluxe ? texel(out.deluxe, x) : nullptr) {
                 const Vec3 d = direction[i];
                 const float len = length(d);
@@ -230,6 +326,24 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 t[0] = u.x, t[1] = u.y, t[2] = u.z;
             }
         }
+    if (rules.fillSolidSamples) {
+        // The texels of a surface's rectangle no luxel samples (outside its polygon) are holes too: ericw-tools
+        // lights every texel of a face's lightmap, filling those whose sample point it cannot place.
+        for (const Run& run : runs) {
+            const Surface& s = world.surfaces[luxels[run.begin].surface];
+            const auto& rect = s.lightmapRect;
+            if (rect[2] <= 0 || rect[3] <= 0 || s.lightmapPage < 0) continue;
+            std::vector<uint8_t> covered(size_t(rect[2]) * size_t(rect[3]), 0);
+            for (size_t i = run.begin; i < run.end; ++i) {
+                const int32_t x = luxels[i].x - rect[0], y = luxels[i].y - rect[1];
+                if (x >= 0 && y >= 0 && x < rect[2] && y < rect[3]) covered[size_t(y) * size_t(rect[2]) + size_t(x)] = 1;
+            }
+            for (int32_t y = 0; y < rect[3]; ++y)
+                for (int32_t x = 0; x < rect[2]; ++x)
+                    if (!covered[size_t(y) * size_t(rect[2]) + size_t(x)]) out.holes.push_back({s.lightmapPage, rect[0] + x, rect[1] + y, rect});
+        }
+    }
+    for (std::vector<LightmapPage>& slot : out.slots) fillHoles(slot, out.holes);
     stats.shadowRays += rays.load();
     stats.blocked += blocked.load();
     stats.lightmapMs = msSince(start);

@@ -15,14 +15,9 @@ HitLight::HitLight(const World& world, const Geometry& geometry, const RayScene&
     for (size_t i = 0; i < geometry.surfaces.size(); ++i) {
         const int32_t m = geometry.surfaces[i].material;
         if (m >= 0 && size_t(m) < world.materials.size()) albedo_[i] = world.materials[size_t(m)].reflectivity;
-        if (!textured || m < 0 || size_t(m) >= materials->looks.size()) continue;
-        const int32_t t = materials->looks[size_t(m)].texture;
-        if (t < 0 || size_t(t) >= materials->textures.size() || !materials->textures[size_t(t)] ||
-            materials->textures[size_t(t)]->mips.empty())
-            continue;
-        // The 1x1 level: the alpha-weighted mean (its first padded texel, RGBA8 in memory order).
-        const uint32_t mean = materials->textures[size_t(t)]->paddedLevels.back()[0];
-        albedo_[i] = {table.value[mean & 0xFF], table.value[mean >> 8 & 0xFF], table.value[mean >> 16 & 0xFF]};
+        if (!textured) continue;
+        if (const std::optional<Vec3> mean = meanTextureColour(*materials, m))
+            albedo_[i] = {table.value[size_t(mean->x)], table.value[size_t(mean->y)], table.value[size_t(mean->z)]};
     }
 }
 

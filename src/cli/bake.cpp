@@ -55,11 +55,13 @@ int runBake(const BakeArgs& args) {
     if (args.compiler == "qrad3") lightOptions.quake2Compiler = Q2LightCompiler::Qrad3;
     if (args.compiler == "ericw") lightOptions.quake2Compiler = Q2LightCompiler::Ericw;
     lightOptions.pointScale = args.pointScale, lightOptions.areaScale = args.areaScale, lightOptions.skyScale = args.skyScale;
+    // The shadow rays' materials (surfaces that cast no shadow, alpha-shadow textures: SurfaceLook::shadow), and
+    // Quake 2's texture colours for surface lights and bounce.
+    const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
+    lightOptions.loaded = &materials;
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
-    // The shadow rays' materials: surfaces that cast no shadow, alpha-shadow textures (SurfaceLook::shadow).
-    const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
     const double loadMs = nowMs() - t0;
     const RayScene scene(world, geometry, &materials);
     const int threads = workerThreads();
@@ -113,7 +115,13 @@ int runBake(const BakeArgs& args) {
     for (size_t k = 0; k < 4; ++k) {
         const std::vector<LightmapPage>& stored = k == 0 ? world.lightmaps : world.extraLightmapSlots[k - 1];
         if (stored.empty() || baked.slots[k].size() != stored.size()) continue;
-        const LightmapComparison lc = compareLightmapPages(world, geometry, stored, baked.slots[k], k);
+        // Floors left for after bounce (ericw-tools' minlight) count in the direct figures too.
+        std::vector<LightmapPage> pages = baked.slots[k];
+        if (k == 0 && !baked.floor.empty()) {
+            raiseToFloor(pages, baked.floor);
+            fillHoles(pages, baked.holes);
+        }
+        const LightmapComparison lc = compareLightmapPages(world, geometry, stored, pages, k);
         std::cout << fmt::format(
             "  slot {}: vs stored: relative luminance error median {:.1f}%, p90 {:.1f}% over {} lit luxels (of {}); "
             "mean luminance {:.4f} -> {:.4f}; {} luxels brighter than stored by over {:.0f}%\n",
@@ -128,8 +136,12 @@ int runBake(const BakeArgs& args) {
         report["lightmap_slots"].push_back(j);
     }
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
-    report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes,
-                                  lights.quake2Compiler);
+    if (lights.faceBounce) {
+        report["bounce"] = bakeFaceBounce(args.bounce, world, geometry, scene, baked, lights);
+    } else {
+        report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes,
+                                      lights.quake2Compiler);
+    }
     if (!args.output.empty()) {
         const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);
         std::cout << fmt::format("wrote {} baked lightmap pages ({} style{}) to {}\n", written.pages, written.styles,

@@ -8,6 +8,7 @@
 
 #include "luxel/bake/bounce.hpp"
 #include "luxel/bake/compare.hpp"
+#include "luxel/bake/face_bounce.hpp"
 
 namespace luxel::cli {
 
@@ -94,6 +95,44 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const Worl
     } else if (probes) {
         std::cout << "grid: no bounce (q3map2 bounces into the grid only with -bouncegrid: --bounce-probes)\n";
     }
+    return report;
+}
+
+nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const Geometry& geometry, const RayScene& scene,
+                              LightmapSet& baked, const MapLights& lights) {
+    FaceBounceModel model = *lights.faceBounce;
+    model.bounces = args.bounces.value_or(model.bounces);
+    nlohmann::json report;
+    if (model.bounces > 0) {
+        const FaceBounceStats st = bounceFaces(world, geometry, scene, baked, lights.rules, model);
+        std::string means;
+        for (double m : st.meanLuminance) means += fmt::format("{}{:.4f}", means.empty() ? "" : " ", m);
+        const double luxelBounces = double(st.luxels) * double(st.meanLuminance.size());
+        std::cout << fmt::format(
+            "bounce: {} of {} bounces as ericw-tools (a light per face and style: {} lights, scale {:.3f}): {} luxels in "
+            "{:.1f} ms ({:.3f} M luxel bounces/s, {:.2f} M shadow rays/s); mean luminance of each bounce {}\n",
+            st.meanLuminance.size(), model.bounces, st.lights, model.scale, st.luxels, st.ms,
+            st.ms > 0 ? luxelBounces / st.ms / 1e3 : 0.0, st.ms > 0 ? double(st.shadowRays) / st.ms / 1e3 : 0.0, means);
+        report["bounces"] = st.meanLuminance.size();
+        report["asked"] = model.bounces;
+        report["compiler"] = "ericw-tools";
+        report["scale"] = model.scale;
+        report["lights"] = st.lights;
+        report["luxels"] = st.luxels;
+        report["shadow_rays"] = st.shadowRays;
+        report["ms"] = st.ms;
+        report["luxel_bounces_per_s"] = st.ms > 0 ? luxelBounces / st.ms * 1e3 : 0.0;
+        report["mean_luminance"] = st.meanLuminance;
+    }
+    if (!baked.floor.empty()) raiseToFloor(baked.slots[0], baked.floor);
+    for (std::vector<LightmapPage>& slot : baked.slots) fillHoles(slot, baked.holes);
+    if (model.bounces == 0) return nullptr;
+    const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, baked.slots[0]);
+    std::cout << fmt::format(
+        "lightmaps with bounce vs stored: relative luminance error median {:.1f}%, p90 {:.1f}% over {} lit luxels; "
+        "mean luminance {:.4f} -> {:.4f}\n",
+        100 * lc.medianRelative, 100 * lc.p90Relative, lc.compared, lc.meanReference, lc.meanCompared);
+    report["lightmaps"] = toJson(lc);
     return report;
 }
 

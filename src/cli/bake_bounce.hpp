@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "luxel/bake/ray_scene.hpp"
 #include "luxel/light/light_grid.hpp"
+#include "luxel/light/map_lights.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "luxel/material/material_set.hpp"
 
@@ -31,5 +32,11 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args);
 nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
                           std::optional<ProbeValues>& probes, std::optional<Q2LightCompiler> q2 = std::nullopt);
+
+// Quake 2 lit by ericw-tools: its face bounce (bake/face_bounce.hpp; --bounce N overrides the passes), then
+// the floors left for after bounce and the holes filled; prints how the result compares with the stored light.
+// Returns the figures for the JSON report (null: no bounce asked).
+nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const Geometry& geometry, const RayScene& scene,
+                              LightmapSet& baked, const MapLights& lights);
 
 }  // namespace luxel::cli

@@ -1,6 +1,8 @@
 // A map's lightmap pages as one set (see lightmap_set.hpp).
 #include "luxel/light/lightmap_set.hpp"
 
+#include <algorithm>
+#include <set>
 #include <utility>
 
 namespace luxel {
@@ -14,6 +16,53 @@ LightmapSet takeLightmaps(World& world) {
     for (auto& slot : world.extraLightmapSlots) slot.clear();
     world.deluxemaps.clear();
     return set;
+}
+
+void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>& holes) {
+    using Key = std::array<int32_t, 3>;
+    std::set<Key> open;  // holes not filled yet
+    for (const LightmapHole& h : holes) open.insert({h.page, h.x, h.y});
+    std::vector<const LightmapHole*> pending;
+    for (const LightmapHole& h : holes) pending.push_back(&h);
+    while (!pending.empty()) {
+        // One round: every hole with a filled neighbour takes their mean, from the values before the round.
+        std::vector<std::pair<const LightmapHole*, Vec3>> filled;
+        std::vector<const LightmapHole*> still;
+        for (const LightmapHole* h : pending) {
+            if (h->page < 0 || size_t(h->page) >= pages.size()) continue;
+            const LightmapPage& p = pages[size_t(h->page)];
+            Vec3 sum;
+            int count = 0;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const int32_t x = h->x + dx, y = h->y + dy;
+                    if ((dx == 0 && dy == 0) || x < h->rect[0] || y < h->rect[1] || x >= h->rect[0] + h->rect[2] ||
+                        y >= h->rect[1] + h->rect[3] || x < 0 || y < 0 || x >= p.width || y >= p.height)
+                        continue;
+                    if (open.count({h->page, x, y})) continue;
+                    const float* t = p.rgb.data() + (size_t(y) * size_t(p.width) + size_t(x)) * 3;
+                    sum += Vec3{t[0], t[1], t[2]};
+                    ++count;
+                }
+            if (count > 0) filled.push_back({h, sum / float(count)});
+            else still.push_back(h);
+        }
+        if (filled.empty()) break;  // holes with no lit texel in reach keep what they have
+        for (const auto& [h, v] : filled) {
+            float* t = pages[size_t(h->page)].rgb.data() + (size_t(h->y) * size_t(pages[size_t(h->page)].width) + size_t(h->x)) * 3;
+            t[0] = v.x, t[1] = v.y, t[2] = v.z;
+            open.erase({h->page, h->x, h->y});
+        }
+        pending = std::move(still);
+    }
+}
+
+void raiseToFloor(std::vector<LightmapPage>& pages, const std::vector<LightmapPage>& floor) {
+    for (size_t i = 0; i < pages.size() && i < floor.size(); ++i) {
+        std::vector<float>& v = pages[i].rgb;
+        const std::vector<float>& f = floor[i].rgb;
+        for (size_t k = 0; k < v.size() && k < f.size(); ++k) v[k] = std::max(v[k], f[k]);
+    }
 }
 
 }  // namespace luxel

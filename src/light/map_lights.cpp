@@ -99,6 +99,62 @@ MapLights sourceEngine(const World& world) {
     return out;
 }
 
+// ericw-tools' ways around its lights (ltface.cc): samples 1 unit off the face, nudged out of solid or filled
+// from their neighbours; liquids and windows lit from both sides and never dirtied; dirt; minlight (x 128)
+// raised to after bounce, dimmed by dirt with minlight_dirt.
+void ericwRules(const World& world, const MaterialSet* materials, MapLights& out) {
+    const EricwWorld settings = ericwWorld(world.entities);
+    DirectBakeRules& r = out.rules;
+    r.sampleOffset = 1;
+    r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
+    r.fillSolidSamples = true;
+    r.floorAfterBounce = true;
+    constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
+    r.translucent.assign(world.surfaces.size(), false);
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        const int32_t m = world.surfaces[i].material;
+        if (m >= 0 && size_t(m) < world.materials.size())
+            r.translucent[i] = (world.materials[size_t(m)].nativeSurfaceFlags & (kWarp | kTrans33 | kTrans66)) != 0;
+    }
+    if (settings.minlight > 0) r.minimum = settings.minlightColor * (settings.minlight / 255.0f / 255.0f);
+    if (settings.occlusionInUse) {
+        r.occlusion.azimuths = 16;
+        r.occlusion.elevations = 3;
+        r.occlusion.depth = settings.dirtDepth;
+        r.occlusion.angleDeg = settings.dirtAngle;
+        if (settings.minlightDirt) r.occlusion.minimumScale = settings.dirtScale, r.occlusion.minimumGain = settings.dirtGain;
+        out.notes.push_back(fmt::format("ericw-tools dirt: 48 rays of {} units a luxel, scale {}, gain {}", settings.dirtDepth,
+                                        settings.dirtScale, settings.dirtGain));
+    }
+    // Face_ShouldBounce: world faces that are lightmapped, cast shadows (not sky, liquids, windows) and do not
+    // emit light themselves, their texture not skip. Albedo: the texture's mean colour halfway to grey 127
+    // (bouncecolorscale 0.5); a texture not found counts as black.
+    FaceBounceModel bounce;
+    bounce.bounces = settings.bounce.value_or(1);
+    bounce.scale = settings.bounceScale * 0.5f;
+    if (settings.occlusionInUse) bounce.occlusionScale = settings.dirtScale, bounce.occlusionGain = settings.dirtGain;
+    bounce.emits.assign(world.surfaces.size(), false);
+    bounce.albedo.assign(world.surfaces.size(), Vec3{});
+    const Model* worldModel = world.models.empty() ? nullptr : &world.models[0];
+    constexpr uint32_t kLight = 0x1, kSky = 0x4, kNoDraw = 0x80;
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        const Surface& s = world.surfaces[i];
+        const int32_t m = s.material;
+        if (m < 0 || size_t(m) >= world.materials.size() || s.lightmapPage < 0 || r.translucent[i]) continue;
+        if (worldModel && (i < worldModel->firstSurface || i >= size_t(worldModel->firstSurface) + worldModel->numSurfaces)) continue;
+        const Material& mat = world.materials[size_t(m)];
+        const uint32_t f = mat.nativeSurfaceFlags;
+        if ((f & (kSky | kNoDraw)) || ((f & kLight) && mat.nativeValue > 0)) continue;
+        const std::string& name = mat.name;
+        if (name.size() >= 4 && name.compare(name.size() - 4, 4, "skip") == 0) continue;
+        const Vec3 texture = (materials ? meanTextureColour(*materials, m) : std::nullopt).value_or(Vec3{});
+        const float k = settings.bounceColorScale;
+        bounce.albedo[i] = (Vec3{127, 127, 127} * (1 - k) + texture * k) / 255.0f;
+        bounce.emits[i] = true;
+    }
+    out.faceBounce = std::move(bounce);
+}
+
 // Quake 2: the light entities as the chosen (or guessed) compiler reads them.
 MapLights quake2(const World& world, const MapLightOptions& options) {
     std::string why;
@@ -112,6 +168,7 @@ MapLights quake2(const World& world, const MapLightOptions& options) {
                                             ? fmt::format("light entities read as {} reads them (--compiler)", name)
                                             : fmt::format("light entities read as {} reads them ({})", name, why));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
+    if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options.loaded, out);
     return out;
 }
 

@@ -67,6 +67,30 @@ LightArrival quake2LightArrival(const Light& light, Vec3 point, Vec3 normal) {
         if (light.kind == Light::Kind::Spot) value *= spotScale(light, a.toLight);
         if (!(value > 0)) return a;
         a.color = light.color * value;
+    } else if (light.kind == Light::Kind::Area) {
+        // GetSurfaceLighting: the emitter's and the receiver's cosines, 1 / max(d, clamp)^2.
+        const Vec3 delta = light.origin - point;
+        const float length = std::sqrt(dot(delta, delta));
+        a.distance = length;
+        a.toLight = length > 0 ? delta / length : Vec3{0, 0, 1};
+        const float receiver = noAngle ? 1.0f : dot(normal, a.toLight);
+        float factor;
+        if (light.twoSided) {
+            factor = std::max(0.0f, receiver);
+        } else {
+            const float emitter = -dot(light.normal, a.toLight);
+            constexpr float kEpsilon = 0.01f;  // LIGHT_ANGLE_EPSILON
+            if (emitter < -kEpsilon || receiver < -kEpsilon) return a;
+            factor = ((1 - light.emitterAngleMix) + light.emitterAngleMix * emitter) *
+                     ((1 - light.angleMix) + light.angleMix * receiver);
+            factor = std::max(0.0f, factor);
+        }
+        const float d = std::max(std::max(length, 0.01f), light.minDistance);
+        const float value = light.intensity * factor / (d * d);
+        if (!(value > 0)) return a;
+        a.color = light.color * value;
+        // ericw-tools skips a contribution no channel of which exceeds 0.01 of its 0..255 units.
+        if (std::max({a.color.x, a.color.y, a.color.z}) <= light.cutoff) a.color = {};
     }
     if (!isFinite(a.color)) a.color = {};
     return a;

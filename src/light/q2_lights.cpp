@@ -336,9 +336,22 @@ void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
         if (const std::string* v = ericwValue(*world, {"dist"})) g.dist = std::clamp(number(v), 0.0f, 100.0f);
         if (const std::string* v = ericwValue(*world, {"range"})) g.range = std::clamp(number(v), 0.0f, 100.0f);
     }
+    const EricwWorld settings = ericwWorld(ents);
+    // Dirt_GetScaleFactor's choice per light: its _dirt 1 on, -1 off, else the worldspawn's _dirt; its own
+    // _dirtscale / _dirtgain when non-zero.
+    auto dirty = [&](std::vector<Light>::iterator first, int flag, const Entity* e) {
+        const bool on = settings.occlusionInUse && (flag == 1 || (flag == 0 && settings.dirt));
+        const float scale = e && number(ericwValue(*e, {"dirtscale"})) != 0 ? number(ericwValue(*e, {"dirtscale"})) : settings.dirtScale;
+        const float gain = e && number(ericwValue(*e, {"dirtgain"})) != 0 ? number(ericwValue(*e, {"dirtgain"})) : settings.dirtGain;
+        for (auto it = first; it != out.end(); ++it)
+            if (on) it->occlusionScale = scale, it->occlusionGain = gain;
+    };
     for (size_t i = 0; i < ents.size(); ++i) {
         const std::string* cls = ericwValue(ents[i], {"classname"});
-        if (cls && cls->rfind("light", 0) == 0) readEricwLight(ents, i, *cls, g, out, problems);
+        if (!cls || cls->rfind("light", 0) != 0) continue;
+        const size_t before = out.size();
+        readEricwLight(ents, i, *cls, g, out, problems);
+        dirty(out.begin() + std::ptrdiff_t(before), integer(ericwValue(ents[i], {"dirt"})), &ents[i]);
     }
     if (!world) return;
     const Entity& w = *world;
@@ -348,9 +361,13 @@ void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
         if (v) parseVec3(*v, m);
         return isFinite(m) ? fromMangle(m) : Vec3{0, 0, -1};
     };
+    // sunlight_dirt / sunlight2_dirt: 1 on, -1 off, 0 (unset) the worldspawn's _dirt.
+    const int sunDirt = integer(ericwValue(w, {"sunlight_dirt"})), domeDirt = integer(ericwValue(w, {"sunlight2_dirt"}));
     auto sun = [&](float value, Vec3 color, Vec3 dir, const char* what) {
+        const size_t before = out.size();
         if (value > 0) out.push_back(ericwSun(dir, value, color, g.anglescale, 0, g, std::string("worldspawn ") + what));
         else if (value < 0) note(problems, std::string("worldspawn ") + what + ": negative sunlight left out");
+        dirty(out.begin() + std::ptrdiff_t(before), sunDirt, nullptr);
     };
     sun(number(ericwValue(w, {"sunlight", "sun_light"})), ericwColor(ericwValue(w, {"sunlight_color", "sun_color"})),
         mangleOf({"sunlight_mangle", "sun_mangle", "sun_angle"}), "_sunlight");
@@ -358,15 +375,57 @@ void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
         note(problems, "worldspawn _sunlight_penumbra approximated by one sun along the main direction");
     sun(number(ericwValue(w, {"sun2"})), ericwColor(ericwValue(w, {"sun2_color"})), mangleOf({"sun2_mangle"}), "_sun2");
     const float upper = number(ericwValue(w, {"sunlight2"})), lower = number(ericwValue(w, {"sunlight3"}));
+    const size_t beforeDomes = out.size();
     if (upper > 0)
         ericwDome(upper, ericwColor(ericwValue(w, {"sunlight2_color", "sunlight_color2"})), g.anglescale, 0, true, g,
                   "worldspawn _sunlight2", out);
     if (lower > 0)
         ericwDome(lower, ericwColor(ericwValue(w, {"sunlight3_color", "sunlight_color3"})), g.anglescale, 0, false, g,
                   "worldspawn _sunlight3", out);
+    dirty(out.begin() + std::ptrdiff_t(beforeDomes), domeDirt, nullptr);
 }
 
 }  // namespace
+
+EricwWorld ericwWorld(const std::vector<Entity>& ents) {
+    EricwWorld s;
+    const Entity* w = nullptr;
+    for (const Entity& e : ents)
+        if (const std::string* c = ericwValue(e, {"classname"}); c && *c == "worldspawn") {
+            w = &e;
+            break;
+        }
+    bool lightAsks = false;
+    for (const Entity& e : ents)
+        if (const std::string* c = ericwValue(e, {"classname"}); c && c->rfind("light", 0) == 0 && integer(ericwValue(e, {"dirt"})) != 0)
+            lightAsks = true;
+    if (!w) {
+        s.occlusionInUse = lightAsks;
+        return s;
+    }
+    auto value = [&](std::initializer_list<std::string_view> names, float fallback, float lo, float hi) {
+        const std::string* v = ericwValue(*w, names);
+        return v ? std::clamp(number(v), lo, hi) : fallback;
+    };
+    s.dirt = value({"dirt", "dirty"}, 0, -1, 1) == 1;
+    s.dirtDepth = value({"dirtdepth"}, 128, 1, 1e6f);
+    s.dirtScale = value({"dirtscale"}, 1, 0, 100);
+    s.dirtGain = value({"dirtgain"}, 1, 0, 100);
+    s.dirtAngle = value({"dirtangle"}, 88, 1, 90);
+    const std::string* minDirt = ericwValue(*w, {"minlight_dirt"});
+    s.minlightDirt = minDirt ? number(minDirt) == 1 : s.dirt;
+    const float sunDirt = value({"sunlight_dirt"}, s.dirt ? 1 : 0, -1, 1), domeDirt = value({"sunlight2_dirt"}, s.dirt ? 1 : 0, -1, 1);
+    s.occlusionInUse = s.dirt || s.minlightDirt || sunDirt != 0 || domeDirt != 0 || lightAsks;
+    s.minlight = value({"minlight", "light"}, 0, -1e6f, 1e6f) * 128;
+    if (const std::string* c = ericwValue(*w, {"minlight_color", "mincolor"})) s.minlightColor = ericwColor(c);
+    if (const std::string* b = ericwValue(*w, {"bounce"})) s.bounce = std::clamp(integer(b), 0, 100);
+    s.bounceScale = value({"bouncescale"}, 0.85f, 0, 100);
+    s.surflightScale = value({"surflightscale"}, 0.65f, 0, 1e6f);
+    s.surflightSkyScale = value({"surflightskyscale"}, 0.65f, 0, 1e6f);
+    s.surflightAtten = value({"surflight_atten"}, 1, 0, 1e6f);
+    s.range = value({"range"}, 1, 0, 100);
+    return s;
+}
 
 Q2LightCompiler quake2CompilerOf(const std::vector<Entity>& entities, std::string* why) {
     // Without their leading underscore, as ericw-tools matches keys.

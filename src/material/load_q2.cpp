@@ -13,6 +13,7 @@ namespace {
 
 // Texinfo surface flags (qfiles.h).
 constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20, kSurfFlowing = 0x40;
+constexpr uint32_t kSurfAlphaTest = 0x2000000;  // the re-release's fences
 // Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
 constexpr double kFramesPerSecond = 2.0;
 constexpr int kMaxAnimationFrames = 64;
@@ -124,6 +125,13 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
         if (mat.flags & (kMaterialNoDraw | kMaterialSky)) continue;  // the map's flags hide them / draw sky
         const uint32_t f = mat.nativeSurfaceFlags;
         look.unlit = (f & kSurfWarp) != 0;
+        // Light passes liquids and windows: their brushes are not CONTENTS_SOLID, which is all qrad3 traces,
+        // and ericw-tools leaves warp and translucent faces out of its shadow casters (a translucent face
+        // tints the light by its texture instead; with no texture found, as here without images, it lets
+        // the light through untouched).
+        if (f & (kSurfWarp | kSurfTrans33 | kSurfTrans66)) look.shadow = ShadowCast::None;
+        // ericw-tools' fences: light passes where the texel is not opaque.
+        if (f & kSurfAlphaTest) look.shadow = ShadowCast::AlphaTexture;
         if (f & (kSurfTrans33 | kSurfTrans66)) {
             look.blend = BlendMode::Blend;
             look.opacity = (f & kSurfTrans33) ? 0.33f : 0.66f;
@@ -222,6 +230,8 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             look.tcScale = {1.0f / float(t.width()), 1.0f / float(t.height())};
         }
         const uint32_t flags = world.materials[i].nativeSurfaceFlags;
+        // ericw-tools samples a fence with no pixels as fully transparent.
+        if (look.shadow == ShadowCast::AlphaTexture && look.texture < 0) look.shadow = ShadowCast::None;
         if (look.texture >= 0 && (flags & (kSurfWarp | kSurfFlowing)) && !(world.materials[i].flags & (kMaterialNoDraw | kMaterialSky)))
             look.program = quake2Program(flags, look, look.tcScale, options.time);
     }

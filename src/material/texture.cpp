@@ -164,3 +164,16 @@ AlbedoTable makeAlbedoTable(float gamma) {
 }
 
 }  // namespace luxel
+
+namespace luxel {
+
+std::optional<Vec3> meanTextureColour(const MaterialSet& set, int32_t material) {
+    if (material < 0 || size_t(material) >= set.looks.size()) return std::nullopt;
+    const int32_t t = set.looks[size_t(material)].texture;
+    if (t < 0 || size_t(t) >= set.textures.size() || !set.textures[size_t(t)] || set.textures[size_t(t)]->paddedLevels.empty())
+        return std::nullopt;
+    const uint32_t mean = set.textures[size_t(t)]->paddedLevels.back()[0];  // RGBA8 in memory order
+    return Vec3{float(mean & 0xFF), float(mean >> 8 & 0xFF), float(mean >> 16 & 0xFF)};
+}
+
+}  // namespace luxel

@@ -47,6 +47,32 @@ struct DirectBakeRules {
     // trace's inhibitRadius, DEFAULT_INHIBIT_RADIUS 1.5 for luxels): a luxel in a crease is not shadowed by
     // the wall it touches.
     float sampleOffset = 0, inhibitRadius = 0;
+    // ericw-tools' sample placement (ltface.cc CalcPoints): a luxel whose sample point lies in a solid leaf
+    // tries the eight offsets of +-0.5 on every axis and takes the first in open space; with none it is a
+    // hole, which gets no light of its own and takes the mean of its lit neighbours (8-connected, repeated
+    // until every hole of the surface is filled), as ericw-tools fills its occluded samples.
+    bool fillSolidSamples = false;
+    // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the
+    // cosine taken as |cos|), never dimmed by occlusion, and no obstacle to occlusion rays.
+    std::vector<bool> translucent{};
+    // Ambient occlusion (ericw-tools' dirt): when `occlusion.rays()` > 0 every luxel measures how enclosed it
+    // is: rays at `azimuths` even turns about its normal and `elevations` even steps of angleDeg from it (in
+    // ericw-tools' tangent frame), o = 1 - mean(min(hit distance, depth)) / depth, sky and misses counting
+    // as depth; each light with Light::occlusionScale > 0 is dimmed there (lights.hpp says how).
+    struct Occlusion {
+        int azimuths = 0, elevations = 0;  // rays: azimuths x elevations; 0: no occlusion
+        float depth = 128;                 // a ray's length; hits nearer count as enclosure
+        float angleDeg = 88;               // the widest ray's angle from the normal
+        // The floor (`minimum`) dimmed too, with these (ericw-tools' minlight_dirt); scale 0: not dimmed.
+        float minimumScale = 0, minimumGain = 1;
+        int rays() const { return azimuths * elevations; }
+    } occlusion{};
+    // Per world surface (empty: none): a floor of its own on style 0, as `minimum` (ericw-tools: an emitting
+    // face lights itself at least with its emission).
+    std::vector<Vec3> surfaceMinimum{};
+    // Whether the floors are left to the caller (LightmapSet::floor) to raise to after bounce (ericw-tools
+    // bounces the light before minlight), instead of raising the direct light to them here.
+    bool floorAfterBounce = false;
 };
 
 struct DirectBakeStats {

@@ -69,6 +69,8 @@ struct Material {
     uint32_t flags = 0;
     uint32_t nativeSurfaceFlags = 0, nativeContents = 0;
     Vec3 reflectivity{1, 1, 1};  // flat albedo used until textures are loaded
+    // Quake 2: the texinfo's value, the light a SURF_LIGHT face emits (only light compilers read it).
+    int32_t nativeValue = 0;
     // Materials of placed models only: the engine's render colour modulation of the model (gamma-space RGB and
     // alpha, 0-1): white, or a Source static prop's diffuse modulation. As the engine's ColorModulate and
     // AlphaModulate it takes the place of the material's $color and $alpha (Source: times $color2).

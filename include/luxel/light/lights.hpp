@@ -66,6 +66,14 @@ struct Light {
     // Quake 2 (ericw-tools' _anglescale, 0.5 by default; 1 elsewhere): the light is multiplied by
     // (1 - angleMix) + angleMix cos(incidence) where angleAttenuation holds.
     float angleMix = 1;
+    // Quake 2 Area lights (ericw-tools' surface lights and bounce lights: a point `origin` standing for a face
+    // facing `normal`): the emitter's cosine e counted as (1 - emitterAngleMix) + emitterAngleMix e, nothing
+    // when e or the receiver's cosine is below -0.01; `twoSided` (a sky face): no emitter term at all. The
+    // distance is at least minDistance (ericw-tools' hot-spot clamp: 16 for surface lights, 128 for bounce).
+    float emitterAngleMix = 1;
+    // Ambient occlusion (ericw-tools' dirt): with occlusion o at the luxel (0 open .. 1 enclosed) the light is
+    // multiplied by 1 - min(1, min(1, o^occlusionGain) x occlusionScale); occlusionScale 0: never dimmed.
+    float occlusionScale = 0, occlusionGain = 1;
     float spotCosOuter = -1, spotCosInner = -1, spotExponent = 0;  // Spot: cone (cosines of the half angles)
     // Spot, q3map2's cone instead of the cosines when > 0: at distance t along the axis the cone's radius is
     // t * spotRadiusPerDistance; light fades linearly to 0 over the last spotEdge units of that radius.

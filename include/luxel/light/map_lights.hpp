@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "luxel/bake/direct_light.hpp"
+#include "luxel/bake/face_bounce.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "luxel/material/material_set.hpp"
@@ -19,11 +20,16 @@ struct MapLights {
     DirectBakeRules rules;   // how they arrive and how a grid point stores them
     std::vector<std::string> notes;  // what the decoder could not find or left out, one line each
     std::optional<Q2LightCompiler> quake2Compiler;  // Quake 2: whose reading was used (bounce defaults follow it)
+    // Quake 2 lit by ericw-tools: its bounce (bake/face_bounce.hpp), which faces bounce and how much.
+    std::optional<FaceBounceModel> faceBounce;
 };
 
 struct MapLightOptions {
     std::string lightsFile;          // Quake 3: a .map source holding the light entities the compile removed
     MaterialOptions materials;       // Quake 3 surface and sky lights need the shaders and their images
+    // Quake 2: the map's loaded materials, whose textures' mean colours colour surface lights and bounce
+    // (none: every texture counts as not found, as ericw-tools without its textures).
+    const MaterialSet* loaded = nullptr;
     // Quake 2: whose reading of the light entities to use; unset: quake2CompilerOf's guess.
     std::optional<Q2LightCompiler> quake2Compiler;
     // Quake 3: q3map2's -pointscale (point and spot light entities, autosprite surface lights), -areascale

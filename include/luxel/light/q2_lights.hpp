@@ -29,6 +29,7 @@
 // local minlight (delay 4), its _deviance jitter (one light at the origin), sun penumbra (one sun). Not
 // lights of entities, so not here: textures' surface lights, bounce, minlight, dirt, projected textures. The
 // compilers' clamps of the summed light (qrad3: maxlight 196, hue kept) belong to whoever sums the arrivals.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,29 @@
 namespace luxel {
 
 enum class Q2LightCompiler : uint8_t { Qrad3, Ericw };
+
+// ericw-tools' worldspawn settings beyond the lights themselves, with its Quake 2 defaults ("from game target"),
+// keys with or without their leading underscore. Light values in its 0..255 units.
+struct EricwWorld {
+    // _dirt: ambient occlusion; on also when a light asks for it (_dirt on any light) or minlight_dirt /
+    // sunlight_dirt / sunlight2_dirt are given. _dirt 1 turns the three on unless they are set.
+    bool dirt = false, occlusionInUse = false;
+    float dirtDepth = 128, dirtScale = 1, dirtGain = 1, dirtAngle = 88;  // _dirtdepth, _dirtscale, _dirtgain, _dirtangle
+    bool minlightDirt = false;                                           // _minlight_dirt
+    // _minlight times 128 (ericw-tools' Quake 2 scale of the 0..1 value), _minlight_color (0..255).
+    float minlight = 0;
+    Vec3 minlightColor{255, 255, 255};
+    std::optional<int> bounce;         // _bounce (unset: the game's default, 1)
+    float bounceScale = 0.85f;          // _bouncescale
+    // _bouncecolorscale is read only from the command line by ericw-tools 2.0.0-alpha9 (its texture colours
+    // are cached before the worldspawn is read; fixed in alpha11): 0.5 for Quake 2 whatever the map says.
+    float bounceColorScale = 0.5f;
+    float surflightScale = 0.65f, surflightSkyScale = 0.65f;  // _surflightscale, _surflightskyscale
+    float surflightAtten = 1;                                 // _surflight_atten
+    float range = 1;                                          // _range
+};
+
+EricwWorld ericwWorld(const std::vector<Entity>& entities);
 
 // The lights of a Quake 2 map's entities as `compiler` reads them, in entity order (suns and domes of
 // worldspawn keys last). Lights the compiler would not add (value <= 0, local minlight, _nostaticlight) are

@@ -305,4 +305,8 @@ size_t quake3GameMounts();
 // "N materials without texture: a, b, c, ..." (the first few names), or "" when none.
 std::string missingSummary(const MaterialSet& set);
 
+// The mean colour of material `material`'s texture as its bytes say (0..255 per channel, alpha-weighted: its
+// 1x1 mip level), or nullopt when the material has no texture loaded.
+std::optional<Vec3> meanTextureColour(const MaterialSet& set, int32_t material);
+
 }  // namespace luxel

@@ -17,7 +17,7 @@ void decodeMaterials(Context& c, World& w) {
         for (float& v : c.texinfoVecs[i]) v = r.f32();
         Material& m = w.materials[i];
         m.nativeSurfaceFlags = r.u32();
-        r.skip(4);  // value: light emitted by SURF_LIGHT faces, used only by the light compiler
+        m.nativeValue = r.i32();
         m.name = r.fixedString(32);
         int32_t next = r.i32();
         checkIndex(r, at + 72, next, c.numTexinfo, "next animation frame texinfo", true);

@@ -1,0 +1,110 @@
+// ericw-tools' face bounce (see face_bounce.hpp).
+#include "luxel/bake/face_bounce.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+
+#include "luxel/light/face_emitter.hpp"
+
+namespace luxel {
+
+namespace {
+
+constexpr uint8_t kNoStyle = 255;
+
+// Mean of the surface's rectangle in `page` (every texel: ericw-tools divides by the whole lightmap's count).
+Vec3 rectMean(const LightmapPage& page, const std::array<int32_t, 4>& rect) {
+    const int32_t x0 = std::max(0, rect[0]), y0 = std::max(0, rect[1]);
+    const int32_t x1 = std::min(page.width, rect[0] + rect[2]), y1 = std::min(page.height, rect[1] + rect[3]);
+    if (x1 <= x0 || y1 <= y0 || page.rgb.size() < size_t(page.width) * size_t(page.height) * 3) return {};
+    double r = 0, g = 0, b = 0;
+    for (int32_t y = y0; y < y1; ++y)
+        for (int32_t x = x0; x < x1; ++x) {
+            const float* t = page.rgb.data() + (size_t(y) * size_t(page.width) + size_t(x)) * 3;
+            r += t[0], g += t[1], b += t[2];
+        }
+    const double n = double(rect[2]) * double(rect[3]);
+    return {float(r / n), float(g / n), float(b / n)};
+}
+
+double meanLuminance(const std::array<std::vector<LightmapPage>, 4>& slots) {
+    double sum = 0;
+    size_t count = 0;
+    for (const LightmapPage& p : slots[0]) {
+        for (size_t i = 0; i + 2 < p.rgb.size(); i += 3) sum += luminance(Vec3{p.rgb[i], p.rgb[i + 1], p.rgb[i + 2]});
+        count += p.rgb.size() / 3;
+    }
+    return count ? sum / double(count) : 0;
+}
+
+}  // namespace
+
+std::vector<Light> faceBounceLights(const World& world, const std::array<std::vector<LightmapPage>, 4>& from,
+                                    const FaceBounceModel& model) {
+    std::vector<Light> out;
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        const Surface& s = world.surfaces[i];
+        if (i >= model.emits.size() || !model.emits[i] || s.lightmapPage < 0 || s.lightmapRect[2] <= 0 || s.lightmapRect[3] <= 0)
+            continue;
+        const FaceEmitter e = faceEmitter(world, s);
+        if (!(e.area > 0)) continue;
+        const Vec3 albedo = i < model.albedo.size() ? model.albedo[i] : Vec3{1, 1, 1};
+        for (size_t k = 0; k < 4; ++k) {
+            if (s.styles[k] == kNoStyle || size_t(s.lightmapPage) >= from[k].size()) continue;
+            const Vec3 emit = rectMean(from[k][size_t(s.lightmapPage)], s.lightmapRect) * albedo;
+            const float top = std::max({emit.x, emit.y, emit.z});
+            if (!(top > 0)) continue;
+            // In ericw-tools' 0..255 units a colour whose largest channel is at most 1 is not normalised, so
+            // such a dim emitter counts its light twice (colour x intensity): kept, as it changes bytes.
+            const float top255 = top * 255;
+            Light l;
+            l.kind = Light::Kind::Area;
+            l.origin = e.point;
+            l.normal = e.normal;
+            l.color = emit / top;
+            l.intensity = top * e.area * model.scale * (top255 > 1 ? 1.0f : top255);
+            l.minDistance = model.minDistance;
+            l.angleMix = 1, l.emitterAngleMix = 1;
+            l.cutoff = 0.01f / 255;
+            l.occlusionScale = model.occlusionScale, l.occlusionGain = model.occlusionGain;
+            l.style = s.styles[k];
+            l.source = fmt::format("bounce of surface {}", i);
+            out.push_back(std::move(l));
+        }
+    }
+    return out;
+}
+
+FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const RayScene& scene, LightmapSet& set,
+                            const DirectBakeRules& rules, const FaceBounceModel& model) {
+    const auto start = std::chrono::steady_clock::now();
+    FaceBounceStats stats;
+    DirectBakeRules bounceRules = rules;
+    bounceRules.ambient = {}, bounceRules.minimum = {};
+    bounceRules.surfaceMinimum.clear();
+    bounceRules.occlusion.minimumScale = 0;
+    bounceRules.floorAfterBounce = true;  // floors are the caller's
+    std::array<std::vector<LightmapPage>, 4> from = set.slots;
+    for (int pass = 0; pass < model.bounces; ++pass) {
+        const std::vector<Light> lights = faceBounceLights(world, from, model);
+        stats.lights += lights.size();
+        if (lights.empty()) break;  // "No bounces; indirect lighting halted"
+        DirectBakeStats direct;
+        LightmapSet added = bakeLightmapsDirect(world, geometry, scene, lights, bounceRules, direct);
+        stats.shadowRays += direct.shadowRays;
+        stats.luxels = direct.luxels;
+        for (size_t k = 0; k < 4; ++k)
+            for (size_t p = 0; p < set.slots[k].size() && p < added.slots[k].size(); ++p) {
+                std::vector<float>& total = set.slots[k][p].rgb;
+                const std::vector<float>& more = added.slots[k][p].rgb;
+                for (size_t t = 0; t < total.size() && t < more.size(); ++t) total[t] += more[t];
+            }
+        stats.meanLuminance.push_back(meanLuminance(added.slots));
+        from = std::move(added.slots);
+    }
+    stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+}  // namespace luxel
