@@ -172,7 +172,7 @@ LightmapComparison compareLightmapPages(const World& world, const Geometry& geom
     for (const auto& [a, b] : values) {
         const double la = luminance(a);
         c.brighter += brighter(la, luminance(b), c.darkBelow);
-        if (la < c.darkBelow) {
+        if (la < c.darkBelow || la <= 0) {
             ++c.dark;
             continue;
         }

@@ -69,6 +69,9 @@ std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Ve
     std::vector<uint32_t> out;
     for (uint32_t i = 0; i < lights.size(); ++i) {
         const Light& l = lights[i];
+        if (maxs.x < l.reachMins.x || maxs.y < l.reachMins.y || maxs.z < l.reachMins.z || mins.x > l.reachMaxs.x ||
+            mins.y > l.reachMaxs.y || mins.z > l.reachMaxs.z)
+            continue;
         if (l.kind != Light::Kind::Sun && std::isfinite(l.envelope)) {
             const Vec3 q{std::clamp(l.origin.x, mins.x, maxs.x), std::clamp(l.origin.y, mins.y, maxs.y),
                          std::clamp(l.origin.z, mins.z, maxs.z)};
@@ -78,6 +81,21 @@ std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Ve
         out.push_back(i);
     }
     return out;
+}
+
+// Whether every point of the box (mins, maxs) lies where a cosine-culled light's emitter cosine, or the
+// cosine at a receiver plane of unit normal `receiver` (when given), is below -0.01. Both tests are
+// dot(a, p - q) + 0.01 |p - q| < 0 for the whole box, a convex function of p: its corners decide.
+bool outsideCosines(const Light& l, Vec3 mins, Vec3 maxs, const Vec3* receiver) {
+    bool emitterOut = true, receiverOut = receiver != nullptr;
+    for (int c = 0; c < 8; ++c) {
+        const Vec3 p{c & 1 ? maxs.x : mins.x, c & 2 ? maxs.y : mins.y, c & 4 ? maxs.z : mins.z};
+        const Vec3 d = p - l.origin;
+        const float len = length(d);
+        if (dot(l.normal, d) + 0.01f * len >= 0) emitterOut = false;
+        if (receiver && -dot(*receiver, d) + 0.01f * len >= 0) receiverOut = false;
+    }
+    return emitterOut || receiverOut;
 }
 
 // Each light's PVS cluster (-1, seen from everywhere, for suns and when the rules use no PVS).
@@ -227,7 +245,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 maxs = {std::max(maxs.x, luxels[i].position.x), std::max(maxs.y, luxels[i].position.y), std::max(maxs.z, luxels[i].position.z)};
             // Each near light with the slot it lights (kNoSlot: none, counted only in the direction).
             std::vector<std::pair<uint32_t, size_t>> near;
+            // One plane for the run's luxels (the receiver side of Light::cosineCulled), unless translucent.
+            const Vec3 runNormal = luxels[run.begin].normal;
+            bool planar = !flagged(rules.translucent, luxels[run.begin].surface);
+            for (size_t i = run.begin; i < run.end && planar; ++i) planar = luxels[i].normal == runNormal;
             for (uint32_t li : lightsNear(lights, mins, maxs)) {
+                if (lights[li].cosineCulled && outsideCosines(lights[li], mins, maxs, planar ? &runNormal : nullptr)) continue;
                 const size_t slot = size_t(std::find(styles.begin(), styles.end(), lights[li].style) - styles.begin());
                 if (slot < 4 || (deluxe && freeSlot)) near.push_back({li, slot < 4 ? slot : kNoSlot});
             }

@@ -1,10 +1,15 @@
 // ericw-tools' face bounce (see face_bounce.hpp).
 #include "luxel/bake/face_bounce.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <fmt/format.h>
 
+#include "luxel/bake/bounce.hpp"
 #include "luxel/light/face_emitter.hpp"
 
 namespace luxel {
@@ -12,6 +17,8 @@ namespace luxel {
 namespace {
 
 constexpr uint8_t kNoStyle = 255;
+// Luxels this close outside a bounce light's probed box still count (the probes are sparse at grazing angles).
+constexpr float kReachMargin = 32;
 
 // Mean of the surface's rectangle in `page` (every texel: ericw-tools divides by the whole lightmap's count).
 Vec3 rectMean(const LightmapPage& page, const std::array<int32_t, 4>& rect) {
@@ -36,6 +43,33 @@ double meanLuminance(const std::array<std::vector<LightmapPage>, 4>& slots) {
         count += p.rgb.size() / 3;
     }
     return count ? sum / double(count) : 0;
+}
+
+// ericw-tools' RAYS visibility estimate: rays from each light's point over the half space in front of it;
+// the box of where they end (at the envelope when they hit nothing) is where it can reach.
+void setReachBounds(const RayScene& scene, std::vector<Light>& lights, int rays) {
+    if (rays <= 0) return;
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, lights.size(), 8), [&](const tbb::blocked_range<size_t>& r) {
+        std::vector<Vec3> dirs;
+        RayHit hits[16];
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            Light& l = lights[i];
+            dirs = hemisphereDirections(rays, 1, i, l.normal);
+            const float far = std::isfinite(l.envelope) ? l.envelope : 1.0e6f;
+            Vec3 lo = l.origin, hi = l.origin;
+            for (size_t first = 0; first < dirs.size(); first += 16) {
+                const int count = int(std::min<size_t>(16, dirs.size() - first));
+                scene.intersect(l.origin, dirs.data() + first, count, 0.0f, far, hits);
+                for (int k = 0; k < count; ++k) {
+                    const Vec3 end = l.origin + dirs[first + size_t(k)] * (hits[k].hit ? hits[k].t : far);
+                    lo = {std::min(lo.x, end.x), std::min(lo.y, end.y), std::min(lo.z, end.z)};
+                    hi = {std::max(hi.x, end.x), std::max(hi.y, end.y), std::max(hi.z, end.z)};
+                }
+            }
+            const Vec3 margin{kReachMargin, kReachMargin, kReachMargin};
+            l.reachMins = lo - margin, l.reachMaxs = hi + margin;
+        }
+    });
 }
 
 }  // namespace
@@ -66,9 +100,12 @@ std::vector<Light> faceBounceLights(const World& world, const std::array<std::ve
             l.intensity = top * e.area * model.scale * (top255 > 1 ? 1.0f : top255);
             l.minDistance = model.minDistance;
             l.angleMix = 1, l.emitterAngleMix = 1;
+            l.cosineCulled = true;
             l.cutoff = 0.01f / 255;
             l.occlusionScale = model.occlusionScale, l.occlusionGain = model.occlusionGain;
             l.style = s.styles[k];
+            // Past this distance even a receiver facing it square gets at most the cutoff.
+            l.envelope = std::sqrt(std::max(l.intensity, 0.0f) / l.cutoff);
             l.source = fmt::format("bounce of surface {}", i);
             out.push_back(std::move(l));
         }
@@ -87,7 +124,8 @@ FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const 
     bounceRules.floorAfterBounce = true;  // floors are the caller's
     std::array<std::vector<LightmapPage>, 4> from = set.slots;
     for (int pass = 0; pass < model.bounces; ++pass) {
-        const std::vector<Light> lights = faceBounceLights(world, from, model);
+        std::vector<Light> lights = faceBounceLights(world, from, model);
+        setReachBounds(scene, lights, model.probeRays);
         stats.lights += lights.size();
         if (lights.empty()) break;  // "No bounces; indirect lighting halted"
         DirectBakeStats direct;

@@ -25,7 +25,7 @@ namespace {
 
 struct BakeArgs {
     MapArgs map;
-    std::string lights, output, report, write, compiler;
+    std::string lights, output, report, write, compiler, emissiveQuality = "low";
     float pointScale = 1, areaScale = 1, skyScale = 1;
     BounceArgs bounce;
 };
@@ -59,6 +59,7 @@ int runBake(const BakeArgs& args) {
     // Quake 2's texture colours for surface lights and bounce.
     const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
     lightOptions.loaded = &materials;
+    lightOptions.emissiveHigh = args.emissiveQuality == "high";
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
@@ -186,6 +187,10 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--areascale", args->areaScale, "Quake 3: q3map2's -areascale (shader surface lights)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--skyscale", args->skyScale, "Quake 3: q3map2's -skyscale (suns and sky light)")->check(CLI::PositiveNumber);
+    sub->add_option("--emissive-quality", args->emissiveQuality,
+                    "Quake 2 with ericw-tools: its -emissivequality: low (one light point a SURF_LIGHT face, its default) "
+                    "or high (faces diced by the worldspawn's _surflightsubdivision, 16)")
+        ->check(CLI::IsMember({"low", "high"}));
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }

@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "luxel/light/light_arrival.hpp"
 #include "luxel/light/q2_lights.hpp"
+#include "luxel/light/q2_surface_lights.hpp"
 #include "luxel/light/q3_lights.hpp"
 #include "luxel/light/sky_dome.hpp"
 #include "luxel/light/source_lights.hpp"
@@ -102,7 +106,8 @@ MapLights sourceEngine(const World& world) {
 // ericw-tools' ways around its lights (ltface.cc): samples 1 unit off the face, nudged out of solid or filled
 // from their neighbours; liquids and windows lit from both sides and never dirtied; dirt; minlight (x 128)
 // raised to after bounce, dimmed by dirt with minlight_dirt.
-void ericwRules(const World& world, const MaterialSet* materials, MapLights& out) {
+void ericwRules(const World& world, const MapLightOptions& options, MapLights& out) {
+    const MaterialSet* materials = options.loaded;
     const EricwWorld settings = ericwWorld(world.entities);
     DirectBakeRules& r = out.rules;
     r.sampleOffset = 1;
@@ -153,6 +158,25 @@ void ericwRules(const World& world, const MaterialSet* materials, MapLights& out
         bounce.emits[i] = true;
     }
     out.faceBounce = std::move(bounce);
+
+    Q2SurfaceLightOptions surface;
+    if (options.emissiveHigh) {
+        surface.subdivide = 16;  // _surflightsubdivision / _choplight
+        for (const Entity& e : world.entities)
+            if (const std::string* c = e.get("classname"); c && *c == "worldspawn")
+                for (const char* key : {"_surflightsubdivision", "surflightsubdivision", "_choplight", "choplight"})
+                    if (const std::string* v = e.get(key)) surface.subdivide = std::clamp(float(std::atof(v->c_str())), 1.0f, 8192.0f);
+    }
+    std::vector<std::string> problems;
+    std::vector<Light> emitters = quake2SurfaceLights(world, materials, settings, surface, r.surfaceMinimum, &problems);
+    if (!emitters.empty())
+        out.notes.push_back(fmt::format("{} surface light points from SURF_LIGHT faces (ericw-tools -emissivequality {})",
+                                        emitters.size(), options.emissiveHigh ? "high" : "low"));
+    for (std::string& p : problems) out.notes.push_back(std::move(p));
+    for (Light& l : emitters) out.lights.push_back(std::move(l));
+    // Emitters do not bounce (Face_ShouldBounce).
+    for (size_t i = 0; i < r.surfaceMinimum.size() && i < out.faceBounce->emits.size(); ++i)
+        if (!(r.surfaceMinimum[i] == Vec3{})) out.faceBounce->emits[i] = false;
 }
 
 // Quake 2: the light entities as the chosen (or guessed) compiler reads them.
@@ -168,7 +192,7 @@ MapLights quake2(const World& world, const MapLightOptions& options) {
                                             ? fmt::format("light entities read as {} reads them (--compiler)", name)
                                             : fmt::format("light entities read as {} reads them ({})", name, why));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
-    if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options.loaded, out);
+    if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options, out);
     return out;
 }
 

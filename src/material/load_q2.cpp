@@ -130,7 +130,8 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
         // tints the light by its texture instead; with no texture found, as here without images, it lets
         // the light through untouched).
         if (f & (kSurfWarp | kSurfTrans33 | kSurfTrans66)) look.shadow = ShadowCast::None;
-        // ericw-tools' fences: light passes where the texel is not opaque.
+        // ericw-tools' fences: light passes where the texel is not opaque; a fence whose image is not found
+        // is whole (the ray scene's rule), as the stored light of ericw-tools' own fence test map shows.
         if (f & kSurfAlphaTest) look.shadow = ShadowCast::AlphaTexture;
         if (f & (kSurfTrans33 | kSurfTrans66)) {
             look.blend = BlendMode::Blend;
@@ -230,8 +231,6 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             look.tcScale = {1.0f / float(t.width()), 1.0f / float(t.height())};
         }
         const uint32_t flags = world.materials[i].nativeSurfaceFlags;
-        // ericw-tools samples a fence with no pixels as fully transparent.
-        if (look.shadow == ShadowCast::AlphaTexture && look.texture < 0) look.shadow = ShadowCast::None;
         if (look.texture >= 0 && (flags & (kSurfWarp | kSurfFlowing)) && !(world.materials[i].flags & (kMaterialNoDraw | kMaterialSky)))
             look.program = quake2Program(flags, look, look.tcScale, options.time);
     }

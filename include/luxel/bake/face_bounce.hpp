@@ -24,6 +24,9 @@ struct FaceBounceModel {
     float minDistance = 128;     // its bounce lights' hot-spot clamp
     // Dirt on bounce light (ericw-tools dims bounce like surface lights whenever dirt is in use): 0 none.
     float occlusionScale = 0, occlusionGain = 1;
+    // Probe rays per bounce light for its reach (Light::reachMins / reachMaxs; ericw-tools' -visapprox rays);
+    // 0: unbounded.
+    int probeRays = 256;
 };
 
 struct FaceBounceStats {

@@ -71,6 +71,9 @@ struct Light {
     // when e or the receiver's cosine is below -0.01; `twoSided` (a sky face): no emitter term at all. The
     // distance is at least minDistance (ericw-tools' hot-spot clamp: 16 for surface lights, 128 for bounce).
     float emitterAngleMix = 1;
+    // Such a light is one-sided both ways (set with the above; not for twoSided): the baker may skip receivers
+    // whose whole box lies where the emitter's or the receiver plane's cosine is below -0.01.
+    bool cosineCulled = false;
     // Ambient occlusion (ericw-tools' dirt): with occlusion o at the luxel (0 open .. 1 enclosed) the light is
     // multiplied by 1 - min(1, min(1, o^occlusionGain) x occlusionScale); occlusionScale 0: never dimmed.
     float occlusionScale = 0, occlusionGain = 1;
@@ -81,6 +84,12 @@ struct Light {
     // A contribution at or below this (before colour) is dropped (q3map2 -fast: falloffTolerance).
     float cutoff = 0;
     float envelope = std::numeric_limits<float>::infinity();  // beyond this distance the light adds nothing
+    // Receivers outside this box get nothing (ericw-tools' "estimated visible bounds" of a bounce light: where
+    // probe rays from it end). Unbounded by default.
+    Vec3 reachMins{-std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                   -std::numeric_limits<float>::infinity()};
+    Vec3 reachMaxs{std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+                   std::numeric_limits<float>::infinity()};
     bool lightsSurfaces = true, lightsGrid = true;             // q3map2: lightJunior and spawnflags 16
     // The cut-off distance the format stores for the game's run-time lighting (Source's dworldlight_t radius,
     // used by the engine's light cache; vrad's lightmaps ignore it, its ambient cubes cut surface lights

@@ -30,6 +30,9 @@ struct MapLightOptions {
     // Quake 2: the map's loaded materials, whose textures' mean colours colour surface lights and bounce
     // (none: every texture counts as not found, as ericw-tools without its textures).
     const MaterialSet* loaded = nullptr;
+    // Quake 2, ericw-tools' -emissivequality high: surface lights diced by the worldspawn's
+    // _surflightsubdivision (16 by default) instead of one point a face.
+    bool emissiveHigh = false;
     // Quake 2: whose reading of the light entities to use; unset: quake2CompilerOf's guess.
     std::optional<Q2LightCompiler> quake2Compiler;
     // Quake 3: q3map2's -pointscale (point and spot light entities, autosprite surface lights), -areascale
