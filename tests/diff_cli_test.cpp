@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -150,4 +152,36 @@ TEST_CASE("golden images: written with --update-golden, the same build passes, a
     r = runLuxel("diff '" + pairs() + "base.bsp'" + scene);
     CHECK(r.exitCode == 1);
     CHECK(r.out.find("no golden image") != std::string::npos);
+}
+
+TEST_CASE("diff of ericw-tools' Quake 2 rebuilds: identical light is same, a doubled or moved light fails near it",
+          "[cli][diff][maps]") {
+    const auto maps = sharedMaps();
+    if (!maps) {
+        WARN("../shared/maps is absent: skipping the ericw-tools pairs");
+        return;
+    }
+    const std::string dir = *maps + "/pairs/ericw-q2/q2_light_translucency/";
+    auto build = [&](const std::string& name) { return "'" + dir + name + "/q2_light_translucency.bsp'"; };
+    // Rebuilt with the same settings: the files differ in bytes (the README's "same" build), the light does not.
+    const CommandResult same = runLuxel("diff " + build("base") + " " + build("same") + " --no-views");
+    CHECK(same.exitCode == 0);
+    CHECK(same.out.find("verdict: same") != std::string::npos);
+    // The light at (152 -96 248) at 300 instead of 150, then moved 64 units along X: both fail, and the most
+    // changed surfaces of the doubled light include one within 256 units of it.
+    for (const char* changed : {"light", "moved"}) {
+        INFO(changed);
+        const CommandResult r = runLuxel("diff " + build("base") + " " + build(changed) + " --no-views");
+        CHECK(r.exitCode == 1);
+        CHECK(r.out.find("verdict: fail") != std::string::npos);
+        CHECK(r.out.find("most changed surfaces") != std::string::npos);
+        if (std::string(changed) != "light") continue;
+        bool near = false;
+        for (size_t at = r.out.find(" at ("); at != std::string::npos; at = r.out.find(" at (", at + 1)) {
+            float x = 0, y = 0, z = 0;
+            if (std::sscanf(r.out.c_str() + at, " at (%f %f %f)", &x, &y, &z) == 3)
+                near = near || std::hypot(x - 152.0f, y + 96.0f, z - 248.0f) < 256.0f;
+        }
+        CHECK(near);
+    }
 }

@@ -4,16 +4,21 @@
 # and at every core. Prints per run set the median wall time (min-max) and, from the median run's report, the
 # grid and lightmap times, shadow rays per second and luxels per second. q3map2's own `-light -fast` takes
 # 33.40 s on oacmpdm8 at one thread (../shared/maps/pairs/README.md, times.tsv), the figure to beat.
-# Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [extra luxel bake arguments...]
+# Then the Quake 2 maps ericw-tools built (../shared/maps/pairs/ericw-q2): luxel bake --compiler ericw (its
+# surface lights, dirt, minlight and one face bounce) beside ericw-tools' own `light` time from that folder's
+# times.tsv at the same thread count, with the bounce's speed in luxel bounces per second.
+# Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [ONLY=q3|ericw] [extra luxel bake arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 luxel=build/luxel
 runs=3
+only=all  # ONLY=q3 or ONLY=ericw: one of the two sections
 extra=()
 for arg in "$@"; do
   case "$arg" in
     LUXEL=*) luxel="${arg#LUXEL=}" ;;
     RUNS=*) runs="${arg#RUNS=}" ;;
+    ONLY=*) only="${arg#ONLY=}" ;;
     *) extra+=("$arg") ;;
   esac
 done
@@ -52,6 +57,7 @@ bench() {  # label, threads, luxel bake arguments...
 }
 
 cores=$(nproc)
+if [ "$only" != ericw ]; then
 echo "== $runs runs each; q3map2 -light -fast on oacmpdm8: 33.40 s at 1 thread, 17.43 s at 2 (pairs README)"
 for t in 1 "$cores"; do
   bench "oacmpdm8 base (lights from oacmpdm8.map)" "$t" "$pair/base.bsp" --lights "$pair/oacmpdm8.map"
@@ -59,3 +65,40 @@ done
 for t in 1 "$cores"; do
   bench "oa085_ctf_compromise (largest Q3 map; no .map source: sky and surface lights only)" "$t" "$maps/q3/oa085_ctf_compromise.bsp"
 done
+fi
+
+ericw=$maps/pairs/ericw-q2
+bench_ericw() {  # folder/map (as in times.tsv), threads, extra luxel bake arguments...
+  local name=$1 threads=$2; shift 2
+  local file times=()
+  file=$(ls "$ericw/$name"/*.bsp | grep -v unlit | head -1)
+  for k in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$luxel" bake "$file" --compiler ericw "$@" --threads "$threads" --json "$out/e$k.json" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
+  done
+  local sorted median_run theirs
+  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+  median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
+  theirs=$(awk -F'\t' -v m="$name" -v t="$threads" '$1 == m && $2 == t { print $3 }' "$ericw/times.tsv")
+  jq -r --arg name "$name" --arg threads "$threads" --arg median "${median_run% *}" --arg theirs "${theirs:-?}" \
+     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+    def r1: . * 10 | round / 10;
+    "\($name), \($threads) thread(s): luxel wall median \($median) s (\($min)-\($max)), ericw-tools light \($theirs) s"
+    + (if $theirs != "?" then " (luxel / ericw \(($median | tonumber) / ($theirs | tonumber) * 100 | round / 100)x)" else "" end)
+    + "; direct \(.lightmaps.ms | r1) ms"
+    + (if .bounce != null then ", bounce \(.bounce.ms | r1) ms at \(.bounce.luxel_bounces_per_s / 1e6 * 1000 | round / 1000) M luxel bounces/s" else "" end)' \
+     "$out/e${median_run##* }.json"
+}
+if [ -d "$ericw" ] && [ "$only" != q3 ]; then
+  echo "== ericw-tools' Quake 2 builds ($runs runs each; process start included on both sides)"
+  for t in 1 2; do
+    bench_ericw light_q2_emissive_cube "$t"
+    bench_ericw q2_dirt "$t"
+    bench_ericw q2_light_cone "$t"
+    bench_ericw q2_light_translucency/base "$t"
+    bench_ericw quakeless-ii_test1/base "$t" --game-dir "$maps/q2/quakeless-ii_textures"
+  done
+fi
