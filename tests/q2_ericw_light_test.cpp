@@ -194,6 +194,24 @@ TEST_CASE("ericw worldspawn keys: _bounce, _bouncescale, _minlight x 128, _dirt"
         if (x.surface == 0 && x.position.x == 32 && x.position.y == 32) CHECK(texelAt(b.set.floor, x).x == Approx(64.0 / 255));
 }
 
+TEST_CASE("ericw bake: the same bytes for 1 and 2 threads, surface lights, dirt and bounce included", "[bake][maps][q2lights]") {
+    const auto maps = sharedMaps();
+    if (!maps) {
+        WARN("../shared/maps is absent: skipping the thread-count check");
+        return;
+    }
+    const std::string map = *maps + "/pairs/ericw-q2/quakeless-ii_test1/base/quakeless-ii_test1.bsp";
+    const std::string out = tempDir("q2_ericw_threads");
+    for (const char* t : {"1", "2"}) {
+        const CommandResult r = runLuxel("bake '" + map + "' --compiler ericw --game-dir '" + *maps +
+                                         "/q2/quakeless-ii_textures' --threads " + t + " --write '" + out + "/t" + t + ".bsp'");
+        REQUIRE(r.exitCode == 0);
+    }
+    const Q2LightingLuxels one = readQ2Lighting(out + "/t1.bsp"), two = readQ2Lighting(out + "/t2.bsp");
+    CHECK(one.rgb == two.rgb);
+    CHECK(one.faces > 900);
+}
+
 TEST_CASE("luxel bake against ericw-tools' own Quake 2 builds, read back independently", "[bake][maps][q2lights]") {
     const auto maps = sharedMaps();
     if (!maps) {

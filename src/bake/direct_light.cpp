@@ -280,8 +280,14 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
                     for (size_t s = 0; s < run.used; ++s) sum[s] = styles[s] == 0 ? rules.ambient : Vec3{};
                 }
+                Vec3 groupMins = sample[0], groupMaxs = sample[0];
+                for (size_t j = 1; j < count; ++j)
+                    groupMins = {std::min(groupMins.x, sample[j].x), std::min(groupMins.y, sample[j].y), std::min(groupMins.z, sample[j].z)},
+                    groupMaxs = {std::max(groupMaxs.x, sample[j].x), std::max(groupMaxs.y, sample[j].y), std::max(groupMaxs.z, sample[j].z)};
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
+                    // The run's culls again on the group's own, smaller box.
+                    if (l.cosineCulled && outsideCosines(l, groupMins, groupMaxs, planar ? &runNormal : nullptr)) continue;
                     LightArrival arrivals[16];
                     size_t queued[16];
                     uint32_t lit = 0;  // bit j: luxel j gets this light

@@ -360,6 +360,7 @@ uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const f
     fillPacket(r, valid, origins, directions, tFar, count, tNear, shadowMask(kind));
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
+    context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;  // one surface's luxels towards one light
     rtcOccluded16(valid, impl_->shadowScene, &context, &r);
     uint32_t blocked = 0;
     for (int i = 0; i < count; ++i)

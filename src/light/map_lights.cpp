@@ -114,6 +114,10 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
     r.floorAfterBounce = true;
+    // ericw-tools culls a light whose leaf's PVS row does not see the receiver (-visapprox vis, its default
+    // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no
+    // shadow ray could reach, so the light is the same and the rays far fewer.
+    r.usePvs = true;
     constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
     r.translucent.assign(world.surfaces.size(), false);
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
@@ -193,6 +197,8 @@ MapLights quake2(const World& world, const MapLightOptions& options) {
                                             : fmt::format("light entities read as {} reads them ({})", name, why));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
     if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options, out);
+    if (!out.lights.empty())  // surface lights came after withSkyDomes' count
+        std::erase(out.notes, std::string("the map has no lights: nothing to bake"));
     return out;
 }
 

@@ -116,14 +116,16 @@ std::vector<Light> quake2SurfaceLights(const World& world, const MaterialSet* ma
             l.normal = e.normal;
             const float brightest = std::max({colour.x, colour.y, colour.z});
             l.color = colour / brightest;
-            l.intensity = each * brightest * scale / 255.0f;
-            l.minDistance = 16 / std::max(settings.surflightAtten, 1e-3f);
+            // 1 / max(atten d, 16)^2 = (1 / atten^2) / max(d, 16 / atten)^2.
+            const float atten = std::max(settings.surflightAtten, 1e-3f);
+            l.intensity = each * brightest * scale / 255.0f / (atten * atten);
+            l.minDistance = 16 / atten;
             l.twoSided = sky;
             l.emitterAngleMix = sky ? 0.0f : (rescale ? 0.5f : 1.0f);
             l.angleMix = rescale ? 0.5f : 1.0f;
             l.cosineCulled = !sky;
             l.cutoff = 0.01f / 255;
-            l.envelope = std::sqrt(l.intensity / l.cutoff) / std::max(settings.surflightAtten, 1e-3f);
+            l.envelope = std::sqrt(l.intensity / l.cutoff);
             if (settings.occlusionInUse) l.occlusionScale = settings.dirtScale, l.occlusionGain = settings.dirtGain;
             l.source = fmt::format("surface light of face {} ({} value {})", i, mat.name, mat.nativeValue);
             out.push_back(std::move(l));
