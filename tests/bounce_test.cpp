@@ -17,6 +17,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/light/map_lights.hpp"
 #include "support/decode_helpers.hpp"
+#include "support/q2_writer.hpp"
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
 
@@ -133,38 +134,32 @@ TEST_CASE("bounce: a furnace room of albedo a and light E gives a^k E at bounce 
     CHECK(bounceLightmaps(room.world, room.geometry, scene, direct, o).stats.meanLuminance.size() == 3);
 }
 
-TEST_CASE("bounce defaults per compiler; ericw-tools' colour scale moves the albedo halfway to grey", "[bake]") {
+TEST_CASE("bounce defaults per compiler: qrad3 8, q3map2 0, vrad 100, ericw-tools its face bounce", "[bake]") {
     Scene room = decoded(makeRoomMap());
-    // Quake 2 defaults: qrad3's numbounce 8 at scale 1; ericw-tools' game-target defaults 1, 0.85, 0.5.
-    room.world.format = MapFormat::Quake2;
-    const CompilerBounce qrad3 = compilerBounce(room.world, Q2LightCompiler::Qrad3), none = compilerBounce(room.world);
-    CHECK(qrad3.bounces == 8);
-    CHECK(qrad3.scale == 1.0f);
-    CHECK(qrad3.colorScale == 1.0f);
-    CHECK(none.bounces == 8);
-    const CompilerBounce ericw = compilerBounce(room.world, Q2LightCompiler::Ericw);
-    CHECK(ericw.bounces == 1);
-    CHECK(ericw.scale == 0.85f);
-    CHECK(ericw.colorScale == 0.5f);
-    room.world.format = MapFormat::Quake3;
-    CHECK(compilerBounce(room.world, Q2LightCompiler::Ericw).bounces == 0);  // the Quake 2 choice is Quake 2's only
-    // The furnace room of albedo a: one bounce brings scale x (grey + 0.5 (a - grey)) x E, grey = 127 / 255.
-    const Vec3 albedo{0.5f, 0.25f, 0.75f}, light{1.0f, 2.0f, 0.5f};
-    for (Material& m : room.world.materials) m.reflectivity = albedo;
-    const RayScene scene(room.world, room.geometry);
-    BounceOptions o;
-    o.bounces = 1;
-    o.rays = 8;
-    o.scale = ericw.scale;
-    o.colorScale = ericw.colorScale;
-    const BouncedLight b = bounceLightmaps(room.world, room.geometry, scene, uniformPages(room.world, light), o);
-    const float grey = 127.0f / 255.0f;
-    const Vec3 mixed{grey + 0.5f * (albedo.x - grey), grey + 0.5f * (albedo.y - grey), grey + 0.5f * (albedo.z - grey)};
-    const Luxel x = luxelCentres(room.world, room.geometry).front();
-    const Vec3 bounced = texel(b.bounced, x);
-    CHECK(bounced.x == Approx(0.85f * mixed.x * light.x).epsilon(1e-4));
-    CHECK(bounced.y == Approx(0.85f * mixed.y * light.y).epsilon(1e-4));
-    CHECK(bounced.z == Approx(0.85f * mixed.z * light.z).epsilon(1e-4));
+    room.world.format = MapFormat::Quake2;  // qrad3's numbounce 8 at scale 1
+    CHECK(compilerBounce(room.world).bounces == 8);
+    CHECK(compilerBounce(room.world).scale == 1.0f);
+    room.world.format = MapFormat::Quake3;  // q3map2 bounces only with -bounce N
+    CHECK(compilerBounce(room.world).bounces == 0);
+    room.world.format = MapFormat::Source;
+    CHECK(compilerBounce(room.world).bounces == 100);
+    CHECK(compilerBounce(room.world).probes);
+    // ericw-tools' game-target defaults, as its log prints them: bounce 1, bouncescale 0.85 (a face bounce
+    // light's scale is half of it), bouncecolorscale 0.5 (albedo halfway between the texture's and grey 127;
+    // a texture not found counts as black: 63.5 / 255).
+    Q2MapBuilder b = makeQ2FloorMap();
+    const World w = decodeBytes(b.build());
+    MapLightOptions o;
+    o.quake2Compiler = Q2LightCompiler::Ericw;
+    const MapLights lights = mapLights(w, memorySource(b.build()), o);
+    REQUIRE(lights.faceBounce);
+    CHECK(lights.faceBounce->bounces == 1);
+    CHECK(lights.faceBounce->scale == Approx(0.425));
+    REQUIRE(lights.faceBounce->emits.size() == 1);
+    CHECK(lights.faceBounce->emits[0]);
+    CHECK(lights.faceBounce->albedo[0].x == Approx(63.5 / 255));
+    o.quake2Compiler = Q2LightCompiler::Qrad3;
+    CHECK(!mapLights(w, memorySource(b.build()), o).faceBounce);
 }
 
 TEST_CASE("bounce: a lit square over the floor gives albedo x light x its form factor", "[bake]") {

@@ -111,9 +111,7 @@ void checkOptions(const BounceOptions& o) {
 
 }  // namespace
 
-CompilerBounce compilerBounce(const World& world, std::optional<Q2LightCompiler> q2) {
-    if (world.format == MapFormat::Quake2 && q2 == Q2LightCompiler::Ericw)
-        return {1, 0.85f, false, "ericw-tools (bounce 1, bouncescale 0.85, bouncecolorscale 0.5)", 0, 0, 0.5f};
+CompilerBounce compilerBounce(const World& world) {
     switch (world.format) {
     case MapFormat::Quake3: return {0, 140.625f / 255.0f, false, "q3map2 (bounces only with -bounce N)", 1.0f / 140.625f, 256};
     case MapFormat::Source: return {100, 1.0f, true, "vrad (numbounce 100, until a bounce adds almost nothing)", 0, 0};
@@ -147,7 +145,6 @@ std::vector<LightmapPage> gatherBounce(const World& world, const Geometry& geome
                                        const BounceOptions& options, uint64_t bounceIndex, uint64_t& rays) {
     checkOptions(options);
     HitLight shader(world, geometry, scene, Vec3{}, options.materials, &from);
-    if (options.colorScale != 1.0f) shader.mixAlbedo(Vec3{127.0f / 255.0f, 127.0f / 255.0f, 127.0f / 255.0f}, options.colorScale);
     const float tFar = farDistance(geometry);
     std::vector<Vec3> light(luxels.size());
     std::atomic<uint64_t> traced{0};

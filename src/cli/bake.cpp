@@ -140,8 +140,7 @@ int runBake(const BakeArgs& args) {
     if (lights.faceBounce) {
         report["bounce"] = bakeFaceBounce(args.bounce, world, geometry, scene, baked, lights);
     } else {
-        report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes,
-                                      lights.quake2Compiler);
+        report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes);
     }
     if (!args.output.empty()) {
         const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);

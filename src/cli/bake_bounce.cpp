@@ -27,15 +27,14 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args) {
 
 nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
-                          std::optional<ProbeValues>& probes, std::optional<Q2LightCompiler> q2) {
-    const CompilerBounce compiler = compilerBounce(world, q2);
+                          std::optional<ProbeValues>& probes) {
+    const CompilerBounce compiler = compilerBounce(world);
     BounceOptions options;
     options.bounces = args.bounces.value_or(compiler.bounces);
     options.rays = args.rays;
     options.scale = compiler.scale;
     options.formFactorCutoff = compiler.formFactorCutoff;
     options.pieceSize = compiler.pieceSize;
-    options.colorScale = compiler.colorScale;
     if (options.bounces == 0) return nullptr;
     // With game directories, Quake 2 / 3 surfaces bounce their textures' mean colour (as luxel rebake does).
     if (!map.gameDirs.empty() && world.format != MapFormat::Source) {
@@ -52,7 +51,6 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const Worl
     report["asked"] = options.bounces;
     report["compiler"] = compiler.compiler;
     report["scale"] = options.scale;
-    report["color_scale"] = options.colorScale;
     report["rays_per_luxel"] = options.rays;
     report["luxels"] = st.luxels;
     report["rays"] = st.rays;

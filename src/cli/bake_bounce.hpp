@@ -28,10 +28,9 @@ void addBounceOptions(CLI::App& bake, BounceArgs& args);
 // game directories). Adds the bounces to `pages` (the direct bake, laid out like World::lightmaps) and, where the compiler does,
 // to the probes (`probes`: the direct grid, or nullopt; Source: set to the gathered ambient cubes), prints how
 // the result compares with the stored light, and returns the figures for the JSON report (null: no bounce).
-// `q2`: Quake 2, the compiler whose light the bake follows (its bounce defaults: compilerBounce).
 nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const World& world, const MaterialSet& materials,
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
-                          std::optional<ProbeValues>& probes, std::optional<Q2LightCompiler> q2 = std::nullopt);
+                          std::optional<ProbeValues>& probes);
 
 // Quake 2 lit by ericw-tools: its face bounce (bake/face_bounce.hpp; --bounce N overrides the passes), then
 // the floors left for after bounce and the holes filled; prints how the result compares with the stored light.

@@ -41,7 +41,6 @@ struct CompilerBounce {
     const char* compiler = "";
     // See BounceOptions.
     float formFactorCutoff = 0, pieceSize = 0;
-    float colorScale = 1;
 };
 
 // Quake 3 (q3map2): 0 bounces (it bounces only with -bounce N); scale 140.625 / 255: a bounce light's value is
@@ -51,9 +50,8 @@ struct CompilerBounce {
 // -bouncegrid).
 // Source (vrad): 100 bounces (numbounce; it stops early once a bounce adds almost nothing), scale 1, and its
 // ambient cubes gather the bounced lightmaps. Quake 2 (qrad3): 8 bounces (numbounce), scale 1; no probes.
-// Quake 2 lit by ericw-tools (`q2` Ericw): its defaults "from game target" as its light log prints them: 1 bounce,
-// bouncescale 0.85, bouncecolorscale 0.5 (the bounced colour halfway between the texture's and grey 127).
-CompilerBounce compilerBounce(const World& world, std::optional<Q2LightCompiler> q2 = std::nullopt);
+// Quake 2 lit by ericw-tools bounces its own way (bake/face_bounce.hpp), not through this gather.
+CompilerBounce compilerBounce(const World& world);
 
 struct BounceOptions {
     int bounces = 0;
@@ -71,9 +69,6 @@ struct BounceOptions {
     float formFactorCutoff = 0, pieceSize = 256;
     // Quake 2 / 3: albedo from the textures' mean colours (see hit_light.hpp).
     const MaterialSet* materials = nullptr;
-    // How much of that colour a bounce keeps: albedo = grey + colorScale (albedo - grey), grey 127 / 255
-    // (ericw-tools' bouncecolorscale; 1: the albedo as it is).
-    float colorScale = 1;
     // Probes: rays per grid point / cube sample.
     int probeRays = 256;
 };

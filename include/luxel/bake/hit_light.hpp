@@ -28,10 +28,6 @@ public:
 
     // Per Geometry surface.
     const std::vector<Vec3>& albedo() const { return albedo_; }
-    // Every albedo moved toward `grey`: grey + keep (albedo - grey) (ericw-tools' bouncecolorscale).
-    void mixAlbedo(Vec3 grey, float keep) {
-        for (Vec3& a : albedo_) a = grey + (a - grey) * keep;
-    }
 
 private:
     const World& world_;
