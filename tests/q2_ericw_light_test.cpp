@@ -26,12 +26,12 @@ namespace {
 
 // A 64 x 64 floor at z = 0 (face 0, a 5 x 5 lightmap) under a 16 x 16 face at z = 64 facing down (face 1),
 // whose texinfo has SURF_LIGHT and `value`, textured test/light.
-std::vector<uint8_t> emitterOverFloor(int32_t value, const std::string& worldspawn = "") {
+std::vector<uint8_t> emitterOverFloor(int32_t value, const std::string& worldspawn = "", int32_t flags = kQ2SurfLight) {
     Q2MapBuilder b;
     b.entities = "{\n\"classname\" \"worldspawn\"\n\"_bounce\" \"0\"\n" + worldspawn + "}\n";
     const int32_t floor = b.addPlane({0, 0, 1}, 0), ceiling = b.addPlane({0, 0, 1}, 64);
     const int32_t tex = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0});
-    const int32_t glow = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, kQ2SurfLight, "test/light");
+    const int32_t glow = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, flags, "test/light");
     b.texinfos[size_t(glow)].value = value;
     const int32_t light = b.addLighting({std::vector<std::array<uint8_t, 3>>(25, {0, 0, 0})});
     b.addFace({{0, 0, 0}, {0, 64, 0}, {64, 64, 0}, {64, 0, 0}}, floor, false, tex, {0, 255, 255, 255}, light);
@@ -111,6 +111,18 @@ TEST_CASE("ericw surface light: one emissive face over a floor gives the hand-co
     // The emitting face is raised to T x value / 255 of its own (self-minlight), in luxel units.
     REQUIRE(b.lights.rules.surfaceMinimum.size() == 2);
     CHECK(b.lights.rules.surfaceMinimum[1].x == Approx(200.0 * 1000 / 255 / 255));
+}
+
+TEST_CASE("ericw surface light: a sky face emits everywhere, half the receiver's cosine, surflightskyscale", "[bake][q2lights]") {
+    // The same face as a sky (SURF_SKY | SURF_LIGHT): no emitter cosine, 0.5 x the receiver's, scale 0.65.
+    const Baked b = bakeEricw(emitterOverFloor(1000, "\"_surflightskyscale\" \"0.5\"\n", kQ2SurfLight | kQ2SurfSky), glowGame(200));
+    REQUIRE(b.lights.lights.size() == 1);
+    CHECK(b.lights.lights[0].twoSided);
+    for (const Luxel& x : luxelCentres(b.world, b.geometry)) {
+        if (x.surface != 0 || x.position.y != 32 || (x.position.x != 32 && x.position.x != 0)) continue;
+        const double dx = x.position.x - 32, d = std::sqrt(dx * dx + 62.0 * 62), r = 62 / d;
+        CHECK(texelAt(b.set.slots[0], x).x == Approx(200.0 / 255 * 1000 * 256 * 0.5 * 0.5 * r / (d * d) / 255).epsilon(1e-3));
+    }
 }
 
 TEST_CASE("ericw surface light: a texture not found emits nothing, with a note, as ericw-tools", "[bake][q2lights]") {

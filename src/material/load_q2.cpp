@@ -14,6 +14,7 @@ namespace {
 // Texinfo surface flags (qfiles.h).
 constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20, kSurfFlowing = 0x40;
 constexpr uint32_t kSurfAlphaTest = 0x2000000;  // the re-release's fences
+constexpr uint32_t kSurfLight = 0x1;
 // Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
 constexpr double kFramesPerSecond = 2.0;
 constexpr int kMaxAnimationFrames = 64;
@@ -122,7 +123,10 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
         if (mat.flags & kMaterialSky) look.skyBox = 0;                // the map's one sky (worldspawn "sky")
-        if (mat.flags & (kMaterialNoDraw | kMaterialSky)) continue;  // the map's flags hide them / draw sky
+        // The map's flags hide them / draw sky; a sky that emits light (SURF_LIGHT) still loads its texture,
+        // whose mean colour ericw-tools gives its light.
+        const bool skyLight = (mat.flags & kMaterialSky) && (mat.nativeSurfaceFlags & kSurfLight);
+        if ((mat.flags & (kMaterialNoDraw | kMaterialSky)) && !skyLight) continue;
         const uint32_t f = mat.nativeSurfaceFlags;
         look.unlit = (f & kSurfWarp) != 0;
         // Light passes liquids and windows: their brushes are not CONTENTS_SOLID, which is all qrad3 traces,
