@@ -122,6 +122,7 @@ int runBake(const BakeArgs& args) {
             raiseToFloor(pages, baked.floor);
             fillHoles(pages, baked.holes);
         }
+        if (lights.faceBounce) clampKeepingHue(pages, 1.0f);  // ericw-tools stores bytes: what it compares
         const LightmapComparison lc = compareLightmapPages(world, geometry, stored, pages, k);
         std::cout << fmt::format(
             "  slot {}: vs stored: relative luminance error median {:.1f}%, p90 {:.1f}% over {} lit luxels (of {}); "

@@ -123,7 +123,10 @@ nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const 
         report["mean_luminance"] = st.meanLuminance;
     }
     if (!baked.floor.empty()) raiseToFloor(baked.slots[0], baked.floor);
-    for (std::vector<LightmapPage>& slot : baked.slots) fillHoles(slot, baked.holes);
+    for (std::vector<LightmapPage>& slot : baked.slots) {
+        fillHoles(slot, baked.holes);
+        clampKeepingHue(slot, 1.0f);  // as ericw-tools and the byte writer clamp: the figures match the bytes
+    }
     if (model.bounces == 0) return nullptr;
     const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, baked.slots[0]);
     std::cout << fmt::format(

@@ -65,4 +65,13 @@ void raiseToFloor(std::vector<LightmapPage>& pages, const std::vector<LightmapPa
     }
 }
 
+void clampKeepingHue(std::vector<LightmapPage>& pages, float top) {
+    for (LightmapPage& p : pages)
+        for (size_t i = 0; i + 2 < p.rgb.size(); i += 3) {
+            const float m = std::max({p.rgb[i], p.rgb[i + 1], p.rgb[i + 2]});
+            if (m > top)
+                for (size_t k = 0; k < 3; ++k) p.rgb[i + k] *= top / m;
+        }
+}
+
 }  // namespace luxel

@@ -36,6 +36,10 @@ void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>
 // Every texel of `pages` raised per channel to the same texel of `floor` (pages laid out alike).
 void raiseToFloor(std::vector<LightmapPage>& pages, const std::vector<LightmapPage>& floor);
 
+// Every texel whose brightest channel passes `top` scaled down to it, hue kept (the clamp of a compiler that
+// stores bytes: ericw-tools' LightFace_ScaleAndClamp, luxel's own byte encoders).
+void clampKeepingHue(std::vector<LightmapPage>& pages, float top);
+
 // The set a decoded map stores, its pages moved out of `world` (its slots and deluxe pages are left empty).
 LightmapSet takeLightmaps(World& world);
 
