@@ -125,6 +125,45 @@ TEST_CASE("ericw surface light: a sky face emits everywhere, half the receiver's
     }
 }
 
+TEST_CASE("ericw windows: light through a TRANS33 pane is tinted by its texel, once, and only under the pane", "[bake][q2lights]") {
+    // A light of 150 with no falloff and no angle term (delay 3, _anglesense 0) at (32 32 64) over a floor; a
+    // 32 x 32 pane of pure green between them (its top face at z 32 facing up, its bottom at z 30 facing
+    // down), TRANS33. ericw-tools: C ((1 - 0.33) + 0.33 (0, 255, 0) / 255) = (100.5, 150, 100.5) under the pane
+    // (its own test map expects (100, 150, 100) after truncating), 150 beside it; the ray crosses two faces of
+    // the pane and is tinted once, out through the top face's front.
+    Q2MapBuilder b;
+    b.entities = "{\n\"classname\" \"worldspawn\"\n\"_bounce\" \"0\"\n}\n"
+                 "{\n\"classname\" \"light\"\n\"origin\" \"32 32 64\"\n\"light\" \"150\"\n\"delay\" \"3\"\n\"_anglesense\" \"0\"\n}\n";
+    const int32_t floor = b.addPlane({0, 0, 1}, 0), top = b.addPlane({0, 0, 1}, 32), bottom = b.addPlane({0, 0, 1}, 30);
+    const int32_t tex = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0});
+    const int32_t glass = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, kQ2SurfTrans33, "test/green");
+    const int32_t light = b.addLighting({std::vector<std::array<uint8_t, 3>>(25, {0, 0, 0})});
+    b.addFace({{0, 0, 0}, {0, 64, 0}, {64, 64, 0}, {64, 0, 0}}, floor, false, tex, {0, 255, 255, 255}, light);
+    b.addFace({{16, 16, 32}, {16, 48, 32}, {48, 48, 32}, {48, 16, 32}}, top, false, glass, {255, 255, 255, 255}, -1);
+    b.addFace({{16, 16, 30}, {48, 16, 30}, {48, 48, 30}, {16, 48, 30}}, bottom, true, glass, {255, 255, 255, 255}, -1);
+    addQ2FloorWorld(b, floor, tex, 3, {64, 64, 64});
+    const std::string game = tempDir("q2_ericw_green");
+    writePng(std::filesystem::path(game) / "textures/test/green.png", 2, 2, Texels(4, {0, 255, 0, 255}));
+    const Baked baked = bakeEricw(b.build(), game);
+    bool under = false, beside = false;
+    for (const Luxel& x : luxelCentres(baked.world, baked.geometry)) {
+        if (x.surface != 0) continue;
+        const Vec3 v = texelAt(baked.set.slots[0], x) * 255.0f;
+        if (x.position.x == 32 && x.position.y == 32) {
+            under = true;
+            CHECK(v.x == Approx(100.5).epsilon(1e-3));
+            CHECK(v.y == Approx(150).epsilon(1e-3));
+            CHECK(v.z == Approx(100.5).epsilon(1e-3));
+        }
+        if (x.position.x == 0 && x.position.y == 0) {
+            beside = true;
+            CHECK(v.x == Approx(150).epsilon(1e-3));
+        }
+    }
+    CHECK(under);
+    CHECK(beside);
+}
+
 TEST_CASE("ericw surface light: a texture not found emits nothing, with a note, as ericw-tools", "[bake][q2lights]") {
     const Baked b = bakeEricw(emitterOverFloor(1000), "");
     CHECK(b.lights.lights.empty());

@@ -49,9 +49,10 @@ public:
     }
     bool full() const { return count_ == 16; }
     int size() const { return count_; }
-    // Fires the queued rays: bit i set when ray i is blocked. Empties the queue.
-    uint32_t fire() {
-        const uint32_t blocked = count_ > 0 ? scene_.occluded(origins_, directions_, far_, count_, tNear_, kind_) : 0;
+    // Fires the queued rays: bit i set when ray i is blocked; with `tint`, what windows leave of ray i's light.
+    // Empties the queue.
+    uint32_t fire(Vec3* tint = nullptr) {
+        const uint32_t blocked = count_ > 0 ? scene_.occluded(origins_, directions_, far_, count_, tNear_, kind_, tint) : 0;
         count_ = 0;
         return blocked;
     }
@@ -249,9 +250,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                         if (packet.add(l, arrivals[j], from[j])) queued[packet.size() - 1] = j;
                     }
                     const int fired = packet.size();
-                    const uint32_t hit = packet.fire();
-                    for (int q = 0; q < fired; ++q)
+                    Vec3 tint[16];
+                    const uint32_t hit = packet.fire(rules.tintedShadows ? tint : nullptr);
+                    for (int q = 0; q < fired; ++q) {
                         if (hit & (1u << q)) lit &= ~(1u << queued[q]), ++myBlocked;
+                        else if (rules.tintedShadows) arrivals[queued[q]].color = arrivals[queued[q]].color * tint[q];
+                    }
                     for (size_t j = 0; j < count; ++j) {
                         if (!(lit & (1u << j))) continue;
                         const LightArrival& a = arrivals[j];

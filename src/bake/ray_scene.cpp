@@ -52,6 +52,22 @@ struct AlphaTriangle {
     const Texture* texture = nullptr;
 };
 
+// A tinting triangle (ShadowCast::Tint): as an alpha one, with the surface's opacity and front normal.
+struct TintTriangle {
+    std::array<Vec2, 3> st;
+    const Texture* texture = nullptr;
+    float opacity = 1;
+    Vec3 front;
+};
+
+// The shadow queries' context: where the tint filter leaves each ray's tint and the distance of its crossing
+// (the nearest wins: the same answer in any traversal order). `tint` null: tints are not asked for.
+struct ShadowContext {
+    RTCIntersectContext base;
+    Vec3* tint = nullptr;
+    float tintAt[16] = {};
+};
+
 }  // namespace
 
 struct RayScene::Impl {
@@ -60,6 +76,7 @@ struct RayScene::Impl {
     std::vector<uint32_t> triangleSurface;
     size_t blockerTriangles = 0;
     std::vector<AlphaTriangle> alphaTriangles;  // the alpha geometry's user data, by primitive id
+    std::vector<TintTriangle> tintTriangles;    // the tint geometry's, likewise
     std::vector<std::shared_ptr<const Texture>> textures;  // the alpha triangles' textures, kept alive
     double buildMs = 0;
     ~Impl() {
@@ -130,6 +147,36 @@ void alphaFilter(const RTCFilterFunctionNArguments* args) {
     }
 }
 
+// Tinting surfaces never stop a ray; a crossing out through the front records the tint of the texel crossed,
+// (1 - a) + a rgb / 255, if it is the ray's nearest so far (ericw-tools keeps one glass record a ray).
+void tintFilter(const RTCFilterFunctionNArguments* args) {
+    const auto* tris = static_cast<const TintTriangle*>(args->geometryUserPtr);
+    auto* ctx = reinterpret_cast<ShadowContext*>(args->context);
+    for (unsigned i = 0; i < args->N; ++i) {
+        if (args->valid[i] != -1) continue;
+        args->valid[i] = 0;
+        if (!ctx->tint) continue;
+        const TintTriangle& t = tris[RTCHitN_primID(args->hit, args->N, i)];
+        const Vec3 dir{RTCRayN_dir_x(args->ray, args->N, i), RTCRayN_dir_y(args->ray, args->N, i), RTCRayN_dir_z(args->ray, args->N, i)};
+        if (dot(dir, t.front) <= 0) continue;  // into the window, not out of it
+        const unsigned id = RTCRayN_id(args->ray, args->N, i);
+        const float at = RTCRayN_tfar(args->ray, args->N, i);
+        if (id >= 16 || !(at < ctx->tintAt[id])) continue;
+        const float u = RTCHitN_u(args->hit, args->N, i), v = RTCHitN_v(args->hit, args->N, i);
+        const Vec2 st = t.st[0] * (1 - u - v) + t.st[1] * u + t.st[2] * v;
+        const Texture::LevelSize& m = t.texture->mips[0];
+        const float s = st.x - std::floor(st.x), w = st.y - std::floor(st.y);
+        const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
+        const int32_t y = std::clamp(int32_t(w * float(m.height)), 0, m.height - 1);
+        const uint32_t texel = t.texture->paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)];
+        const uint32_t alphaByte = texel >> 24;
+        const float a = alphaByte < 255 ? float(alphaByte) / 255.0f : t.opacity;
+        const Vec3 rgb{float(texel & 0xFF), float(texel >> 8 & 0xFF), float(texel >> 16 & 0xFF)};
+        ctx->tint[id] = Vec3{1 - a, 1 - a, 1 - a} + rgb * (a / 255.0f);
+        ctx->tintAt[id] = at;
+    }
+}
+
 bool isSky(const World& world, const Geometry& geometry, const MaterialSet* materials, uint32_t s) {
     if (geometry.surfaces[s].shading == SurfaceShading::Sky) return true;
     const int32_t m = s < world.surfaces.size() ? world.surfaces[s].material : -1;
@@ -175,7 +222,7 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     }
 
     // The same triangles again for shadow rays, sorted by how they cast.
-    std::vector<uint32_t> opaque, sky, alpha;
+    std::vector<uint32_t> opaque, sky, alpha, tint;
     for (size_t t = 0; t < numTris; ++t) {
         const uint32_t surface = s.triangleSurface[t];
         const uint32_t* tri = geometry.indices.data() + t * 3;
@@ -205,6 +252,21 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
             if (s.textures.empty()) s.textures = materials->textures;
             continue;
         }
+        if (cast == ShadowCast::Tint && texture && texture->width() > 0 && texture->height() > 0) {
+            tint.insert(tint.end(), tri, tri + 3);
+            TintTriangle a;
+            for (int k = 0; k < 3; ++k)
+                a.st[size_t(k)] = Vec2{geometry.vertices[tri[k]].texUV.x * look->tcScale.x, geometry.vertices[tri[k]].texUV.y * look->tcScale.y};
+            a.texture = texture;
+            a.opacity = look->opacity;
+            // cross(b - a, c - a) points away from the front (geometry.hpp).
+            const Vec3 p0 = geometry.vertices[tri[0]].position, p1 = geometry.vertices[tri[1]].position, p2 = geometry.vertices[tri[2]].position;
+            a.front = -cross(p1 - p0, p2 - p0);
+            s.tintTriangles.push_back(a);
+            if (s.textures.empty()) s.textures = materials->textures;
+            continue;
+        }
+        if (cast == ShadowCast::Tint) continue;  // no image: the light passes untouched
         opaque.insert(opaque.end(), tri, tri + 3);
     }
     // The world's brushes, shadow rays only.
@@ -219,6 +281,7 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     if (!sky.empty()) addTriangles(s.device, s.shadowScene, points, sky, kMaskSky);
     if (!alpha.empty())
         addTriangles(s.device, s.shadowScene, points, alpha, kMaskShadow, alphaFilter, s.alphaTriangles.data());
+    if (!tint.empty()) addTriangles(s.device, s.shadowScene, points, tint, kMaskShadow, tintFilter, s.tintTriangles.data());
     rtcCommitScene(s.scene);
     rtcCommitScene(s.shadowScene);
     if (rtcGetDeviceError(s.device) != RTC_ERROR_NONE) embreeFailed(s.device, "building the scene");
@@ -346,22 +409,26 @@ RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float
 bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, ShadowRay kind) const {
     RTCRay ray = singleRay(origin, direction, tNear, tFar).ray;
     ray.mask = shadowMask(kind);
-    RTCIntersectContext context;
-    rtcInitIntersectContext(&context);
-    rtcOccluded1(impl_->shadowScene, &context, &ray);
+    ShadowContext context;
+    rtcInitIntersectContext(&context.base);
+    rtcOccluded1(impl_->shadowScene, &context.base, &ray);
     return ray.tfar < 0;  // Embree sets tfar to -inf when something blocks the ray
 }
 
 uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
-                            ShadowRay kind) const {
+                            ShadowRay kind, Vec3* tint) const {
     if (count <= 0) return 0;
     alignas(64) RTCRay16 r;
     alignas(64) int valid[16];
     fillPacket(r, valid, origins, directions, tFar, count, tNear, shadowMask(kind));
-    RTCIntersectContext context;
-    rtcInitIntersectContext(&context);
-    context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;  // one surface's luxels towards one light
-    rtcOccluded16(valid, impl_->shadowScene, &context, &r);
+    ShadowContext context;
+    rtcInitIntersectContext(&context.base);
+    context.base.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;  // one surface's luxels towards one light
+    if (tint) {
+        context.tint = tint;
+        for (int i = 0; i < count; ++i) tint[i] = {1, 1, 1}, context.tintAt[i] = std::numeric_limits<float>::infinity();
+    }
+    rtcOccluded16(valid, impl_->shadowScene, &context.base, &r);
     uint32_t blocked = 0;
     for (int i = 0; i < count; ++i)
         if (r.tfar[i] < 0) blocked |= 1u << i;

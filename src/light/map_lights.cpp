@@ -113,6 +113,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
+    r.tintedShadows = true;
     r.floorAfterBounce = true;
     // ericw-tools culls a light whose leaf's PVS row does not see the receiver (-visapprox vis, its default
     // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no

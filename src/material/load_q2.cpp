@@ -130,10 +130,10 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
         const uint32_t f = mat.nativeSurfaceFlags;
         look.unlit = (f & kSurfWarp) != 0;
         // Light passes liquids and windows: their brushes are not CONTENTS_SOLID, which is all qrad3 traces,
-        // and ericw-tools leaves warp and translucent faces out of its shadow casters (a translucent face
-        // tints the light by its texture instead; with no texture found, as here without images, it lets
-        // the light through untouched).
-        if (f & (kSurfWarp | kSurfTrans33 | kSurfTrans66)) look.shadow = ShadowCast::None;
+        // and ericw-tools leaves warp and translucent faces out of its shadow casters; a window tints the
+        // light by its texture (with no image found, it lets the light through untouched).
+        if (f & kSurfWarp) look.shadow = ShadowCast::None;
+        if (f & (kSurfTrans33 | kSurfTrans66)) look.shadow = ShadowCast::Tint;
         // ericw-tools' fences: light passes where the texel is not opaque; a fence whose image is not found
         // is whole (the ray scene's rule), as the stored light of ericw-tools' own fence test map shows.
         if (f & kSurfAlphaTest) look.shadow = ShadowCast::AlphaTexture;
@@ -235,6 +235,7 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
             look.tcScale = {1.0f / float(t.width()), 1.0f / float(t.height())};
         }
         const uint32_t flags = world.materials[i].nativeSurfaceFlags;
+        if (look.shadow == ShadowCast::Tint && look.texture < 0) look.shadow = ShadowCast::None;  // no image: no tint
         if (look.texture >= 0 && (flags & (kSurfWarp | kSurfFlowing)) && !(world.materials[i].flags & (kMaterialNoDraw | kMaterialSky)))
             look.program = quake2Program(flags, look, look.tcScale, options.time);
     }

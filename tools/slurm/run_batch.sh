@@ -105,7 +105,9 @@ if [[ "$scene" == */scenes/openarena.toml && ! -d /usr/share/games/openarena/bas
   echo "run_batch.sh: /usr/share/games/openarena/baseoa missing: run tools/setup.sh" >&2
   exit 1
 fi
-"$luxel" batch --help 2>&1 | grep -q -- --merge \
+# Not grep -q: it stops reading at the first match, and luxel writing the rest of its help then dies of SIGPIPE,
+# which pipefail counts as the pipeline failing.
+"$luxel" batch --help 2>&1 | grep -- --merge > /dev/null \
   || { echo "run_batch.sh: $luxel has no 'batch' command with --merge ('$luxel batch --help')" >&2; exit 2; }
 
 created_out=0

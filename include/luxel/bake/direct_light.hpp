@@ -52,6 +52,8 @@ struct DirectBakeRules {
     // hole, which gets no light of its own and takes the mean of its lit neighbours (8-connected, repeated
     // until every hole of the surface is filled), as ericw-tools fills its occluded samples.
     bool fillSolidSamples = false;
+    // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
+    bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the
     // cosine taken as |cos|), never dimmed by occlusion, and no obstacle to occlusion rays.
     std::vector<bool> translucent{};

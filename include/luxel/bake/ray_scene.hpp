@@ -63,9 +63,10 @@ public:
     // Whether a shadow caster lies on the ray over [tNear, tFar) (any hit, not the closest). Thread-safe.
     bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, ShadowRay kind = ShadowRay::Light) const;
     // `count` (<= 16) shadow rays with their own origins, unit directions and far ends, traced as one packet:
-    // bit i of the result is set when ray i is blocked, by the same rules as occluded(). Thread-safe.
+    // bit i of the result is set when ray i is blocked, by the same rules as occluded(). With `tint`, tint[i]
+    // gets what tinting surfaces (ShadowCast::Tint) the ray crosses leave of its light (1 1 1: none). Thread-safe.
     uint32_t occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
-                      ShadowRay kind = ShadowRay::Light) const;
+                      ShadowRay kind = ShadowRay::Light, Vec3* tint = nullptr) const;
     // Every hit of one ray over [tNear, tFar) (the first kMaxHits found), sorted by distance then triangle:
     // coplanar surfaces (decals, duplicated faces) all show up, where intersect() returns one of them.
     // Thread-safe; no allocation.

@@ -160,6 +160,10 @@ enum class ShadowCast : uint8_t {
     Opaque,
     None,          // light passes (Quake 3: a C_TRANSLUCENT shader without alphashadow / lightfilter)
     AlphaTexture,  // light passes where the texture's alpha is below one half (Quake 3 surfaceparm alphashadow)
+    // Light passes tinted by the texel it crosses (Quake 2 windows, as ericw-tools): times (1 - a) + a texel / 255,
+    // a the texel's alpha / 255 where below 255, else SurfaceLook::opacity; only a crossing out through the
+    // surface's front counts, and of several the one nearest the receiver.
+    Tint,
 };
 
 struct SurfaceLook {
