@@ -187,13 +187,14 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
             const bool freeSlot = std::find(styles.begin(), styles.end(), kNoStyle) != styles.end();
             Vec3 mins = luxels[run.begin].position, maxs = mins;
             for (size_t i = run.begin; i < run.end; ++i)
-                mins = {std::min(mins.x, luxels[i].position.x), std::min(mins.y, luxels[i].position.y), std::min(mins.z, luxels[i].position.z)},
-                maxs = {std::max(maxs.x, luxels[i].position.x), std::max(maxs.y, luxels[i].position.y), std::max(maxs.z, luxels[i].position.z)};
+                mins = vmin(mins, luxels[i].position), maxs = vmax(maxs, luxels[i].position);
             // Each near light with the slot it lights (kNoSlot: none, counted only in the direction).
             std::vector<std::pair<uint32_t, size_t>> near;
             // One plane for the run's luxels (the receiver side of Light::cosineCulled), unless translucent.
             const Vec3 runNormal = luxels[run.begin].normal;
-            bool planar = !flagged(rules.translucent, luxels[run.begin].surface);
+            const uint32_t surface = luxels[run.begin].surface;
+            const bool translucent = flagged(rules.translucent, surface);
+            bool planar = !translucent;
             for (size_t i = run.begin; i < run.end && planar; ++i) planar = luxels[i].normal == runNormal;
             for (uint32_t li : lightsNear(lights, mins, maxs)) {
                 if (lights[li].cosineCulled && outsideCosines(lights[li], mins, maxs, planar ? &runNormal : nullptr)) continue;
@@ -208,8 +209,6 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 Vec3 sample[16], from[16], dir[16];
                 int32_t cluster[16];
                 float occlusion[16] = {};
-                const uint32_t surface = luxels[run.begin].surface;
-                const bool translucent = flagged(rules.translucent, surface);
                 for (size_t j = 0; j < count; ++j) {
                     const Luxel& x = luxels[g + j];
                     sample[j] = x.position + x.normal * rules.sampleOffset;
@@ -228,8 +227,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 }
                 Vec3 groupMins = sample[0], groupMaxs = sample[0];
                 for (size_t j = 1; j < count; ++j)
-                    groupMins = {std::min(groupMins.x, sample[j].x), std::min(groupMins.y, sample[j].y), std::min(groupMins.z, sample[j].z)},
-                    groupMaxs = {std::max(groupMaxs.x, sample[j].x), std::max(groupMaxs.y, sample[j].y), std::max(groupMaxs.z, sample[j].z)};
+                    groupMins = vmin(groupMins, sample[j]), groupMaxs = vmax(groupMaxs, sample[j]);
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
                     // The run's culls again on the group's own, smaller box.
@@ -266,11 +264,8 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                         }
                     }
                 }
-                Vec3 surfaceFloor = rules.minimum;
-                if (surface < rules.surfaceMinimum.size()) {
-                    const Vec3 own = rules.surfaceMinimum[surface];
-                    surfaceFloor = {std::max(surfaceFloor.x, own.x), std::max(surfaceFloor.y, own.y), std::max(surfaceFloor.z, own.z)};
-                }
+                const Vec3 surfaceFloor =
+                    surface < rules.surfaceMinimum.size() ? vmax(rules.minimum, rules.surfaceMinimum[surface]) : rules.minimum;
                 for (size_t j = 0; j < count; ++j) {
                     Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
                     const Vec3 f = surfaceFloor * occlusionFactor(occlusion[j], rules.occlusion.minimumScale, rules.occlusion.minimumGain);

@@ -62,8 +62,7 @@ void setReachBounds(const RayScene& scene, std::vector<Light>& lights, int rays)
                 scene.intersect(l.origin, dirs.data() + first, count, 0.0f, far, hits);
                 for (int k = 0; k < count; ++k) {
                     const Vec3 end = l.origin + dirs[first + size_t(k)] * (hits[k].hit ? hits[k].t : far);
-                    lo = {std::min(lo.x, end.x), std::min(lo.y, end.y), std::min(lo.z, end.z)};
-                    hi = {std::max(hi.x, end.x), std::max(hi.y, end.y), std::max(hi.z, end.z)};
+                    lo = vmin(lo, end), hi = vmax(hi, end);
                 }
             }
             const Vec3 margin{kReachMargin, kReachMargin, kReachMargin};

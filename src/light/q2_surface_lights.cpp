@@ -32,7 +32,7 @@ void dice(const std::vector<Vec3>& p, float size, std::vector<Vec3>& centres) {
     if (p.size() < 3) return;
     Vec3 lo = p[0], hi = p[0];
     for (const Vec3& q : p)
-        lo = {std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z)}, hi = {std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z)};
+        lo = vmin(lo, q), hi = vmax(hi, q);
     for (int axis = 0; axis < 3; ++axis) {
         // The first multiple of size strictly inside the bounds shrunk by 1 (as polylib's dice).
         const float cut = size * std::floor((lo[axis] + 1) / size + 1);
@@ -87,7 +87,7 @@ std::vector<Light> quake2SurfaceLights(const World& world, const MaterialSet* ma
             // Bounded work: the grid cells the face's box spans decide the pieces; too many, a coarser grid.
             Vec3 lo = polygon[0], hi = polygon[0];
             for (const Vec3& q : polygon)
-                lo = {std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z)}, hi = {std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z)};
+                lo = vmin(lo, q), hi = vmax(hi, q);
             float size = options.subdivide;
             auto cells = [&](float sz) {
                 double n = 1;
