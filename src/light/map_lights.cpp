@@ -90,8 +90,12 @@ MapLights withSkyDomes(const std::vector<Light>& lights, ArrivalFn arrival) {
     out.lights = expandSkyLights(lights);
     out.rules.arrival = std::move(arrival);
     out.notes.push_back(fmt::format("{} lights ({} after sky lights became dome suns)", lights.size(), out.lights.size()));
-    if (lights.empty()) out.notes.push_back("the map has no lights: nothing to bake");
     return out;
+}
+
+// The note a format's reader ends with when, all its kinds of light read, it found none.
+void noteIfNoLights(MapLights& out) {
+    if (out.lights.empty()) out.notes.push_back("the map has no lights: nothing to bake");
 }
 
 // Source: the worldlights lump as vrad wrote it (sky ambient as dome suns). Its ambient cubes take only the
@@ -100,6 +104,7 @@ MapLights sourceEngine(const World& world) {
     MapLights out = withSkyDomes(world.lights, sourceLightArrival);
     out.rules.cubeCombine = sourceAmbientCube;
     out.rules.cubesTakeFlaggedOnly = true;
+    noteIfNoLights(out);
     return out;
 }
 
@@ -179,9 +184,6 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
                                         emitters.size(), options.emissiveHigh ? "high" : "low"));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
     for (Light& l : emitters) out.lights.push_back(std::move(l));
-    // Emitters do not bounce (Face_ShouldBounce).
-    for (size_t i = 0; i < r.surfaceMinimum.size() && i < out.faceBounce->emits.size(); ++i)
-        if (!(r.surfaceMinimum[i] == Vec3{})) out.faceBounce->emits[i] = false;
 }
 
 // Quake 2: the light entities as the chosen (or guessed) compiler reads them.
@@ -198,8 +200,7 @@ MapLights quake2(const World& world, const MapLightOptions& options) {
                                             : fmt::format("light entities read as {} reads them ({})", name, why));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
     if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options, out);
-    if (!out.lights.empty())  // surface lights came after withSkyDomes' count
-        std::erase(out.notes, std::string("the map has no lights: nothing to bake"));
+    noteIfNoLights(out);
     return out;
 }
 
