@@ -163,14 +163,8 @@ void readQrad3(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
 
 // ---- ericw-tools ---------------------------------------------------------------------------------------
 
-struct EricwGlobals {
-    float anglescale = 0.5f;  // worldspawn _anglescale / _anglesense
-    float dist = 1;           // worldspawn _dist (scaledist)
-    float range = 1;          // worldspawn _range (rangescale; ericw-tools sets 1.0 for Quake 2)
-};
-
 // A sun of `value` (0..255 units) travelling along `direction`, as AddSun and LightFace_Sky use it.
-Light ericwSun(Vec3 direction, float value, Vec3 color255, float anglescale, uint8_t style, const EricwGlobals& g,
+Light ericwSun(Vec3 direction, float value, Vec3 color255, float anglescale, uint8_t style, const EricwWorld& g,
                const std::string& source) {
     Light s;
     s.kind = Light::Kind::Sun;
@@ -187,7 +181,7 @@ Light ericwSun(Vec3 direction, float value, Vec3 color255, float anglescale, uin
 
 // SetupSkyDome for the default -sunsamples 64: 5 iterations, 4 rings of 16 suns 18 degrees apart from 9
 // degrees up, each ring turned a quarter step further, and one sun straight down (up for the lower dome).
-void ericwDome(float value, Vec3 color255, float anglescale, uint8_t style, bool upper, const EricwGlobals& g,
+void ericwDome(float value, Vec3 color255, float anglescale, uint8_t style, bool upper, const EricwWorld& g,
                const std::string& source, std::vector<Light>& out) {
     constexpr int kSunSamples = 64;
     const int iterations = std::max(2, int(std::lrint(std::sqrt(double((kSunSamples - 1) / 4)))) + 1);
@@ -219,7 +213,7 @@ const Entity* ericwTarget(const std::vector<Entity>& ents, const std::string& ta
 }
 
 // One light entity as ericw-tools' light_t (CheckEntityFields, SetupSpotlights, SetupSuns, SetupSkyDomes).
-void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::string& cls, const EricwGlobals& g,
+void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::string& cls, const EricwWorld& g,
                     std::vector<Light>& out, Problems problems) {
     const Entity& e = ents[index];
     const Vec3 origin = originOf(ericwValue(e, {"origin"}));
@@ -321,28 +315,22 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
     out.push_back(std::move(l));
 }
 
+// The worldspawn entity (nullptr: none).
+const Entity* ericwWorldspawn(const std::vector<Entity>& ents) {
+    for (const Entity& e : ents)
+        if (const std::string* c = ericwValue(e, {"classname"}); c && *c == "worldspawn") return &e;
+    return nullptr;
+}
+
 void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problems problems) {
-    const Entity* world = nullptr;
-    for (const Entity& e : ents) {
-        const std::string* c = ericwValue(e, {"classname"});
-        if (c && *c == "worldspawn") {
-            world = &e;
-            break;
-        }
-    }
-    EricwGlobals g;
-    if (world) {
-        if (const std::string* v = ericwValue(*world, {"anglescale", "anglesense"})) g.anglescale = std::clamp(number(v), 0.0f, 1.0f);
-        if (const std::string* v = ericwValue(*world, {"dist"})) g.dist = std::clamp(number(v), 0.0f, 100.0f);
-        if (const std::string* v = ericwValue(*world, {"range"})) g.range = std::clamp(number(v), 0.0f, 100.0f);
-    }
-    const EricwWorld settings = ericwWorld(ents);
+    const Entity* world = ericwWorldspawn(ents);
+    const EricwWorld g = ericwWorld(ents);
     // Dirt_GetScaleFactor's choice per light: its _dirt 1 on, -1 off, else the worldspawn's _dirt; its own
     // _dirtscale / _dirtgain when non-zero.
     auto dirty = [&](std::vector<Light>::iterator first, int flag, const Entity* e) {
-        const bool on = settings.occlusionInUse && (flag == 1 || (flag == 0 && settings.dirt));
-        const float scale = e && number(ericwValue(*e, {"dirtscale"})) != 0 ? number(ericwValue(*e, {"dirtscale"})) : settings.dirtScale;
-        const float gain = e && number(ericwValue(*e, {"dirtgain"})) != 0 ? number(ericwValue(*e, {"dirtgain"})) : settings.dirtGain;
+        const bool on = g.occlusionInUse && (flag == 1 || (flag == 0 && g.dirt));
+        const float scale = e && number(ericwValue(*e, {"dirtscale"})) != 0 ? number(ericwValue(*e, {"dirtscale"})) : g.dirtScale;
+        const float gain = e && number(ericwValue(*e, {"dirtgain"})) != 0 ? number(ericwValue(*e, {"dirtgain"})) : g.dirtGain;
         for (auto it = first; it != out.end(); ++it)
             if (on) it->occlusionScale = scale, it->occlusionGain = gain;
     };
@@ -389,12 +377,7 @@ void readEricw(const std::vector<Entity>& ents, std::vector<Light>& out, Problem
 
 EricwWorld ericwWorld(const std::vector<Entity>& ents) {
     EricwWorld s;
-    const Entity* w = nullptr;
-    for (const Entity& e : ents)
-        if (const std::string* c = ericwValue(e, {"classname"}); c && *c == "worldspawn") {
-            w = &e;
-            break;
-        }
+    const Entity* w = ericwWorldspawn(ents);
     bool lightAsks = false;
     for (const Entity& e : ents)
         if (const std::string* c = ericwValue(e, {"classname"}); c && c->rfind("light", 0) == 0 && integer(ericwValue(e, {"dirt"})) != 0)
@@ -424,6 +407,8 @@ EricwWorld ericwWorld(const std::vector<Entity>& ents) {
     s.surflightSkyScale = value({"surflightskyscale"}, 0.65f, 0, 1e6f);
     s.surflightAtten = value({"surflight_atten"}, 1, 0, 1e6f);
     s.range = value({"range"}, 1, 0, 100);
+    s.anglescale = value({"anglescale", "anglesense"}, 0.5f, 0, 1);
+    s.dist = value({"dist"}, 1, 0, 100);
     return s;
 }
 
