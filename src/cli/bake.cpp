@@ -116,13 +116,9 @@ int runBake(const BakeArgs& args) {
     for (size_t k = 0; k < 4; ++k) {
         const std::vector<LightmapPage>& stored = k == 0 ? world.lightmaps : world.extraLightmapSlots[k - 1];
         if (stored.empty() || baked.slots[k].size() != stored.size()) continue;
-        // Floors left for after bounce (ericw-tools' minlight) count in the direct figures too.
+        // Floors left for after bounce (ericw-tools' minlight) and its clamp count in the direct figures too.
         std::vector<LightmapPage> pages = baked.slots[k];
-        if (k == 0 && !baked.floor.empty()) {
-            raiseToFloor(pages, baked.floor);
-            fillHoles(pages, baked.holes);
-        }
-        if (lights.faceBounce) clampKeepingHue(pages, 1.0f);  // ericw-tools stores bytes: what it compares
+        if (lights.faceBounce) finishAsEricwStores(pages, baked, k);
         const LightmapComparison lc = compareLightmapPages(world, geometry, stored, pages, k);
         std::cout << fmt::format(
             "  slot {}: vs stored: relative luminance error median {:.1f}%, p90 {:.1f}% over {} lit luxels (of {}); "

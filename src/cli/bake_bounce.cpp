@@ -96,6 +96,12 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const Worl
     return report;
 }
 
+void finishAsEricwStores(std::vector<LightmapPage>& pages, const LightmapSet& baked, size_t slot) {
+    if (slot == 0 && !baked.floor.empty()) raiseToFloor(pages, baked.floor);
+    fillHoles(pages, baked.holes);
+    clampKeepingHue(pages, 1.0f);  // as ericw-tools and the byte writer clamp: the figures match the bytes
+}
+
 nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const Geometry& geometry, const RayScene& scene,
                               LightmapSet& baked, const MapLights& lights) {
     FaceBounceModel model = *lights.faceBounce;
@@ -122,11 +128,7 @@ nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const 
         report["luxel_bounces_per_s"] = st.ms > 0 ? luxelBounces / st.ms * 1e3 : 0.0;
         report["mean_luminance"] = st.meanLuminance;
     }
-    if (!baked.floor.empty()) raiseToFloor(baked.slots[0], baked.floor);
-    for (std::vector<LightmapPage>& slot : baked.slots) {
-        fillHoles(slot, baked.holes);
-        clampKeepingHue(slot, 1.0f);  // as ericw-tools and the byte writer clamp: the figures match the bytes
-    }
+    for (size_t k = 0; k < baked.slots.size(); ++k) finishAsEricwStores(baked.slots[k], baked, k);
     if (model.bounces == 0) return nullptr;
     const LightmapComparison lc = compareLightmapPages(world, geometry, world.lightmaps, baked.slots[0]);
     std::cout << fmt::format(

@@ -32,6 +32,10 @@ nlohmann::json bakeBounce(const BounceArgs& args, const MapArgs& map, const Worl
                           const Geometry& geometry, const RayScene& scene, std::vector<LightmapPage>& pages,
                           std::optional<ProbeValues>& probes);
 
+// What ericw-tools does last to slot `slot` of a bake (`pages`, with `baked`'s floors and holes): slot 0 raised
+// to the floors, the holes filled again, then clamped to what a byte holds, hue kept.
+void finishAsEricwStores(std::vector<LightmapPage>& pages, const LightmapSet& baked, size_t slot);
+
 // Quake 2 lit by ericw-tools: its face bounce (bake/face_bounce.hpp; --bounce N overrides the passes), then
 // the floors left for after bounce and the holes filled; prints how the result compares with the stored light.
 // Returns the figures for the JSON report (null: no bounce asked).
