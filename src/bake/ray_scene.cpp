@@ -120,15 +120,17 @@ void addTriangles(RTCDevice device, RTCScene scene, const std::vector<Vec3>& poi
     rtcReleaseGeometry(g);
 }
 
-// The nearest level-0 texel's alpha at texture coordinates st, wrapped, as q3map2's TraceTriangle reads its
-// light image (no filtering).
-uint8_t nearestAlpha(const Texture& t, Vec2 st) {
+// The nearest level-0 texel (RGBA8, alpha in the high byte) at texture coordinates st, wrapped, as q3map2's
+// TraceTriangle and ericw-tools' SampleTexture read their images (no filtering).
+uint32_t nearestTexel(const Texture& t, Vec2 st) {
     const Texture::LevelSize& m = t.mips[0];
     const float s = st.x - std::floor(st.x), u = st.y - std::floor(st.y);
     const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
     const int32_t y = std::clamp(int32_t(u * float(m.height)), 0, m.height - 1);
-    return uint8_t(t.paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)] >> 24);  // RGBA8: alpha high
+    return t.paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)];
 }
+
+uint8_t nearestAlpha(const Texture& t, Vec2 st) { return uint8_t(nearestTexel(t, st) >> 24); }
 
 // Alpha shadows: the ray passes where the texel's alpha is below one half. q3map2 (TraceTriangle,
 // C_ALPHASHADOW) scales the light by (255 - alpha) / 255 and stops the ray once it is under 0.001; for the
@@ -164,11 +166,7 @@ void tintFilter(const RTCFilterFunctionNArguments* args) {
         if (id >= 16 || !(at < ctx->tintAt[id])) continue;
         const float u = RTCHitN_u(args->hit, args->N, i), v = RTCHitN_v(args->hit, args->N, i);
         const Vec2 st = t.st[0] * (1 - u - v) + t.st[1] * u + t.st[2] * v;
-        const Texture::LevelSize& m = t.texture->mips[0];
-        const float s = st.x - std::floor(st.x), w = st.y - std::floor(st.y);
-        const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
-        const int32_t y = std::clamp(int32_t(w * float(m.height)), 0, m.height - 1);
-        const uint32_t texel = t.texture->paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)];
+        const uint32_t texel = nearestTexel(*t.texture, st);
         const uint32_t alphaByte = texel >> 24;
         const float a = alphaByte < 255 ? float(alphaByte) / 255.0f : t.opacity;
         const Vec3 rgb{float(texel & 0xFF), float(texel >> 8 & 0xFF), float(texel >> 16 & 0xFF)};

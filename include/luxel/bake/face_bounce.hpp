@@ -33,7 +33,7 @@ struct FaceBounceStats {
     size_t lights = 0;                  // bounce lights made, over every pass
     uint64_t shadowRays = 0;
     size_t luxels = 0;
-    std::vector<double> meanLuminance;  // of each pass's added light, over the luxels
+    std::vector<double> meanLuminance;  // of each pass's added light, over every texel of the slot-0 pages
     double ms = 0;
 };
 

@@ -30,7 +30,7 @@ struct LightmapSet {
 };
 
 // Each hole takes the mean of its 8-connected neighbours within its rectangle that are not holes (or were
-// filled in an earlier round), round after round until no hole can be filled. Every slot of `pages` alike.
+// filled in an earlier round), round after round until no hole can be filled. One slot's pages (call it per slot).
 void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>& holes);
 
 // Every texel of `pages` raised per channel to the same texel of `floor` (pages laid out alike).
