@@ -3,9 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cstdlib>
-
 #include "luxel/light/light_arrival.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "luxel/light/q2_surface_lights.hpp"
@@ -170,13 +167,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     out.faceBounce = std::move(bounce);
 
     Q2SurfaceLightOptions surface;
-    if (options.emissiveHigh) {
-        surface.subdivide = 16;  // _surflightsubdivision / _choplight
-        for (const Entity& e : world.entities)
-            if (const std::string* c = e.get("classname"); c && *c == "worldspawn")
-                for (const char* key : {"_surflightsubdivision", "surflightsubdivision", "_choplight", "choplight"})
-                    if (const std::string* v = e.get(key)) surface.subdivide = std::clamp(float(std::atof(v->c_str())), 1.0f, 8192.0f);
-    }
+    if (options.emissiveHigh) surface.subdivide = settings.surflightSubdivision;
     std::vector<std::string> problems;
     std::vector<Light> emitters = quake2SurfaceLights(world, materials, settings, surface, r.surfaceMinimum, &problems);
     if (!emitters.empty())

@@ -406,6 +406,7 @@ EricwWorld ericwWorld(const std::vector<Entity>& ents) {
     s.surflightScale = value({"surflightscale"}, 0.65f, 0, 1e6f);
     s.surflightSkyScale = value({"surflightskyscale"}, 0.65f, 0, 1e6f);
     s.surflightAtten = value({"surflight_atten"}, 1, 0, 1e6f);
+    s.surflightSubdivision = value({"surflightsubdivision", "choplight"}, 16, 1, 8192);
     s.range = value({"range"}, 1, 0, 100);
     s.anglescale = value({"anglescale", "anglesense"}, 0.5f, 0, 1);
     s.dist = value({"dist"}, 1, 0, 100);

@@ -58,6 +58,7 @@ struct EricwWorld {
     float bounceColorScale = 0.5f;
     float surflightScale = 0.65f, surflightSkyScale = 0.65f;  // _surflightscale, _surflightskyscale
     float surflightAtten = 1;                                 // _surflight_atten
+    float surflightSubdivision = 16;  // _surflightsubdivision / _choplight (dicing under -emissivequality high)
     float range = 1;                                          // _range (rangescale; 1.0 for Quake 2)
     float anglescale = 0.5f;                                  // _anglescale / _anglesense: (1 - s) + s cos
     float dist = 1;                                           // _dist (scaledist)
