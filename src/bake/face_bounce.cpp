@@ -76,6 +76,9 @@ void setReachBounds(const RayScene& scene, std::vector<Light>& lights, int rays)
 std::vector<Light> faceBounceLights(const World& world, const std::array<std::vector<LightmapPage>, 4>& from,
                                     const FaceBounceModel& model) {
     std::vector<Light> out;
+    EmitterRules rules;  // plain cosines, the bounce's clamp and scale
+    rules.scale = model.scale, rules.minDistance = model.minDistance;
+    rules.occlusionScale = model.occlusionScale, rules.occlusionGain = model.occlusionGain;
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
         const Surface& s = world.surfaces[i];
         if (i >= model.emits.size() || !model.emits[i] || s.lightmapPage < 0 || s.lightmapRect[2] <= 0 || s.lightmapRect[3] <= 0)
@@ -86,25 +89,9 @@ std::vector<Light> faceBounceLights(const World& world, const std::array<std::ve
         for (size_t k = 0; k < 4; ++k) {
             if (s.styles[k] == kNoStyle || size_t(s.lightmapPage) >= from[k].size()) continue;
             const Vec3 emit = rectMean(from[k][size_t(s.lightmapPage)], s.lightmapRect) * albedo;
-            const float top = std::max({emit.x, emit.y, emit.z});
-            if (!(top > 0)) continue;
-            // In ericw-tools' 0..255 units a colour whose largest channel is at most 1 is not normalised, so
-            // such a dim emitter counts its light twice (colour x intensity): kept, as it changes bytes.
-            const float top255 = top * 255;
-            Light l;
-            l.kind = Light::Kind::Area;
-            l.origin = e.point;
-            l.normal = e.normal;
-            l.color = emit / top;
-            l.intensity = top * e.area * model.scale * (top255 > 1 ? 1.0f : top255);
-            l.minDistance = model.minDistance;
-            l.angleMix = 1, l.emitterAngleMix = 1;
-            l.cosineCulled = true;
-            l.cutoff = 0.01f / 255;
-            l.occlusionScale = model.occlusionScale, l.occlusionGain = model.occlusionGain;
+            if (!(std::max({emit.x, emit.y, emit.z}) > 0)) continue;
+            Light l = emitterLight(e.point, e.normal, emit * 255.0f, e.area, rules);
             l.style = s.styles[k];
-            // Past this distance even a receiver facing it square gets at most the cutoff.
-            l.envelope = std::sqrt(std::max(l.intensity, 0.0f) / l.cutoff);
             l.source = fmt::format("bounce of surface {}", i);
             out.push_back(std::move(l));
         }

@@ -1,6 +1,7 @@
 // A face's single emitter point and area, as ericw-tools places them (see face_emitter.hpp).
 #include "luxel/light/face_emitter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -32,6 +33,29 @@ FaceEmitter faceEmitter(const World& world, const Surface& surface) {
     for (size_t i = 1; i + 1 < kept.size(); ++i) area += 0.5 * double(length(cross(kept[i] - kept[0], kept[i + 1] - kept[0])));
     e.area = float(area);
     return e;
+}
+
+Light emitterLight(Vec3 point, Vec3 normal, Vec3 c, float area, const EmitterRules& rules) {
+    Light l;
+    l.kind = Light::Kind::Area;
+    l.origin = point;
+    l.normal = normal;
+    const float top = std::max({c.x, c.y, c.z});
+    if (!(top > 0)) return l;
+    const Vec3 colour = top > 1 ? c / top : c;
+    const float brightest = std::max({colour.x, colour.y, colour.z});
+    l.color = colour / brightest;
+    l.intensity = brightest * top * area * rules.scale / 255.0f;
+    l.minDistance = rules.minDistance;
+    l.twoSided = rules.omnidirectional;
+    l.emitterAngleMix = rules.omnidirectional ? 0.0f : (rules.rescale ? 0.5f : 1.0f);
+    l.angleMix = rules.rescale ? 0.5f : 1.0f;
+    l.cosineCulled = !rules.omnidirectional;
+    l.cutoff = 0.01f / 255;
+    // Past this distance even a receiver facing it square gets at most the cutoff.
+    l.envelope = std::sqrt(l.intensity / l.cutoff);
+    l.occlusionScale = rules.occlusionScale, l.occlusionGain = rules.occlusionGain;
+    return l;
 }
 
 }  // namespace luxel

@@ -74,10 +74,7 @@ std::vector<Light> quake2SurfaceLights(const World& world, const MaterialSet* ma
         if (e.area < 1) continue;
         const float value = float(mat.nativeValue);
         const Vec3 c = *texture / 255.0f * value;
-        const float top = std::max({c.x, c.y, c.z});
-        if (!(top > 0)) continue;
-        const Vec3 colour = top > 1 ? c / top : c;
-        const double total = double(top) * double(e.area);
+        if (!(std::max({c.x, c.y, c.z}) > 0)) continue;
         selfMinimum[i] = *texture * (value / 255.0f / 255.0f);
 
         std::vector<Vec3> points;
@@ -107,26 +104,16 @@ std::vector<Light> quake2SurfaceLights(const World& world, const MaterialSet* ma
         if (points.empty()) continue;
         const bool sky = (mat.nativeSurfaceFlags & kSurfSky) != 0;
         const bool rescale = !sky && !(size_t(m) < options.noRescale.size() && options.noRescale[size_t(m)]);
-        const float scale = sky ? settings.surflightSkyScale * 0.5f : settings.surflightScale;
-        const float each = float(total / double(points.size()));
+        // 1 / max(atten d, 16)^2 = (1 / atten^2) / max(d, 16 / atten)^2.
+        const float atten = std::max(settings.surflightAtten, 1e-3f);
+        EmitterRules rules;
+        rules.scale = (sky ? settings.surflightSkyScale * 0.5f : settings.surflightScale) / (atten * atten);
+        rules.minDistance = 16 / atten;
+        rules.rescale = rescale, rules.omnidirectional = sky;
+        if (settings.occlusionInUse) rules.occlusionScale = settings.dirtScale, rules.occlusionGain = settings.dirtGain;
+        const float share = e.area / float(points.size());  // each point takes total / pieces
         for (size_t k = 0; k < points.size(); ++k) {
-            Light l;
-            l.kind = Light::Kind::Area;
-            l.origin = points[k];
-            l.normal = e.normal;
-            const float brightest = std::max({colour.x, colour.y, colour.z});
-            l.color = colour / brightest;
-            // 1 / max(atten d, 16)^2 = (1 / atten^2) / max(d, 16 / atten)^2.
-            const float atten = std::max(settings.surflightAtten, 1e-3f);
-            l.intensity = each * brightest * scale / 255.0f / (atten * atten);
-            l.minDistance = 16 / atten;
-            l.twoSided = sky;
-            l.emitterAngleMix = sky ? 0.0f : (rescale ? 0.5f : 1.0f);
-            l.angleMix = rescale ? 0.5f : 1.0f;
-            l.cosineCulled = !sky;
-            l.cutoff = 0.01f / 255;
-            l.envelope = std::sqrt(l.intensity / l.cutoff);
-            if (settings.occlusionInUse) l.occlusionScale = settings.dirtScale, l.occlusionGain = settings.dirtGain;
+            Light l = emitterLight(points[k], e.normal, c, share, rules);
             l.source = fmt::format("surface light of face {} ({} value {})", i, mat.name, mat.nativeValue);
             out.push_back(std::move(l));
         }
