@@ -20,6 +20,8 @@ packages=(
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
   libtomlplusplus-dev libxxhash-dev libdeflate-dev libturbojpeg0-dev fonts-dejavu-core
+  # luxel serve: the HTTP library; wrk and ab drive tools/bench_serve.sh, chromium tests the page
+  libcpp-httplib-dev wrk apache2-utils chromium curl
   # tests: JUnit reports of luxel diff parsed back with a real XML parser
   libpugixml-dev
   # tools/slurm: the local single-node cluster the batch shards run on; jq compares manifests

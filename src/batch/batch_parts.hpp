@@ -15,8 +15,6 @@ namespace luxel::batch {
 using Json = nlohmann::ordered_json;
 
 
-// 128-bit xxHash of a map's bytes, as 32 hex digits.
-std::string contentHash(const Bytes& bytes);
 // A hash of everything besides the map's bytes that decides a job's images (views, game dirs, options,
 // luxel's version): a rerun may reuse outputs whose contentHash and optionsKey both match.
 std::string optionsKey(const MapJob& job);

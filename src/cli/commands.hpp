@@ -19,5 +19,6 @@ void addBakeCommand(CLI::App& app, Action& action);
 void addBatchCommand(CLI::App& app, Action& action);
 void addListCommand(CLI::App& app, Action& action);
 void addDiffCommand(CLI::App& app, Action& action);
+void addServeCommand(CLI::App& app, Action& action);
 
 }  // namespace luxel::cli

@@ -50,6 +50,7 @@ int run(int argc, char** argv) {
     luxel::cli::addBatchCommand(app, action);
     luxel::cli::addListCommand(app, action);
     luxel::cli::addDiffCommand(app, action);
+    luxel::cli::addServeCommand(app, action);
     app.set_version_flag("--version", luxel::luxelVersionString());
 
     try {

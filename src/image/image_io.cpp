@@ -7,10 +7,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <unistd.h>
 
 #include "luxel/image/image.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 
@@ -56,7 +58,7 @@ std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     return bytes;
 }
 
-void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
+Bytes encodeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
     std::string ext = extensionOf(path);
     if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
@@ -84,32 +86,55 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
     // PNG text chunks, EXR / TIFF string attributes: what made the picture, so a thumbnail can be traced back.
     for (const auto& [key, value] : metadata) spec.attribute(key, value);
 
-    // The temporary keeps the extension so OpenImageIO picks the same writer.
-    fs::path target(path);
-    fs::path temp = target.parent_path() / ("." + target.stem().string() + ".tmp" + std::to_string(::getpid()) + ext);
-    auto out = OIIO::ImageOutput::create(temp.string());
+    // The name keeps the extension so OpenImageIO picks the writer; the bytes go to memory where the writer
+    // takes an I/O proxy, else through a private temporary file (read back and removed).
+    const std::string name = "image" + ext;
+    auto out = OIIO::ImageOutput::create(name);
     if (!out) throw UsageError(path + ": no image writer for extension " + ext);
-    if (!out->open(temp.string(), spec)) throw UsageError(path + ": cannot write: " + out->geterror());
-
+    Bytes bytes;
+    OIIO::Filesystem::IOVecOutput memory(bytes);
+    std::optional<fs::path> temp;
+    bool opened;
+    if (out->supports("ioproxy")) {
+        out->set_ioproxy(&memory);
+        opened = out->open(name, spec);
+    } else {
+        char dir[] = "/tmp/luxel-encode-XXXXXX";
+        if (!::mkdtemp(dir)) throw UsageError(path + ": cannot make a temporary folder to encode in");
+        temp = fs::path(dir) / name;
+        opened = out->open(temp->string(), spec);
+    }
+    auto cleanUp = [&] {
+        std::error_code ec;
+        if (temp) fs::remove_all(temp->parent_path(), ec);
+    };
+    if (!opened) {
+        cleanUp();
+        throw UsageError(path + ": cannot write: " + out->geterror());
+    }
     bool ok;
     if (ldr) {
-        const std::vector<uint8_t> bytes = displayBytes(image, dropAlpha);
-        ok = out->write_image(OIIO::TypeDesc::UINT8, bytes.data());
+        const std::vector<uint8_t> display = displayBytes(image, dropAlpha);
+        ok = out->write_image(OIIO::TypeDesc::UINT8, display.data());
     } else {
         ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());  // EXR / TIFF: never dropAlpha
     }
     std::string err = ok ? std::string() : out->geterror();
     ok = out->close() && ok;
-    std::error_code ec;
-    if (!ok) {
-        fs::remove(temp, ec);
-        throw UsageError(path + ": write failed: " + err);
+    if (ok && temp) {
+        try {
+            bytes = readFile(temp->string());
+        } catch (const std::exception& e) {
+            ok = false, err = e.what();
+        }
     }
-    fs::rename(temp, target, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw UsageError(path + ": cannot move the finished image into place: " + ec.message());
-    }
+    cleanUp();
+    if (!ok) throw UsageError(path + ": write failed: " + err);
+    return bytes;
+}
+
+void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
+    writeFileAtomic(path, encodeImage(path, image, metadata));
 }
 
 namespace {
@@ -125,8 +150,11 @@ std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& re
     if (!in) throw DecodeError(name, "image", 0, "cannot decode image: " + OIIO::geterror());
     const OIIO::ImageSpec& spec = in->spec();
     // Hostile headers can claim huge sizes; real textures and lightmaps are far below this.
-    if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0 || spec.width > 16384 || spec.height > 16384 ||
-        spec.nchannels > 4)
+    const std::string size =
+        std::to_string(spec.width) + "x" + std::to_string(spec.height) + "x" + std::to_string(spec.nchannels);
+    if (spec.width > 16384 || spec.height > 16384)
+        throw LimitError(name, "image", 0, "image size " + size + " is over the limit of 16384 a side");
+    if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0 || spec.nchannels > 4)
         throw DecodeError(name, "image", 0,
                           "unsupported image size " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
                               "x" + std::to_string(spec.nchannels));

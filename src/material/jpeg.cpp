@@ -44,7 +44,7 @@ std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const st
         fail(name, std::string("JPEG header: ") + tjGetErrorStr2(tj));
     if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) return std::nullopt;
     if (width <= 0 || height <= 0 || width > kMaxTextureSide || height > kMaxTextureSide)
-        throw DecodeError(name, "image", 0, "size " + std::to_string(width) + "x" + std::to_string(height) +
+        throw LimitError(name, "image", 0, "size " + std::to_string(width) + "x" + std::to_string(height) +
                                                 " outside 1.." + std::to_string(kMaxTextureSide));
     // Every 8x8 block of every component costs at least a bit (a progressive DC scan's shortest code), so a
     // JPEG holds at most 512 pixels per byte. A header claiming far more than its file can hold is refused

@@ -45,7 +45,7 @@ std::string firstExisting(const GameFiles& files, const std::vector<std::string>
 
 RgbaImage toRgba(const ByteImage& image, const std::string& name) {
     if (image.width <= 0 || image.height <= 0 || image.width > kMaxTextureSide || image.height > kMaxTextureSide)
-        throw DecodeError(name, "image", 0, "size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+        throw LimitError(name, "image", 0, "size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
                                     " outside 1.." + std::to_string(kMaxTextureSide));
     const int ch = image.channels;
     if (ch < 1 || ch > 4) throw DecodeError(name, "image", 0, std::to_string(ch) + " channels (expected 1 to 4)");
@@ -104,8 +104,8 @@ int32_t TextureRequests::addQuake3Image(const GameFiles& files, const std::strin
     });
 }
 
-void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMissing) {
-    const std::vector<TextureResult> results = loadTextures(jobs_);
+void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMissing, size_t budget) {
+    const std::vector<TextureResult> results = loadTextures(jobs_, budget);
     std::vector<int32_t> remap(results.size(), -1);
     for (size_t i = 0; i < results.size(); ++i) {
         if (results[i].texture) {
@@ -113,7 +113,9 @@ void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMis
             set.textures.push_back(results[i].texture);
         } else {
             const std::string& e = results[i].error;
-            set.warnings.push_back(e.find(jobs_[i].name) != std::string::npos ? e : jobs_[i].name + ": " + e);
+            std::string line = e.find(jobs_[i].name) != std::string::npos ? e : jobs_[i].name + ": " + e;
+            if (results[i].overLimit) set.overLimit.push_back(line);
+            set.warnings.push_back(std::move(line));
         }
     }
     remap_ = remap;
@@ -165,6 +167,8 @@ void prefetchMaterialSources(const MapSource& source, const MaterialOptions& opt
         // loadMaterials mounts again and reports it (a failed mount is not kept).
     }
 }
+
+void forgetMaterialSources(const std::string& archivePath) { materials::forgetQuake3Games(archivePath); }
 
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
                           const std::vector<bool>& decodeOnly) {

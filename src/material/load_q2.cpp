@@ -227,7 +227,7 @@ void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet&
         }
     }
 
-    requests.resolve(set, world, true);
+    requests.resolve(set, world, true, options.textureBudget);
     for (size_t i = 0; i < set.looks.size(); ++i) {
         SurfaceLook& look = set.looks[i];
         if (scaleFromImage[i] && look.texture >= 0) {

@@ -173,6 +173,15 @@ bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begi
 
 }  // namespace
 
+void forgetQuake3Games(const std::string& archivePath) {
+    GameCache& cache = gameCache();
+    std::lock_guard lock(cache.mutex);
+    std::erase_if(cache.games, [&](const auto& entry) {
+        const std::string& key = entry.first;  // Q3Mounts::key: the archive, then "\n" and each game dir
+        return key.starts_with(archivePath) && (key.size() == archivePath.size() || key[archivePath.size()] == '\n');
+    });
+}
+
 std::shared_ptr<const Q3Game> quake3Game(const MapSource& source, const MaterialOptions& options) {
     return cachedGame(quake3Mounts(source, options));
 }
@@ -362,7 +371,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         }
         if (!missing.empty()) set.warnings.push_back(skyFacesMissing(sky.name + ": sky box", missing));
     }
-    requests.resolve(set, world, true);
+    requests.resolve(set, world, true, options.textureBudget);
 }
 
 }  // namespace luxel::materials

@@ -287,7 +287,7 @@ void loadSource(const World& world, const MaterialOptions& options, MaterialSet&
     const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
     if (const std::string* sky = worldspawn ? worldspawn->get("skyname") : nullptr; sky && !sky->empty())
         loadSkyFaces(s, toLowerAscii(*sky), world.hdrLighting, requests, set);
-    requests.resolve(set, world, false);
+    requests.resolve(set, world, false, options.textureBudget);
     // What the archives found wrong, reads of the textures above included.
     const std::vector<std::string> archiveWarnings = s.files.warnings();
     if (options.strict && !archiveWarnings.empty()) throw UsageError(archiveWarnings.front() + " (--strict)");

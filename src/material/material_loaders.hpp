@@ -51,8 +51,9 @@ public:
     // indices held by set.looks (texture, texture2, details, program stages) and set.skies (faces, cloud
     // layers) into set.textures indices. A look whose
     // texture could not be decoded gets -1, `missing` = greyMissing and its material's name in
-    // set.missing; each failure adds a warning.
-    void resolve(MaterialSet& set, const World& world, bool greyMissing);
+    // set.missing; each failure adds a warning. `budget` (bytes, 0: none) bounds the textures this load holds
+    // (loadTextures); what it refuses, and textures refused for their claimed size, are in set.overLimit.
+    void resolve(MaterialSet& set, const World& world, bool greyMissing, size_t budget = 0);
     // After resolve(): the set.textures index of request `request`, -1 when it failed to decode.
     int32_t textureIndex(int32_t request) const {
         return request >= 0 && size_t(request) < remap_.size() ? remap_[size_t(request)] : -1;

@@ -31,7 +31,7 @@ PcxHeader readHeader(ByteReader& r) {
                       std::to_string(ymax) + " is empty");
     h.width = xmax - xmin + 1, h.height = ymax - ymin + 1;
     if (h.width > kMaxTextureSide || h.height > kMaxTextureSide)
-        r.fail(4, "image size " + std::to_string(h.width) + "x" + std::to_string(h.height) + " is outside 1.." +
+        r.failLimit(4, "image size " + std::to_string(h.width) + "x" + std::to_string(h.height) + " is outside 1.." +
                       std::to_string(kMaxTextureSide));
     r.seek(65);
     h.planes = r.u8();

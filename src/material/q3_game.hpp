@@ -56,5 +56,7 @@ struct Q3Game {
 // The mounted game a map's materials come from (its archive, options.gameDirs, the folder it ships in),
 // cached per process.
 std::shared_ptr<const Q3Game> quake3Game(const MapSource& source, const MaterialOptions& options);
+// Drops the cached mounts whose own archive is `archivePath`.
+void forgetQuake3Games(const std::string& archivePath);
 
 }  // namespace luxel::materials

@@ -1,5 +1,7 @@
 #include "texture_cache.hpp"
 
+#include "luxel/util/error.hpp"
+
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -58,8 +60,9 @@ Cache& cache() {
 
 }  // namespace
 
-std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
+std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, size_t budget) {
     Cache& c = cache();
+    std::atomic<size_t> held{0};  // bytes of the textures this call holds: hits, then decodes as they finish
     std::vector<TextureResult> results(jobs.size());
     std::vector<size_t> todo;  // first job of each key the cache lacks
     std::vector<std::promise<TextureResult>> promises;  // one per todo entry
@@ -73,6 +76,7 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
             if (auto it = c.entries.find(jobs[i].key); it != c.entries.end()) {
                 results[i].texture = it->second.texture;
                 it->second.lastUse = c.clock;
+                held += it->second.bytes;
                 ++c.hits;
             } else if (!firstOfKey.emplace(jobs[i].key, i).second) {
                 continue;  // a later job of a key this call handles: filled in at the end
@@ -89,9 +93,19 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs) {
     tbb::parallel_for(size_t(0), todo.size(), [&](size_t k) {
         const TextureJob& job = jobs[todo[k]];
         TextureResult& r = results[todo[k]];
+        if (budget && held.load() >= budget) {
+            r.error = "not decoded: this map's textures reached the memory limit of " +
+                      std::to_string(budget >> 20) + " MiB";
+            r.overLimit = true;
+            return;
+        }
         try {
             r.texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
+            held += textureBytes(*r.texture);
             c.decodes.fetch_add(1, std::memory_order_relaxed);
+        } catch (const LimitError& e) {
+            r.error = e.what();
+            r.overLimit = true;
         } catch (const std::exception& e) {
             r.error = e.what();
         } catch (...) {  // every promise must be kept: other calls may be waiting for this key

@@ -20,11 +20,14 @@ struct TextureJob {
 struct TextureResult {
     std::shared_ptr<const Texture> texture;  // null when decoding failed
     std::string error;                       // why, for a warning
+    bool overLimit = false;                  // refused for its claimed size (LimitError) or for the budget
 };
 
 // One result per job, in job order. Jobs missing from the cache are decoded in parallel (TBB); jobs
 // with equal keys are decoded once, also across calls running at the same time (one waits for the other).
-std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs);
+// `budget` (bytes, 0: none): once the textures this call holds (cache hits and decodes) reach it, the jobs
+// not started yet are refused with overLimit, so a call overshoots by at most one texture per thread.
+std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, size_t budget = 0);
 
 // Textures decoded (not found in the cache) since the process started: tests check the cache with it.
 size_t textureDecodeCount();

@@ -135,7 +135,7 @@ Layout readLayout(const std::vector<uint8_t>& bytes, const std::string& name) {
 
     if (info.width < 1 || info.height < 1 || info.width > kMaxTextureSide || info.height > kMaxTextureSide ||
         info.depth > kMaxTextureSide)
-        r.fail(16, "texture size " + std::to_string(info.width) + "x" + std::to_string(info.height) + "x" +
+        r.failLimit(16, "texture size " + std::to_string(info.width) + "x" + std::to_string(info.height) + "x" +
                        std::to_string(info.depth) + " is outside 1.." + std::to_string(kMaxTextureSide));
     if (info.frames < 1) r.fail(24, "texture has no frames");
     if (info.mips < 1) r.fail(56, "texture has no mip levels");

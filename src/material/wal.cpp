@@ -19,7 +19,7 @@ WalInfo readWalInfo(const std::vector<uint8_t>& bytes, const std::string& name) 
     info.name = r.fixedString(32);
     const uint32_t width = r.u32(), height = r.u32();
     if (width < 1 || height < 1 || width > uint32_t(kMaxTextureSide) || height > uint32_t(kMaxTextureSide))
-        r.fail(32, "texture size " + std::to_string(width) + "x" + std::to_string(height) + " is outside 1.." +
+        r.failLimit(32, "texture size " + std::to_string(width) + "x" + std::to_string(height) + " is outside 1.." +
                        std::to_string(kMaxTextureSide));
     info.width = int32_t(width);
     info.height = int32_t(height);

@@ -61,6 +61,11 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
 // Throws UsageError when the shards do not belong to one work list, overlap, or are missing.
 BatchResult mergeBatches(const std::vector<std::string>& shardDirs, const BatchOptions& options);
 
+namespace batch {
+// 128-bit xxHash of a map's bytes, as 32 hex digits: the manifest's and the service's content hash.
+std::string contentHash(const Bytes& bytes);
+}  // namespace batch
+
 // The output file of one view: pattern fields replaced ({map} = job.outputName, {view}, {ext}), relative to
 // the output folder; never absolute, never with "..".
 std::string outputPath(const MapJob& job, const SceneView& view);

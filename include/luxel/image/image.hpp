@@ -65,6 +65,9 @@ using ImageMetadata = std::vector<std::pair<std::string, std::string>>;
 // quantised to 8 bits with round-to-nearest; EXR is written as half floats, TIFF as 32-bit floats.
 // The file appears atomically (temporary name + rename). Throws UsageError on failure.
 void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata = {});
+// The bytes writeImage stores, for a file named like `path` (only its extension matters): an image served
+// from memory is byte for byte the file `luxel render` writes.
+std::vector<uint8_t> encodeImage(const std::string& path, const Image& image, const ImageMetadata& metadata = {});
 
 // The 8-bit values writeImage stores for PNG / JPEG: each value clamped to [0, 1] (NaN as 0) and rounded to
 // nearest of 255 steps; with dropAlpha a 4-channel image's RGB alone.

@@ -76,6 +76,10 @@ public:
     [[noreturn]] void fail(size_t local, const std::string& what) const {
         throw DecodeError(file_, lump_, base_ + local, what);
     }
+    // A size the file claims that is past a limit (LimitError), not damage.
+    [[noreturn]] void failLimit(size_t local, const std::string& what) const {
+        throw LimitError(file_, lump_, base_ + local, what);
+    }
 
 private:
     void need(size_t n) const {

@@ -248,6 +248,9 @@ struct MaterialSet {
     std::vector<SurfaceLook> looks;      // one per World::materials entry
     std::vector<std::string> missing;    // names of materials whose texture was not found, sorted, once each
     std::vector<std::string> warnings;   // shader / material parse problems (file:line: what)
+    // Textures refused for a claimed size past the decoders' limit or for MaterialOptions::textureBudget, one
+    // line each (also in warnings): drawn as missing by the CLI, refused by a service with a memory limit.
+    std::vector<std::string> overLimit;
     std::vector<std::string> fogShaders; // Quake 3 fog volume shaders the map uses (not drawn), sorted
     // Source: per World::materials entry, where its .vmt was found: "pakfile NAME", "vpk PATH", "loose DIR"
     // (as GameFiles mounted them), or "missing". Empty for the other formats.
@@ -273,6 +276,9 @@ struct MaterialOptions {
     // Source: damaged game content (a VPK CRC mismatch, a VPK entry or archive that cannot be read) is an
     // error (an exception naming it) instead of a warning.
     bool strict = false;
+    // Bytes of decoded textures one load may hold (0: no bound). Past it the remaining textures are refused
+    // (MaterialSet::overLimit): a service's per-request memory limit.
+    size_t textureBudget = 0;
 };
 
 // Loads the materials of a decoded map. Never fails for a missing texture (it is listed in `missing`);
@@ -291,6 +297,9 @@ MaterialSet loadMaterials(const World& world, const MapSource& source, const Mat
 // in the process cache: a Quake 3 map's game mount (its archives' directories and shader scripts). Other
 // formats: nothing. Errors are left for loadMaterials to report.
 void prefetchMaterialSources(const MapSource& source, const MaterialOptions& options);
+// Drops what the process cache holds for the archive at `archivePath` (the Quake 3 game mounts that include
+// it): a service calls it when an uploaded archive's temporary file is removed, so uploads do not pile up.
+void forgetMaterialSources(const std::string& archivePath);
 
 // The process-wide texture cache: lookups and hits since the process started, what it holds now.
 struct TextureCacheStats {

@@ -20,6 +20,13 @@ private:
     uint64_t offset_;
 };
 
+// A file that claims more than a limit allows (a 60000x60000 texture) or a load past its memory budget: a
+// DecodeError that a service can tell apart from damage, to refuse the request instead of drawing without it.
+class LimitError : public DecodeError {
+public:
+    using DecodeError::DecodeError;
+};
+
 // Bad command-line use or a request that cannot be met (missing file, unknown camera): exit code 2 as well.
 class UsageError : public std::runtime_error {
 public:

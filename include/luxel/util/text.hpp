@@ -51,4 +51,25 @@ inline int leadingInt(std::string_view s) {
     return std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc() ? v : 0;
 }
 
+// Text from a request or a file made safe for a log line: printable ASCII kept, '\' and '"' escaped, every other
+// byte (control characters, newlines, bytes past 127) as \xNN, so no input can forge or split a line.
+inline std::string escapeForLog(std::string_view s) {
+    static const char* kHex = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    for (unsigned char c : s) {
+        if (c == '\\' || c == '"') {
+            out += '\\';
+            out += char(c);
+        } else if (c >= 32 && c < 127) {
+            out += char(c);
+        } else {
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
 }  // namespace luxel

@@ -1,0 +1,59 @@
+#pragma once
+// The work behind an image request: admission (WorkGate), the decoded map (MapStore, or an upload), the view
+// (renderView, as `luxel render` draws it), the encoded bytes (encodeImage) and the image cache. The deadline
+// is checked between these stages; the per-request memory limit bounds the decoded map, its textures and the
+// frame. Knows no HTTP.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalogue.hpp"
+#include "lru_cache.hpp"
+#include "luxel/serve/serve.hpp"
+#include "map_store.hpp"
+#include "metrics.hpp"
+#include "request_limits.hpp"
+#include "view_query.hpp"
+
+namespace luxel::serve {
+
+struct EncodedImage {
+    Bytes bytes;
+    std::string contentType;  // image/png, image/jpeg, image/webp
+    std::string etag;         // quoted
+};
+
+// The ETag of a picture: the map's content hash (plus the archive member of an upload), the canonical
+// options and luxel's version, hashed; quoted as HTTP wants it.
+std::string makeEtag(const std::string& contentHash, const std::string& optionsKey);
+
+class RenderService {
+public:
+    RenderService(const ServeOptions& options, Metrics& metrics);
+
+    std::shared_ptr<const EncodedImage> cachedImage(const std::string& etag) { return images_.get(etag); }
+    // A map of the catalogue. Throws ServeError (503, 504, 422, 400) or lets DecodeError / UsageError through.
+    std::shared_ptr<const EncodedImage> renderListed(const CatalogueEntry& entry, const ViewQuery& query,
+                                                     const std::string& etag, const Deadline& deadline);
+    // An uploaded map (UploadedMap's rules).
+    std::shared_ptr<const EncodedImage> renderUpload(Bytes body, const std::string& fileName, const std::string& member,
+                                                     const ViewQuery& query, const std::string& etag,
+                                                     const Deadline& deadline);
+    WorkGate& gate() { return gate_; }
+    CacheFigures mapFigures() const { return maps_.figures(); }
+    CacheFigures imageFigures() const { return images_.figures(); }
+
+private:
+    MaterialOptions materialOptions(const std::vector<std::string>& gameDirs) const;
+    void checkMapMemory(const LoadedMap& map, const ViewQuery& query) const;
+    std::shared_ptr<const EncodedImage> draw(LoadedMap& map, const ViewQuery& query, const std::string& etag,
+                                             const Deadline& deadline);
+
+    const ServeOptions& options_;
+    Metrics& metrics_;
+    WorkGate gate_;
+    MapStore maps_;
+    ByteLru<EncodedImage> images_;
+};
+
+}  // namespace luxel::serve
