@@ -2,6 +2,9 @@
 #include <OpenImageIO/imagebuf.h>
 #include <OpenImageIO/imageio.h>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -48,13 +51,18 @@ std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     dropAlpha = dropAlpha && image.channels == 4;
     const int channels = dropAlpha ? 3 : image.channels;
     std::vector<uint8_t> bytes(size_t(image.width) * size_t(image.height) * size_t(channels));
-    for (size_t i = 0; i < bytes.size(); ++i) {
-        float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
-        v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
-        // lround of the float product, without the libm call: the product plus one half is exact in double,
-        // and truncating a non-negative value is rounding it down.
-        bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
-    }
+    // Rows in parallel (each value on its own, so the bytes are the same for any split): the image's encoding
+    // is otherwise serial, and a thumbnail service waits for it.
+    const size_t row = size_t(image.width) * size_t(channels);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, size_t(image.height), 16), [&](const tbb::blocked_range<size_t>& rows) {
+        for (size_t i = rows.begin() * row; i < rows.end() * row; ++i) {
+            float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
+            v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
+            // lround of the float product, without the libm call: the product plus one half is exact in double,
+            // and truncating a non-negative value is rounding it down.
+            bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
+        }
+    });
     return bytes;
 }
 

@@ -190,7 +190,10 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         if (request.skyColor) o.skyColor = *request.skyColor, o.skyColorOverride = true;
         o.styleSpec = request.styles;
         o.unlit = request.mode == "lightmap" ? request.unlit.value_or(UnlitSurfaces::Engine) : UnlitSurfaces::Light;
-        if (needsMaterials(request.mode) || engineLightmap) {
+        // Every material's textures loaded for this time already (a long-lived map a service keeps): nothing
+        // to find out about this camera's materials.
+        const bool allLoaded = map.materials && map.materialOptions.time == request.time && map.texturesFor.empty();
+        if ((needsMaterials(request.mode) || engineLightmap) && !allLoaded) {
             std::vector<bool> seen = materialsSeen(map.world, map.geometry, camera, {request.usePvs, true, request.worldOnly});
             // Lit and albedo views decode the textures the frame can show, not all the PVS names.
             if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)

@@ -15,6 +15,7 @@
 #include "catalogue.hpp"
 #include "luxel/batch/batch.hpp"
 #include "luxel/material/material_set.hpp"
+#include "luxel/model/studio_cache.hpp"
 #include "luxel/util/clock.hpp"
 #include "luxel/serve/serve.hpp"
 #include "luxel/util/error.hpp"
@@ -81,6 +82,7 @@ void sendImage(httplib::Response& res, const serve::EncodedImage& image, const c
     res.status = 200;
     res.set_header("ETag", image.etag);
     res.set_header("Cache-Control", cacheControl);
+    if (!image.timing.empty()) res.set_header("Server-Timing", image.timing);
     res.set_content(reinterpret_cast<const char*>(image.bytes.data()), image.bytes.size(), image.contentType.c_str());
 }
 
@@ -89,6 +91,14 @@ std::string residentBytes() {
     size_t pages = 0, resident = 0;
     statm >> pages >> resident;
     return std::to_string(resident * size_t(sysconf(_SC_PAGESIZE)));
+}
+
+// What besides a map's bytes decides its pictures: the content folders it is drawn with (a restart with other
+// game folders must not answer 304 for a picture that changed).
+std::string contentSetup(const std::vector<std::string>& gameDirs, const std::string& palette) {
+    std::string s = "\npalette " + palette;
+    for (const std::string& d : gameDirs) s += "\ngame " + d;
+    return s;
 }
 
 std::pair<std::string, int> splitListen(const std::string& listen) {
@@ -113,7 +123,7 @@ int runServer(const ServeOptions& given) {
     if (options.workers <= 0) options.workers = int(std::max(1u, std::thread::hardware_concurrency()));
     const auto [host, port] = splitListen(options.listen);
 
-    // SIGTERM / SIGINT / SIGHUP go to one waiting thread (blocked here, before any thread starts, so every
+    // SIGTERM / SIGINT go to one waiting thread (blocked here, before any thread starts, so every
     // thread inherits the mask).
     sigset_t signals;
     sigemptyset(&signals);
@@ -129,6 +139,7 @@ int runServer(const ServeOptions& given) {
     std::cerr << fmt::format("luxel serve: {} maps under {} roots ({} unreadable), listed in {:.2f} s\n", catalogue.maps.size(),
                              options.roots.size(), catalogue.maps.size() - readable, (nowMs() - t0) / 1000);
     setTextureCacheBudget(options.textureCacheBytes);
+    setStudioModelCacheBudget(options.textureCacheBytes / 4);  // Source props' models, beside their textures
 
     serve::Metrics metrics;
     serve::RenderService renderer(options, metrics);
@@ -144,11 +155,11 @@ int runServer(const ServeOptions& given) {
     server.set_payload_max_length(options.uploadBytes);
     server.set_tcp_nodelay(true);
 
-    server.set_pre_routing_handler([&](const httplib::Request&, httplib::Response& res) {
+    server.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
         tRequestStart = Clock::now();
         tCounted = true;
         active.fetch_add(1);
-        if (draining.load()) {
+        if (draining.load() && req.path != "/healthz") {  // /healthz answers 503 "draining" itself
             sendError(res, 503, "the service is shutting down", 1);
             return httplib::Server::HandlerResponse::Handled;
         }
@@ -213,7 +224,7 @@ int runServer(const ServeOptions& given) {
             } catch (const UsageError& e) {
                 throw ServeError(400, e.what());
             }
-            const std::string etag = serve::makeEtag(entry->hash, query.key);
+            const std::string etag = serve::makeEtag(entry->hash + contentSetup(entry->gameDirs, options.palette), query.key);
             if (req.has_header("If-None-Match") && matchesEtag(req.get_header_value("If-None-Match"), etag)) {
                 metrics.countNotModified();
                 res.status = 304;
@@ -272,7 +283,8 @@ int runServer(const ServeOptions& given) {
             content.clear();
             content.shrink_to_fit();
             const std::string member = req.has_param("map") ? req.get_param_value("map") : "";
-            const std::string etag = serve::makeEtag(batch::contentHash(body) + "\n" + member, query.key);
+            const std::string etag = serve::makeEtag(
+                batch::contentHash(body) + "\n" + member + contentSetup(options.gameDirs, options.palette), query.key);
             auto image = renderer.cachedImage(etag);
             if (!image) image = renderer.renderUpload(std::move(body), fileName, member, query, etag, deadline);
             sendImage(res, *image, "private, max-age=3600");

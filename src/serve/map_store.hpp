@@ -19,6 +19,7 @@ struct StoredMap {
     mutable std::timed_mutex drawing;  // held while a request draws (and so loads materials into) `map`
     mutable LoadedMap map;
     size_t bytes = 0;  // approximateBytes(map) when loaded
+    mutable int views = 0;  // drawn so far (under `drawing`)
 };
 
 // The decoded world and geometry a LoadedMap holds, roughly (the large arrays' capacities): what the map cache

@@ -7,6 +7,7 @@
 
 #include "luxel/batch/batch.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "uploads.hpp"
 
@@ -54,14 +55,19 @@ void RenderService::checkMapMemory(const LoadedMap& map, const ViewQuery& query)
 }
 
 std::shared_ptr<const EncodedImage> RenderService::draw(LoadedMap& map, const ViewQuery& query, const std::string& etag,
-                                                        const Deadline& deadline) {
+                                                        const Deadline& deadline, bool allTextures) {
     checkMapMemory(map, query);
     // What the textures may take: the limit less the map and the frame (checked above to fit).
     map.materialOptions.textureBudget =
         std::max<size_t>(1, options_.requestMemoryBytes - approximateBytes(map) - frameBytes(query));
     if (options_.testDelayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(options_.testDelayMs));
     deadline.check("before drawing");
-    const RenderedView view = renderView(map, query.request());
+    const double t0 = nowMs(), materialsBefore = map.materialsMs;
+    const ViewRequest request = query.request();
+    if (allTextures && (request.mode == "lit" || request.mode == "albedo" || request.mode == "auto"))
+        (void)ensureMaterials(map, request.time);
+    const RenderedView view = renderView(map, request);
+    const double t1 = nowMs();
     metrics_.countRender();
     if (map.materials && !map.materials->overLimit.empty())
         throw ServeError(422, map.materials->overLimit.front() + fmt::format(" (request memory limit {} MiB)",
@@ -71,6 +77,8 @@ std::shared_ptr<const EncodedImage> RenderService::draw(LoadedMap& map, const Vi
     image->bytes = encodeImage("view." + query.format, view.image, viewMetadata(map, view));
     image->contentType = contentType(query.format);
     image->etag = etag;
+    image->timing = fmt::format("materials;dur={:.1f}, camera;dur={:.1f}, frame;dur={:.1f}, view;dur={:.1f}, encode;dur={:.1f}",
+                                map.materialsMs - materialsBefore, view.cameraMs, view.frameMs, t1 - t0, nowMs() - t1);
     images_.put(etag, image, image->bytes.size() + etag.size() + sizeof(EncodedImage));
     return image;
 }
@@ -92,7 +100,7 @@ std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueE
     std::unique_lock lock(stored->drawing, std::defer_lock);
     if (!lock.try_lock_until(deadline.at)) deadline.check("while another request drew the map");
     try {
-        return draw(stored->map, query, etag, deadline);
+        return draw(stored->map, query, etag, deadline, stored->views++ > 0);
     } catch (const ServeError& e) {
         // A map whose materials were cut short by the memory limit must not serve later views.
         if (e.status == 422) maps_.drop(key);
@@ -112,7 +120,7 @@ std::shared_ptr<const EncodedImage> RenderService::renderUpload(Bytes body, cons
         LoadedMap map = loadMap(std::move(up.source), {}, materialOptions(options_.gameDirs), {}, true);
         map.displayName = up.clean(map.displayName);  // the picture's metadata names no temporary folder
         deadline.check("after decoding the map");
-        return draw(map, query, etag, deadline);
+        return draw(map, query, etag, deadline, false);
     } catch (const ServeError& e) {  // messages name the upload, not the private folder
         throw ServeError(e.status, up.clean(e.what()), e.retryAfter);
     } catch (const DecodeError& e) {

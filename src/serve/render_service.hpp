@@ -21,6 +21,7 @@ struct EncodedImage {
     Bytes bytes;
     std::string contentType;  // image/png, image/jpeg, image/webp
     std::string etag;         // quoted
+    std::string timing;       // Server-Timing value of the request that drew it: where its time went
 };
 
 // The ETag of a picture: the map's content hash (plus the archive member of an upload), the canonical
@@ -46,8 +47,10 @@ public:
 private:
     MaterialOptions materialOptions(const std::vector<std::string>& gameDirs) const;
     void checkMapMemory(const LoadedMap& map, const ViewQuery& query) const;
+    // `allTextures`: load every material's textures first (a map drawn again: later views then skip finding
+    // out which textures their camera shows).
     std::shared_ptr<const EncodedImage> draw(LoadedMap& map, const ViewQuery& query, const std::string& etag,
-                                             const Deadline& deadline);
+                                             const Deadline& deadline, bool allTextures);
 
     const ServeOptions& options_;
     Metrics& metrics_;
