@@ -89,6 +89,7 @@ figure.failed img { outline: 2px solid #c44; }
 figcaption { font-size: 0.85em; margin-top: 4px; overflow-wrap: anywhere; }
 form { background: #2a2a2a; padding: 10px; margin-bottom: 1.5em; }
 #result { max-width: 100%; display: block; margin-top: 8px; }
+#result[hidden] { display: none; }
 )CSS";
 
 }  // namespace

@@ -1,0 +1,177 @@
+// The service's parts without HTTP: the byte-bounded LRU, the worker gate, the canonical view query, the
+// settings file, log escaping and the texture budget. Expected values are worked out by hand here.
+#include <catch2/catch.hpp>
+
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "../src/serve/lru_cache.hpp"
+#include "../src/serve/request_limits.hpp"
+#include "../src/serve/view_query.hpp"
+#include "../src/material/texture_cache.hpp"
+#include "luxel/serve/serve.hpp"
+#include "luxel/util/error.hpp"
+#include "luxel/util/text.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::serve;
+
+TEST_CASE("serve parts: the LRU keeps the most recently used entries within its bytes", "[serve_parts]") {
+    ByteLru<int> lru(100);
+    lru.put("a", std::make_shared<int>(1), 40);
+    lru.put("b", std::make_shared<int>(2), 40);
+    REQUIRE(lru.get("a"));  // a is now the most recent: c pushes out b
+    lru.put("c", std::make_shared<int>(3), 40);
+    CHECK(lru.get("b") == nullptr);
+    CHECK(*lru.get("a") == 1);
+    CHECK(*lru.get("c") == 3);
+    CacheFigures f = lru.figures();
+    CHECK(f.entries == 2);
+    CHECK(f.bytes == 80);
+    CHECK(f.evictions == 1);
+    CHECK(f.hits == 3);
+    CHECK(f.misses == 1);
+    lru.put("huge", std::make_shared<int>(4), 101);  // larger than the whole cache: not kept, nothing dropped
+    CHECK(lru.get("huge") == nullptr);
+    CHECK(lru.figures().entries == 2);
+    lru.put("a", std::make_shared<int>(5), 10);  // replaced: its bytes counted once
+    CHECK(lru.figures().bytes == 50);
+    CHECK(*lru.get("a") == 5);
+}
+
+TEST_CASE("serve parts: the gate admits workers, queues up to its length, then refuses", "[serve_parts]") {
+    WorkGate gate(1, 1);
+    const Deadline later = Deadline::after(30);
+    auto first = std::make_unique<WorkGate::Slot>(gate.enter(later));
+    CHECK(gate.running() == 1);
+    // The second waits in the queue; a third finds the queue full.
+    auto second = std::async(std::launch::async, [&] { WorkGate::Slot s = gate.enter(later); return gate.running(); });
+    while (gate.waiting() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    try {
+        (void)gate.enter(later);
+        FAIL("a full queue admitted a request");
+    } catch (const ServeError& e) {
+        CHECK(e.status == 503);
+        CHECK(e.retryAfter == 1);
+    }
+    first.reset();  // the worker is free: the waiting one runs
+    CHECK(second.get() == 1);
+    CHECK(gate.running() == 0);
+    // One that waits past its deadline gets 504.
+    WorkGate::Slot busy = gate.enter(later);
+    try {
+        (void)gate.enter(Deadline::after(0.05));
+        FAIL("a request waited past its deadline");
+    } catch (const ServeError& e) {
+        CHECK(e.status == 504);
+    }
+    gate.close();
+    CHECK_THROWS_AS(gate.enter(later), ServeError);
+}
+
+TEST_CASE("serve parts: view queries have one canonical key and the CLI's errors", "[serve_parts]") {
+    using Params = std::multimap<std::string, std::string>;
+    const ViewQuery plain = parseViewQuery({}, "png", 3840, 2160);
+    // Defaults spelt out, in another order, numbers written differently: the same picture, the same key.
+    const ViewQuery spelt = parseViewQuery(Params{{"size", "512x288"}, {"mode", "auto"}, {"camera", "best"}, {"fov", "90.0"},
+                                                  {"time", "0"}, {"spp", "1"}, {"world-only", "0"}},
+                                           "png", 3840, 2160);
+    CHECK(plain.key == spelt.key);
+    CHECK(plain.key == "camera=best&format=png&fov=90&look=&mode=auto&size=512x288&spp=1&styles=&time=0&transparent=0&"
+                       "unlit=&world-only=0");
+    CHECK(parseViewQuery(Params{{"size", "640x360"}}, "png", 3840, 2160).key != plain.key);
+    CHECK(parseViewQuery({}, "jpg", 3840, 2160).key != plain.key);
+    const ViewRequest r = parseViewQuery(Params{{"camera", "spawn:2"}, {"size", "320x180"}, {"mode", "lit"}}, "png", 3840, 2160).request();
+    CHECK(r.camera == "spawn:2");
+    CHECK(r.width == 320);
+    CHECK(r.height == 180);
+    CHECK(r.mode == "lit");
+    CHECK(r.ldrOutput);
+    CHECK_FALSE(r.figures);
+    auto error = [](const Params& p, const std::string& format = "png") {
+        try {
+            (void)parseViewQuery(p, format, 1920, 1080);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK_THAT(error({{"size", "1921x10"}}), Catch::Contains("query: size: 1921x10 is outside 1x1..1920x1080"));
+    CHECK_THAT(error({{"camera", "nowhere"}}), Catch::Contains("query: camera: unknown camera 'nowhere'"));
+    CHECK_THAT(error({{"mode", "pretty"}}), Catch::Contains("mode") && Catch::Contains("pretty"));
+    CHECK_THAT(error({{"look", "sepia"}}), Catch::Contains("query: look:"));
+    CHECK_THAT(error({{"fov", "wide"}}), Catch::Contains("query: fov: 'wide' is not a number"));
+    CHECK_THAT(error({{"size", "64x36"}, {"size", "32x18"}}), Catch::Contains("query: size: given twice"));
+    CHECK_THAT(error({{"colour", "1"}}), Catch::Contains("query: colour: unknown option"));
+    CHECK_THAT(error({}, "gif"), Catch::Contains("query: format: 'gif' is not png, jpg or webp"));
+}
+
+TEST_CASE("serve parts: log lines escape what requests and files hold", "[serve_parts]") {
+    CHECK(escapeForLog("plain /maps/x.png?size=1x1") == "plain /maps/x.png?size=1x1");
+    CHECK(escapeForLog(std::string("a\nb\0c", 5)) == "a\\x0ab\\x00c");
+    CHECK(escapeForLog("\x1b[31mred \"q\" \\") == "\\x1b[31mred \\\"q\\\" \\\\");
+    CHECK(escapeForLog("\xc3\xa9") == "\\xc3\\xa9");
+}
+
+TEST_CASE("serve parts: the settings file, its relative paths and its errors", "[serve_parts]") {
+    const std::string dir = test::tempDir("serve-config");
+    test::writeTextFile(dir + "/serve.toml", "roots = [\"maps\", \"/abs/baseoa\"]\nlisten = \"0.0.0.0:9000\"\nworkers = 3\n"
+                                             "queue = 5\nmap_cache_mb = 2\nrequest_timeout = 1.5\nmax_size = \"800x600\"\n"
+                                             "access_log = false\n");
+    const ServeOptions o = loadServeConfig(dir + "/serve.toml");
+    REQUIRE(o.roots.size() == 2);
+    CHECK(o.roots[0] == dir + "/maps");
+    CHECK(o.roots[1] == "/abs/baseoa");
+    CHECK(o.listen == "0.0.0.0:9000");
+    CHECK(o.workers == 3);
+    CHECK(o.queue == 5);
+    CHECK(o.mapCacheBytes == 2u << 20);
+    CHECK(o.requestSeconds == 1.5);
+    CHECK(o.maxWidth == 800);
+    CHECK(o.maxHeight == 600);
+    CHECK_FALSE(o.accessLog);
+    CHECK(o.imageCacheBytes == ServeOptions{}.imageCacheBytes);  // not in the file: the default
+    test::writeTextFile(dir + "/bad.toml", "roots = []\n\nworker = 2\n");
+    CHECK_THROWS_WITH(loadServeConfig(dir + "/bad.toml"), Catch::Contains("bad.toml:3: worker: unknown key"));
+    test::writeTextFile(dir + "/range.toml", "queue = -1\n");
+    CHECK_THROWS_WITH(loadServeConfig(dir + "/range.toml"), Catch::Contains("range.toml:1: queue: -1 is outside 0..100000"));
+}
+
+TEST_CASE("serve parts: a texture budget refuses what is past it, and claimed sizes past the limit", "[serve_parts]") {
+    clearTextureCache();
+    auto job = [](const std::string& key, int side) {
+        return TextureJob{key, key, [side] {
+                              RgbaImage img;
+                              img.width = img.height = side;
+                              img.rgba.assign(size_t(side) * size_t(side) * 4, 128);
+                              return img;
+                          }};
+    };
+    // 64x64 RGBA with its mip chain is over 16 KiB: a 1-byte budget lets the first decode start (nothing is held
+    // yet) and refuses the rest once it is held. One thread: the order is the jobs' order.
+    std::vector<TextureJob> jobs = {job("budget-a", 64), job("budget-b", 64), job("budget-c", 64)};
+    const auto serial = [&] { return loadTextures(jobs, 1); };
+    std::vector<TextureResult> r;
+    {
+        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+        r = serial();
+    }
+    REQUIRE(r.size() == 3);
+    CHECK(r[0].texture);
+    CHECK_FALSE(r[0].overLimit);
+    CHECK_FALSE(r[1].texture);
+    CHECK(r[1].overLimit);
+    CHECK(r[2].overLimit);
+    CHECK_THAT(r[1].error, Catch::Contains("memory limit"));
+    // A decoder's LimitError (a claimed size) is overLimit too; any other failure is not.
+    const std::vector<TextureResult> limits = loadTextures(
+        {TextureJob{"limit-x", "huge.tga", [] () -> RgbaImage { throw LimitError("huge.tga", "image", 0, "60000x60000"); }},
+         TextureJob{"limit-y", "bad.tga", [] () -> RgbaImage { throw DecodeError("bad.tga", "image", 0, "damaged"); }}});
+    CHECK(limits[0].overLimit);
+    CHECK_FALSE(limits[1].overLimit);
+    clearTextureCache();
+}
