@@ -151,10 +151,14 @@ TEST_CASE("serve parts: a texture budget refuses what is past it, and claimed si
                               return img;
                           }};
     };
-    // 64x64 RGBA with its mip chain is over 16 KiB: a 1-byte budget lets the first decode start (nothing is held
-    // yet) and refuses the rest once it is held. One thread: the order is the jobs' order.
+    // What one 64x64 texture takes as the cache counts it (mip chain, padding); a budget of one and a half of
+    // those holds one, not two. One thread: the order is the jobs' order.
+    (void)loadTextures({job("budget-size", 64)});
+    const size_t one = textureCacheStats().bytes;
+    REQUIRE(one >= 64 * 64 * 4);
+    clearTextureCache();
     std::vector<TextureJob> jobs = {job("budget-a", 64), job("budget-b", 64), job("budget-c", 64)};
-    const auto serial = [&] { return loadTextures(jobs, 1); };
+    const auto serial = [&] { return loadTextures(jobs, one + one / 2); };
     std::vector<TextureResult> r;
     {
         tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
@@ -167,6 +171,9 @@ TEST_CASE("serve parts: a texture budget refuses what is past it, and claimed si
     CHECK(r[1].overLimit);
     CHECK(r[2].overLimit);
     CHECK_THAT(r[1].error, Catch::Contains("memory limit"));
+    // A budget below one texture refuses even the first (its memory was held only while it was measured).
+    clearTextureCache();
+    CHECK(loadTextures({job("budget-d", 64)}, one - 1)[0].overLimit);
     // A decoder's LimitError (a claimed size) is overLimit too; any other failure is not.
     const std::vector<TextureResult> limits = loadTextures(
         {TextureJob{"limit-x", "huge.tga", [] () -> RgbaImage { throw LimitError("huge.tga", "image", 0, "60000x60000"); }},

@@ -2,14 +2,25 @@
 // opened, hashed, skipped when its outputs are up to date, else decoded once and drawn for every view.
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 
 #include "batch_parts.hpp"
+#include "journal.hpp"
+#include "test_hooks.hpp"
 #include "luxel/batch/levelshots.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/material/material_set.hpp"
@@ -17,6 +28,8 @@
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "progress.hpp"
+
+extern char** environ;
 
 namespace luxel {
 namespace fs = std::filesystem;
@@ -58,7 +71,33 @@ struct Outcome {
     std::shared_ptr<const FittedThumbnail> sheetThumbnail;  // the first view fitted to its sheet tile
 };
 
-Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, const Json& previous) {
+// What a map's work may take: the batch's --map-timeout (checked between stages: the work stops at the next
+// boundary) and its share of the memory budget for its textures.
+struct MapLimits {
+    double seconds = 0;          // 0: none
+    size_t textureBytes = 0;     // 0: none
+};
+
+// Throws when the map's time is up, naming the stage it got through.
+void checkTime(const MapLimits& limits, double startMs, const std::string& stage) {
+    if (limits.seconds > 0 && nowMs() - startMs > limits.seconds * 1000)
+        throw UsageError(fmt::format("took longer than --map-timeout {:g} s (stopped after {})", limits.seconds, stage));
+}
+
+// The image file `luxel render` would write, or (test hook) half of it under the temporary name, then SIGKILL.
+void writeViewImage(const fs::path& file, const Image& image, const ImageMetadata& metadata) {
+    if (testKillPoint("image-write")) {
+        const Bytes bytes = encodeImage(file.string(), image, metadata);
+        std::ofstream torn(file.string() + ".tmp" + std::to_string(::getpid()), std::ios::binary);
+        torn.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size() / 2));
+        torn.flush();
+        testKillNow();
+    }
+    writeImage(file.string(), image, metadata);
+}
+
+Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, const Json& previous, Journal* journal,
+                  const MapLimits& limits) {
     Outcome out;
     Json& e = out.entry;
     e["index"] = index;
@@ -85,7 +124,13 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         }
         e["hash"] = hash;
         e["options"] = options_;
-        LoadedMap map = loadMap(std::move(source), {job.ldr}, {job.gameDirs, job.palette, 0});
+        if (journal) journal->started(job.source);
+        testAbortOnMap(job.name);
+        checkTime(limits, t0, "opening");
+        MaterialOptions materials{job.gameDirs, job.palette, 0};
+        materials.textureBudget = limits.textureBytes;
+        LoadedMap map = loadMap(std::move(source), {job.ldr}, materials);
+        checkTime(limits, t0, "decoding");
         e["format"] = fmt::format("{} {}", map.world.formatName, map.world.version);
         ms["decode"] = round2(map.decodeMs);
         ms["tessellate"] = round2(map.tessellateMs);
@@ -94,13 +139,17 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         for (const SceneView& v : job.views) {
             const double v0 = nowMs();
             RenderedView r = renderView(map, sceneViewRequest(v, job.output));
+            if (map.materials && !map.materials->overLimit.empty())
+                throw UsageError(map.materials->overLimit.front() +
+                                 fmt::format(" (the map's share of --max-memory: {} MiB)", limits.textureBytes >> 20));
+            checkTime(limits, t0, "drawing view " + v.name);
             const int frameWidth = r.image.width, frameHeight = r.image.height;
             if (v.levelshot > 0) r.image = levelshotImage(r.image, v.levelshot);
             const std::string rel = outputPath(job, v);
             const fs::path file = fs::path(options.outDir) / rel;
             fs::create_directories(file.parent_path());
             const double w0 = nowMs();
-            writeImage(file.string(), r.image, viewMetadata(map, r));
+            writeViewImage(file, r.image, viewMetadata(map, r));
             const double w1 = nowMs();
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
@@ -140,7 +189,98 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
     e["warnings"] = out.warnings;
     ms["total"] = round2(nowMs() - t0);
     e["ms"] = ms;
+    if (journal) journal->finished(e);
     return out;
+}
+
+// The entry of a map that crashed the process in two runs in a row: skipped.
+Outcome poisonOutcome(const MapJob& job, size_t index, int runs) {
+    Outcome out;
+    out.entry = {{"index", index},       {"name", job.name},
+                 {"output_name", job.outputName}, {"source", job.source},
+                 {"status", "failed"},    {"poison", true},
+                 {"error", fmt::format("crashed the process twice: started in {} runs in a row and never finished "
+                                       "(journal.jsonl); skipped (--force tries it again)",
+                                       runs)},
+                 {"warnings", Json::array()}, {"ms", {{"total", 0.0}}}};
+    return out;
+}
+
+// One map in a child process (options.childCommand --only-source SOURCE --result FILE): a crash or a hang costs
+// that map only. `strikes`: runs that already started the map and never finished it.
+Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& options, Journal& journal, int strikes) {
+    const std::string result = (fs::path(options.outDir) / fmt::format(".isolated-{}-{}.json", ::getpid(), index)).string();
+    std::vector<std::string> argv = options.childCommand;
+    for (const std::string& a : {std::string("--only-source"), job.source, std::string("--result"), result, std::string("-q")})
+        argv.push_back(a);
+    std::vector<char*> raw;
+    for (std::string& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    journal.started(job.source);
+    const double t0 = nowMs();
+    pid_t pid = -1;
+    int status = 0;
+    std::string failure;
+    if (posix_spawn(&pid, raw[0], nullptr, nullptr, raw.data(), environ) != 0) {
+        failure = "could not start a child process for it";
+    } else {
+        // A child past its map timeout stops at its next stage; one that hangs inside a stage is killed.
+        const double limitMs = options.mapTimeout > 0 ? options.mapTimeout * 1000 + 30000 : 0;
+        bool killed = false;
+        for (;;) {
+            const pid_t got = waitpid(pid, &status, limitMs > 0 ? WNOHANG : 0);
+            if (got == pid) break;
+            if (got < 0 && errno != EINTR) break;
+            if (limitMs > 0 && !killed && nowMs() - t0 > limitMs) {
+                ::kill(pid, SIGKILL);
+                killed = true;
+            }
+            if (limitMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (killed) failure = fmt::format("hung past --map-timeout {:g} s and was killed", options.mapTimeout);
+        else if (WIFSIGNALED(status))
+            failure = fmt::format("crashed the process{}: {} (signal {})", strikes > 0 ? " twice" : "",
+                                  strsignal(WTERMSIG(status)), WTERMSIG(status));
+    }
+    Outcome out;
+    if (failure.empty()) {
+        std::ifstream in(result, std::ios::binary);
+        const Json r = Json::parse(in, nullptr, false);
+        if (r.is_object() && r.contains("entry")) {
+            out.entry = r["entry"];
+            out.upToDate = r.value("up_to_date", false);
+            for (const Json& w : r.value("warnings", Json::array())) out.warnings.push_back(w.get<std::string>());
+        } else {
+            failure = fmt::format("its child process ended with status {} and no result", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+    }
+    std::error_code ec;
+    fs::remove(result, ec);
+    if (!failure.empty()) {
+        out.entry = {{"index", index}, {"name", job.name}, {"output_name", job.outputName}, {"source", job.source},
+                     {"status", "failed"}, {"error", failure}, {"warnings", Json::array()},
+                     {"ms", {{"total", round2(nowMs() - t0)}}}};
+        if (strikes > 0 && failure.starts_with("crashed")) out.entry["poison"] = true;
+    }
+    if (!out.upToDate) journal.finished(out.entry);
+    return out;
+}
+
+// Files a killed run left behind (writeFileAtomic's half-written "NAME.tmpPID", a child's result): removed before
+// a run starts.
+void removeTornFiles(const std::string& dir) {
+    std::error_code ec;
+    std::vector<fs::path> torn;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        const std::string name = it->path().filename().string();
+        const size_t at = name.rfind(".tmp");
+        const bool tornTemp = at != std::string::npos && at + 4 < name.size() &&
+                              name.find_first_not_of("0123456789", at + 4) == std::string::npos;
+        const bool childResult = name.starts_with(".isolated-") && name.ends_with(".json");  // renderIsolated's
+        if (tornTemp || childResult) torn.push_back(it->path());
+    }
+    for (const fs::path& p : torn) fs::remove(p, ec);
 }
 
 void prepareOutputDir(const std::string& dir) {
@@ -161,8 +301,41 @@ void prepareOutputDir(const std::string& dir) {
 
 BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& options) {
     using namespace batch;
+    const bool child = !options.onlySource.empty();
     prepareOutputDir(options.outDir);
-    const Json previous = options.force ? Json() : readManifest(options.outDir);
+    if (!child) removeTornFiles(options.outDir);
+    if (options.force && !child) fs::remove(fs::path(options.outDir) / "journal.jsonl");
+    // What earlier runs finished: the journal of a run that did not end (newest first), then the last manifest.
+    JournalState history = readJournal(options.outDir);
+    Json previous = options.force ? Json() : readManifest(options.outDir);
+    // A map the last manifest records as poison stays skipped until --force (or a new output folder).
+    if (previous.is_object() && previous.contains("maps") && previous["maps"].is_array())
+        for (const Json& m : previous["maps"])
+            if (m.is_object() && m.value("poison", false)) {
+                int& runs = history.unfinishedRuns[m.value("source", "")];
+                runs = std::max(runs, kPoisonRuns);
+            }
+    if (!history.finished.empty()) {
+        Json maps = Json::array();
+        for (auto it = history.finished.rbegin(); it != history.finished.rend(); ++it) maps.push_back(*it);
+        if (previous.is_object() && previous.contains("maps") && previous["maps"].is_array())
+            for (const Json& m : previous["maps"]) maps.push_back(m);
+        previous = Json{{"maps", std::move(maps)}};
+    }
+    if (child) {  // one map for a parent batch: no journal, manifest, sheet or index of its own
+        const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == options.onlySource; });
+        if (it == jobs.end()) throw UsageError("--only-source " + options.onlySource + ": not in the work list");
+        MapLimits limits;
+        limits.seconds = options.mapTimeout;
+        if (options.maxMemory) limits.textureBytes = options.maxMemory / 8 * 5;
+        const Outcome o = renderJob(*it, size_t(it - jobs.begin()), options, previous, nullptr, limits);
+        const std::string text = Json{{"entry", o.entry}, {"up_to_date", o.upToDate}, {"warnings", o.warnings}}.dump();
+        writeFileAtomic(options.resultFile, Bytes(text.begin(), text.end()));
+        BatchResult r;
+        (o.entry.value("status", "") == "ok" ? r.ok : r.failed) = 1;
+        return r;
+    }
+    Journal journal(options.outDir);
     const double start = nowMs();
 
     std::vector<size_t> mine;
@@ -179,6 +352,9 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
         setStudioModelCacheBudget(maxMemory / 16);
     }
 
+    MapLimits limits;
+    limits.seconds = options.mapTimeout;
+    if (maxMemory) limits.textureBytes = maxMemory / 8 * 5 / size_t(inFlight);
     std::vector<Outcome> outcomes(mine.size());
     Progress progress(mine.size(), options.verbosity == Verbosity::Quiet, options.verbosity == Verbosity::Verbose);
     size_t next = 0;
@@ -194,7 +370,17 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
                                        }) &
             tbb::make_filter<size_t, size_t>(tbb::filter_mode::parallel,
                                              [&](size_t k) {
-                                                 outcomes[k] = renderJob(jobs[mine[k]], mine[k], options, previous);
+                                                 const MapJob& job = jobs[mine[k]];
+                                                 const auto strikes = history.unfinishedRuns.find(job.source);
+                                                 const int runs = strikes == history.unfinishedRuns.end() ? 0 : strikes->second;
+                                                 if (runs >= kPoisonRuns && !options.force) {
+                                                     outcomes[k] = poisonOutcome(job, mine[k], runs);
+                                                     journal.finished(outcomes[k].entry);
+                                                 } else if ((options.isolate || runs > 0) && !options.childCommand.empty()) {
+                                                     outcomes[k] = renderIsolated(job, mine[k], options, journal, runs);
+                                                 } else {
+                                                     outcomes[k] = renderJob(job, mine[k], options, previous, &journal, limits);
+                                                 }
                                                  return k;
                                              }) &
             tbb::make_filter<size_t, void>(tbb::filter_mode::serial_in_order, [&](size_t k) {
@@ -240,6 +426,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     writeArchives(result.manifest, options.outDir);
     writeSheetAndIndex(result.manifest, options, sheetThumbnails);
     writeManifest(result.manifest, options.outDir);
+    journal.remove();  // the manifest holds everything it did
     return result;
 }
 

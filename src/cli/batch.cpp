@@ -30,6 +30,9 @@ struct BatchArgs {
     int shards = 0;
     int jobs = 0;
     std::string maxMemory;
+    double mapTimeout = 0;
+    bool isolate = false;
+    std::string onlySource, result;  // a child of --isolate: one map, its manifest entry to a file
     bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
     std::string sheet;
     std::string preset;          // "levelshots": plain inputs get the levelshot view and output
@@ -133,6 +136,12 @@ int runBatchCommand(const BatchArgs& args) {
     o.jobs = args.jobs;
     o.maxMemory = args.maxMemory.empty() ? defaultMaxMemory() : parseBytes(args.maxMemory);
     o.force = args.force;
+    o.mapTimeout = args.mapTimeout;
+    o.isolate = args.isolate;
+    o.onlySource = args.onlySource;
+    o.resultFile = args.result;
+    o.childCommand = commandLine();
+    o.childCommand.at(0) = "/proc/self/exe";  // this very binary, wherever it was started from
     o.sheetPath = args.sheet;
     o.writeIndex = !args.noIndex;
     o.verbosity = args.quiet ? Verbosity::Quiet : args.verbose ? Verbosity::Verbose : Verbosity::Normal;
@@ -198,7 +207,12 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_option("--jobs", args->jobs, "maps in flight (default: one per thread, fewer when memory is short)")
         ->check(CLI::Range(1, 1024));
     sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 4G (default: half the RAM, at most 2G); decides maps in flight and the texture cache");
-    sub->add_flag("--force", args->force, "redo maps whose outputs are up to date");
+    sub->add_flag("--force", args->force, "redo maps whose outputs are up to date (and forget the journal's poison maps)");
+    sub->add_flag("--isolate", args->isolate, "render each map in a child process: a crash costs that map only");
+    sub->add_option("--only-source", args->onlySource, "(a child of --isolate) render this one map")->group("");
+    sub->add_option("--result", args->result, "(a child of --isolate) its manifest entry goes here")->group("");
+    sub->add_option("--map-timeout", args->mapTimeout, "seconds one map may take; past it the map fails, naming its stage")
+        ->check(CLI::Range(0.0, 1e7));
     sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");
     sub->add_flag("--no-index", args->noIndex, "do not write DIR/index.html");
     sub->add_flag("-q,--quiet", args->quiet, "print only errors");

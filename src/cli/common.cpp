@@ -72,6 +72,17 @@ void writeTextFile(const std::string& path, const std::string& text) {
     writeFileAtomic(path, Bytes(text.begin(), text.end()));
 }
 
+namespace {
+std::vector<std::string>& storedCommandLine() {
+    static std::vector<std::string> args;
+    return args;
+}
+}  // namespace
+
+const std::vector<std::string>& commandLine() { return storedCommandLine(); }
+
+void setCommandLine(int argc, char** argv) { storedCommandLine().assign(argv, argv + argc); }
+
 int workerThreads() {
     return int(std::min<size_t>(size_t(tbb::this_task_arena::max_concurrency()),
                                 tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));

@@ -50,6 +50,10 @@ void writeTextFile(const std::string& path, const std::string& text);
 // does not report).
 int workerThreads();
 
+// The command line this process was started with (argv), for commands that start themselves again.
+const std::vector<std::string>& commandLine();
+void setCommandLine(int argc, char** argv);
+
 
 }  // namespace luxel::cli
 

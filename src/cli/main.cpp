@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "common.hpp"
 #include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
 
@@ -32,6 +33,7 @@ std::string parseErrorLine(CLI::App& app, const CLI::ParseError& e) {
 }
 
 int run(int argc, char** argv) {
+    luxel::cli::setCommandLine(argc, argv);
     CLI::App app{"luxel: renders compiled game maps (Quake 3, Quake 2, Source) from their stored lighting"};
     app.require_subcommand(1);
     app.fallthrough();  // --threads is accepted after the subcommand too

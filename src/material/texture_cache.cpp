@@ -101,8 +101,15 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
         }
         try {
             r.texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
-            held += textureBytes(*r.texture);
             c.decodes.fetch_add(1, std::memory_order_relaxed);
+            const size_t bytes = textureBytes(*r.texture);
+            if (budget && held.fetch_add(bytes) + bytes > budget) {  // this one would pass the budget: refused
+                held -= bytes;
+                r.texture.reset();
+                r.error = "not kept: this map's textures would pass the memory limit of " +
+                          std::to_string(budget >> 20) + " MiB";
+                r.overLimit = true;
+            }
         } catch (const LimitError& e) {
             r.error = e.what();
             r.overLimit = true;

@@ -25,8 +25,9 @@ struct TextureResult {
 
 // One result per job, in job order. Jobs missing from the cache are decoded in parallel (TBB); jobs
 // with equal keys are decoded once, also across calls running at the same time (one waits for the other).
-// `budget` (bytes, 0: none): once the textures this call holds (cache hits and decodes) reach it, the jobs
-// not started yet are refused with overLimit, so a call overshoots by at most one texture per thread.
+// `budget` (bytes, 0: none): a texture that would take what this call holds (cache hits and decodes) past it is
+// refused with overLimit (dropped once decoded: a call overshoots by at most one texture per thread, briefly), and
+// once the budget is reached the jobs not started are refused undecoded.
 std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, size_t budget = 0);
 
 // Textures decoded (not found in the cache) since the process started: tests check the cache with it.

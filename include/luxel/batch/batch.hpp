@@ -29,6 +29,13 @@ struct BatchOptions {
     bool writeIndex = true;    // outDir/index.html
     Verbosity verbosity = Verbosity::Normal;
     int sheetTileWidth = 256;
+    double mapTimeout = 0;     // seconds one map may take (0: no limit); checked between stages
+    // Child processes: with `isolate` every map, else the maps an earlier run started and never finished, is
+    // rendered by `childCommand` (this batch's argv, the binary first) run with --only-source SOURCE --result FILE,
+    // so a map that crashes the process costs only itself.
+    bool isolate = false;
+    std::vector<std::string> childCommand;
+    std::string onlySource, resultFile;  // set in such a child: render this map, write its entry to resultFile
 };
 
 struct BatchResult {
