@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/slurm/run_batch.sh [--shards N] [--scene FILE] [--out DIR] [--keep] [--keep-cluster] [--allow-skip]
 #                          [--state DIR] [--task-args "ARGS"] [--single-args "ARGS"] [--timeout SECONDS]
-#                          [LUXEL=build/luxel]
+#                          [--kill-requeue K] [LUXEL=build/luxel]
 #
 # End-to-end check of sharded `luxel batch` under a local single-node Slurm:
 #   1. brings the cluster up (tools/slurm/cluster.sh up STATE_DIR)
@@ -13,6 +13,9 @@
 #      per-run render times) byte-identical (cmp),
 #      manifest.json equal once timing keys (TIMING_KEYS below) and the shard block are removed
 #   6. prints the wall times; shuts the cluster down on exit (also on failure) if this script brought it up
+#   With --kill-requeue K, array task K is killed mid-way (`scancel --signal=KILL --full`, once its shard's journal
+#   shows 3 maps done) and requeued (`scontrol requeue`): its rerun must resume (maps up to date) and the merged
+#   result must still equal the single run, image for image.
 # Exit: 0 all equal, 1 a mismatch or a failed step (with a message), 2 bad usage / luxel unusable.
 #
 #   --shards N        array size (default 4)                --scene FILE   default scenes/openarena.toml
@@ -23,6 +26,7 @@
 #   --task-args ARGS  extra luxel arguments per array task (default "--jobs 1 --threads 1")
 #   --single-args A   extra luxel arguments for the single-process run (default: none, all cores)
 #   --timeout S       give up on the array job after S seconds (default 1800)
+#   --kill-requeue K  kill array task K mid-way and requeue it (see above)
 #   LUXEL=PATH        the luxel binary (default build/luxel; also taken from $LUXEL)
 set -euo pipefail
 
@@ -48,6 +52,7 @@ state=${LUXEL_SLURM_STATE:-/tmp/luxel-slurm}
 task_args="--jobs 1 --threads 1"
 single_args=""
 wait_timeout=1800
+kill_task=-1
 luxel=${LUXEL:-build/luxel}
 
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -63,6 +68,7 @@ while (($#)); do
     --task-args) task_args=${2?}; shift 2 ;;
     --single-args) single_args=${2?}; shift 2 ;;
     --timeout) wait_timeout=${2:?}; shift 2 ;;
+    --kill-requeue) kill_task=${2:?}; shift 2 ;;
     LUXEL=*) luxel=${1#LUXEL=}; shift ;;
     -h | --help) usage ;;
     *) echo "run_batch.sh: unknown argument '$1'" >&2; usage ;;
@@ -78,7 +84,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 # --- prerequisites -------------------------------------------------------------------------------------------
 export PATH="$PATH:/usr/sbin:/sbin"
 missing=()
-for b in munged slurmctld slurmd sbatch sinfo squeue scancel; do command -v "$b" >/dev/null 2>&1 || missing+=("$b"); done
+for b in munged slurmctld slurmd sbatch sinfo squeue scancel scontrol; do command -v "$b" >/dev/null 2>&1 || missing+=("$b"); done
 if ((${#missing[@]})); then
   if ((allow_skip)); then
     echo "skipped: slurm-wlm/munge not installed (missing: ${missing[*]})"
@@ -167,9 +173,46 @@ chmod +x "$out/task.sh"
 say "sbatch --array=0-$((shards - 1)) ($shards shards of $(basename "$scene"), per task: ${task_args:-no extra args})"
 t0=$(now)
 sb_rc=0
-timeout "$wait_timeout" sbatch --wait --parsable --array="0-$((shards - 1))" --cpus-per-task=1 \
-  --job-name=luxel-batch --chdir="$ROOT" --output="$out/logs/shard-%a.log" "$out/task.sh" \
-  >"$out/logs/sbatch.out" 2>"$out/logs/sbatch.err" || sb_rc=$?
+if ((kill_task < 0)); then
+  timeout "$wait_timeout" sbatch --wait --parsable --array="0-$((shards - 1))" --cpus-per-task=1 \
+    --job-name=luxel-batch --chdir="$ROOT" --output="$out/logs/shard-%a.log" "$out/task.sh" \
+    >"$out/logs/sbatch.out" 2>"$out/logs/sbatch.err" || sb_rc=$?
+else
+  ((kill_task < shards)) || { echo "run_batch.sh: --kill-requeue $kill_task: no such task (0-$((shards - 1)))" >&2; exit 2; }
+  sbatch --parsable --requeue --open-mode=append --array="0-$((shards - 1))" --cpus-per-task=1 \
+    --job-name=luxel-batch --chdir="$ROOT" --output="$out/logs/shard-%a.log" "$out/task.sh" \
+    >"$out/logs/sbatch.out" 2>"$out/logs/sbatch.err" || fail "sbatch failed: $(cat "$out/logs/sbatch.err")"
+  array_id=$(head -n 1 "$out/logs/sbatch.out" | cut -d';' -f1)
+  journal="$out/shard-$kill_task/journal.jsonl"
+  deadline=$((SECONDS + wait_timeout))
+  # Mid-way: the task's journal shows 3 maps done (its manifest is not written yet).
+  until [[ -f "$journal" ]] && (($(grep -c '^{"done"' "$journal" || true) >= 3)); do
+    ((SECONDS < deadline)) || fail "task $kill_task never got 3 maps done"
+    [[ -f "$out/shard-$kill_task/manifest.json" ]] && fail "task $kill_task finished before it could be killed (use a larger scene)"
+    sleep 0.1
+  done
+  done_before=$(grep -c '^{"done"' "$journal" || true)
+  scancel --signal=KILL --full "${array_id}_${kill_task}"
+  # The task ends (killed) before it can be requeued; a finished job's record lives MinJobAge (5 s) seconds.
+  for _ in $(seq 100); do
+    state=$(squeue -h -j "${array_id}_${kill_task}" -o %T 2>/dev/null || true)
+    [[ -z "$state" || "$state" != RUNNING ]] && break
+    sleep 0.05
+  done
+  scontrol requeue "${array_id}_${kill_task}" || fail "scontrol requeue ${array_id}_${kill_task} failed"
+  say "killed task $kill_task (SIGKILL, $done_before maps done in its journal) and requeued it"
+  # Requeued jobs wait out a begin time; release it now.
+  scontrol update JobId="${array_id}_${kill_task}" StartTime=now >/dev/null 2>&1 || true
+  until [[ -z "$(squeue -h -j "$array_id" 2>/dev/null)" ]]; do
+    ((SECONDS < deadline)) || { sb_rc=124; break; }
+    sleep 0.5
+  done
+  echo "$array_id" >"$out/logs/sbatch.out"
+  resumed=$(grep -o '[0-9]* up to date' "$out/logs/shard-$kill_task.log" | tail -n 1 | cut -d' ' -f1)
+  say "requeued task $kill_task: ${resumed:-no} maps up to date on its rerun"
+  [[ -n "$resumed" && "$resumed" -ge "$done_before" ]] \
+    || fail "the requeued task did not resume: ${resumed:-no} maps up to date, $done_before were done before the kill"
+fi
 t1=$(now)
 job_id=$(head -n 1 "$out/logs/sbatch.out" 2>/dev/null | cut -d';' -f1)
 if ((sb_rc == 124)); then fail "array job ${job_id:-?} not done after ${wait_timeout}s"; fi
