@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Fuzzes luxel's readers of untrusted files with libFuzzer, two targets one after the other:
+# Fuzzes luxel's readers of untrusted files with libFuzzer:
 #   luxel_fuzz_decode   the map decoders and tessellator, the studio model readers (.mdl .vvd .vtx), VPK directories;
-#   luxel_fuzz_content  textures (VTF, PCX, WAL) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders).
+#   luxel_fuzz_content  textures (VTF, PCX, WAL) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
+#   luxel_fuzz_formats  scene TOML, zip / pk3 central directories and members, Quake 3 .map sources, entity lumps,
+#                       gameinfo.txt search paths;
+#   luxel_fuzz_serve    what `luxel serve` does with a request: routes, query strings, ETags, uploads.
 # Usage:
-#   tools/fuzz.sh [seconds]   (default 60, two thirds to decode) explores: a random seed unless FUZZ_SEED is set,
-#                             the corpora kept between runs;
-#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target however long they
-#                             take (libFuzzer's own timers still make two runs drift apart after a second or so).
+#   tools/fuzz.sh [seconds]   (default 60, two thirds to decode) explores decode and content: a random seed unless
+#                             FUZZ_SEED is set, the corpora kept between runs;
+#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all four) however
+#                             long they take (libFuzzer's own timers still make two runs drift apart after a second);
+#   tools/fuzz.sh --campaign [N | Ts]  every target for N inputs (default 1000000) or T seconds each, two at a time,
+#                             corpora and artifacts kept under build-san/campaign/TARGET/; prints per target the
+#                             inputs run, execs/s, coverage (cov / ft), corpus size, peak RSS and findings.
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) with -DLUXEL_FUZZ=ON and seeds the
 # corpora from ../shared: maps (whole and cut), VPK directories, studio models, textures and scripts (with the
 # Quake 3 shader scripts of OpenArena when it is installed). Exits non-zero when a target finds a crash, a
@@ -16,7 +22,10 @@ set -euo pipefail
 
 runs=""
 seconds=60
-if [ "${1:-}" = --runs ]; then runs="${2:?--runs needs a count}"; else seconds="${1:-60}"; fi
+campaign=""
+if [ "${1:-}" = --runs ]; then runs="${2:?--runs needs a count}"
+elif [ "${1:-}" = --campaign ]; then campaign="${2:-1000000}"
+else seconds="${1:-60}"; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-san"  # shared with tools/test.sh --sanitize
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
@@ -28,15 +37,16 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
-cmake --build "$build" -j2 --target luxel_fuzz_decode luxel_fuzz_content
+cmake --build "$build" -j2 --target luxel_fuzz_decode luxel_fuzz_content luxel_fuzz_formats luxel_fuzz_serve
 
 artifacts="$build/artifacts"
 mkdir -p "$artifacts"
 [ -d "$shared" ] || echo "fuzz.sh: $shared not found: starting from empty corpora" >&2
 
-# A target's corpus folder: kept when exploring, fresh for a run count.
+# A target's corpus folder: kept when exploring and in a campaign, fresh for a run count.
 corpus_dir() {
     local dir="$build/corpus-$1"
+    if [ -n "$campaign" ]; then dir="$build/campaign/$1/corpus"; mkdir -p "$dir"; echo "$dir"; return; fi
     [ "$1" = decode ] && [ -z "$runs" ] && dir="$build/corpus"  # its old name: keep what earlier runs found
     if [ -n "$runs" ]; then dir="$build/corpus-$1-repeatable"; rm -rf "$dir"; fi
     mkdir -p "$dir"
@@ -91,6 +101,38 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 PY
 fi
 
+# Scene files, archives, .map sources, entity lumps and gameinfo.txt files (formats); request lines with
+# bodies (serve).
+formats_corpus="$(corpus_dir formats)"
+serve_corpus="$(corpus_dir serve)"
+cp "$root"/scenes/*.toml "$formats_corpus/" 2>/dev/null || true
+find "$shared" \( -iname '*.map' -o -iname 'gameinfo.txt' \) -size -300k -print0 2>/dev/null | sort -z |
+    while IFS= read -r -d '' f; do cp "$f" "$formats_corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+python3 - "$formats_corpus" "$serve_corpus" "$maps" <<'PY'
+import io, os, sys, zipfile, glob
+formats, serve, maps = sys.argv[1:4]
+def zipped(members, method=zipfile.ZIP_DEFLATED):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        for name, data in members: z.writestr(name, data)
+    return buf.getvalue()
+small = sorted(glob.glob(f"{maps}/q2/*.bsp") + glob.glob(f"{maps}/q3/*.bsp"), key=os.path.getsize)[:2]
+room = open(small[0], "rb").read() if small else b"IBSP" + bytes(200)
+for i, data in enumerate([zipped([("maps/x.bsp", room[:20000]), ("textures/a.tga", bytes(64))]),
+                          zipped([("maps/x.bsp", room[:4000])], zipfile.ZIP_STORED),
+                          zipped([("scripts/a.shader", b"textures/a\n{\n}\n"), ("maps/y.bsp", b"IBSP")])]):
+    open(f"{formats}/zip-{i}.pk3", "wb").write(data)
+    open(f"{serve}/upload-{i}", "wb").write(b"/render?size=64x36&map=x\n" + data)
+for path in small:  # entity lumps: the text between the first '{' and the end of its lump, roughly
+    data = open(path, "rb").read()
+    start = data.find(b'{\n"')
+    if start >= 0: open(f"{formats}/entities-{os.path.basename(path)}.txt", "wb").write(data[start:start + 20000].split(b"\0")[0])
+for i, line in enumerate([b"/maps/oa_dm1.png?size=512x288&camera=spawn:2&mode=lit\n\"abc\", W/\"def\"",
+                          b"/maps/..%2Fx.webp?camera=best&fov=95.5&time=2&world-only=1&styles=0\n*",
+                          b"/maps/a.jpg?look=engine&unlit=black&spp=4&transparent=true\nIBSP\x2e\0\0\0"]):
+    open(f"{serve}/request-{i}", "wb").write(line)
+PY
+
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
 # A time limit makes the inputs tried depend on the machine's speed; a run count does not.
 fuzz() {
@@ -100,5 +142,47 @@ fuzz() {
     "$build/luxel_fuzz_$target" "$corpus" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/$target-" -print_final_stats=1
 }
-fuzz decode "$decode_corpus" $((seconds * 2 / 3))
-fuzz content "$content_corpus" $((seconds - seconds * 2 / 3))
+
+if [ -n "$campaign" ]; then
+    # One target's campaign: its log, corpus and artifacts under campaign/TARGET/.
+    run_campaign() {
+        local target=$1 dir="$build/campaign/$1" limit
+        mkdir -p "$dir/artifacts"
+        case "$campaign" in *s) limit=(-max_total_time="${campaign%s}") ;; *) limit=(-runs="$campaign") ;; esac
+        /usr/bin/time -f "%M" -o "$dir/peak_kb" "$build/luxel_fuzz_$target" "$dir/corpus" "${limit[@]}" \
+            -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=4000000 \
+            -artifact_prefix="$dir/artifacts/" -print_final_stats=1 >"$dir/log" 2>&1
+        echo $? >"$dir/rc"
+    }
+    start=$SECONDS
+    run_campaign decode & run_campaign formats & wait
+    run_campaign content & run_campaign serve & wait
+    echo "fuzz.sh --campaign $campaign: $((SECONDS - start)) s on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+    echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings |"
+    echo "|---|---|---|---|---|---|---|---|"
+    status=0
+    for target in decode content formats serve; do
+        dir="$build/campaign/$target"
+        inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        ft=$(grep -o 'ft: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        corpus=$(find "$dir/corpus" -type f | wc -l)
+        peak=$(( $(cat "$dir/peak_kb" 2>/dev/null || echo 0) / 1024 ))
+        findings=$(find "$dir/artifacts" -type f | wc -l)
+        [ "$(cat "$dir/rc")" = 0 ] && [ "$findings" = 0 ] || status=1
+        echo "| $target | ${inputs:-?} | ${speed:-?} | ${cov:-?} | ${ft:-?} | $corpus | ${peak} MB | $findings |"
+    done
+    [ "$status" = 0 ] || echo "fuzz.sh: findings or failed runs: see $build/campaign/*/log and */artifacts/" >&2
+    exit "$status"
+fi
+
+if [ -n "$runs" ]; then
+    fuzz decode "$decode_corpus" 0
+    fuzz content "$content_corpus" 0
+    fuzz formats "$formats_corpus" 0
+    fuzz serve "$serve_corpus" 0
+else
+    fuzz decode "$decode_corpus" $((seconds * 2 / 3))
+    fuzz content "$content_corpus" $((seconds - seconds * 2 / 3))
+fi

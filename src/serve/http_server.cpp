@@ -61,23 +61,6 @@ void answer(httplib::Response& res, F&& f) {
     }
 }
 
-// Whether an If-None-Match header names this ETag ("*", a list, weak tags compared weakly as RFC 9110 says).
-bool matchesEtag(const std::string& header, const std::string& etag) {
-    size_t at = 0;
-    while (at < header.size()) {
-        size_t end = header.find(',', at);
-        if (end == std::string::npos) end = header.size();
-        std::string tag = header.substr(at, end - at);
-        const size_t first = tag.find_first_not_of(" \t");
-        const size_t last = tag.find_last_not_of(" \t");
-        tag = first == std::string::npos ? std::string() : tag.substr(first, last - first + 1);
-        if (tag.starts_with("W/")) tag = tag.substr(2);
-        if (tag == "*" || tag == etag) return true;
-        at = end + 1;
-    }
-    return false;
-}
-
 void sendImage(httplib::Response& res, const serve::EncodedImage& image, const char* cacheControl) {
     res.status = 200;
     res.set_header("ETag", image.etag);
@@ -225,7 +208,7 @@ int runServer(const ServeOptions& given) {
                 throw ServeError(400, e.what());
             }
             const std::string etag = serve::makeEtag(entry->hash + contentSetup(entry->gameDirs, options.palette), query.key);
-            if (req.has_header("If-None-Match") && matchesEtag(req.get_header_value("If-None-Match"), etag)) {
+            if (req.has_header("If-None-Match") && serve::matchesEtag(req.get_header_value("If-None-Match"), etag)) {
                 metrics.countNotModified();
                 res.status = 304;
                 res.set_header("ETag", etag);

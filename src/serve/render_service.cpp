@@ -31,6 +31,22 @@ std::string makeEtag(const std::string& contentHash, const std::string& optionsK
     return fmt::format("\"{:016x}{:016x}\"", h.high64, h.low64);
 }
 
+bool matchesEtag(const std::string& header, const std::string& etag) {
+    size_t at = 0;
+    while (at < header.size()) {
+        size_t end = header.find(',', at);
+        if (end == std::string::npos) end = header.size();
+        std::string tag = header.substr(at, end - at);
+        const size_t first = tag.find_first_not_of(" \t");
+        const size_t last = tag.find_last_not_of(" \t");
+        tag = first == std::string::npos ? std::string() : tag.substr(first, last - first + 1);
+        if (tag.starts_with("W/")) tag = tag.substr(2);
+        if (tag == "*" || tag == etag) return true;
+        at = end + 1;
+    }
+    return false;
+}
+
 RenderService::RenderService(const ServeOptions& options, Metrics& metrics)
     : options_(options),
       metrics_(metrics),

@@ -27,6 +27,9 @@ struct EncodedImage {
 // The ETag of a picture: the map's content hash (plus the archive member of an upload), the canonical
 // options and luxel's version, hashed; quoted as HTTP wants it.
 std::string makeEtag(const std::string& contentHash, const std::string& optionsKey);
+// Whether an If-None-Match header value names `etag` ("*", a comma-separated list, weak tags compared weakly as
+// RFC 9110 says).
+bool matchesEtag(const std::string& header, const std::string& etag);
 
 class RenderService {
 public:

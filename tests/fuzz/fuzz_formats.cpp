@@ -1,0 +1,74 @@
+// libFuzzer entry point for the text and archive readers in front of the map decoders (built with
+// -DLUXEL_FUZZ=ON, run by tools/fuzz.sh): every input is tried as a scene file (TOML), a zip / pk3 (its central
+// directory and every member), a Quake 3 .map source (the light entities' parser), a BSP entity lump (the
+// entity lexer) and a Source gameinfo.txt (its search paths).
+// DecodeError and UsageError are the expected answers to bad bytes; any other exception, crash, sanitizer
+// report, hang or huge allocation is a finding.
+#include <tbb/global_control.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../../src/io/zip_archive.hpp"
+#include "luxel/bsp/entities.hpp"
+#include "luxel/io/source_game.hpp"
+#include "luxel/light/q3_lights.hpp"
+#include "luxel/scene/scene.hpp"
+#include "luxel/util/error.hpp"
+
+namespace {
+
+template <class F>
+void expectRefusal(F&& read) {
+    try {
+        read();
+    } catch (const luxel::DecodeError&) {
+    } catch (const luxel::UsageError&) {
+    }
+}
+
+// A folder of this process's own for gameinfo.txt (sourceSearchPaths reads a game folder).
+const std::string& gameDir() {
+    static const std::string dir = [] {
+        const auto d = std::filesystem::temp_directory_path() / ("luxel-fuzz-game-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        return d.string();
+    }();
+    return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const tbb::global_control oneThread(tbb::global_control::max_allowed_parallelism, 1);
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const std::vector<uint8_t> bytes(data, data + size);
+    // A folder that does not exist: scene inputs resolve against it, so nothing outside is read.
+    expectRefusal([&] { (void)luxel::parseScene(text, "fuzz.toml", "/nonexistent-luxel-fuzz"); });
+    expectRefusal([&] {
+        const luxel::ZipArchive zip("fuzz.zip", bytes);
+        size_t read = 0;
+        for (const luxel::ZipEntry& e : zip.entries()) {
+            if (read++ == 16) break;
+            expectRefusal([&] { (void)zip.read(e.index, e.name); });
+            (void)zip.locate(e.name);
+        }
+    });
+    expectRefusal([&] { (void)luxel::parseQuake3MapEntities(text, "fuzz.map"); });
+    expectRefusal([&] { (void)luxel::parseEntities(text, "fuzz.bsp", 0); });
+    expectRefusal([&] {
+        {
+            std::ofstream out(gameDir() + "/gameinfo.txt", std::ios::binary | std::ios::trunc);
+            out.write(text.data(), std::streamsize(text.size()));
+        }
+        std::vector<std::string> warnings;
+        (void)luxel::sourceSearchPaths(gameDir(), warnings);
+    });
+    return 0;
+}
