@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const std::vector<uint8_t> bytes(data, data + size);
     // A folder that does not exist: scene inputs resolve against it, so nothing outside is read.
-    expectRefusal([&] { (void)luxel::parseScene(text, "fuzz.toml", "/nonexistent-luxel-fuzz"); });
+    expectRefusal([&] { (void)luxel::parseScene(std::string(text), "fuzz.toml", "/nonexistent-luxel-fuzz"); });
     expectRefusal([&] {
         const luxel::ZipArchive zip("fuzz.zip", bytes);
         size_t read = 0;
