@@ -25,11 +25,41 @@ seconds=60
 campaign=""
 if [ "${1:-}" = --runs ]; then runs="${2:?--runs needs a count}"
 elif [ "${1:-}" = --campaign ]; then campaign="${2:-1000000}"
+elif [ "${1:-}" = --campaign-report ]; then campaign=report
 else seconds="${1:-60}"; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-san"  # shared with tools/test.sh --sanitize
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 shared="$root/../shared"
+
+# The campaign's table from build-san/campaign/*/ (also alone: tools/fuzz.sh --campaign-report). Non-zero when a
+# target left an artifact (a finding).
+campaign_report() {
+    echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    local status=0 target dir inputs speed cov ft corpus peak findings ended
+    for target in decode content formats serve; do
+        dir="$build/campaign/$target"
+        [ -d "$dir" ] || continue
+        inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        ft=$(grep -o 'ft: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
+        corpus=$(find "$dir/corpus" -type f | wc -l)
+        peak=$(( $(tail -n 1 "$dir/peak_kb" 2>/dev/null || echo 0) / 1024 ))  # time -o: a status line first on failure
+        findings=$(find "$dir/artifacts" -type f | wc -l)
+        case "$(cat "$dir/rc" 2>/dev/null)" in
+            0) ended="all inputs run" ;;
+            *) if grep -q 'run interrupted' "$dir/log"; then ended="interrupted"; else ended="stopped: $(grep -m1 -o 'ERROR: libFuzzer: [a-z-]*\|ERROR: AddressSanitizer: [a-z-]*' "$dir/log")"; fi ;;
+        esac
+        [ "$findings" = 0 ] || status=1
+        echo "| $target | ${inputs:-?} | ${speed:-?} | ${cov:-?} | ${ft:-?} | $corpus | ${peak} MB | $findings | $ended |"
+    done
+    [ "$status" = 0 ] || echo "fuzz.sh: findings: see $build/campaign/*/log and */artifacts/" >&2
+    return "$status"
+}
+if [ "$campaign" = report ]; then campaign_report; exit; fi
+
 maps="$shared/maps"
 content="$shared/source-content"
 
@@ -143,6 +173,7 @@ fuzz() {
         -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/$target-" -print_final_stats=1
 }
 
+
 if [ -n "$campaign" ]; then
     # One target's campaign: its log, corpus and artifacts under campaign/TARGET/.
     run_campaign() {
@@ -158,22 +189,8 @@ if [ -n "$campaign" ]; then
     run_campaign decode & run_campaign formats & wait
     run_campaign content & run_campaign serve & wait
     echo "fuzz.sh --campaign $campaign: $((SECONDS - start)) s on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-    echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings |"
-    echo "|---|---|---|---|---|---|---|---|"
-    status=0
-    for target in decode content formats serve; do
-        dir="$build/campaign/$target"
-        inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
-        speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
-        cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
-        ft=$(grep -o 'ft: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
-        corpus=$(find "$dir/corpus" -type f | wc -l)
-        peak=$(( $(cat "$dir/peak_kb" 2>/dev/null || echo 0) / 1024 ))
-        findings=$(find "$dir/artifacts" -type f | wc -l)
-        [ "$(cat "$dir/rc")" = 0 ] && [ "$findings" = 0 ] || status=1
-        echo "| $target | ${inputs:-?} | ${speed:-?} | ${cov:-?} | ${ft:-?} | $corpus | ${peak} MB | $findings |"
-    done
-    [ "$status" = 0 ] || echo "fuzz.sh: findings or failed runs: see $build/campaign/*/log and */artifacts/" >&2
+    campaign_report
+    status=$?
     exit "$status"
 fi
 
