@@ -201,8 +201,16 @@ else
   done
   scontrol requeue "${array_id}_${kill_task}" || fail "scontrol requeue ${array_id}_${kill_task} failed"
   say "killed task $kill_task (SIGKILL, $done_before maps done in its journal) and requeued it"
-  # Requeued jobs wait out a begin time; release it now.
-  scontrol update JobId="${array_id}_${kill_task}" StartTime=now >/dev/null 2>&1 || true
+  # Slurm gives a requeued job a begin time two minutes ahead; once it is pending again, start it now instead.
+  for _ in $(seq 200); do
+    reason=$(squeue -h -j "${array_id}_${kill_task}" -o '%T %r' 2>/dev/null || true)
+    if [[ "$reason" == "PENDING BeginTime" ]]; then
+      scontrol update JobId="${array_id}_${kill_task}" StartTime=now >/dev/null 2>&1 || true
+    elif [[ "$reason" == RUNNING* || -z "$reason" ]]; then
+      break
+    fi
+    sleep 0.1
+  done
   until [[ -z "$(squeue -h -j "$array_id" 2>/dev/null)" ]]; do
     ((SECONDS < deadline)) || { sb_rc=124; break; }
     sleep 0.5
