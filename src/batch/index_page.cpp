@@ -47,9 +47,9 @@ const json& list(const json& j, const char* key) {
 
 // ---- escaping ----
 
-// Text or attribute value: the five HTML specials become references; invalid UTF-8 and control characters
-// (other than tab and line feed) become U+FFFD, so the page stays valid UTF-8 whatever the manifest holds.
-std::string escape(std::string_view in) {
+}  // namespace
+
+std::string escapeHtml(std::string_view in) {
     static const std::string kReplacement = "\xEF\xBF\xBD";
     std::string out;
     out.reserve(in.size());
@@ -93,6 +93,8 @@ std::string escape(std::string_view in) {
     }
     return out;
 }
+
+namespace {
 
 bool isUnreserved(unsigned char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
@@ -225,20 +227,20 @@ void appendCard(std::string& out, const json& map, size_t index, const std::stri
     if (!failed && !views.empty() && !views.front().href.empty()) {
         const View& first = views.front();
         out += "<a class=\"thumb\" href=\"" + first.href + "\"><img loading=\"lazy\" src=\"" + first.href +
-               "\" alt=\"" + escape(name) + "\"";
+               "\" alt=\"" + escapeHtml(name) + "\"";
         if (first.width) out += fmt::format(" width=\"{}\" height=\"{}\"", first.width, first.height);
         out += "></a>\n";
     } else {
         out += std::string("<div class=\"thumb placeholder\">") + (failed ? "FAILED" : "no image") + "</div>\n";
     }
 
-    out += "<div class=\"info\">\n<h2>" + escape(name) + "</h2>\n";
+    out += "<div class=\"info\">\n<h2>" + escapeHtml(name) + "</h2>\n";
     std::string source = text(map, "source");
     if (!source.empty())
-        out += "<p class=\"source\" title=\"" + escape(source) + "\">" + escape(source) + "</p>\n";
+        out += "<p class=\"source\" title=\"" + escapeHtml(source) + "\">" + escapeHtml(source) + "</p>\n";
 
     std::vector<std::string> meta;
-    if (std::string format = text(map, "format"); !format.empty()) meta.push_back(escape(format));
+    if (std::string format = text(map, "format"); !format.empty()) meta.push_back(escapeHtml(format));
     if (!views.empty() && views.front().width)
         meta.push_back(fmt::format("{}\xC3\x97{}", views.front().width, views.front().height));
     std::optional<double> ms;
@@ -258,19 +260,19 @@ void appendCard(std::string& out, const json& map, size_t index, const std::stri
         out += "<p class=\"views\">";
         for (size_t i = 0; i < views.size(); ++i) {
             const View& v = views[i];
-            std::string label = escape(v.name.empty() ? fmt::format("view {}", i + 1) : v.name);
+            std::string label = escapeHtml(v.name.empty() ? fmt::format("view {}", i + 1) : v.name);
             if (i) out += " \xC2\xB7 ";
             if (v.href.empty())
                 out += label;
             else
-                out += "<a href=\"" + v.href + "\" title=\"" + escape(viewTitle(v)) + "\">" + label + "</a>";
+                out += "<a href=\"" + v.href + "\" title=\"" + escapeHtml(viewTitle(v)) + "\">" + label + "</a>";
         }
         out += "</p>\n";
     }
 
     if (failed) {
         std::string error = text(map, "error");
-        out += "<p class=\"error\">" + escape(error.empty() ? "failed (no error recorded)" : error) + "</p>\n";
+        out += "<p class=\"error\">" + escapeHtml(error.empty() ? "failed (no error recorded)" : error) + "</p>\n";
     }
     const json& warnings = list(map, "warnings");
     std::vector<std::string> lines;
@@ -278,7 +280,7 @@ void appendCard(std::string& out, const json& map, size_t index, const std::stri
         if (w.is_string()) lines.push_back(w.get<std::string>());
     if (!lines.empty()) {
         out += fmt::format("<details><summary>{} warning{}</summary><ul>", lines.size(), lines.size() == 1 ? "" : "s");
-        for (const std::string& w : lines) out += "<li>" + escape(w) + "</li>";
+        for (const std::string& w : lines) out += "<li>" + escapeHtml(w) + "</li>";
         out += "</ul></details>\n";
     }
     out += "</div>\n</article>\n";
@@ -311,7 +313,7 @@ std::string renderIndexPage(const json& manifest, const std::string& baseDir) {
         out += (failed > 0 ? "<span class=\"bad\">" : "<span>") + count(failed) + " failed</span>";
     if (auto views = number(summary, "views")) out += " \xC2\xB7 " + count(*views) + " views";
     if (auto seconds = number(summary, "seconds")) out += fmt::format(" \xC2\xB7 {:.1f} s", *seconds);
-    if (std::string version = text(manifest, "luxel"); !version.empty()) out += " \xC2\xB7 luxel " + escape(version);
+    if (std::string version = text(manifest, "luxel"); !version.empty()) out += " \xC2\xB7 luxel " + escapeHtml(version);
     out += "</p>\n";
 
     std::vector<std::string> sheetLinks;
@@ -319,7 +321,7 @@ std::string renderIndexPage(const json& manifest, const std::string& baseDir) {
         if (!s.is_string()) continue;
         std::string sheet = s.get<std::string>();
         if (auto href = relativeHref(sheet, baseDir))
-            sheetLinks.push_back("<a href=\"" + *href + "\">" + escape(fs::path(sheet).filename().string()) + "</a>");
+            sheetLinks.push_back("<a href=\"" + *href + "\">" + escapeHtml(fs::path(sheet).filename().string()) + "</a>");
     }
     if (!sheetLinks.empty()) {
         out += "<p>Contact sheet" + std::string(sheetLinks.size() > 1 ? "s" : "") + ": ";
@@ -333,7 +335,7 @@ std::string renderIndexPage(const json& manifest, const std::string& baseDir) {
             if (!isFailed(maps[i])) continue;
             std::string name = text(maps[i], "name");
             if (name.empty()) name = fmt::format("map {}", i + 1);
-            out += fmt::format("{}<a class=\"bad\" href=\"#map-{}\">{}</a>", shown++ ? ", " : "", i, escape(name));
+            out += fmt::format("{}<a class=\"bad\" href=\"#map-{}\">{}</a>", shown++ ? ", " : "", i, escapeHtml(name));
         }
         out += "</p>\n";
     }

@@ -2,24 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "luxel/batch/index_page.hpp"
 #include "luxel/render/map_view.hpp"
 
 namespace luxel::serve {
-
-std::string escapeHtml(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 namespace {
 

@@ -9,7 +9,4 @@ namespace luxel::serve {
 
 std::string galleryPage(const Catalogue& catalogue);
 
-// Text made safe inside HTML element content and attribute values.
-std::string escapeHtml(const std::string& text);
-
 }  // namespace luxel::serve

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace luxel {
 
@@ -13,6 +14,10 @@ namespace luxel {
 // field of the wrong type counts as missing. All text is HTML-escaped; links are relative paths only
 // (percent-encoded; absolute, "..", scheme-like or empty paths get no link). An absolute output path inside
 // `baseDir` (when given) is made relative to it. The same manifest gives the same text.
+// Text or an attribute value for HTML: the five specials become references; invalid UTF-8 and control characters
+// (other than tab and line feed) become U+FFFD, so a page stays valid UTF-8 whatever the text holds.
+std::string escapeHtml(std::string_view text);
+
 std::string renderIndexPage(const nlohmann::json& manifest, const std::string& baseDir = "");
 
 // Writes DIR/fileName (atomically: temporary name in DIR + rename) for the manifest; paths in the page are
