@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Fuzzes luxel's readers of untrusted files with libFuzzer:
 #   luxel_fuzz_decode   the map decoders and tessellator, the studio model readers (.mdl .vvd .vtx), VPK directories;
-#   luxel_fuzz_content  textures (VTF, PCX, WAL) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
+#   luxel_fuzz_lumps_q3, _q2, _vbsp  one format's decoder, an input being one lump in a valid base map;
+#   luxel_fuzz_content  textures (VTF, PCX, WAL, JPEG) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
 #   luxel_fuzz_formats  scene TOML, zip / pk3 central directories and members, Quake 3 .map sources, entity lumps,
 #                       gameinfo.txt search paths;
 #   luxel_fuzz_serve    what `luxel serve` does with a request: routes, query strings, ETags, uploads.
 # Usage:
 #   tools/fuzz.sh [seconds]   (default 60, two thirds to decode) explores decode and content: a random seed unless
 #                             FUZZ_SEED is set, the corpora kept between runs;
-#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all four) however
+#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all seven) however
 #                             long they take (libFuzzer's own timers still make two runs drift apart after a second);
-#   tools/fuzz.sh --campaign [N | Ts]  every target for N inputs (default 1000000) or T seconds each, two at a time,
+#   tools/fuzz.sh --campaign [N | Ts] [TARGET...]  every target (or those named) for N inputs (default 1000000) or
+#                             T seconds each, two at a time,
 #                             corpora and artifacts kept under build-san/campaign/TARGET/; prints per target the
 #                             inputs run, execs/s, coverage (cov / ft), corpus size, peak RSS and findings.
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) with -DLUXEL_FUZZ=ON and seeds the
@@ -22,9 +24,10 @@ set -euo pipefail
 
 runs=""
 seconds=60
+campaign_targets=()
 campaign=""
 if [ "${1:-}" = --runs ]; then runs="${2:?--runs needs a count}"
-elif [ "${1:-}" = --campaign ]; then campaign="${2:-1000000}"
+elif [ "${1:-}" = --campaign ]; then campaign="${2:-1000000}"; shift $(($# < 2 ? $# : 2)); campaign_targets=("$@")
 elif [ "${1:-}" = --campaign-report ]; then campaign=report
 else seconds="${1:-60}"; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,7 +41,7 @@ campaign_report() {
     echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
     echo "|---|---|---|---|---|---|---|---|---|"
     local status=0 target dir inputs speed cov ft corpus peak findings ended
-    for target in decode content formats serve; do
+    for target in decode lumps_q3 lumps_q2 lumps_vbsp content formats serve; do
         dir="$build/campaign/$target"
         [ -d "$dir" ] || continue
         inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
@@ -67,7 +70,8 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
-cmake --build "$build" -j2 --target luxel_fuzz_decode luxel_fuzz_content luxel_fuzz_formats luxel_fuzz_serve
+targets=(decode lumps_q3 lumps_q2 lumps_vbsp content formats serve)
+cmake --build "$build" -j2 --target "${targets[@]/#/luxel_fuzz_}"
 
 artifacts="$build/artifacts"
 mkdir -p "$artifacts"
@@ -83,7 +87,9 @@ corpus_dir() {
     echo "$dir"
 }
 
-decode_corpus="$(corpus_dir decode)"
+declare -A corpus  # target: its corpus folder (corpus_dir empties a repeatable one: call it once a target)
+for target in "${targets[@]}"; do corpus[$target]="$(corpus_dir "$target")"; done
+decode_corpus="${corpus[decode]}"
 if [ -d "$maps" ]; then
     for map in "$maps"/q3/*.bsp "$maps"/q2/*.bsp "$maps"/source/*.bsp; do
         name="$(basename "$map" .bsp)"
@@ -109,11 +115,18 @@ done
 
 # Textures and scripts (the content target tries every input as each). Large textures are cut: the
 # header and first mips are where the parsing is.
-content_corpus="$(corpus_dir content)"
+content_corpus="${corpus[content]}"
+# A seed file: the reader's selector byte (see the target's source), then the file (cut to its first 256 KiB).
+seed() {  # seed SELECTOR FILE OUT
+    { printf "\\$(printf %o "$1")"; head -c 262144 "$2"; } >"$3"
+}
 k=0
 while IFS= read -r -d '' file; do
     k=$((k + 1))
-    head -c 262144 "$file" >"$content_corpus/$k-$(basename "$file")"
+    case "${file,,}" in
+        *.vtf) selector=0 ;; *.pcx) selector=1 ;; *.wal) selector=2 ;; *.vmt) selector=4 ;; *) selector=5 ;;
+    esac
+    seed "$selector" "$file" "$content_corpus/$k-$(basename "$file")"
 done < <(find "$shared" \( -iname '*.vtf' -o -iname '*.wal' -o -iname '*.pcx' -o -iname '*.vmt' -o -iname 'gameinfo.txt' \) -print0 2>/dev/null | sort -z)
 baseoa=/usr/share/games/openarena/baseoa
 if [ -f "$baseoa/pak0.pk3" ]; then
@@ -122,22 +135,25 @@ import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z:
     for name in sorted(n for n in z.namelist() if n.lower().endswith('.shader'))[:40]:
         with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
-            out.write(z.read(name))
+            out.write(bytes([6]) + z.read(name))
     # A few small JPEG textures (the TurboJPEG reader): whole, so the decode runs to the end.
     jpegs = sorted((z.getinfo(n).file_size, n) for n in z.namelist() if n.lower().endswith('.jpg'))
     for size, name in jpegs[:8]:
         with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
-            out.write(z.read(name))
+            out.write(bytes([3]) + z.read(name))
 PY
 fi
 
 # Scene files, archives, .map sources, entity lumps and gameinfo.txt files (formats); request lines with
 # bodies (serve).
-formats_corpus="$(corpus_dir formats)"
-serve_corpus="$(corpus_dir serve)"
-cp "$root"/scenes/*.toml "$formats_corpus/" 2>/dev/null || true
+formats_corpus="${corpus[formats]}"
+serve_corpus="${corpus[serve]}"
+for scene in "$root"/scenes/*.toml; do seed 0 "$scene" "$formats_corpus/$(basename "$scene")"; done
 find "$shared" \( -iname '*.map' -o -iname 'gameinfo.txt' \) -size -300k -print0 2>/dev/null | sort -z |
-    while IFS= read -r -d '' f; do cp "$f" "$formats_corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+    while IFS= read -r -d '' f; do
+        case "${f,,}" in *.map) selector=2 ;; *) selector=4 ;; esac
+        seed "$selector" "$f" "$formats_corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
+    done
 python3 - "$formats_corpus" "$serve_corpus" "$maps" <<'PY'
 import io, os, sys, zipfile, glob
 formats, serve, maps = sys.argv[1:4]
@@ -151,17 +167,22 @@ room = open(small[0], "rb").read() if small else b"IBSP" + bytes(200)
 for i, data in enumerate([zipped([("maps/x.bsp", room[:20000]), ("textures/a.tga", bytes(64))]),
                           zipped([("maps/x.bsp", room[:4000])], zipfile.ZIP_STORED),
                           zipped([("scripts/a.shader", b"textures/a\n{\n}\n"), ("maps/y.bsp", b"IBSP")])]):
-    open(f"{formats}/zip-{i}.pk3", "wb").write(data)
+    open(f"{formats}/zip-{i}.pk3", "wb").write(bytes([1]) + data)
     open(f"{serve}/upload-{i}", "wb").write(b"/render?size=64x36&map=x\n" + data)
 for path in small:  # entity lumps: the text between the first '{' and the end of its lump, roughly
     data = open(path, "rb").read()
     start = data.find(b'{\n"')
-    if start >= 0: open(f"{formats}/entities-{os.path.basename(path)}.txt", "wb").write(data[start:start + 20000].split(b"\0")[0])
+    if start >= 0: open(f"{formats}/entities-{os.path.basename(path)}.txt", "wb").write(bytes([3]) + data[start:start + 20000].split(b"\0")[0])
 for i, line in enumerate([b"/maps/oa_dm1.png?size=512x288&camera=spawn:2&mode=lit\n\"abc\", W/\"def\"",
                           b"/maps/..%2Fx.webp?camera=best&fov=95.5&time=2&world-only=1&styles=0\n*",
                           b"/maps/a.jpg?look=engine&unlit=black&spp=4&transparent=true\nIBSP\x2e\0\0\0"]):
     open(f"{serve}/request-{i}", "wb").write(line)
 PY
+
+# The lump targets write their own seeds: each lump of their base map behind its selector.
+for format in q3 q2 vbsp; do
+    LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[lumps_$format]}" "$build/luxel_fuzz_lumps_$format"
+done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
 # A time limit makes the inputs tried depend on the machine's speed; a run count does not.
@@ -180,14 +201,23 @@ if [ -n "$campaign" ]; then
         local target=$1 dir="$build/campaign/$1" limit
         mkdir -p "$dir/artifacts"
         case "$campaign" in *s) limit=(-max_total_time="${campaign%s}") ;; *) limit=(-runs="$campaign") ;; esac
+        # Inputs are cut to a length that keeps the slow targets near a thousand inputs a second: whole maps past
+        # 256 KiB make decode ten times slower (its corpus has every map cut that short), and the shader script
+        # parser takes about a microsecond a byte under the sanitizers (textures keep their header and small mips).
+        local max_len=4000000
+        case "$target" in decode) max_len=262144 ;; content) max_len=16384 ;; esac
         /usr/bin/time -f "%M" -o "$dir/peak_kb" "$build/luxel_fuzz_$target" "$dir/corpus" "${limit[@]}" \
-            -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=4000000 \
+            -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len="$max_len" \
             -artifact_prefix="$dir/artifacts/" -print_final_stats=1 >"$dir/log" 2>&1
         echo $? >"$dir/rc"
     }
     start=$SECONDS
-    run_campaign decode & run_campaign formats & wait
-    run_campaign content & run_campaign serve & wait
+    [ "${#campaign_targets[@]}" -gt 0 ] || campaign_targets=("${targets[@]}")
+    for target in "${campaign_targets[@]}"; do  # two at a time, the next one starting when either ends
+        [ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
+        run_campaign "$target" &
+    done
+    wait
     echo "fuzz.sh --campaign $campaign: $((SECONDS - start)) s on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
     campaign_report
     status=$?
@@ -195,10 +225,7 @@ if [ -n "$campaign" ]; then
 fi
 
 if [ -n "$runs" ]; then
-    fuzz decode "$decode_corpus" 0
-    fuzz content "$content_corpus" 0
-    fuzz formats "$formats_corpus" 0
-    fuzz serve "$serve_corpus" 0
+    for target in "${targets[@]}"; do fuzz "$target" "${corpus[$target]}" 0; done
 else
     fuzz decode "$decode_corpus" $((seconds * 2 / 3))
     fuzz content "$content_corpus" $((seconds - seconds * 2 / 3))

@@ -1,7 +1,7 @@
 // libFuzzer entry point for the text and archive readers in front of the map decoders (built with
-// -DLUXEL_FUZZ=ON, run by tools/fuzz.sh): every input is tried as a scene file (TOML), a zip / pk3 (its central
-// directory and every member), a Quake 3 .map source (the light entities' parser), a BSP entity lump (the
-// entity lexer) and a Source gameinfo.txt (its search paths).
+// -DLUXEL_FUZZ=ON, run by tools/fuzz.sh). The first byte of an input picks the reader (mod 5) and the rest is the
+// file: a scene file (TOML), a zip / pk3 (its central directory and up to 16 members), a Quake 3 .map source (the
+// light entities' parser), a BSP entity lump (the entity lexer) or a Source gameinfo.txt (its search paths).
 // DecodeError and UsageError are the expected answers to bad bytes; any other exception, crash, sanitizer
 // report, hang or huge allocation is a finding.
 #include <tbb/global_control.h>
@@ -47,28 +47,34 @@ const std::string& gameDir() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const tbb::global_control oneThread(tbb::global_control::max_allowed_parallelism, 1);
-    const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const std::vector<uint8_t> bytes(data, data + size);
-    // A folder that does not exist: scene inputs resolve against it, so nothing outside is read.
-    expectRefusal([&] { (void)luxel::parseScene(std::string(text), "fuzz.toml", "/nonexistent-luxel-fuzz"); });
-    expectRefusal([&] {
-        const luxel::ZipArchive zip("fuzz.zip", bytes);
-        size_t read = 0;
-        for (const luxel::ZipEntry& e : zip.entries()) {
-            if (read++ == 16) break;
-            expectRefusal([&] { (void)zip.read(e.index, e.name); });
-            (void)zip.locate(e.name);
-        }
-    });
-    expectRefusal([&] { (void)luxel::parseQuake3MapEntities(text, "fuzz.map"); });
-    expectRefusal([&] { (void)luxel::parseEntities(text, "fuzz.bsp", 0); });
-    expectRefusal([&] {
-        {
-            std::ofstream out(gameDir() + "/gameinfo.txt", std::ios::binary | std::ios::trunc);
-            out.write(text.data(), std::streamsize(text.size()));
-        }
-        std::vector<std::string> warnings;
-        (void)luxel::sourceSearchPaths(gameDir(), warnings);
-    });
+    if (size == 0) return 0;
+    const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+    switch (data[0] % 5) {
+        case 0:  // a folder that does not exist: scene inputs resolve against it, so nothing outside is read
+            expectRefusal([&] { (void)luxel::parseScene(std::string(text), "fuzz.toml", "/nonexistent-luxel-fuzz"); });
+            break;
+        case 1:
+            expectRefusal([&] {
+                const luxel::ZipArchive zip("fuzz.zip", std::vector<uint8_t>(data + 1, data + size));
+                size_t read = 0;
+                for (const luxel::ZipEntry& e : zip.entries()) {
+                    if (read++ == 16) break;
+                    expectRefusal([&] { (void)zip.read(e.index, e.name); });
+                    (void)zip.locate(e.name);
+                }
+            });
+            break;
+        case 2: expectRefusal([&] { (void)luxel::parseQuake3MapEntities(text, "fuzz.map"); }); break;
+        case 3: expectRefusal([&] { (void)luxel::parseEntities(text, "fuzz.bsp", 0); }); break;
+        default:
+            expectRefusal([&] {
+                {
+                    std::ofstream out(gameDir() + "/gameinfo.txt", std::ios::binary | std::ios::trunc);
+                    out.write(text.data(), std::streamsize(text.size()));
+                }
+                std::vector<std::string> warnings;
+                (void)luxel::sourceSearchPaths(gameDir(), warnings);
+            });
+    }
     return 0;
 }

@@ -1,12 +1,9 @@
 #include "support/decode_helpers.hpp"
 
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 
 #include "luxel/bsp/decode.hpp"
-#include "luxel/material/vtf.hpp"
 
 namespace luxel::test {
 
@@ -39,22 +36,6 @@ float leF32(const Bytes& b, size_t at) {
     float f;
     std::memcpy(&f, &v, 4);
     return f;
-}
-
-void requireSameGeometryAndLight(const World& a, const World& b) {
-    REQUIRE(a.surfaces.size() == b.surfaces.size());
-    REQUIRE(a.vertices.size() == b.vertices.size());
-    for (size_t i = 0; i < a.vertices.size(); ++i) {
-        REQUIRE(a.vertices[i].position == b.vertices[i].position);
-        REQUIRE(a.vertices[i].lightmapUV.x == b.vertices[i].lightmapUV.x);
-        REQUIRE(a.vertices[i].lightmapUV.y == b.vertices[i].lightmapUV.y);
-        REQUIRE(a.vertices[i].color.w == b.vertices[i].color.w);
-    }
-    REQUIRE(a.indices == b.indices);
-    REQUIRE(a.lightmaps.size() == b.lightmaps.size());
-    for (size_t i = 0; i < a.lightmaps.size(); ++i) REQUIRE(a.lightmaps[i].rgb == b.lightmaps[i].rgb);
-    REQUIRE(a.leaves.size() == b.leaves.size());
-    REQUIRE(a.pvs.rows == b.pvs.rows);
 }
 
 bool near(Vec3 a, Vec3 b, float eps) {

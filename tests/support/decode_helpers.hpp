@@ -28,7 +28,8 @@ float leF32(const Bytes& b, size_t at);
 bool near(Vec3 a, Vec3 b, float eps = 1e-5f);
 
 // Two decodes of the same map data (re-packed, or rewritten elsewhere) agree on geometry, lightmaps and
-// the tree: surface and vertex records, indices, lightmap texels, leaves and the PVS.
+// the tree: surface and vertex records, indices, lightmap texels, leaves and the PVS (Catch2 REQUIREs, in
+// world_checks.cpp).
 void requireSameGeometryAndLight(const World& a, const World& b);
 
 // Appends little-endian records, for the test map builders.
