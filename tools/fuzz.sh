@@ -186,12 +186,18 @@ done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
 # A time limit makes the inputs tried depend on the machine's speed; a run count does not.
+# Inputs are cut to a length that keeps the slow targets near a thousand inputs a second: whole maps past 256 KiB
+# make decode ten times slower (its corpus has every map cut that short), and the shader script parser takes about
+# a microsecond a byte under the sanitizers (textures keep their header and small mips).
+max_len() {
+    case "$1" in decode) echo 262144 ;; content) echo 16384 ;; *) echo 4000000 ;; esac
+}
 fuzz() {
     local target=$1 corpus=$2 limit
     if [ -n "$runs" ]; then limit=(-seed="${FUZZ_SEED:-1}" -runs="$runs"); else limit=(-seed="${FUZZ_SEED:-0}" -max_total_time="$3"); fi
     echo "== fuzz.sh: $target"
     "$build/luxel_fuzz_$target" "$corpus" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
-        -malloc_limit_mb=1024 -max_len=4000000 -artifact_prefix="$artifacts/$target-" -print_final_stats=1
+        -malloc_limit_mb=1024 -max_len="$(max_len "$target")" -artifact_prefix="$artifacts/$target-" -print_final_stats=1
 }
 
 
@@ -201,13 +207,8 @@ if [ -n "$campaign" ]; then
         local target=$1 dir="$build/campaign/$1" limit
         mkdir -p "$dir/artifacts"
         case "$campaign" in *s) limit=(-max_total_time="${campaign%s}") ;; *) limit=(-runs="$campaign") ;; esac
-        # Inputs are cut to a length that keeps the slow targets near a thousand inputs a second: whole maps past
-        # 256 KiB make decode ten times slower (its corpus has every map cut that short), and the shader script
-        # parser takes about a microsecond a byte under the sanitizers (textures keep their header and small mips).
-        local max_len=4000000
-        case "$target" in decode) max_len=262144 ;; content) max_len=16384 ;; esac
         /usr/bin/time -f "%M" -o "$dir/peak_kb" "$build/luxel_fuzz_$target" "$dir/corpus" "${limit[@]}" \
-            -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len="$max_len" \
+            -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len="$(max_len "$target")" \
             -artifact_prefix="$dir/artifacts/" -print_final_stats=1 >"$dir/log" 2>&1
         echo $? >"$dir/rc"
     }

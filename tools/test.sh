@@ -19,4 +19,5 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" "${launcher[@]}" >/dev/null
 cmake --build "$dir"
-ctest --test-dir "$dir" --output-on-failure
+# As many entries at a time as cores: much of each is serial (decoding, process start-up, the Slurm cluster starting).
+ctest --test-dir "$dir" --output-on-failure --parallel "$(nproc)"
