@@ -147,8 +147,13 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 
 namespace {
 
+// The densest encoding a decoded image can come from: a 1-bit PNG (8 pixels a byte) deflated at deflate's
+// ceiling of about 1032:1. TGA's run-length packets reach 64 pixels a byte, uncompressed formats at most 8.
+constexpr uint64_t kMaxPixelsPerByte = 8 * 1032;
+
 // Opens an in-memory image for reading with colour exactly as stored, its size checked against hostile headers.
-std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& reader, const std::string& name) {
+std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& reader, size_t fileBytes,
+                                               const std::string& name) {
     // Colour exactly as stored: OIIO would otherwise premultiply it by alpha (PNG, TGA), darkening textures.
     OIIO::ImageSpec config;
     config.attribute("oiio:UnassociatedAlpha", 1);
@@ -166,6 +171,12 @@ std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& re
         throw DecodeError(name, "image", 0,
                           "unsupported image size " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
                               "x" + std::to_string(spec.nchannels));
+    // Below the side limit a header can still claim 16384 x 16384 in a few bytes, and the pixels are allocated
+    // (4 floats each) before the stream is read: refuse more pixels than the file's bytes can encode.
+    if (uint64_t(spec.width) * uint64_t(spec.height) > kMaxPixelsPerByte * uint64_t(fileBytes) + 65536)
+        throw DecodeError(name, "image", 0,
+                          "image size " + size + " claims more pixels than its " + std::to_string(fileBytes) +
+                              " bytes can hold");
     return in;
 }
 
@@ -173,7 +184,7 @@ std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& re
 
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
     OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
-    auto in = openInMemory(reader, name);
+    auto in = openInMemory(reader, bytes.size(), name);
     const OIIO::ImageSpec& spec = in->spec();
     Image image(spec.width, spec.height, spec.nchannels);
     if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
@@ -183,7 +194,7 @@ Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
 
 ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name) {
     OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
-    auto in = openInMemory(reader, name);
+    auto in = openInMemory(reader, bytes.size(), name);
     const OIIO::ImageSpec& spec = in->spec();
     ByteImage image;
     image.width = spec.width;

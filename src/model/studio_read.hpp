@@ -16,6 +16,24 @@ inline void checkTable(const ByteReader& r, size_t fieldAt, int64_t offset, int6
                             " do not fit the file (" + std::to_string(r.size()) + " bytes)");
 }
 
+// Records visited at one level of a table tree (body parts -> models -> meshes ...). Real files give every
+// record its own bytes, so a level's records together fit the file; a hostile file pointing many parents at
+// one child table would otherwise multiply the records read (and the memory they fill) level by level.
+class TableBudget {
+public:
+    // Adds `count` records of `recordBytes` (already checked by checkTable) and throws at `fieldAt` once the
+    // level's records together need more bytes than the file has.
+    void add(const ByteReader& r, size_t fieldAt, int64_t count, size_t recordBytes, const char* what) {
+        bytes_ += uint64_t(count) * recordBytes;
+        if (bytes_ > r.size())
+            r.fail(fieldAt, std::string(what) + " tables together need " + std::to_string(bytes_) +
+                                " bytes, more than the file's " + std::to_string(r.size()) + " (tables shared by parents)");
+    }
+
+private:
+    uint64_t bytes_ = 0;
+};
+
 // A NUL-terminated string at `offset`, at most `maxLength` bytes, ending inside the window.
 inline std::string cString(const ByteReader& r, int64_t offset, size_t maxLength, const char* what) {
     if (offset < 0 || uint64_t(offset) >= r.size()) r.fail(0, std::string(what) + " name offset " + std::to_string(offset) + " outside the file");

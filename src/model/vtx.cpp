@@ -20,10 +20,17 @@ constexpr Layout kClassic{25, 27}, kTopology{33, 35};
 constexpr size_t kVertexBytes = 9;
 constexpr uint8_t kStripTriList = 0x01, kStripTriStrip = 0x02;
 
-void readStrips(ByteReader& r, size_t groupAt, const Layout& layout, VtxStripGroup& g, const std::vector<uint16_t>& index) {
+// Records read at each level of the tree (see studio::TableBudget).
+struct Budgets {
+    studio::TableBudget models, lods, meshes, groups, vertices, indices, strips;
+};
+
+void readStrips(ByteReader& r, size_t groupAt, const Layout& layout, VtxStripGroup& g, const std::vector<uint16_t>& index,
+                Budgets& budgets) {
     r.seek(groupAt + 16);
     const int32_t numStrips = r.i32(), stripOffset = r.i32();
     checkTable(r, groupAt + 16, int64_t(groupAt) + stripOffset, numStrips, layout.stripBytes, "strips");
+    budgets.strips.add(r, groupAt + 16, numStrips, layout.stripBytes, "strip");
     for (int32_t s = 0; s < numStrips; ++s) {
         const size_t at = groupAt + size_t(stripOffset) + size_t(s) * layout.stripBytes;
         r.seek(at);
@@ -64,32 +71,39 @@ VtxInfo readWith(const Bytes& bytes, const std::string& name, const Layout& layo
     r.seek(28);
     const int32_t numBodyParts = r.i32(), bodyPartOffset = r.i32();
     checkTable(r, 28, bodyPartOffset, numBodyParts, 8, "body parts");
+    Budgets budgets;
     for (int32_t b = 0; b < numBodyParts; ++b) {
         const size_t bodyAt = size_t(bodyPartOffset) + size_t(b) * 8;
         r.seek(bodyAt);
         const int32_t numModels = r.i32(), modelOffset = r.i32();
         checkTable(r, bodyAt, int64_t(bodyAt) + modelOffset, numModels, 8, "models");
+        budgets.models.add(r, bodyAt, numModels, 8, "model");
         for (int32_t m = 0; m < numModels; ++m) {
             const size_t modelAt = bodyAt + size_t(modelOffset) + size_t(m) * 8;
             r.seek(modelAt);
             const int32_t numLods = r.i32(), lodOffset = r.i32();
             checkTable(r, modelAt, int64_t(modelAt) + lodOffset, numLods, 12, "LODs");
+            budgets.lods.add(r, modelAt, numLods, 12, "LOD");
             for (int32_t l = 0; l < numLods; ++l) {
                 const size_t lodAt = modelAt + size_t(lodOffset) + size_t(l) * 12;
                 r.seek(lodAt);
                 const int32_t numMeshes = r.i32(), meshOffset = r.i32();
                 checkTable(r, lodAt, int64_t(lodAt) + meshOffset, numMeshes, 9, "meshes");
+                budgets.meshes.add(r, lodAt, numMeshes, 9, "mesh");
                 for (int32_t k = 0; k < numMeshes; ++k) {
                     const size_t meshAt = lodAt + size_t(meshOffset) + size_t(k) * 9;
                     r.seek(meshAt);
                     const int32_t numGroups = r.i32(), groupOffset = r.i32();
                     checkTable(r, meshAt, int64_t(meshAt) + groupOffset, numGroups, layout.groupBytes, "strip groups");
+                    budgets.groups.add(r, meshAt, numGroups, layout.groupBytes, "strip group");
                     for (int32_t s = 0; s < numGroups; ++s) {
                         const size_t groupAt = meshAt + size_t(groupOffset) + size_t(s) * layout.groupBytes;
                         r.seek(groupAt);
                         const int32_t numVerts = r.i32(), vertOffset = r.i32(), numIndices = r.i32(), indexOffset = r.i32();
                         checkTable(r, groupAt, int64_t(groupAt) + vertOffset, numVerts, kVertexBytes, "strip group vertices");
                         checkTable(r, groupAt + 8, int64_t(groupAt) + indexOffset, numIndices, 2, "strip group indices");
+                        budgets.vertices.add(r, groupAt, numVerts, kVertexBytes, "strip group vertex");
+                        budgets.indices.add(r, groupAt + 8, numIndices, 2, "strip group index");
                         VtxStripGroup& g = info.groups.emplace_back();
                         g.bodyPart = b, g.model = m, g.lod = l, g.mesh = k;
                         g.numVertices = uint32_t(numVerts);
@@ -102,7 +116,7 @@ VtxInfo readWith(const Bytes& bytes, const std::string& name, const Layout& layo
                         std::vector<uint16_t> index(static_cast<size_t>(numIndices));
                         r.seek(groupAt + size_t(indexOffset));
                         for (uint16_t& i : index) i = r.u16();
-                        readStrips(r, groupAt, layout, g, index);
+                        readStrips(r, groupAt, layout, g, index, budgets);
                     }
                 }
             }

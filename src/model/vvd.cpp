@@ -47,6 +47,10 @@ VvdInfo readVvd(const Bytes& bytes, const std::string& name) {
         for (int32_t i = 0; i < numLod0; ++i) info.vertices.push_back(readVertex(r, vertexAt(uint64_t(i))));
         return info;
     }
+    // The fix-up runs select LOD 0's vertices out of those stored, each once: more than are stored means runs
+    // that repeat a range, which could grow LOD 0 far past the file (numLod0 bounds nothing by itself).
+    if (uint64_t(numLod0) > stored)
+        r.fail(16, "LOD 0 has " + std::to_string(numLod0) + " vertices but the file stores " + std::to_string(stored));
     for (int32_t f = 0; f < numFixups; ++f) {
         const size_t at = size_t(fixupStart) + size_t(f) * kFixupBytes;
         r.seek(at);

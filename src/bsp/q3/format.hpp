@@ -36,6 +36,11 @@ inline constexpr size_t kTextureBytes = 72, kPlaneBytes = 16, kNodeBytes = 36, k
 inline constexpr int32_t kMaxPatchSide = 32;
 // External lightmap names have 4 digits (lm_NNNN.tga).
 inline constexpr int32_t kMaxExternalLightmaps = 10000;
+// Indices the faces may list together, per vertex in the vertex lump. q3map2 shares identical meshvert lists
+// between faces (33 faces a meshvert in OpenArena's oa_ctf2), so the meshvert lump does not bound them, but
+// the vertices do: a closed triangle mesh has about 2 triangles (6 indices) a vertex, the shared maps hold
+// at most 2.1, and a file whose faces list more would build an index array far larger than itself.
+inline constexpr uint64_t kMaxIndicesPerVertex = 16;
 
 // Overbright-resolved linear value of a stored byte (notes/decoding.md "Overbright").
 inline float overbright(uint8_t b) { return float(4 * int(b)) / 255.0f; }

@@ -95,6 +95,11 @@ void decodeSurfaces(Context& c, World& w) {
             checkRange(r, at + 20, firstMeshVert, numMeshVerts, c.numMeshVerts, "meshvert");
             if (numMeshVerts % 3 != 0)
                 r.fail(at + 24, "meshvert count " + std::to_string(numMeshVerts) + " is not a multiple of 3");
+            if (totalIndices + uint64_t(numMeshVerts) > kMaxIndicesPerVertex * c.numVertices)
+                r.fail(at + 24, "faces 0.." + std::to_string(i) + " list more than " +
+                                    std::to_string(kMaxIndicesPerVertex * c.numVertices) + " meshvert indices (" +
+                                    std::to_string(kMaxIndicesPerVertex) + " for each of the " +
+                                    std::to_string(c.numVertices) + " vertices)");
             ByteReader idx = meshVerts.sub(uint64_t(firstMeshVert) * kIndexBytes,
                                            uint64_t(numMeshVerts) * kIndexBytes, meshVerts.lump());
             for (int32_t k = 0; k < numMeshVerts; ++k) {

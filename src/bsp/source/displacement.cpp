@@ -25,6 +25,9 @@ void decodeDisplacements(Context& c, World& w) {
     ByteReader& r = c.lump(kDispInfo);
     const ByteReader& faces = c.lump(c.facesLump);
 
+    // Vertices the displacement faces build so far: faces sharing a dispinfo each build its whole grid again
+    // (289 vertices from a 56-byte face record), so sharing is bounded like surfedges and lighting bytes.
+    uint64_t builtVerts = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
         const FaceRecord& f = c.faces[i];
         if (f.dispinfo < 0) continue;
@@ -39,6 +42,12 @@ void decodeDisplacements(Context& c, World& w) {
         const int32_t n = (1 << power) + 1;
         checkRange(r, at + 12, vertStart, int64_t(n) * n, c.numDispVerts, "displacement vertex");
         checkRange(r, at + 16, triStart, 2 * int64_t(n - 1) * (n - 1), c.numDispTris, "displacement triangle");
+        builtVerts += uint64_t(n) * uint64_t(n);
+        if (builtVerts > kMaxSharing * c.numDispVerts)
+            faces.fail(i * kFaceBytes + 12, "displacement faces 0.." + std::to_string(i) + " use " +
+                                                std::to_string(builtVerts) + " displacement vertices, more than " +
+                                                std::to_string(kMaxSharing) + " times the " +
+                                                std::to_string(c.numDispVerts) + " in the dispverts lump");
         if (mapFace != i)
             w.problems.push_back("dispinfo " + std::to_string(f.dispinfo) + " names face " + std::to_string(mapFace) +
                                  " but face " + std::to_string(i) + " uses it");
