@@ -277,35 +277,15 @@ int runServer(const ServeOptions& given) {
         std::string text = metrics.text();
         const serve::CacheFigures mapsCache = renderer.mapFigures(), images = renderer.imageFigures();
         const TextureCacheStats textures = textureCacheStats();
-        auto ratio = [](size_t hits, size_t lookups) { return lookups ? double(hits) / double(lookups) : 0.0; };
+        serve::CacheFigures textureFigures;
+        textureFigures.bytes = textures.bytes, textureFigures.capacity = options.textureCacheBytes;
+        textureFigures.entries = textures.entries;
+        textureFigures.hits = textures.hits, textureFigures.misses = textures.lookups - textures.hits;
         text += serve::metricFamily("luxel_render_queue_depth", "gauge", "Renders waiting for a worker.",
                                     {{"", double(renderer.gate().waiting())}});
         text += serve::metricFamily("luxel_renders_running", "gauge", "Renders running now.",
                                     {{"", double(renderer.gate().running())}});
-        text += serve::metricFamily("luxel_cache_bytes", "gauge", "Bytes each cache holds.",
-                                    {{"cache=\"maps\"", double(mapsCache.bytes)},
-                                     {"cache=\"textures\"", double(textures.bytes)},
-                                     {"cache=\"images\"", double(images.bytes)}});
-        text += serve::metricFamily("luxel_cache_capacity_bytes", "gauge", "Each cache's configured bound.",
-                                    {{"cache=\"maps\"", double(mapsCache.capacity)},
-                                     {"cache=\"textures\"", double(options.textureCacheBytes)},
-                                     {"cache=\"images\"", double(images.capacity)}});
-        text += serve::metricFamily("luxel_cache_entries", "gauge", "Entries each cache holds.",
-                                    {{"cache=\"maps\"", double(mapsCache.entries)},
-                                     {"cache=\"textures\"", double(textures.entries)},
-                                     {"cache=\"images\"", double(images.entries)}});
-        text += serve::metricFamily("luxel_cache_hits_total", "counter", "Lookups that found their entry.",
-                                    {{"cache=\"maps\"", double(mapsCache.hits)},
-                                     {"cache=\"textures\"", double(textures.hits)},
-                                     {"cache=\"images\"", double(images.hits)}});
-        text += serve::metricFamily("luxel_cache_misses_total", "counter", "Lookups that did not.",
-                                    {{"cache=\"maps\"", double(mapsCache.misses)},
-                                     {"cache=\"textures\"", double(textures.lookups - textures.hits)},
-                                     {"cache=\"images\"", double(images.misses)}});
-        text += serve::metricFamily("luxel_cache_hit_ratio", "gauge", "Hits over lookups since the start.",
-                                    {{"cache=\"maps\"", ratio(mapsCache.hits, mapsCache.hits + mapsCache.misses)},
-                                     {"cache=\"textures\"", ratio(textures.hits, textures.lookups)},
-                                     {"cache=\"images\"", ratio(images.hits, images.hits + images.misses)}});
+        text += serve::cacheFamilies({{"maps", mapsCache}, {"textures", textureFigures}, {"images", images}});
         text += serve::metricFamily("luxel_maps_loaded", "gauge", "Decoded maps held by the map cache.",
                                     {{"", double(mapsCache.entries)}});
         text += serve::metricFamily("luxel_maps_listed", "gauge", "Maps under the roots (readable ones).",

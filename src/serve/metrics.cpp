@@ -24,6 +24,31 @@ std::string metricFamily(const std::string& name, const char* type, const std::s
     return out;
 }
 
+std::string cacheFamilies(const std::vector<std::pair<std::string, CacheFigures>>& caches) {
+    struct Family {
+        const char *name, *type, *help;
+        double (*value)(const CacheFigures&);
+    };
+    static constexpr Family families[] = {
+        {"luxel_cache_bytes", "gauge", "Bytes each cache holds.", [](const CacheFigures& c) { return double(c.bytes); }},
+        {"luxel_cache_capacity_bytes", "gauge", "Each cache's configured bound.",
+         [](const CacheFigures& c) { return double(c.capacity); }},
+        {"luxel_cache_entries", "gauge", "Entries each cache holds.", [](const CacheFigures& c) { return double(c.entries); }},
+        {"luxel_cache_hits_total", "counter", "Lookups that found their entry.",
+         [](const CacheFigures& c) { return double(c.hits); }},
+        {"luxel_cache_misses_total", "counter", "Lookups that did not.", [](const CacheFigures& c) { return double(c.misses); }},
+        {"luxel_cache_hit_ratio", "gauge", "Hits over lookups since the start.",
+         [](const CacheFigures& c) { return c.hits + c.misses ? double(c.hits) / double(c.hits + c.misses) : 0.0; }},
+    };
+    std::string out;
+    for (const Family& family : families) {
+        std::map<std::string, double> samples;
+        for (const auto& [cache, figures] : caches) samples[fmt::format("cache=\"{}\"", cache)] = family.value(figures);
+        out += metricFamily(family.name, family.type, family.help, samples);
+    }
+    return out;
+}
+
 std::string Metrics::text() const {
     std::lock_guard lock(mutex_);
     std::map<std::string, double> codes;

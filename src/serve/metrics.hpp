@@ -7,6 +7,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "lru_cache.hpp"
 
 namespace luxel::serve {
 
@@ -33,5 +37,8 @@ private:
 // One gauge (or counter) family: "# HELP", "# TYPE" and its samples, `labels` given as {"cache=\"maps\"", value}.
 std::string metricFamily(const std::string& name, const char* type, const std::string& help,
                          const std::map<std::string, double>& samples);
+
+// The cache families (bytes, capacity, entries, hits, misses, hit ratio), one sample per named cache.
+std::string cacheFamilies(const std::vector<std::pair<std::string, CacheFigures>>& caches);
 
 }  // namespace luxel::serve
