@@ -12,7 +12,7 @@
 #   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all seven) however
 #                             long they take (libFuzzer's own timers still make two runs drift apart after a second);
 #   tools/fuzz.sh --campaign [N | Ts] [TARGET...]  every target (or those named) for N inputs (default 1000000) or
-#                             T seconds each, two at a time,
+#                             T seconds each, two at a time (FUZZ_JOBS),
 #                             corpora and artifacts kept under build-san/campaign/TARGET/; prints per target the
 #                             inputs run, execs/s, coverage (cov / ft), corpus size, peak RSS and findings.
 # Builds build-san (the clang ASan/UBSan build of tools/test.sh --sanitize) with -DLUXEL_FUZZ=ON and seeds the
@@ -214,8 +214,8 @@ if [ -n "$campaign" ]; then
     }
     start=$SECONDS
     [ "${#campaign_targets[@]}" -gt 0 ] || campaign_targets=("${targets[@]}")
-    for target in "${campaign_targets[@]}"; do  # two at a time, the next one starting when either ends
-        [ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
+    for target in "${campaign_targets[@]}"; do  # FUZZ_JOBS (2) at a time, the next one starting when one ends
+        [ "$(jobs -rp | wc -l)" -lt "${FUZZ_JOBS:-2}" ] || wait -n || true  # a finding is in the report, not an exit
         run_campaign "$target" &
     done
     wait
