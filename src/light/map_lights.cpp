@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "luxel/bsp/q2_surface_flags.hpp"
 #include "luxel/light/light_arrival.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "luxel/light/q2_surface_lights.hpp"
@@ -148,7 +149,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     bounce.emits.assign(world.surfaces.size(), false);
     bounce.albedo.assign(world.surfaces.size(), Vec3{});
     const Model* worldModel = world.models.empty() ? nullptr : &world.models[0];
-    constexpr uint32_t kLight = 0x1, kSky = 0x4, kNoDraw = 0x80;
+    using namespace q2flags;
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
         const Surface& s = world.surfaces[i];
         const int32_t m = s.material;
@@ -156,7 +157,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
         if (worldModel && (i < worldModel->firstSurface || i >= size_t(worldModel->firstSurface) + worldModel->numSurfaces)) continue;
         const Material& mat = world.materials[size_t(m)];
         const uint32_t f = mat.nativeSurfaceFlags;
-        if ((f & (kSky | kNoDraw)) || ((f & kLight) && mat.nativeValue > 0)) continue;
+        if ((f & (kSurfSky | kSurfNoDraw)) || ((f & kSurfLight) && mat.nativeValue > 0)) continue;
         const std::string& name = mat.name;
         if (name.size() >= 4 && name.compare(name.size() - 4, 4, "skip") == 0) continue;
         const Vec3 texture = (materials ? meanTextureColour(*materials, m) : std::nullopt).value_or(Vec3{});

@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "luxel/bsp/q2_surface_flags.hpp"
 #include "luxel/light/face_emitter.hpp"
 
 namespace luxel {
 
 namespace {
 
-constexpr uint32_t kSurfLight = 0x1, kSurfSky = 0x4;
+using namespace q2flags;
 
 // The part of convex polygon `p` where dot(n, x) <= d (n an axis) ... clipped by one plane.
 std::vector<Vec3> clipBelow(const std::vector<Vec3>& p, int axis, float at, bool keepBelow) {

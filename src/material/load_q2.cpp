@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "luxel/bsp/q2_surface_flags.hpp"
 #include "luxel/material/wal.hpp"
 #include "luxel/util/error.hpp"
 #include "material_loaders.hpp"
@@ -11,10 +12,7 @@
 namespace luxel::materials {
 namespace {
 
-// Texinfo surface flags (qfiles.h).
-constexpr uint32_t kSurfWarp = 0x8, kSurfTrans33 = 0x10, kSurfTrans66 = 0x20, kSurfFlowing = 0x40;
-constexpr uint32_t kSurfAlphaTest = 0x2000000;  // the re-release's fences
-constexpr uint32_t kSurfLight = 0x1;
+using namespace q2flags;
 // Quake 2 cycles animated textures at 2 frames a second (R_TextureAnimation: r_newrefdef.time * 2).
 constexpr double kFramesPerSecond = 2.0;
 constexpr int kMaxAnimationFrames = 64;

@@ -10,6 +10,7 @@
 #include "../decode_common.hpp"
 #include "../edge_faces.hpp"
 #include "../quake_brushes.hpp"
+#include "luxel/bsp/q2_surface_flags.hpp"
 #include "luxel/bsp/world.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/io/reader.hpp"
@@ -39,9 +40,7 @@ inline constexpr size_t kPlaneBytes = 20, kNodeBytes = 28, kTexinfoBytes = 76, k
 
 inline constexpr uint32_t kContentsSolid = 0x1;  // brush / leaf contents (q_shared.h)
 
-// Texinfo surface flags (q_shared.h).
-inline constexpr uint32_t kSurfLight = 0x1, kSurfSky = 0x4, kSurfWarp = 0x8, kSurfTrans33 = 0x10,
-                          kSurfTrans66 = 0x20, kSurfNoDraw = 0x80, kSurfHint = 0x100, kSurfSkip = 0x200;
+using namespace q2flags;  // texinfo surface flags
 
 // A lit face wider or taller than this many luxels is malformed (the GL renderer's whole lightmap page is
 // 128 luxels; compilers split faces long before).
