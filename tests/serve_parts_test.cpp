@@ -105,6 +105,9 @@ TEST_CASE("serve parts: view queries have one canonical key and the CLI's errors
     CHECK_THAT(error({{"mode", "pretty"}}), Catch::Contains("mode") && Catch::Contains("pretty"));
     CHECK_THAT(error({{"look", "sepia"}}), Catch::Contains("query: look:"));
     CHECK_THAT(error({{"fov", "wide"}}), Catch::Contains("query: fov: 'wide' is not a number"));
+    CHECK_THAT(error({{"fov", "0"}}), Catch::Contains("query: fov: 0 is outside 1..179 degrees"));
+    CHECK_THAT(error({{"fov", "179.5"}}), Catch::Contains("query: fov: 179.5 is outside 1..179 degrees"));
+    CHECK(error({{"fov", "179"}}).empty());
     CHECK_THAT(error({{"size", "64x36"}, {"size", "32x18"}}), Catch::Contains("query: size: given twice"));
     CHECK_THAT(error({{"colour", "1"}}), Catch::Contains("query: colour: unknown option"));
     CHECK_THAT(error({}, "gif"), Catch::Contains("query: format: 'gif' is not png, jpg or webp"));

@@ -71,6 +71,8 @@ ViewQuery parseViewQuery(const std::multimap<std::string, std::string>& params, 
             if (v.time < 0 || v.time > 1e6f) bad(key, value + " is outside 0..1000000 seconds");
         } else if (key == "fov") {
             v.fov = number(key, value);
+            // The CLI's --fov range; past it the camera code would refuse the view after the map was loaded (a 422).
+            if (v.fov < 1 || v.fov > 179) bad(key, value + " is outside 1..179 degrees");
         } else if (key == "styles") {
             v.styles = value;
         } else if (key == "unlit") {
