@@ -72,6 +72,11 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
 targets=(decode lumps_q3 lumps_q2 lumps_vbsp content formats serve)
 cmake --build "$build" -j2 --target "${targets[@]/#/luxel_fuzz_}"
+# The Source lump target's base map is a real one from ../shared.
+if [ ! -f "$shared/maps/source/bsptool_tf2_mp_lobby.bsp" ]; then
+    echo "fuzz.sh: $shared/maps/source/bsptool_tf2_mp_lobby.bsp not found: lumps_vbsp left out" >&2
+    targets=(decode lumps_q3 lumps_q2 content formats serve)
+fi
 
 artifacts="$build/artifacts"
 mkdir -p "$artifacts"
@@ -180,8 +185,8 @@ for i, line in enumerate([b"/maps/oa_dm1.png?size=512x288&camera=spawn:2&mode=li
 PY
 
 # The lump targets write their own seeds: each lump of their base map behind its selector.
-for format in q3 q2 vbsp; do
-    LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[lumps_$format]}" "$build/luxel_fuzz_lumps_$format"
+for target in "${targets[@]}"; do
+    [[ "$target" == lumps_* ]] && LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[$target]}" "$build/luxel_fuzz_$target"
 done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
