@@ -186,7 +186,9 @@ PY
 
 # The lump targets write their own seeds: each lump of their base map behind its selector.
 for target in "${targets[@]}"; do
-    [[ "$target" == lumps_* ]] && LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[$target]}" "$build/luxel_fuzz_$target"
+    if [[ "$target" == lumps_* ]]; then
+        LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[$target]}" "$build/luxel_fuzz_$target"
+    fi
 done
 
 # -rss_limit_mb / -malloc_limit_mb catch allocations driven by counts in the file; -timeout catches hangs.
