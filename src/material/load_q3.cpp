@@ -3,16 +3,14 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
-#include <atomic>
-#include <future>
-#include <map>
-#include <mutex>
 #include <optional>
 
 #include "luxel/material/q3_shader.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/single_flight.hpp"
 #include "material_loaders.hpp"
 #include "q3_game.hpp"
 #include "q3_program.hpp"
@@ -130,9 +128,10 @@ std::shared_ptr<const Q3Game> mountGame(const Q3Mounts& mounts) {
     return game;
 }
 
+// The mounted games, each made once per process (concurrent callers wait for the first; a failure is tried again by
+// a later map, which reports the error itself).
 struct GameCache {
-    std::mutex mutex;
-    std::map<std::string, std::shared_future<std::shared_ptr<const Q3Game>>> games;
+    SingleFlight<std::shared_ptr<const Q3Game>> games{SingleFlight<std::shared_ptr<const Q3Game>>::Keep::Successes};
     std::atomic<size_t> mounts{0};
 };
 
@@ -141,32 +140,13 @@ GameCache& gameCache() {
     return cache;
 }
 
-// The mounted game for these mounts, made once per process (concurrent callers wait for the first).
 std::shared_ptr<const Q3Game> cachedGame(const Q3Mounts& mounts) {
     GameCache& cache = gameCache();
-    std::promise<std::shared_ptr<const Q3Game>> promise;
-    std::shared_future<std::shared_ptr<const Q3Game>> future;
-    bool mine = false;
-    {
-        std::lock_guard lock(cache.mutex);
-        auto [it, inserted] = cache.games.try_emplace(mounts.key());
-        if (inserted) {
-            it->second = promise.get_future().share();
-            mine = true;
-        }
-        future = it->second;
-    }
-    if (mine) {
-        try {
-            promise.set_value(mountGame(mounts));
-            cache.mounts.fetch_add(1);
-        } catch (...) {
-            promise.set_exception(std::current_exception());
-            std::lock_guard lock(cache.mutex);
-            cache.games.erase(mounts.key());  // a later map may try again (and report the error itself)
-        }
-    }
-    return future.get();
+    return cache.games.get(mounts.key(), [&] {
+        auto game = mountGame(mounts);
+        cache.mounts.fetch_add(1);
+        return game;
+    });
 }
 
 bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begin(), sh.stages.end(), pred); }
@@ -174,10 +154,7 @@ bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begi
 }  // namespace
 
 void forgetQuake3Games(const std::string& archivePath) {
-    GameCache& cache = gameCache();
-    std::lock_guard lock(cache.mutex);
-    std::erase_if(cache.games, [&](const auto& entry) {
-        const std::string& key = entry.first;  // Q3Mounts::key: the archive, then "\n" and each game dir
+    gameCache().games.forgetIf([&](const std::string& key) {  // Q3Mounts::key: the archive, then "\n" and each game dir
         return key.starts_with(archivePath) && (key.size() == archivePath.size() || key[archivePath.size()] == '\n');
     });
 }

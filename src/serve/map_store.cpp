@@ -35,34 +35,19 @@ size_t approximateBytes(const LoadedMap& m) {
 std::shared_ptr<const StoredMap> MapStore::get(const std::string& key, const std::function<LoadedMap()>& load,
                                                const Deadline& deadline) {
     if (auto hit = cache_.get(key)) return hit;
-    std::promise<std::shared_ptr<const StoredMap>> promise;
-    std::shared_future<std::shared_ptr<const StoredMap>> future;
-    bool mine = false;
-    {
-        std::lock_guard lock(mutex_);
-        auto [it, inserted] = loading_.try_emplace(key);
-        if (inserted) {
-            it->second = promise.get_future().share();
-            mine = true;
-        }
-        future = it->second;
-    }
-    if (mine) {
-        try {
+    return loading_.get(
+        key,
+        [&] {
             auto stored = std::make_shared<StoredMap>();
             stored->map = load();
             stored->bytes = approximateBytes(stored->map);
-            cache_.put(key, stored, stored->bytes);
-            promise.set_value(std::move(stored));
-        } catch (...) {
-            promise.set_exception(std::current_exception());
-        }
-        std::lock_guard lock(mutex_);
-        loading_.erase(key);
-    } else if (future.wait_until(deadline.at) != std::future_status::ready) {
-        deadline.check("while another request decoded the map");
-    }
-    return future.get();
+            cache_.put(key, stored, stored->bytes);  // before the flight is forgotten: a later request finds one or the other
+            return std::shared_ptr<const StoredMap>(std::move(stored));
+        },
+        [&](const std::shared_future<std::shared_ptr<const StoredMap>>& other) {
+            if (other.wait_until(deadline.at) != std::future_status::ready)
+                deadline.check("while another request decoded the map");
+        });
 }
 
 }  // namespace luxel::serve

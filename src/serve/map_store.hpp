@@ -3,14 +3,13 @@
 // requests ask for it at the same time. A map is drawn by one request at a time (renderView loads the
 // materials a view needs into it), so each carries its own lock.
 #include <functional>
-#include <future>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "lru_cache.hpp"
 #include "luxel/render/map_view.hpp"
+#include "luxel/util/single_flight.hpp"
 #include "request_limits.hpp"
 
 namespace luxel::serve {
@@ -39,8 +38,7 @@ public:
 
 private:
     ByteLru<StoredMap> cache_;
-    std::mutex mutex_;
-    std::map<std::string, std::shared_future<std::shared_ptr<const StoredMap>>> loading_;
+    SingleFlight<std::shared_ptr<const StoredMap>> loading_{SingleFlight<std::shared_ptr<const StoredMap>>::Keep::Nothing};
 };
 
 }  // namespace luxel::serve
