@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "luxel/light/styles.hpp"
+#include "luxel/render/camera.hpp"
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 
@@ -100,7 +101,7 @@ void ViewArgs::addTo(CLI::App& app) {
         ->capture_default_str();
     app.add_option("--pos", pos, "camera position X Y Z (overrides --camera)")->expected(3);
     app.add_option("--angles", angles, "camera angles PITCH YAW ROLL in degrees (with --pos)")->expected(3);
-    app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(1.0, 179.0));
+    app.add_option("--fov", fov, "field of view in degrees as the game sets it: horizontal (Source: at 4:3, widened for wider frames)")->capture_default_str()->check(CLI::Range(double(kMinFov), double(kMaxFov)));
     app.add_option("--size", size, "image size WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--mode", mode, "auto (lit when textures are found, else lightmap) | lightmap | vertex | normals | depth | clusters | lit | albedo | grid")->capture_default_str();
     app.add_option("--look", look, "engine (the game full-screen: overbright through the display ramp) | "

@@ -8,7 +8,7 @@ namespace luxel {
 View makeView(const Camera& camera) {
     View v;
     angleVectors(camera.angles, v.forward, v.right, v.up);
-    float fov = std::clamp(camera.fovX, 1.0f, 179.0f);
+    float fov = std::clamp(camera.fovX, kMinFov, kMaxFov);
     int w = std::max(camera.width, 1), h = std::max(camera.height, 1);
     v.tanHalfX = float(std::tan(double(degToRad(fov)) * 0.5));
     v.tanHalfY = v.tanHalfX * float(h) / float(w);  // square pixels: vertical extent from the aspect

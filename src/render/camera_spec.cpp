@@ -25,8 +25,8 @@ static std::string where(const World& world) { return world.file.empty() ? std::
 
 Camera baseCamera(int width, int height, float fovX) {
     if (width <= 0 || height <= 0) throw UsageError(fmt::format("image size must be positive, got {}x{}", width, height));
-    if (!(fovX >= 1.0f && fovX <= 179.0f))
-        throw UsageError(fmt::format("field of view must be 1 to 179 degrees, got {}", fovX));
+    if (!(fovX >= kMinFov && fovX <= kMaxFov))
+        throw UsageError(fmt::format("field of view must be {} to {} degrees, got {}", kMinFov, kMaxFov, fovX));
     Camera c;
     c.width = width;
     c.height = height;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "luxel/io/map_source.hpp"
+#include "luxel/render/camera.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/scene/scene.hpp"
 #include "luxel/util/error.hpp"
@@ -164,7 +165,7 @@ SceneView parseView(const Ctx& ctx, const toml::table& table, size_t index) {
         } else if (k == "angles") {
             v.angles = getVec3(ctx, node, key);
         } else if (k == "fov") {
-            v.fov = float(getNumber(ctx, node, key, 1, 179));
+            v.fov = float(getNumber(ctx, node, key, kMinFov, kMaxFov));
         } else if (k == "size") {
             parseSize(ctx, node, key, v.width, v.height);
         } else if (k == "mode") {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "luxel/batch/batch.hpp"
+#include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel::serve {
@@ -72,7 +73,7 @@ ViewQuery parseViewQuery(const std::multimap<std::string, std::string>& params, 
         } else if (key == "fov") {
             v.fov = number(key, value);
             // The CLI's --fov range; past it the camera code would refuse the view after the map was loaded (a 422).
-            if (v.fov < 1 || v.fov > 179) bad(key, value + " is outside 1..179 degrees");
+            if (v.fov < kMinFov || v.fov > kMaxFov) bad(key, fmt::format("{} is outside {}..{} degrees", value, kMinFov, kMaxFov));
         } else if (key == "styles") {
             v.styles = value;
         } else if (key == "unlit") {

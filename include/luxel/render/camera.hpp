@@ -30,6 +30,9 @@ struct View {
 
 View makeView(const Camera& camera);
 
+// The field of view (degrees) every way of asking for a view accepts: the CLI, scene files, the service's queries.
+inline constexpr float kMinFov = 1, kMaxFov = 179;
+
 // The horizontal FOV of a width x height frame for the game's FOV setting: unchanged where the FOV is
 // horizontal at any aspect (world.fovReferenceAspect 0, Quake), widened for frames wider than the
 // reference aspect (Source: 90 at 4:3 is 106.26 at 16:9).
