@@ -120,6 +120,36 @@ TEST_CASE("batch resume: a map that crashes the process is marked failed by the 
     CHECK(readJson(d + "/out/manifest.json")["summary"]["failed"] == 0);
 }
 
+TEST_CASE("batch resume: only a map's own crashes count towards poison, not kills while its child ran", "[batch][cli]") {
+    // Journals written by hand: a map started in the batch's process by a run that died (one strike), then started
+    // again by a second run that died too. In the batch's process that is two strikes (poison); in a child process
+    // (where a strike-one map is retried) the second run's death cannot have been the map's doing (a crash of the
+    // child would have been seen and recorded), so the third run renders it.
+    const std::string d = tempDir("batch-strikes");
+    const std::string maps = d + "/maps";
+    writeTextFile(maps + "/room0.bsp", roomMap(0));
+    const std::string view = " --size 64x36 -q";
+    REQUIRE(runLuxel("batch " + q(maps) + " -o " + q(d + "/clean") + view).exitCode == 0);
+    const std::string source = readJson(d + "/clean/manifest.json")["maps"][0]["source"];
+    auto journal = [&](const std::string& out, bool secondIsolated) {
+        json second{{"start", source}};
+        if (secondIsolated) second["isolated"] = true;
+        writeTextFile(out + "/journal.jsonl", json{{"run", 1}}.dump() + "\n" + json{{"start", source}}.dump() + "\n" +
+                                                  json{{"run", 2}}.dump() + "\n" + second.dump() + "\n");
+    };
+    journal(d + "/child", true);
+    const CommandResult child = runLuxel("batch " + q(maps) + " -o " + q(d + "/child") + view);
+    CHECK(child.exitCode == 0);
+    CHECK(readJson(d + "/child/manifest.json")["maps"][0]["status"] == "ok");
+
+    journal(d + "/process", false);
+    const CommandResult process = runLuxel("batch " + q(maps) + " -o " + q(d + "/process") + view);
+    CHECK(process.exitCode == 1);
+    const json entry = readJson(d + "/process/manifest.json")["maps"][0];
+    CHECK(entry["poison"] == true);
+    CHECK_THAT(entry["error"].get<std::string>(), Catch::Contains("crashed the process twice"));
+}
+
 TEST_CASE("batch: --isolate renders each map in a child process, with the same result", "[batch][cli]") {
     const std::string d = tempDir("batch-isolate");
     const std::string maps = d + "/maps";

@@ -44,7 +44,8 @@ JournalState readJournal(const std::string& outDir) {
             if (anyRun) endRun();
             anyRun = true;
         } else if (j.contains("start") && j["start"].is_string()) {
-            startedThisRun.insert(j["start"].get<std::string>());
+            // A map in a child process cannot have killed this run: its crash would have been seen and recorded.
+            if (!j.value("isolated", false)) startedThisRun.insert(j["start"].get<std::string>());
         } else if (j.contains("done") && j["done"].is_object()) {
             const Json& e = j["done"];
             const std::string source = e.value("source", "");
@@ -99,7 +100,11 @@ void Journal::append(const std::string& line, bool sync) {
     ::fdatasync(fd_);
 }
 
-void Journal::started(const std::string& source) { append(Json{{"start", source}}.dump(), false); }
+void Journal::started(const std::string& source, bool isolated) {
+    Json line{{"start", source}};
+    if (isolated) line["isolated"] = true;
+    append(line.dump(), false);
+}
 
 void Journal::finished(const Json& entry) { append(Json{{"done", entry}}.dump(), true); }
 

@@ -216,7 +216,7 @@ Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& opti
     std::vector<char*> raw;
     for (std::string& a : argv) raw.push_back(a.data());
     raw.push_back(nullptr);
-    journal.started(job.source);
+    journal.started(job.source, true);
     const double t0 = nowMs();
     pid_t pid = -1;
     int status = 0;

@@ -28,8 +28,8 @@ inline std::optional<std::string> sharedSourceContent() {
 // Every file with extension `ext` in sharedMaps()/subdir, sorted.
 std::vector<std::string> sharedMapFiles(const std::string& subdir, const std::string& ext = ".bsp");
 
-// A fresh empty directory under the system temp dir, removed at process exit is not needed: callers
-// use unique names.
+// A fresh empty directory `name` (emptied when it exists) in this process's folder under the system temp dir; the
+// folder is removed when the process exits normally.
 std::string tempDir(const std::string& name);
 
 // Writes bytes to path, creating its folders.
