@@ -20,8 +20,7 @@ constexpr size_t kVvdVertexBytes = 48; // mstudiovertex_t: mstudiomodel_t::verte
 MdlModel readModel(ByteReader& r, size_t at, studio::TableBudget& meshBudget) {
     r.seek(at + 72);
     const int32_t numMeshes = r.i32(), meshIndex = r.i32(), numVertices = r.i32(), vertexIndex = r.i32();
-    checkTable(r, at + 72, int64_t(at) + meshIndex, numMeshes, kMeshBytes, "meshes");
-    meshBudget.add(r, at + 72, numMeshes, kMeshBytes, "mesh");
+    checkTable(r, at + 72, int64_t(at) + meshIndex, numMeshes, kMeshBytes, "meshes", meshBudget);
     if (numVertices < 0 || vertexIndex < 0 || vertexIndex % int32_t(kVvdVertexBytes) != 0)
         r.fail(at + 80, "model vertex range " + std::to_string(vertexIndex) + " +" + std::to_string(numVertices) + " is not valid");
     const uint32_t first = uint32_t(vertexIndex) / kVvdVertexBytes;
@@ -95,8 +94,7 @@ MdlInfo readMdl(const Bytes& bytes, const std::string& name) {
         const int32_t numModels = r.i32();
         r.skip(4);  // base: body group arithmetic, body 0 picks model 0
         const int32_t modelIndex = r.i32();
-        checkTable(r, at + 4, int64_t(at) + modelIndex, numModels, kModelBytes, "models");
-        modelBudget.add(r, at + 4, numModels, kModelBytes, "model");
+        checkTable(r, at + 4, int64_t(at) + modelIndex, numModels, kModelBytes, "models", modelBudget);
         for (int32_t j = 0; j < numModels; ++j)
             info.bodyParts[i].models.push_back(
                 readModel(r, at + size_t(modelIndex) + size_t(j) * kModelBytes, meshBudget));

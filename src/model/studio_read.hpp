@@ -21,18 +21,25 @@ inline void checkTable(const ByteReader& r, size_t fieldAt, int64_t offset, int6
 // one child table would otherwise multiply the records read (and the memory they fill) level by level.
 class TableBudget {
 public:
-    // Adds `count` records of `recordBytes` (already checked by checkTable) and throws at `fieldAt` once the
-    // level's records together need more bytes than the file has.
+    // Adds `count` records of `recordBytes` and throws at `fieldAt` once the level's records together need more
+    // bytes than the file has.
     void add(const ByteReader& r, size_t fieldAt, int64_t count, size_t recordBytes, const char* what) {
         bytes_ += uint64_t(count) * recordBytes;
         if (bytes_ > r.size())
-            r.fail(fieldAt, std::string(what) + " tables together need " + std::to_string(bytes_) +
+            r.fail(fieldAt, std::string(what) + ": their tables together need " + std::to_string(bytes_) +
                                 " bytes, more than the file's " + std::to_string(r.size()) + " (tables shared by parents)");
     }
 
 private:
     uint64_t bytes_ = 0;
 };
+
+// checkTable, then the table counted against its level's budget.
+inline void checkTable(const ByteReader& r, size_t fieldAt, int64_t offset, int64_t count, size_t recordBytes,
+                       const char* what, TableBudget& level) {
+    checkTable(r, fieldAt, offset, count, recordBytes, what);
+    level.add(r, fieldAt, count, recordBytes, what);
+}
 
 // A NUL-terminated string at `offset`, at most `maxLength` bytes, ending inside the window.
 inline std::string cString(const ByteReader& r, int64_t offset, size_t maxLength, const char* what) {

@@ -29,8 +29,7 @@ void readStrips(ByteReader& r, size_t groupAt, const Layout& layout, VtxStripGro
                 Budgets& budgets) {
     r.seek(groupAt + 16);
     const int32_t numStrips = r.i32(), stripOffset = r.i32();
-    checkTable(r, groupAt + 16, int64_t(groupAt) + stripOffset, numStrips, layout.stripBytes, "strips");
-    budgets.strips.add(r, groupAt + 16, numStrips, layout.stripBytes, "strip");
+    checkTable(r, groupAt + 16, int64_t(groupAt) + stripOffset, numStrips, layout.stripBytes, "strips", budgets.strips);
     for (int32_t s = 0; s < numStrips; ++s) {
         const size_t at = groupAt + size_t(stripOffset) + size_t(s) * layout.stripBytes;
         r.seek(at);
@@ -76,34 +75,31 @@ VtxInfo readWith(const Bytes& bytes, const std::string& name, const Layout& layo
         const size_t bodyAt = size_t(bodyPartOffset) + size_t(b) * 8;
         r.seek(bodyAt);
         const int32_t numModels = r.i32(), modelOffset = r.i32();
-        checkTable(r, bodyAt, int64_t(bodyAt) + modelOffset, numModels, 8, "models");
-        budgets.models.add(r, bodyAt, numModels, 8, "model");
+        checkTable(r, bodyAt, int64_t(bodyAt) + modelOffset, numModels, 8, "models", budgets.models);
         for (int32_t m = 0; m < numModels; ++m) {
             const size_t modelAt = bodyAt + size_t(modelOffset) + size_t(m) * 8;
             r.seek(modelAt);
             const int32_t numLods = r.i32(), lodOffset = r.i32();
-            checkTable(r, modelAt, int64_t(modelAt) + lodOffset, numLods, 12, "LODs");
-            budgets.lods.add(r, modelAt, numLods, 12, "LOD");
+            checkTable(r, modelAt, int64_t(modelAt) + lodOffset, numLods, 12, "LODs", budgets.lods);
             for (int32_t l = 0; l < numLods; ++l) {
                 const size_t lodAt = modelAt + size_t(lodOffset) + size_t(l) * 12;
                 r.seek(lodAt);
                 const int32_t numMeshes = r.i32(), meshOffset = r.i32();
-                checkTable(r, lodAt, int64_t(lodAt) + meshOffset, numMeshes, 9, "meshes");
-                budgets.meshes.add(r, lodAt, numMeshes, 9, "mesh");
+                checkTable(r, lodAt, int64_t(lodAt) + meshOffset, numMeshes, 9, "meshes", budgets.meshes);
                 for (int32_t k = 0; k < numMeshes; ++k) {
                     const size_t meshAt = lodAt + size_t(meshOffset) + size_t(k) * 9;
                     r.seek(meshAt);
                     const int32_t numGroups = r.i32(), groupOffset = r.i32();
-                    checkTable(r, meshAt, int64_t(meshAt) + groupOffset, numGroups, layout.groupBytes, "strip groups");
-                    budgets.groups.add(r, meshAt, numGroups, layout.groupBytes, "strip group");
+                    checkTable(r, meshAt, int64_t(meshAt) + groupOffset, numGroups, layout.groupBytes, "strip groups",
+                               budgets.groups);
                     for (int32_t s = 0; s < numGroups; ++s) {
                         const size_t groupAt = meshAt + size_t(groupOffset) + size_t(s) * layout.groupBytes;
                         r.seek(groupAt);
                         const int32_t numVerts = r.i32(), vertOffset = r.i32(), numIndices = r.i32(), indexOffset = r.i32();
-                        checkTable(r, groupAt, int64_t(groupAt) + vertOffset, numVerts, kVertexBytes, "strip group vertices");
-                        checkTable(r, groupAt + 8, int64_t(groupAt) + indexOffset, numIndices, 2, "strip group indices");
-                        budgets.vertices.add(r, groupAt, numVerts, kVertexBytes, "strip group vertex");
-                        budgets.indices.add(r, groupAt + 8, numIndices, 2, "strip group index");
+                        checkTable(r, groupAt, int64_t(groupAt) + vertOffset, numVerts, kVertexBytes, "strip group vertices",
+                                   budgets.vertices);
+                        checkTable(r, groupAt + 8, int64_t(groupAt) + indexOffset, numIndices, 2, "strip group indices",
+                                   budgets.indices);
                         VtxStripGroup& g = info.groups.emplace_back();
                         g.bodyPart = b, g.model = m, g.lod = l, g.mesh = k;
                         g.numVertices = uint32_t(numVerts);
