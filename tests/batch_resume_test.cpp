@@ -4,10 +4,14 @@
 // marked failed by the second run; --map-timeout and the memory budget fail one map with a line.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <signal.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <thread>
 
 #include "luxel/image/image.hpp"
 #include "support/batch_fixtures.hpp"
@@ -164,6 +168,50 @@ TEST_CASE("batch: --isolate renders each map in a child process, with the same r
         if (m["name"] == "room1") CHECK_THAT(m["error"].get<std::string>(), Catch::Contains("crashed the process: Aborted"));
         else CHECK(readFileText(d + "/isolated/" + m["views"][0]["output"].get<std::string>()) ==
                    readFileText(d + "/plain/" + m["views"][0]["output"].get<std::string>()));
+}
+
+namespace {
+
+// The processes whose command line names `text` (here: a batch's output folder).
+std::vector<int> processesNaming(const std::string& text) {
+    std::vector<int> found;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(e.path() / "cmdline", std::ios::binary);
+        const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (cmdline.find(text) != std::string::npos) found.push_back(std::stoi(pid));
+    }
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("batch: a killed batch takes its child processes along", "[batch][cli]") {
+    // An orphaned child would go on rendering into the folder a rerun is working in, and leave its result file
+    // there: the rerun's folder would then differ from an uninterrupted run's.
+    const std::string d = tempDir("batch-orphans");
+    const std::string maps = d + "/maps";
+    for (int i = 0; i < 2; ++i) writeTextFile(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
+    const std::string cmd = "batch " + q(maps) + " -o " + q(d + "/out") + " --size 64x36 -q --isolate --jobs 2";
+    REQUIRE(runLuxel("batch " + q(maps) + " -o " + q(d + "/clean") + " --size 64x36 -q").exitCode == 0);
+    {
+        // Journal writes: the run, two starts, then room1's end, in the middle of which the batch is killed while
+        // room0's child still renders (it hangs).
+        ScopedEnv hang("LUXEL_TEST_HANG_MAP", "room0");
+        ScopedEnv kill("LUXEL_TEST_KILL", "journal-write:4");
+        REQUIRE(runLuxel(cmd).exitCode == 128 + 9);
+    }
+    std::vector<int> left = processesNaming(d + "/out/");
+    for (int tries = 0; !left.empty() && tries < 50; ++tries) {  // the kernel's SIGKILL to the child lands at once
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        left = processesNaming(d + "/out/");
+    }
+    for (int pid : left) ::kill(pid, SIGKILL);
+    CHECK(left.empty());
+    REQUIRE(runLuxel(cmd).exitCode == 0);
+    checkSameResult(d + "/clean", d + "/out");
 }
 
 TEST_CASE("batch: --map-timeout and the memory budget fail one map with a line; the batch goes on", "[batch][cli]") {

@@ -4,6 +4,7 @@
 #include <tbb/task_arena.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -125,7 +126,7 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         e["hash"] = hash;
         e["options"] = options_;
         if (journal) journal->started(job.source);
-        testAbortOnMap(job.name);
+        testMapStarted(job.name);
         checkTime(limits, t0, "opening");
         MaterialOptions materials{job.gameDirs, job.palette, 0};
         materials.textureBudget = limits.textureBytes;
@@ -211,7 +212,8 @@ Outcome poisonOutcome(const MapJob& job, size_t index, int runs) {
 Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& options, Journal& journal, int strikes) {
     const std::string result = (fs::path(options.outDir) / fmt::format(".isolated-{}-{}.json", ::getpid(), index)).string();
     std::vector<std::string> argv = options.childCommand;
-    for (const std::string& a : {std::string("--only-source"), job.source, std::string("--result"), result, std::string("-q")})
+    for (const std::string& a : {std::string("--only-source"), job.source, std::string("--result"), result,
+                                 std::string("--parent-pid"), std::to_string(::getpid()), std::string("-q")})
         argv.push_back(a);
     std::vector<char*> raw;
     for (std::string& a : argv) raw.push_back(a.data());
@@ -323,6 +325,11 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
         previous = Json{{"maps", std::move(maps)}};
     }
     if (child) {  // one map for a parent batch: no journal, manifest, sheet or index of its own
+        // A parent killed (kill -9, a preemption) takes its child along: an orphan would write its result and
+        // image into the folder the rerun is already working in.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (options.parentPid > 0 && ::getppid() != options.parentPid)
+            throw UsageError("--parent-pid " + std::to_string(options.parentPid) + ": the batch that started this child has ended");
         const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == options.onlySource; });
         if (it == jobs.end()) throw UsageError("--only-source " + options.onlySource + ": not in the work list");
         MapLimits limits;

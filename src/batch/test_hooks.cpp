@@ -45,9 +45,11 @@ void testKillNow() {
     for (;;) ::pause();
 }
 
-void testAbortOnMap(const std::string& mapName) {
-    static const char* name = std::getenv("LUXEL_TEST_ABORT_MAP");
-    if (name && mapName == name) std::abort();
+void testMapStarted(const std::string& mapName) {
+    static const char* abortName = std::getenv("LUXEL_TEST_ABORT_MAP");
+    static const char* hangName = std::getenv("LUXEL_TEST_HANG_MAP");
+    if (abortName && mapName == abortName) std::abort();
+    if (hangName && mapName == hangName) ::sleep(60);  // bounded, so a test that fails leaves no process for ever
 }
 
 }  // namespace luxel::batch

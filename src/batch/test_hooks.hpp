@@ -3,6 +3,7 @@
 //   LUXEL_TEST_KILL=POINT:N   the Nth time (from 1) the process reaches POINT it kills itself with SIGKILL, in the
 //                             middle of the write for "journal-write" and "image-write"
 //   LUXEL_TEST_ABORT_MAP=NAME std::abort() when the map of that name starts (a map that crashes the process)
+//   LUXEL_TEST_HANG_MAP=NAME  sleeps 60 s when the map of that name starts (a map still rendering at a kill)
 #include <string>
 
 namespace luxel::batch {
@@ -11,7 +12,7 @@ namespace luxel::batch {
 // calls testKillNow().
 bool testKillPoint(const char* point);
 [[noreturn]] void testKillNow();
-// Aborts when LUXEL_TEST_ABORT_MAP names `mapName`.
-void testAbortOnMap(const std::string& mapName);
+// Aborts or hangs when LUXEL_TEST_ABORT_MAP or LUXEL_TEST_HANG_MAP names `mapName`.
+void testMapStarted(const std::string& mapName);
 
 }  // namespace luxel::batch

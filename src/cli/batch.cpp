@@ -33,6 +33,7 @@ struct BatchArgs {
     double mapTimeout = 0;
     bool isolate = false;
     std::string onlySource, result;  // a child of --isolate: one map, its manifest entry to a file
+    int parentPid = 0;
     bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
     std::string sheet;
     std::string preset;          // "levelshots": plain inputs get the levelshot view and output
@@ -140,6 +141,7 @@ int runBatchCommand(const BatchArgs& args) {
     o.isolate = args.isolate;
     o.onlySource = args.onlySource;
     o.resultFile = args.result;
+    o.parentPid = args.parentPid;
     o.childCommand = commandLine();
     o.childCommand.at(0) = "/proc/self/exe";  // this very binary, wherever it was started from
     o.sheetPath = args.sheet;
@@ -211,6 +213,7 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_flag("--isolate", args->isolate, "render each map in a child process: a crash costs that map only");
     sub->add_option("--only-source", args->onlySource, "(a child of --isolate) render this one map")->group("");
     sub->add_option("--result", args->result, "(a child of --isolate) its manifest entry goes here")->group("");
+    sub->add_option("--parent-pid", args->parentPid, "(a child of --isolate) the batch that started it")->group("");
     sub->add_option("--map-timeout", args->mapTimeout, "seconds one map may take; past it the map fails, naming its stage")
         ->check(CLI::Range(0.0, 1e7));
     sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");

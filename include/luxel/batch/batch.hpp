@@ -36,6 +36,7 @@ struct BatchOptions {
     bool isolate = false;
     std::vector<std::string> childCommand;
     std::string onlySource, resultFile;  // set in such a child: render this map, write its entry to resultFile
+    int parentPid = 0;                   // and the batch that started it: the child dies with it
 };
 
 struct BatchResult {
