@@ -49,6 +49,17 @@ inline Range readRange(ByteReader& r, size_t total, const char* what) {
 // the lump directory; sets World::version.
 ByteReader readIbspHeader(const MapSource& source, int32_t version, World& w);
 
+// One step of a format's decode: the lumps it reads and what it does with them. A format's decode is its header
+// (which yields the Context) and then its stages in order, each needing only what the earlier ones left in the
+// Context and World. The list is also what the lump fuzz targets run: one stage on a copy of that state, with
+// one of its lumps replaced (tests/fuzz/fuzz_lumps.cpp).
+template <class Context>
+struct DecodeStage {
+    const char* name;
+    std::vector<int> lumps;
+    void (*run)(Context&, World&);
+};
+
 // Where a lump directory entry that leaves the file is reported. Quake 3's entries are signed and checked
 // whole, at the entry; Quake 2's are unsigned and left to the lump window, reported at the lump's offset.
 enum class DirectoryCheck { AtEntry, AtLumpOffset };

@@ -7,10 +7,9 @@
 #include "format.hpp"
 
 namespace luxel {
+namespace q2 {
 
-World decodeQuake2(const MapSource& source) {
-    using namespace q2;
-    World w;
+Context openQuake2(const MapSource& source, World& w) {
     w.format = MapFormat::Quake2;
     w.formatName = "Quake 2 IBSP";
     w.eyeHeight = 22.0f;  // Quake 2 player viewheight
@@ -19,31 +18,49 @@ World decodeQuake2(const MapSource& source) {
     // the frame through a 1.2 gamma ramp (see q2/lighting.cpp).
     w.look.hueClampAt = 1.0f;
     w.look.gamma = 1.2f;
-
     ByteReader file = bsp::readIbspHeader(source, 38, w);
     Context c(source);
     bsp::readLumpDirectory(file, kLumpNames, bsp::DirectoryCheck::AtLumpOffset, c.lumps, w);
-    bsp::readEntities(c.lump(kEntities), w);
-    w.viewpoints = findViewpoints(w);
-    // The light entities as id's qrad3 reads them; a caller that knows the map was lit by ericw-tools reads
-    // them again with Q2LightCompiler::Ericw (light/q2_lights.hpp).
-    w.lights = quake2Lights(w.entities, Q2LightCompiler::Qrad3, &w.problems);
+    return c;
+}
 
-    c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
-    decodeMaterials(c, w);
-    decodeFaces(c, w);  // with vertices, edges, surfedges and lighting
-    decodeBrushes(c, w);
-    decodeTree(c, w);
-    placeBrushModels(w);
+const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
+    static const std::vector<bsp::DecodeStage<Context>> stages = {
+        {"entities", {kEntities}, [](Context& c, World& w) {
+             bsp::readEntities(c.lump(kEntities), w);
+             w.viewpoints = findViewpoints(w);
+             // The light entities as id's qrad3 reads them; a caller that knows the map was lit by ericw-tools
+             // reads them again with Q2LightCompiler::Ericw (light/q2_lights.hpp).
+             w.lights = quake2Lights(w.entities, Q2LightCompiler::Qrad3, &w.problems);
+         }},
+        {"planes", {kPlanes}, [](Context& c, World& w) { c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w); }},
+        {"materials", {kTexinfo}, decodeMaterials},
+        {"faces", {kVertexes, kEdges, kSurfEdges, kFaces, kLighting}, decodeFaces},
+        {"brushes", {kBrushes, kBrushSides, kAreas, kAreaPortals}, decodeBrushes},
+        {"tree", {kVisibility, kLeafFaces, kLeafBrushes, kLeafs, kNodes, kModels}, [](Context& c, World& w) {
+             decodeTree(c, w);
+             placeBrushModels(w);
+         }},
+        {"counts", {kPop}, [](Context& c, World& w) {
+             w.otherCounts = {{"brushes", c.numBrushes},
+                              {"brush sides", c.numBrushSides},
+                              {"leaf brushes", c.numLeafBrushes},
+                              {"edges", c.numEdges},
+                              {"surfedges", c.numSurfEdges},
+                              {"areas", c.numAreas},
+                              {"area portals", c.numAreaPortals},
+                              {"pop bytes", c.lump(kPop).size()}};
+         }},
+    };
+    return stages;
+}
 
-    w.otherCounts = {{"brushes", c.numBrushes},
-                     {"brush sides", c.numBrushSides},
-                     {"leaf brushes", c.numLeafBrushes},
-                     {"edges", c.numEdges},
-                     {"surfedges", c.numSurfEdges},
-                     {"areas", c.numAreas},
-                     {"area portals", c.numAreaPortals},
-                     {"pop bytes", c.lump(kPop).size()}};
+}  // namespace q2
+
+World decodeQuake2(const MapSource& source) {
+    World w;
+    q2::Context c = q2::openQuake2(source, w);
+    for (const auto& stage : q2::decodeStages()) stage.run(c, w);
     return w;
 }
 

@@ -49,8 +49,8 @@ inline constexpr int32_t kMaxLuxelSide = 512;
 // Lump windows of one file, the record counts later parts validate against, and decoder-side facts the
 // neutral World has no field for.
 struct Context {
-    explicit Context(const MapSource& s) : source(s) {}
-    const MapSource& source;
+    explicit Context(const MapSource& s) : source(&s) {}
+    const MapSource* source;  // a pointer, so that a Context can be assigned (the lump fuzz targets do)
     std::vector<ByteReader> lumps;  // kLumpCount windows
     size_t numPlanes = 0, numVertices = 0, numNodes = 0, numTexinfo = 0, numFaces = 0, numLeaves = 0,
            numLeafFaces = 0, numLeafBrushes = 0, numEdges = 0, numSurfEdges = 0, numModels = 0, numBrushes = 0,
@@ -62,6 +62,11 @@ struct Context {
     bsp::QuakeBrushes brushes;  // for decodeBlockers
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
 };
+
+// The World's format facts, the header and the lump directory: the state the stages start from.
+Context openQuake2(const MapSource& source, World& w);
+// Every part in dependency order (q2/decode.cpp); decodeQuake2 is openQuake2 and then these.
+const std::vector<bsp::DecodeStage<Context>>& decodeStages();
 
 void decodeMaterials(Context& c, World& w);   // texinfo
 void decodeBrushes(Context& c, World& w);     // brushes, brush sides, areas, area portals: validated, counted

@@ -47,7 +47,7 @@ inline float overbright(uint8_t b) { return float(4 * int(b)) / 255.0f; }
 
 // Lump windows of one file plus the record counts later parts validate indices against.
 struct Context {
-    const MapSource& source;
+    const MapSource* source;  // a pointer, so that a Context can be assigned (the lump fuzz targets do)
     std::vector<ByteReader> lumps;  // kLumpCount windows
     size_t numTextures = 0, numPlanes = 0, numNodes = 0, numLeaves = 0, numLeafFaces = 0, numLeafBrushes = 0,
            numModels = 0, numBrushes = 0, numBrushSides = 0, numVertices = 0, numMeshVerts = 0, numEffects = 0,
@@ -60,6 +60,11 @@ struct Context {
     std::vector<size_t> brushAt = {};  // each brush record's offset in its lump, for errors
     bsp::Range worldBrushes = {};      // model 0's brushes
 };
+
+// The World's format facts, the header and the lump directory: the state the stages start from.
+Context openQuake3(const MapSource& source, World& w);
+// Every part in dependency order (q3/decode.cpp); decodeQuake3 is openQuake3 and then these.
+const std::vector<bsp::DecodeStage<Context>>& decodeStages();
 
 void decodeMaterials(Context& c, World& w);
 void decodeVisData(Context& c, World& w);

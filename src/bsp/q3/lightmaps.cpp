@@ -70,16 +70,16 @@ void decodeInternal(Context& c, World& w) {
 // External deluxe maps: every used (even) page's odd successor lm_NNNN.tga present beside the map, at
 // the same size. Missing or unreadable ones mean the map has none (light pages decode either way).
 void decodeExternalDeluxe(Context& c, World& w, const std::vector<int32_t>& used) {
-    if (!c.source.openRelated || !onlyEvenPages(w)) return;
+    if (!c.source->openRelated || !onlyEvenPages(w)) return;
     std::vector<LightmapPage> dirs(w.lightmaps.size() + 1);
     for (int32_t u : used) {
         char name[32];
         std::snprintf(name, sizeof name, "/lm_%04d.tga", int(u) + 1);
-        const std::optional<Bytes> bytes = c.source.openRelated(c.source.mapName + name);
+        const std::optional<Bytes> bytes = c.source->openRelated(c.source->mapName + name);
         if (!bytes) return;
         Image img;
         try {
-            img = decodeImage(*bytes, c.source.mapName + name);
+            img = decodeImage(*bytes, c.source->mapName + name);
         } catch (const std::exception&) {
             return;
         }
@@ -115,17 +115,17 @@ void decodeExternal(Context& c, World& w) {
     for (size_t u = 0; u < used.size(); ++u) {
         char name[32];
         std::snprintf(name, sizeof name, "/lm_%04d.tga", int(used[u]));
-        const std::string path = c.source.mapName + name;
+        const std::string path = c.source->mapName + name;
         const uint64_t at = faces.absolute(usedBy[u] * kFaceBytes + 28);
         std::optional<Bytes> bytes;
-        if (c.source.openRelated) bytes = c.source.openRelated(path);
+        if (c.source->openRelated) bytes = c.source->openRelated(path);
         if (!bytes)
-            throw DecodeError(c.source.displayName, "lightmaps", at,
+            throw DecodeError(c.source->displayName, "lightmaps", at,
                               "external lightmap " + path + " (used by face " + std::to_string(usedBy[u]) +
                                   ") not found beside the map");
         Image img = decodeImage(*bytes, path);
         if (img.width <= 0 || img.height <= 0 || img.channels <= 0 || img.width > 16384 || img.height > 16384)
-            throw DecodeError(c.source.displayName, "lightmaps", at,
+            throw DecodeError(c.source->displayName, "lightmaps", at,
                               "external lightmap " + path + " has unusable size " + std::to_string(img.width) + "x" +
                                   std::to_string(img.height));
         LightmapPage& page = w.lightmaps[size_t(used[u])];

@@ -39,11 +39,9 @@ std::optional<SkyCamera> findSkyCamera(const World& w) {
 
 }  // namespace
 
-World decodeSource(const MapSource& source) { return decodeSource(source, false); }
+namespace vbsp {
 
-World decodeSource(const MapSource& source, bool preferLdr) {
-    using namespace vbsp;
-    World w;
+Context openSource(const MapSource& source, World& w, bool preferLdr) {
     w.format = MapFormat::Source;
     w.formatName = "Source VBSP";
     w.file = source.displayName;
@@ -51,34 +49,57 @@ World decodeSource(const MapSource& source, bool preferLdr) {
     w.look.gamma = 2.2f;
     w.fovReferenceAspect = 4.0f / 3.0f;
     w.eyeHeight = 64.0f;  // Source player eye height (VEC_VIEW, hl2/shareddefs)
-
     Context c(source);
     decodeHeader(c, w);
-
-    // HDR (lumps 53 + 58) unless asked for LDR and the map has it; a map with only one set uses that.
     const bool hdrLight = c.lump(kLightingHdr).size() > 0, ldrLight = c.lump(kLighting).size() > 0;
     useLightingSet(c, hdrLight && !(preferLdr && ldrLight));
     w.hdrLighting = c.useHdr;
     c.leafVersion = w.lumps[kLeafs].version;
+    return c;
+}
 
-    bsp::readEntities(c.lump(kEntities), w);
-    w.viewpoints = findViewpoints(w);
-    w.skyCamera = findSkyCamera(w);
+const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
+    static const std::vector<bsp::DecodeStage<Context>> stages = {
+        {"entities", {kEntities}, [](Context& c, World& w) {
+             bsp::readEntities(c.lump(kEntities), w);
+             w.viewpoints = findViewpoints(w);
+             w.skyCamera = findSkyCamera(w);
+         }},
+        {"planes", {kPlanes}, [](Context& c, World& w) { c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w); }},
+        {"materials", {kTexinfo, kTexdata, kTexdataStringData, kTexdataStringTable}, decodeMaterials},
+        {"faces", {kFaces, kFacesHdr, kVertexes, kEdges, kSurfEdges, kDispInfo}, decodeFaces},
+        {"displacements", {kDispInfo, kDispVerts, kDispTris}, decodeDisplacements},
+        {"tree", {kNodes, kLeafs, kLeafFaces, kLeafBrushes, kBrushes, kBrushSides, kModels, kVisibility},
+         [](Context& c, World& w) {
+             decodeTree(c, w);
+             placeBrushModels(w);
+         }},
+        {"overlays", {kOverlays, kWaterOverlays}, decodeOverlays},
+        {"ambient", {kLeafAmbientIndex, kLeafAmbientIndexHdr, kLeafAmbientLighting, kLeafAmbientLightingHdr, kLeafs},
+         decodeAmbient},
+        {"game lumps", {kGameLump}, decodeGameLumps},
+        {"world lights", {kWorldLights, kWorldLightsHdr}, decodeWorldLights},
+        // Late: the pages are most of a World to copy, and no later stage reads them.
+        {"lighting", {kLighting, kLightingHdr, kFaces, kFacesHdr}, decodeLighting},
+        {"counts", {kOriginalFaces, kBrushes, kBrushSides, kLeafBrushes, kCubemaps, kOverlays, kWaterOverlays, kAreas,
+                    kAreaPortals, kPakfile},
+         [](Context& c, World& w) {
+             countOtherLumps(c, w);
+             const auto pakfile = c.lump(kPakfile).data();  // materials read it later; a plain copy, no parsing here
+             w.embeddedArchive.assign(pakfile.begin(), pakfile.end());
+         }},
+    };
+    return stages;
+}
 
-    c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w);
-    decodeMaterials(c, w);
-    decodeFaces(c, w);
-    decodeDisplacements(c, w);
-    decodeLighting(c, w);
-    decodeTree(c, w);
-    placeBrushModels(w);
-    decodeOverlays(c, w);
-    decodeAmbient(c, w);
-    decodeGameLumps(c, w);
-    decodeWorldLights(c, w);
-    countOtherLumps(c, w);
-    const auto pakfile = c.lump(kPakfile).data();  // materials read it later; a plain copy, no parsing here
-    w.embeddedArchive.assign(pakfile.begin(), pakfile.end());
+}  // namespace vbsp
+
+World decodeSource(const MapSource& source) { return decodeSource(source, false); }
+
+World decodeSource(const MapSource& source, bool preferLdr) {
+    World w;
+    vbsp::Context c = vbsp::openSource(source, w, preferLdr);
+    for (const auto& stage : vbsp::decodeStages()) stage.run(c, w);
     return w;
 }
 

@@ -100,8 +100,8 @@ struct FaceLightmap {
 
 // Lump windows (decompressed where the file compressed them) and the facts later parts check against.
 struct Context {
-    explicit Context(const MapSource& s) : source(s) {}
-    const MapSource& source;
+    explicit Context(const MapSource& s) : source(&s) {}
+    const MapSource* source;  // a pointer, so that a Context can be assigned (the lump fuzz targets do)
     int32_t version = 0;
     std::vector<ByteReader> lumps;        // kLumpCount windows
     std::vector<Bytes> decompressed;      // storage behind windows of LZMA lumps
@@ -162,6 +162,12 @@ void decodeHeader(Context& c, World& w);
 // The lighting set (lighting + faces lumps) to read: HDR (53, with faces 58 when present) or LDR (8, 7);
 // a map missing one faces lump uses the other. Needs the header.
 void useLightingSet(Context& c, bool hdr);
+// The World's format facts, the header (LZMA lumps decompressed) and the lighting set: the state the stages
+// start from. HDR (lumps 53 + 58) unless preferLdr and the map has LDR light; a map with one set uses that.
+Context openSource(const MapSource& source, World& w, bool preferLdr);
+// Every part in dependency order (source/decode.cpp); decodeSource is openSource and then these.
+const std::vector<bsp::DecodeStage<Context>>& decodeStages();
+
 void decodeMaterials(Context& c, World& w);  // texinfo, texdata, string table
 void decodeFaces(Context& c, World& w);          // vertices, edges, surfedges, faces -> polygon surfaces
 void decodeDisplacements(Context& c, World& w);  // dispinfo, disp verts, disp tris -> displacement surfaces
@@ -170,6 +176,8 @@ void decodeLighting(Context& c, World& w);       // lit faces' flat blocks -> at
 void decodeTree(Context& c, World& w);  // and World::brushes
 void decodeAmbient(Context& c, World& w);      // needs leaves
 void decodeGameLumps(Context& c, World& w);    // static props
+// The static prop game lump's payload (decompressed), of that version; needs leaves.
+void decodeStaticProps(ByteReader r, int version, World& w);
 // The world light lump the lighting set decoded goes with: HDR (54) when the lighting is HDR and it has
 // lights, else LDR (15).
 int worldLightsLump(const Context& c);

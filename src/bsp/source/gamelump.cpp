@@ -67,6 +67,16 @@ PropLayout pickLayout(const ByteReader& r, int version, int32_t numProps) {
                              std::to_string(r.remaining()) + " bytes left");
 }
 
+size_t countOf(Context& c, World& w, int lump, size_t recordBytes) {
+    const size_t size = c.lump(lump).size();
+    if (size % recordBytes != 0)
+        w.problems.push_back(std::string("lump ") + kLumpNames[size_t(lump)] + " size " + std::to_string(size) +
+                             " is not a multiple of " + std::to_string(recordBytes));
+    return size / recordBytes;
+}
+
+}  // namespace
+
 void decodeStaticProps(ByteReader r, int version, World& w) {
     if (propLayouts(version).empty()) {  // a game luxel does not know: the map still renders
         w.problems.push_back("static prop game lump version " + std::to_string(version) +
@@ -127,23 +137,13 @@ void decodeStaticProps(ByteReader r, int version, World& w) {
     w.staticPropLeaves = std::move(leaves);
 }
 
-size_t countOf(Context& c, World& w, int lump, size_t recordBytes) {
-    const size_t size = c.lump(lump).size();
-    if (size % recordBytes != 0)
-        w.problems.push_back(std::string("lump ") + kLumpNames[size_t(lump)] + " size " + std::to_string(size) +
-                             " is not a multiple of " + std::to_string(recordBytes));
-    return size / recordBytes;
-}
-
-}  // namespace
-
 void decodeGameLumps(Context& c, World& w) {
     ByteReader& dir = c.lump(kGameLump);
     if (dir.size() == 0) return;
     const int32_t count = dir.i32();
     if (count < 0 || uint64_t(count) * 16 > dir.remaining())
         dir.fail(0, std::to_string(count) + " game lumps do not fit the directory");
-    const ByteReader file(c.source.bytes, c.source.displayName, "game_lump", 0);
+    const ByteReader file(c.source->bytes, c.source->displayName, "game_lump", 0);
     for (int32_t i = 0; i < count; ++i) {
         const size_t at = dir.position();
         const uint32_t id = dir.u32();
@@ -158,7 +158,7 @@ void decodeGameLumps(Context& c, World& w) {
             // Compressed: `length` is the uncompressed size; the LZMA header bounds the compressed bytes.
             data = file.sub(offset, file.size() - offset, "game_lump sprp");
             storage = decompressLzma(data, kMaxLumpBytes);
-            data = ByteReader(storage, c.source.displayName, "game_lump sprp (decompressed)", offset);
+            data = ByteReader(storage, c.source->displayName, "game_lump sprp (decompressed)", offset);
         } else if (data.size() != length) {
             data.fail(0, "static prop game lump (" + std::to_string(length) + " bytes) passes the end of the file");
         }

@@ -46,7 +46,7 @@ LumpDirectory readLumpDirectory(const ByteReader& file) {
 }
 
 void decodeHeader(Context& c, World& w) {
-    const MapSource& s = c.source;
+    const MapSource& s = *c.source;
     ByteReader file(s.bytes, s.displayName, "header", 0);
     if (file.size() < kHeaderBytes)
         file.fail(0, "file too small for a VBSP header (" + std::to_string(file.size()) + " of " +
