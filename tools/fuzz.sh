@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes luxel's readers of untrusted files with libFuzzer:
 #   luxel_fuzz_decode   the map decoders and tessellator, the studio model readers (.mdl .vvd .vtx), VPK directories;
-#   luxel_fuzz_lumps_q3, _q2, _vbsp  one format's decoder, an input being one lump in a valid base map;
+#   luxel_fuzz_lumps_q3, _q2, _vbsp  one format's decoder, an input being one lump: only the decoder stage that
+#                       reads it runs, on the state a valid base map left before that stage;
 #   luxel_fuzz_content  textures (VTF, PCX, WAL, JPEG) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
 #   luxel_fuzz_formats  scene TOML, zip / pk3 central directories and members, Quake 3 .map sources, entity lumps,
 #                       gameinfo.txt search paths;

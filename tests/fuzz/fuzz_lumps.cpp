@@ -79,6 +79,16 @@ Bytes baseFile() {
         std::fprintf(stderr, "fuzz_lumps: %s not found (set LUXEL_FUZZ_MAPS to a maps folder)\n", path.c_str());
         std::exit(2);
     }
+    // Two lit faces in each face lump, the rest unlit: the lighting stage converts every lit face's luxels into
+    // pages, and with all of the map's faces lit that was a millisecond an input. The lighting lumps stay whole,
+    // for the face lumps' inputs to point into.
+    for (const size_t faces : {size_t(format::kFaces), size_t(format::kFacesHdr)}) {
+        const uint32_t offset = t::le32(*file, 8 + 16 * faces), length = t::le32(*file, 8 + 16 * faces + 4);
+        int lit = 0;
+        for (size_t record = offset; record + format::kFaceBytes <= offset + length; record += format::kFaceBytes)
+            if (int32_t(t::le32(*file, record + 20)) >= 0 && ++lit > 2)
+                for (size_t i = 0; i < 4; ++i) (*file)[record + 20 + i] = 0xff;
+    }
     return std::move(*file);
 }
 Context open(const luxel::MapSource& source, World& w) { return format::openSource(source, w, false); }
