@@ -2,6 +2,7 @@
 #include "luxel/bsp/viewpoints.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <span>
 #include <string_view>
 
@@ -91,6 +92,17 @@ std::vector<Viewpoint> findViewpoints(const World& world) {
             out.push_back({Viewpoint::Kind::Item, entityOrigin(e) + eye, entityAngles(e), *cls});
     }
     return out;
+}
+
+std::optional<SkyCamera> findSkyCamera(const World& world) {
+    for (const Entity* e : findEntities(world, "sky_camera")) {
+        SkyCamera c;
+        const std::string* origin = e->get("origin");
+        if (!origin || !parseVec3(*origin, c.origin)) continue;
+        if (const std::string* scale = e->get("scale")) c.scale = float(std::atoi(scale->c_str()));  // FIELD_INTEGER
+        return c;
+    }
+    return std::nullopt;
 }
 
 }  // namespace luxel

@@ -1,7 +1,9 @@
 // libFuzzer entry point for the text and archive readers in front of the map decoders (built with
 // -DLUXEL_FUZZ=ON, run by tools/fuzz.sh). The first byte of an input picks the reader (mod 5) and the rest is the
 // file: a scene file (TOML), a zip / pk3 (its central directory and up to 16 members), a Quake 3 .map source (the
-// light entities' parser), a BSP entity lump (the entity lexer) or a Source gameinfo.txt (its search paths).
+// light entities' parser), a BSP entity lump (the entity lexer, then what each map decoder's entities stage derives
+// from it: viewpoints, Quake 2 lights, the Source sky camera; the lump targets leave the entity lump to this one)
+// or a Source gameinfo.txt (its search paths).
 // DecodeError and UsageError are the expected answers to bad bytes; any other exception, crash, sanitizer
 // report, hang or huge allocation is a finding.
 #include <tbb/global_control.h>
@@ -18,7 +20,9 @@
 
 #include "../../src/io/zip_archive.hpp"
 #include "luxel/bsp/entities.hpp"
+#include "luxel/bsp/viewpoints.hpp"
 #include "luxel/io/source_game.hpp"
+#include "luxel/light/q2_lights.hpp"
 #include "luxel/light/q3_lights.hpp"
 #include "luxel/scene/scene.hpp"
 #include "luxel/util/error.hpp"
@@ -73,7 +77,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             });
             break;
         case 2: expectRefusal([&] { (void)luxel::parseQuake3MapEntities(text, "fuzz.map"); }); break;
-        case 3: expectRefusal([&] { (void)luxel::parseEntities(text, "fuzz.bsp", 0); }); break;
+        case 3:
+            expectRefusal([&] {
+                luxel::World w;
+                w.entities = luxel::parseEntities(text, "fuzz.bsp", 0);
+                for (const luxel::MapFormat format : {luxel::MapFormat::Quake3, luxel::MapFormat::Quake2, luxel::MapFormat::Source}) {
+                    w.format = format;
+                    (void)luxel::findViewpoints(w);
+                }
+                (void)luxel::findSkyCamera(w);
+                for (const auto compiler : {luxel::Q2LightCompiler::Qrad3, luxel::Q2LightCompiler::Ericw})
+                    (void)luxel::quake2Lights(w.entities, compiler, &w.problems);
+            });
+            break;
         default:
             expectRefusal([&] {
                 {

@@ -1,6 +1,7 @@
 #pragma once
 // Neutral viewpoints (World::viewpoints) from a map's entities: the one place that knows each game's
 // spawn, intermission and pickup entity classes. Decoders call it once the entities are read.
+#include <optional>
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
@@ -19,5 +20,9 @@ namespace luxel {
 // * Item, in file order: Quake 3 weapon_*, item_*, ammo_*, holdable_*, team_CTF_redflag / blueflag;
 //   Quake 2 weapon_*, item_*, ammo_*, key_*; Source weapon_*, item_*.
 std::vector<Viewpoint> findViewpoints(const World& world);
+
+// Source: the first sky_camera with a readable origin (the engine uses the first one it spawns), which draws the
+// 3D skybox; its scale is read as an integer (FIELD_INTEGER).
+std::optional<SkyCamera> findSkyCamera(const World& world);
 
 }  // namespace luxel

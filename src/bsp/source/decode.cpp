@@ -14,7 +14,6 @@
 // Unlit faces (no lighting lump, or lightofs -1: sky, tools, unlit materials, maps compiled without vrad)
 // are drawn full bright by the engine; they get vertex colour 1.0 and no lightmap page.
 #include <cmath>
-#include <cstdlib>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
@@ -23,21 +22,6 @@
 #include "format.hpp"
 
 namespace luxel {
-namespace {
-
-// The first sky_camera with a readable origin (the engine uses the first one it spawns).
-std::optional<SkyCamera> findSkyCamera(const World& w) {
-    for (const Entity* e : findEntities(w, "sky_camera")) {
-        SkyCamera c;
-        const std::string* origin = e->get("origin");
-        if (!origin || !parseVec3(*origin, c.origin)) continue;
-        if (const std::string* scale = e->get("scale")) c.scale = float(std::atoi(scale->c_str()));  // FIELD_INTEGER
-        return c;
-    }
-    return std::nullopt;
-}
-
-}  // namespace
 
 namespace vbsp {
 
