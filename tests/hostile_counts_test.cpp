@@ -32,16 +32,11 @@
 #include "support/zip_writer.hpp"
 
 using namespace luxel;
+using luxel::test::append32;
+using luxel::test::put16;
+using luxel::test::put32;
 
 namespace {
-
-void put32(Bytes& b, size_t at, uint32_t v) {
-    for (int k = 0; k < 4; ++k) b.at(at + size_t(k)) = uint8_t(v >> (8 * k));
-}
-void put16(Bytes& b, size_t at, uint16_t v) { b.at(at) = uint8_t(v), b.at(at + 1) = uint8_t(v >> 8); }
-void append32(Bytes& b, uint32_t v) {
-    for (int k = 0; k < 4; ++k) b.push_back(uint8_t(v >> (8 * k)));
-}
 
 // What a reader did with a hostile file: whether it refused it (and with which error), and the largest
 // single allocation it made meanwhile.

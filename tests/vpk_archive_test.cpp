@@ -11,6 +11,7 @@
 
 #include "luxel/io/vpk_archive.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/test_paths.hpp"
 #include "support/vpk_writer.hpp"
 
@@ -46,10 +47,6 @@ bool anyContains(const std::vector<std::string>& lines, const std::string& part)
     for (const std::string& l : lines)
         if (l.find(part) != std::string::npos) return true;
     return false;
-}
-
-void put32(Bytes& b, size_t at, uint32_t v) {
-    for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(v >> (8 * k));
 }
 
 // Where an entry's record (CRC first) sits in a directory file: just after its name's NUL.

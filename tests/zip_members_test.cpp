@@ -8,9 +8,12 @@
 
 #include "../src/io/zip_archive.hpp"
 #include "luxel/util/error.hpp"
+#include "support/decode_helpers.hpp"
 #include "support/zip_writer.hpp"
 
 using namespace luxel;
+using luxel::test::le32;
+using luxel::test::put32;
 
 namespace {
 
@@ -27,12 +30,6 @@ size_t centralHeader(const Bytes& zip) {
     return 0;
 }
 
-void put32(Bytes& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
-uint32_t get32(const Bytes& b, size_t at) {
-    uint32_t v;
-    std::memcpy(&v, b.data() + at, 4);
-    return v;
-}
 
 // The central header's fields (APPNOTE 4.3.12): CRC-32 at 16, compressed size at 20, uncompressed at 24.
 constexpr size_t kCrc = 16, kCompressed = 20, kUncompressed = 24;
@@ -64,7 +61,7 @@ TEST_CASE("zip: deflated members read back as zipped, small and over the 1 MiB r
         const std::string content = pattern(n);
         const Bytes zip = test::makeZip({{"member.bin", content, false}});
         const size_t c = centralHeader(zip);
-        if (n > 64) CHECK(get32(zip, c + kCompressed) < n);  // really deflated
+        if (n > 64) CHECK(le32(zip, c + kCompressed) < n);  // really deflated
         ZipArchive archive("test.zip", zip);
         const Bytes back = archive.read(0, "member.bin");
         CHECK(std::string(back.begin(), back.end()) == content);
@@ -75,7 +72,7 @@ TEST_CASE("zip: a deflated member whose directory lies fails with one line namin
     const std::string content = pattern(100000);
     const Bytes good = test::makeZip({{"member.bin", content, false}});
     const size_t c = centralHeader(good);
-    const uint32_t packed = get32(good, c + kCompressed);
+    const uint32_t packed = le32(good, c + kCompressed);
 
     // A claim past what deflate can expand the stored bytes to: refused before the buffer is allocated
     // (900 MB here, under the 1 GiB member limit).
@@ -92,7 +89,7 @@ TEST_CASE("zip: a deflated member whose directory lies fails with one line namin
     CHECK_THAT(errorOf(longer), Catch::Contains("decompresses to 100000 of its 100010 bytes"));
 
     Bytes crc = good;
-    put32(crc, c + kCrc, get32(good, c + kCrc) ^ 1u);
+    put32(crc, c + kCrc, le32(good, c + kCrc) ^ 1u);
     CHECK_THAT(errorOf(crc), Catch::Contains("CRC error"));
 
     // The deflate stream damaged in its middle: invalid data, a wrong length or a CRC mismatch, never a crash.

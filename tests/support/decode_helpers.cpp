@@ -31,6 +31,17 @@ uint32_t le32(const Bytes& b, size_t at) {
            (uint32_t(b.at(at + 3)) << 24);
 }
 uint16_t le16(const Bytes& b, size_t at) { return uint16_t(b.at(at) | (b.at(at + 1) << 8)); }
+void put32(Bytes& b, size_t at, uint32_t v) {
+    for (size_t k = 0; k < 4; ++k) b.at(at + k) = uint8_t(v >> (8 * k));
+}
+void put16(Bytes& b, size_t at, uint16_t v) { b.at(at) = uint8_t(v), b.at(at + 1) = uint8_t(v >> 8); }
+void append32(Bytes& b, uint32_t v) {
+    for (size_t k = 0; k < 4; ++k) b.push_back(uint8_t(v >> (8 * k)));
+}
+void append16(Bytes& b, uint16_t v) {
+    b.push_back(uint8_t(v));
+    b.push_back(uint8_t(v >> 8));
+}
 float leF32(const Bytes& b, size_t at) {
     const uint32_t v = le32(b, at);
     float f;

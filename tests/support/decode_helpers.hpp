@@ -24,6 +24,11 @@ World decodeBytes(std::vector<uint8_t> bytes, const std::string& name = "test.bs
 uint32_t le32(const Bytes& b, size_t at);
 uint16_t le16(const Bytes& b, size_t at);
 float leF32(const Bytes& b, size_t at);
+// The same fields written in place (bounds-checked), and appended, for tests that build or patch files.
+void put32(Bytes& b, size_t at, uint32_t v);
+void put16(Bytes& b, size_t at, uint16_t v);
+void append32(Bytes& b, uint32_t v);
+void append16(Bytes& b, uint16_t v);
 
 bool near(Vec3 a, Vec3 b, float eps = 1e-5f);
 

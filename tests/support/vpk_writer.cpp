@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "support/decode_helpers.hpp"
 #include "support/test_paths.hpp"
 
 namespace luxel::test {
@@ -11,14 +12,6 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-void put16(Bytes& b, uint32_t v) {
-    b.push_back(uint8_t(v));
-    b.push_back(uint8_t(v >> 8));
-}
-void put32(Bytes& b, uint32_t v) {
-    put16(b, v & 0xffff);
-    put16(b, v >> 16);
-}
 void putString(Bytes& b, const std::string& s) {
     b.insert(b.end(), s.begin(), s.end());
     b.push_back(0);
@@ -55,12 +48,12 @@ VpkBuild makeVpk(const std::vector<VpkFile>& files, int version) {
                 const std::string preload = f->content.substr(0, f->preload);
                 const std::string rest = f->content.substr(preload.size());
                 Bytes& target = f->archive == 0x7fff ? data : build.archives[f->archive];
-                put32(treeBytes, f->crc.value_or(crc32Of(f->content)));
-                put16(treeBytes, uint32_t(preload.size()));
-                put16(treeBytes, f->archive);
-                put32(treeBytes, uint32_t(target.size()));
-                put32(treeBytes, uint32_t(rest.size()));
-                put16(treeBytes, 0xffff);
+                append32(treeBytes, f->crc.value_or(crc32Of(f->content)));
+                append16(treeBytes, uint32_t(preload.size()));
+                append16(treeBytes, f->archive);
+                append32(treeBytes, uint32_t(target.size()));
+                append32(treeBytes, uint32_t(rest.size()));
+                append16(treeBytes, 0xffff);
                 putBytes(treeBytes, preload);
                 putBytes(target, rest);
             }
@@ -71,16 +64,16 @@ VpkBuild makeVpk(const std::vector<VpkFile>& files, int version) {
     putString(treeBytes, "");
 
     Bytes& out = build.directory;
-    put32(out, 0x55aa1234);
-    put32(out, uint32_t(version));
-    put32(out, uint32_t(treeBytes.size()));
+    append32(out, 0x55aa1234);
+    append32(out, uint32_t(version));
+    append32(out, uint32_t(treeBytes.size()));
     // Dummy trailing sections: one archive MD5 entry (28 bytes), the other MD5s (48), a signature (40).
     const uint32_t archiveMd5 = 28, otherMd5 = 48, signature = 40;
     if (version == 2) {
-        put32(out, uint32_t(data.size()));
-        put32(out, archiveMd5);
-        put32(out, otherMd5);
-        put32(out, signature);
+        append32(out, uint32_t(data.size()));
+        append32(out, archiveMd5);
+        append32(out, otherMd5);
+        append32(out, signature);
     }
     out.insert(out.end(), treeBytes.begin(), treeBytes.end());
     out.insert(out.end(), data.begin(), data.end());
