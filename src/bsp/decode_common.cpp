@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "luxel/bsp/entities.hpp"
+#include "luxel/bsp/viewpoints.hpp"
 
 namespace luxel::bsp {
 
@@ -41,6 +42,7 @@ void readEntities(const ByteReader& lump, World& w) {
     const size_t len = text.empty() ? 0 : strnlen(p, text.size());
     w.entityText.assign(p, len);
     w.entities = parseEntities(w.entityText, lump.file(), lump.absolute(0));
+    w.viewpoints = findViewpoints(w);
 }
 
 size_t readPlanes(ByteReader& r, size_t recordBytes, World& w) {

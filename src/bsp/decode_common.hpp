@@ -69,7 +69,8 @@ enum class DirectoryCheck { AtEntry, AtLumpOffset };
 void readLumpDirectory(ByteReader& file, std::span<const char* const> names, DirectoryCheck check,
                        std::vector<ByteReader>& lumps, World& w);
 
-// The entity lump's text (up to its first NUL) into World::entityText, parsed into World::entities.
+// The entity lump's text (up to its first NUL) into World::entityText, parsed into World::entities, and the
+// viewpoints they give (World::viewpoints; needs World::format and eyeHeight set).
 void readEntities(const ByteReader& lump, World& w);
 
 // Plane records: normal and distance, then (Quake 2, Source) an axial type recomputable from the normal.

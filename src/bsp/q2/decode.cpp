@@ -2,7 +2,6 @@
 // (the parts live in q2_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/brush_entities.hpp"
-#include "luxel/bsp/viewpoints.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "format.hpp"
 
@@ -28,7 +27,6 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
     static const std::vector<bsp::DecodeStage<Context>> stages = {
         {"entities", {kEntities}, [](Context& c, World& w) {
              bsp::readEntities(c.lump(kEntities), w);
-             w.viewpoints = findViewpoints(w);
              // The light entities as id's qrad3 reads them; a caller that knows the map was lit by ericw-tools
              // reads them again with Q2LightCompiler::Ericw (light/q2_lights.hpp).
              w.lights = quake2Lights(w.entities, Q2LightCompiler::Qrad3, &w.problems);

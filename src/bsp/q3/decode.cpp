@@ -2,7 +2,6 @@
 // (the parts live in q3_*.cpp beside this file).
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/brush_entities.hpp"
-#include "luxel/bsp/viewpoints.hpp"
 #include "format.hpp"
 #include "../tree_records.hpp"
 
@@ -25,10 +24,7 @@ Context openQuake3(const MapSource& source, World& w) {
 const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
     static const std::vector<bsp::DecodeStage<Context>> stages = {
         // Entities first: the light grid needs worldspawn's gridsize.
-        {"entities", {kEntities}, [](Context& c, World& w) {
-             bsp::readEntities(c.lump(kEntities), w);
-             w.viewpoints = findViewpoints(w);
-         }},
+        {"entities", {kEntities}, [](Context& c, World& w) { bsp::readEntities(c.lump(kEntities), w); }},
         {"materials", {kTextures}, decodeMaterials},
         {"planes", {kPlanes}, [](Context& c, World& w) { c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w); }},
         {"visdata", {kVisData}, decodeVisData},

@@ -46,7 +46,6 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
     static const std::vector<bsp::DecodeStage<Context>> stages = {
         {"entities", {kEntities}, [](Context& c, World& w) {
              bsp::readEntities(c.lump(kEntities), w);
-             w.viewpoints = findViewpoints(w);
              w.skyCamera = findSkyCamera(w);
          }},
         {"planes", {kPlanes}, [](Context& c, World& w) { c.numPlanes = bsp::readPlanes(c.lump(kPlanes), kPlaneBytes, w); }},
