@@ -1,5 +1,6 @@
 #include "catalogue.hpp"
 
+#include <sys/stat.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -34,6 +35,14 @@ bool insideRoot(const std::string& path, const fs::path& root) {
     return true;
 }
 
+// The file's stamp, or nullopt when it cannot be read.
+std::optional<FileStamp> stampOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileStamp{uint64_t(st.st_size), uint64_t(st.st_ino), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+                     int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
+
 }  // namespace
 
 std::string mapFormatText(const std::vector<uint8_t>& bytes) {
@@ -49,7 +58,8 @@ std::string mapFormatText(const std::vector<uint8_t>& bytes) {
     return {};
 }
 
-Catalogue buildCatalogue(const std::vector<std::string>& roots, const std::vector<std::string>& gameDirs) {
+Catalogue buildCatalogue(const std::vector<std::string>& roots, const std::vector<std::string>& gameDirs,
+                         const Catalogue* previous) {
     Scene scene;  // the batch's vocabulary: roots are its map inputs, with the service's game folders
     scene.gameDirs = gameDirs;
     scene.views.emplace_back();
@@ -89,6 +99,17 @@ Catalogue buildCatalogue(const std::vector<std::string>& roots, const std::vecto
     tbb::parallel_for(size_t(0), cat.maps.size(), [&](size_t i) {
         CatalogueEntry& e = cat.maps[i];
         if (!e.error.empty()) return;
+        // Stamped before reading: a write during the read changes the stamp, and the next rescan reads again.
+        const std::optional<FileStamp> stamp = stampOf(fileOf(e.source));
+        if (previous && stamp) {
+            const CatalogueEntry* before = previous->find(e.name);
+            if (before && before->source == e.source && before->stamp == *stamp && !before->hash.empty()) {
+                e.bytes = before->bytes, e.hash = before->hash, e.format = before->format, e.error = before->error;
+                e.stamp = before->stamp;
+                return;
+            }
+        }
+        if (stamp) e.stamp = *stamp;
         try {
             const MapSource source = openMapPath(e.source);
             e.bytes = source.bytes.size();

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace luxel::serve {
 
@@ -51,6 +52,17 @@ public:
     void erase(const std::string& key) {
         std::lock_guard lock(mutex_);
         eraseLocked(key);
+    }
+
+    // Drops every entry whose value `drop` holds true of; how many.
+    template <class Predicate>
+    size_t eraseIf(Predicate drop) {
+        std::lock_guard lock(mutex_);
+        std::vector<std::string> keys;
+        for (const Entry& e : order_)
+            if (drop(*e.value)) keys.push_back(e.key);
+        for (const std::string& key : keys) eraseLocked(key);
+        return keys.size();
     }
 
     CacheFigures figures() const {

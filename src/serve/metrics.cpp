@@ -16,6 +16,19 @@ void Metrics::record(int status, double seconds) {
         }
 }
 
+void Metrics::countRefusal(const std::string& reason) {
+    std::lock_guard lock(mutex_);
+    ++refusals_[reason];
+}
+
+void Metrics::connectionOpened() {
+    accepted_.fetch_add(1);
+    const long now = open_.fetch_add(1) + 1;
+    long peak = peakOpen_.load();
+    while (now > peak && !peakOpen_.compare_exchange_weak(peak, now)) {
+    }
+}
+
 std::string metricFamily(const std::string& name, const char* type, const std::string& help,
                          const std::map<std::string, double>& samples) {
     std::string out = fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
@@ -69,6 +82,20 @@ std::string Metrics::text() const {
     out += metricFamily("luxel_uploads_total", "counter", "Maps uploaded to POST /render.", {{"", double(uploads_.load())}});
     out += metricFamily("luxel_not_modified_total", "counter", "Requests answered 304 from If-None-Match.",
                         {{"", double(notModified_.load())}});
+    // Every reason is listed from the start (at 0), so a dashboard's rate() has a series before the first refusal.
+    std::map<std::string, double> refused;
+    for (const char* reason : {"per_address_connections", "connections", "rate_limit", "header_timeout",
+                               "body_too_slow", "write_timeout", "uri_too_long", "headers_too_large", "bad_request",
+                               "body_too_large"})
+        refused[fmt::format("reason=\"{}\"", reason)] = 0;
+    for (const auto& [reason, n] : refusals_) refused[fmt::format("reason=\"{}\"", reason)] = double(n);
+    out += metricFamily("luxel_http_refused_total", "counter",
+                        "Connections and requests refused or cut off by a limit or deadline, by reason.", refused);
+    out += metricFamily("luxel_http_connections_open", "gauge", "HTTP connections open now.", {{"", double(open_.load())}});
+    out += metricFamily("luxel_http_connections_open_peak", "gauge", "Most HTTP connections open at once since the start.",
+                        {{"", double(peakOpen_.load())}});
+    out += metricFamily("luxel_http_connections_accepted_total", "counter", "HTTP connections accepted.",
+                        {{"", double(accepted_.load())}});
     return out;
 }
 

@@ -20,6 +20,12 @@ public:
     void countRender() { renders_.fetch_add(1); }
     void countUpload() { uploads_.fetch_add(1); }
     void countNotModified() { notModified_.fetch_add(1); }
+    // A connection or request refused or cut off by a limit, by reason ("per_address_connections",
+    // "connections", "rate_limit", "header_timeout", "body_too_slow", "uri_too_long", "headers_too_large", ...).
+    void countRefusal(const std::string& reason);
+    void connectionOpened();
+    void connectionClosed() { open_.fetch_sub(1); }
+    long connectionsOpen() const { return open_.load(); }
     // The counters and the histogram as exposition text (each family with HELP and TYPE lines).
     std::string text() const;
 
@@ -32,6 +38,9 @@ private:
     size_t count_ = 0;
     double sum_ = 0;
     std::atomic<size_t> renders_{0}, uploads_{0}, notModified_{0};
+    std::map<std::string, size_t> refusals_;  // under mutex_
+    std::atomic<long> open_{0}, peakOpen_{0};
+    std::atomic<size_t> accepted_{0};
 };
 
 // One gauge (or counter) family: "# HELP", "# TYPE" and its samples, `labels` given as {"cache=\"maps\"", value}.

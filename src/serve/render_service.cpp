@@ -71,7 +71,8 @@ void RenderService::checkMapMemory(const LoadedMap& map, const ViewQuery& query)
 }
 
 std::shared_ptr<const EncodedImage> RenderService::draw(LoadedMap& map, const ViewQuery& query, const std::string& etag,
-                                                        const Deadline& deadline, bool allTextures) {
+                                                        const std::string& mapKey, const Deadline& deadline,
+                                                        bool allTextures) {
     checkMapMemory(map, query);
     // What the textures may take: the limit less the map and the frame (checked above to fit).
     map.materialOptions.textureBudget =
@@ -93,17 +94,24 @@ std::shared_ptr<const EncodedImage> RenderService::draw(LoadedMap& map, const Vi
     image->bytes = encodeImage("view." + query.format, view.image, viewMetadata(map, view));
     image->contentType = contentType(query.format);
     image->etag = etag;
+    image->mapKey = mapKey;
     image->timing = fmt::format("materials;dur={:.1f}, camera;dur={:.1f}, frame;dur={:.1f}, view;dur={:.1f}, encode;dur={:.1f}",
                                 map.materialsMs - materialsBefore, view.cameraMs, view.frameMs, t1 - t0, nowMs() - t1);
     images_.put(etag, image, image->bytes.size() + etag.size() + sizeof(EncodedImage));
     return image;
 }
 
+size_t RenderService::forget(const CatalogueEntry& entry) {
+    const std::string key = entry.key();
+    maps_.drop(key);
+    return images_.eraseIf([&](const EncodedImage& image) { return image.mapKey == key; });
+}
+
 std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueEntry& entry, const ViewQuery& query,
                                                                 const std::string& etag, const Deadline& deadline) {
     WorkGate::Slot slot = gate_.enter(deadline);
     deadline.check("before decoding the map");
-    const std::string key = entry.source + "\n" + entry.hash;
+    const std::string key = entry.key();
     auto stored = maps_.get(
         key,
         [&] {
@@ -116,7 +124,7 @@ std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueE
     std::unique_lock lock(stored->drawing, std::defer_lock);
     if (!lock.try_lock_until(deadline.at)) deadline.check("while another request drew the map");
     try {
-        return draw(stored->map, query, etag, deadline, stored->views++ > 0);
+        return draw(stored->map, query, etag, key, deadline, stored->views++ > 0);
     } catch (const ServeError& e) {
         // A map whose materials were cut short by the memory limit must not serve later views.
         if (e.status == 422) maps_.drop(key);
@@ -136,7 +144,7 @@ std::shared_ptr<const EncodedImage> RenderService::renderUpload(Bytes body, cons
         LoadedMap map = loadMap(std::move(up.source), {}, materialOptions(options_.gameDirs), {}, true);
         map.displayName = up.clean(map.displayName);  // the picture's metadata names no temporary folder
         deadline.check("after decoding the map");
-        return draw(map, query, etag, deadline, false);
+        return draw(map, query, etag, "", deadline, false);
     } catch (const ServeError& e) {  // messages name the upload, not the private folder
         throw ServeError(e.status, up.clean(e.what()), e.retryAfter);
     } catch (const DecodeError& e) {

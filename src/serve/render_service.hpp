@@ -22,6 +22,7 @@ struct EncodedImage {
     std::string contentType;  // image/png, image/jpeg, image/webp
     std::string etag;         // quoted
     std::string timing;       // Server-Timing value of the request that drew it: where its time went
+    std::string mapKey;       // CatalogueEntry::key() of the listed map it shows (empty for an upload)
 };
 
 // The ETag of a picture: the map's content hash (plus the archive member of an upload), the canonical
@@ -43,6 +44,9 @@ public:
     std::shared_ptr<const EncodedImage> renderUpload(Bytes body, const std::string& fileName, const std::string& member,
                                                      const ViewQuery& query, const std::string& etag,
                                                      const Deadline& deadline);
+    // Drops the decoded map and every cached picture of a listed map that changed or went away (requests
+    // still drawing it keep their copy); how many pictures were dropped.
+    size_t forget(const CatalogueEntry& entry);
     WorkGate& gate() { return gate_; }
     CacheFigures mapFigures() const { return maps_.figures(); }
     CacheFigures imageFigures() const { return images_.figures(); }
@@ -53,7 +57,7 @@ private:
     // `allTextures`: load every material's textures first (a map drawn again: later views then skip finding
     // out which textures their camera shows).
     std::shared_ptr<const EncodedImage> draw(LoadedMap& map, const ViewQuery& query, const std::string& etag,
-                                             const Deadline& deadline, bool allTextures);
+                                             const std::string& mapKey, const Deadline& deadline, bool allTextures);
 
     const ServeOptions& options_;
     Metrics& metrics_;

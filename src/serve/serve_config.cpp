@@ -68,7 +68,9 @@ ServeOptions loadServeConfig(const std::string& path, ServeOptions options) {
     }
     static const std::vector<std::string> kKeys = {
         "roots", "game_dirs", "palette", "listen", "workers", "queue", "connections", "map_cache_mb", "texture_cache_mb",
-        "image_cache_mb", "request_timeout", "request_memory_mb", "upload_limit_mb", "max_size", "access_log"};
+        "image_cache_mb", "request_timeout", "request_memory_mb", "upload_limit_mb", "max_size", "access_log", "uploads",
+        "max_connections", "max_connections_per_ip", "header_timeout", "idle_timeout", "min_body_rate", "rate_limit",
+        "rate_burst", "rescan", "io_threads"};
     std::string known;
     for (const std::string& k : kKeys) known += (known.empty() ? "" : ", ") + k;
     for (const auto& [key, node] : root)
@@ -83,7 +85,21 @@ ServeOptions loadServeConfig(const std::string& path, ServeOptions options) {
     if (auto v = r.text("listen")) options.listen = *v;
     if (auto v = r.number("workers", 1, 256)) options.workers = int(*v);
     if (auto v = r.number("queue", 0, 100000)) options.queue = int(*v);
-    if (auto v = r.number("connections", 2, 4096)) options.connections = int(*v);
+    if (auto v = r.number("connections", 1, 4096)) {  // the old name of uploads
+        std::fprintf(stderr, "luxel: warning: %s: connections is now uploads (open connections cost no thread; "
+                             "max_connections bounds them)\n", r.where("connections").c_str());
+        options.uploads = int(*v);
+    }
+    if (auto v = r.number("uploads", 1, 4096)) options.uploads = int(*v);
+    if (auto v = r.number("max_connections", 16, 1000000)) options.maxConnections = int(*v);
+    if (auto v = r.number("max_connections_per_ip", 1, 1000000)) options.maxConnectionsPerAddress = int(*v);
+    if (auto v = r.number("header_timeout", 0.05, 3600)) options.headerSeconds = *v;
+    if (auto v = r.number("idle_timeout", 0.05, 3600)) options.idleSeconds = *v;
+    if (auto v = r.number("min_body_rate", 0, 1048576)) options.minBodyBytesPerSecond = *v * 1024;
+    if (auto v = r.number("rate_limit", 0, 1e6)) options.renderRate = *v;
+    if (auto v = r.number("rate_burst", 1, 1e6)) options.renderBurst = *v;
+    if (auto v = r.number("rescan", 0, 1e7)) options.rescanSeconds = *v;
+    if (auto v = r.number("io_threads", 1, 64)) options.ioThreads = int(*v);
     if (auto v = r.number("map_cache_mb", 0, 1 << 20)) options.mapCacheBytes = megabytes(*v);
     if (auto v = r.number("texture_cache_mb", 0, 1 << 20)) options.textureCacheBytes = megabytes(*v);
     if (auto v = r.number("image_cache_mb", 0, 1 << 20)) options.imageCacheBytes = megabytes(*v);

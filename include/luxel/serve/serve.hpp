@@ -3,7 +3,8 @@
 // long-lived process whose caches stay warm: decoded maps (LRU by bytes), textures (the batch's process
 // cache) and encoded images (LRU keyed by ETag). Renders through render/map_view.hpp, as `luxel render` and
 // `luxel batch` do, so a served image is byte for byte the file `luxel render` writes for the same options.
-// The HTTP protocol is cpp-httplib's (src/serve/http_server.cpp); nothing here parses HTTP.
+// The network side is event-driven (Boost.Beast on Asio: src/serve/connection.cpp): an open connection costs a
+// timer and a buffer, not a thread, whatever its client does; nothing here parses HTTP itself.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -17,7 +18,16 @@ struct ServeOptions {
     std::string listen = "127.0.0.1:8080";  // host:port; port 0 picks a free one (see portFile)
     int workers = 0;                    // renders at once (0: the machine's cores)
     int queue = 16;                     // renders waiting for a worker; past it a request gets 503
-    int connections = 64;               // HTTP connections served at once (threads)
+    int uploads = 32;                   // request bodies received at once (each held in memory); past it 503
+    int maxConnections = 10000;         // open connections at most; past it a new one is closed at once
+    int maxConnectionsPerAddress = 32;  // open connections from one client address; past it 429 and closed
+    double headerSeconds = 10;          // the whole request head (line and headers) must arrive within this
+    double idleSeconds = 5;             // a keep-alive connection with no request begun is closed after this
+    double minBodyBytesPerSecond = 16384;  // a request body slower than this (after its first second) is cut off
+    double renderRate = 0;              // renders a second per client address (token bucket); 0: no limit
+    double renderBurst = 0;             // the bucket's size (0: twice the rate, at least 1)
+    double rescanSeconds = 0;           // list the roots again this often (0: only on SIGHUP)
+    int ioThreads = 0;                  // threads running the network loop (0: the cores, at most 4)
     size_t mapCacheBytes = size_t(1) << 30;
     size_t textureCacheBytes = size_t(512) << 20;
     size_t imageCacheBytes = size_t(64) << 20;
