@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/http/span_body.hpp>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -24,8 +25,9 @@ using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using boost::system::error_code;
 
-constexpr auto kLinger = std::chrono::seconds(2);  // how long a closing connection's late bytes are read and dropped
-constexpr size_t kLingerBytes = 65536;
+// How long a closing connection's late bytes are read and dropped (a refused body still on its way, as nginx's
+// lingering close does): the client's send completes and it reads the answer.
+constexpr auto kLinger = std::chrono::seconds(2);
 constexpr auto kWriteBase = std::chrono::seconds(10);
 
 Clock::duration seconds(double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); }
@@ -88,6 +90,10 @@ private:
     void readHead() {
         parser_.emplace();
         parser_->header_limit(uint32_t(shared_.limits.requestLineBytes + shared_.limits.headerBytes));
+        // The parser checks a Content-Length against its body limit as the head ends, before the route is known:
+        // the route's limit is set once the head is read (onHead), which answers a length past it with 413. (Not
+        // boost::none: Boost 1.74 compares a length with an empty limit as greater.)
+        parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
         http::async_read_header(socket_, buffer_, *parser_,
                                 [self = shared_from_this()](error_code ec, size_t n) { self->onHead(ec, n); });
     }
@@ -291,9 +297,8 @@ private:
         drain();
     }
     void drain() {
-        socket_.async_read_some(net::buffer(scratch_), [self = shared_from_this()](error_code ec, size_t n) {
-            self->lingered_ += n;
-            if (ec || self->lingered_ > kLingerBytes) return self->close();
+        socket_.async_read_some(net::buffer(scratch_), [self = shared_from_this()](error_code ec, size_t) {
+            if (ec) return self->close();
             self->drain();
         });
     }
@@ -318,8 +323,7 @@ private:
     unsigned generation_ = 0;
     const char* timedOut_ = nullptr;
     bool keepAlive_ = false, closeAfter_ = false, headOnly_ = false, readingBody_ = false, inFlight_ = false;
-    size_t lingered_ = 0;
-    std::array<char, 4096> scratch_{};
+    std::array<char, 16384> scratch_{};
 };
 
 }  // namespace
