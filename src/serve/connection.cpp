@@ -102,7 +102,7 @@ private:
         if (timedOut(ec)) {
             shared_.context.metrics.countRefusal("header_timeout");
             // A client that sent nothing is closed without an answer; one that began a request gets 408.
-            if (buffer_.size() == 0) return closeGracefully();
+            if (!parser_->got_some()) return closeGracefully();
             return refuse(errorResponse(408, fmt::format("the request head did not arrive within {:g} s",
                                                          std::chrono::duration<double>(shared_.limits.header).count())));
         }
@@ -271,11 +271,13 @@ private:
         std::cerr << line + "\n";
     }
 
-    // 414 or 431 for a head past the parser's limit: which part is too long decides.
+    // 414 or 431 for a head past the parser's limit: which part is too long decides. The parser takes the
+    // request line out of the buffer once it is whole, so a method read means the line ended in time.
     HttpResponse oversizedHead() {
-        const std::string_view seen(static_cast<const char*>(buffer_.data().data()), buffer_.size());
-        const size_t lineEnd = seen.find("\r\n");
-        if (lineEnd == std::string_view::npos || lineEnd + 2 > shared_.limits.requestLineBytes) return uriTooLong();
+        const auto& head = parser_->get();
+        if (head.method_string().empty() ||
+            head.method_string().size() + head.target().size() + 12 > shared_.limits.requestLineBytes)
+            return uriTooLong();
         return headersTooLarge();
     }
     HttpResponse uriTooLong() {

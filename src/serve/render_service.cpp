@@ -115,7 +115,12 @@ std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueE
     auto stored = maps_.get(
         key,
         [&] {
-            LoadedMap map = loadMap(openMapPath(entry.source), {}, materialOptions(entry.gameDirs), {}, true);
+            MapSource source = openMapPath(entry.source);
+            // The file may have changed since it was listed: its picture must not go out under the old ETag.
+            if (batch::contentHash(source.bytes) != entry.hash)
+                throw ServeError(503, entry.name + ": the map changed on disk since the roots were listed (SIGHUP or "
+                                                   "--rescan lists them again)", 1);
+            LoadedMap map = loadMap(std::move(source), {}, materialOptions(entry.gameDirs), {}, true);
             checkMapMemory(map, query);
             return map;
         },
