@@ -1,5 +1,6 @@
 // The service's parts without HTTP: the byte-bounded LRU, the worker gate, the canonical view query, the
-// settings file, log escaping and the texture budget. Expected values are worked out by hand here.
+// settings file, log escaping, the texture budget, the per-client limits, form bodies and the catalogue's
+// rescans. Expected values are worked out by hand here.
 #include <catch2/catch.hpp>
 
 #include <tbb/global_control.h>
@@ -8,13 +9,17 @@
 #include <future>
 #include <thread>
 
+#include "../src/serve/catalogue.hpp"
+#include "../src/serve/client_limits.hpp"
 #include "../src/serve/lru_cache.hpp"
+#include "../src/serve/multipart_form.hpp"
 #include "../src/serve/request_limits.hpp"
 #include "../src/serve/view_query.hpp"
 #include "../src/material/texture_cache.hpp"
 #include "luxel/serve/serve.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
+#include "support/batch_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
@@ -124,7 +129,9 @@ TEST_CASE("serve parts: the settings file, its relative paths and its errors", "
     const std::string dir = test::tempDir("serve-config");
     test::writeTextFile(dir + "/serve.toml", "roots = [\"maps\", \"/abs/baseoa\"]\nlisten = \"0.0.0.0:9000\"\nworkers = 3\n"
                                              "queue = 5\nmap_cache_mb = 2\nrequest_timeout = 1.5\nmax_size = \"800x600\"\n"
-                                             "access_log = false\n");
+                                             "access_log = false\nheader_timeout = 2.5\nidle_timeout = 7\n"
+                                             "min_body_rate = 8\nmax_connections_per_ip = 4\nrate_limit = 0.5\n"
+                                             "rescan = 60\nconnections = 3\n");
     const ServeOptions o = loadServeConfig(dir + "/serve.toml");
     REQUIRE(o.roots.size() == 2);
     CHECK(o.roots[0] == dir + "/maps");
@@ -137,7 +144,15 @@ TEST_CASE("serve parts: the settings file, its relative paths and its errors", "
     CHECK(o.maxWidth == 800);
     CHECK(o.maxHeight == 600);
     CHECK_FALSE(o.accessLog);
+    CHECK(o.headerSeconds == 2.5);
+    CHECK(o.idleSeconds == 7);
+    CHECK(o.minBodyBytesPerSecond == 8 * 1024);
+    CHECK(o.maxConnectionsPerAddress == 4);
+    CHECK(o.renderRate == 0.5);
+    CHECK(o.rescanSeconds == 60);
+    CHECK(o.uploads == 3);  // "connections", the old name of "uploads"
     CHECK(o.imageCacheBytes == ServeOptions{}.imageCacheBytes);  // not in the file: the default
+    CHECK(o.maxConnections == ServeOptions{}.maxConnections);
     test::writeTextFile(dir + "/bad.toml", "roots = []\n\nworker = 2\n");
     CHECK_THROWS_WITH(loadServeConfig(dir + "/bad.toml"), Catch::Contains("bad.toml:3: worker: unknown key"));
     test::writeTextFile(dir + "/range.toml", "queue = -1\n");
@@ -184,4 +199,88 @@ TEST_CASE("serve parts: a texture budget refuses what is past it, and claimed si
     CHECK(limits[0].overLimit);
     CHECK_FALSE(limits[1].overLimit);
     clearTextureCache();
+}
+
+TEST_CASE("serve parts: connections per address and the render token bucket", "[serve_parts]") {
+    ConnectionCounts counts(2);
+    CHECK(counts.open("10.0.0.1"));
+    CHECK(counts.open("10.0.0.1"));
+    CHECK_FALSE(counts.open("10.0.0.1"));  // the third from one address
+    CHECK(counts.open("10.0.0.2"));        // another address has its own count
+    CHECK(counts.openFrom("10.0.0.1") == 2);
+    counts.close("10.0.0.1");
+    CHECK(counts.open("10.0.0.1"));
+    counts.close("10.0.0.2");
+    CHECK(counts.openFrom("10.0.0.2") == 0);
+
+    // 0.5 renders a second, bursts of 2: two at once, then one every 2 s; the wait is rounded up to seconds.
+    RenderRateLimit limit(0.5, 2);
+    using std::chrono::milliseconds;
+    const auto t0 = RenderRateLimit::Clock::time_point() + std::chrono::hours(1);
+    int retry = 0;
+    CHECK(limit.take("a", t0, retry));
+    CHECK(limit.take("a", t0, retry));
+    CHECK_FALSE(limit.take("a", t0, retry));
+    CHECK(retry == 2);  // a whole token takes 2 s
+    CHECK_FALSE(limit.take("a", t0 + milliseconds(1500), retry));
+    CHECK(retry == 1);  // 0.75 of a token there: 0.5 s more, rounded up
+    CHECK(limit.take("a", t0 + milliseconds(2000), retry));
+    CHECK(limit.take("b", t0 + milliseconds(2000), retry));  // its own bucket
+    // A bucket that has refilled is forgotten (after burst / rate = 4 s without use).
+    CHECK(limit.addresses() == 2);
+    CHECK(limit.take("c", t0 + milliseconds(10000), retry));
+    CHECK(limit.addresses() == 1);
+    RenderRateLimit off(0, 0);
+    for (int i = 0; i < 100; ++i) CHECK(off.take("a", t0, retry));
+}
+
+TEST_CASE("serve parts: form bodies as browsers and curl send them", "[serve_parts]") {
+    CHECK(formBoundary("multipart/form-data; boundary=----WebKitFormBoundaryx7") == "----WebKitFormBoundaryx7");
+    CHECK(formBoundary("Multipart/Form-Data;boundary=\"a b\"") == "a b");
+    CHECK_FALSE(formBoundary("application/octet-stream"));
+    CHECK_FALSE(formBoundary("multipart/form-data"));  // no boundary
+    CHECK_FALSE(formBoundary("multipart/form-data; boundary=" + std::string(71, 'x')));  // past RFC 2046's 70
+
+    // A preamble, a text field, a file with binary bytes (CR LF and a near-boundary inside), the closing line.
+    const std::string file = std::string("IBSP\0\r\n--b0und\r\n-", 17);
+    const std::string body = "preamble\r\n--b0undary\r\nContent-Disposition: form-data; name=\"size\"\r\n\r\n64x36\r\n"
+                             "--b0undary\r\nContent-Disposition: form-data; name=\"map\"; filename=\"my \\\"room\\\".bsp\"\r\n"
+                             "Content-Type: application/octet-stream\r\n\r\n" + file + "\r\n--b0undary--\r\nepilogue";
+    const auto parts = parseForm(body, "b0undary");
+    REQUIRE(parts);
+    REQUIRE(parts->size() == 2);
+    CHECK((*parts)[0].name == "size");
+    CHECK((*parts)[0].content == "64x36");
+    CHECK((*parts)[1].name == "map");
+    CHECK((*parts)[1].fileName == "my \"room\".bsp");
+    CHECK((*parts)[1].content == file);
+    // Broken framing: no boundary at all, no closing boundary, a header block without its blank line.
+    CHECK_FALSE(parseForm("just bytes", "b0undary"));
+    CHECK_FALSE(parseForm("--b0undary\r\nContent-Disposition: form-data; name=\"map\"\r\n\r\nabc", "b0undary"));
+    CHECK_FALSE(parseForm("--b0undary\r\nContent-Disposition: form-data; name=\"map\"\r\n--b0undary--", "b0undary"));
+    const auto none = parseForm("--b0undary--\r\n", "b0undary");
+    REQUIRE(none);
+    CHECK(none->empty());
+}
+
+TEST_CASE("serve parts: a rescan reads again only the files that changed", "[serve_parts]") {
+    const std::string dir = test::tempDir("serve-rescan-parts");
+    test::writeTextFile(dir + "/a.bsp", test::roomMap(1));
+    test::writeTextFile(dir + "/b.bsp", test::roomMap(2));
+    const Catalogue first = buildCatalogue({dir}, {});
+    REQUIRE(first.maps.size() == 2);
+    REQUIRE(first.find("a"));
+    const std::string hashA = first.find("a")->hash, hashB = first.find("b")->hash;
+    CHECK(hashA != hashB);
+    // Rewritten with other bytes of the same length: the stamp changes, the new hash is read.
+    REQUIRE(test::roomMap(2).size() == test::roomMap(1).size());
+    test::writeTextFile(dir + "/a.bsp", test::roomMap(2));
+    const Catalogue second = buildCatalogue({dir}, {}, &first);
+    CHECK(second.find("a")->hash == hashB);
+    CHECK(second.find("b")->hash == hashB);
+    // An unchanged stamp keeps the earlier reading, without reading the file: a reading planted in `previous`
+    // under b's real stamp comes back.
+    Catalogue planted = second;
+    planted.maps[planted.byName.at("b")].hash = "planted";
+    CHECK(buildCatalogue({dir}, {}, &planted).find("b")->hash == "planted");
 }
