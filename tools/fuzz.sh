@@ -183,6 +183,10 @@ for i, line in enumerate([b"/maps/oa_dm1.png?size=512x288&camera=spawn:2&mode=li
                           b"/maps/..%2Fx.webp?camera=best&fov=95.5&time=2&world-only=1&styles=0\n*",
                           b"/maps/a.jpg?look=engine&unlit=black&spp=4&transparent=true\nIBSP\x2e\0\0\0"]):
     open(f"{serve}/request-{i}", "wb").write(line)
+# A form as browsers send it: the first line is its Content-Type, the rest the body.
+form = (b"multipart/form-data; boundary=\"x-b\"\n--x-b\r\nContent-Disposition: form-data; name=\"size\"\r\n\r\n64x36\r\n"
+        b"--x-b\r\nContent-Disposition: form-data; name=\"map\"; filename=\"r.bsp\"\r\n\r\n" + room[:2000] + b"\r\n--x-b--\r\n")
+open(f"{serve}/form-0", "wb").write(form)
 PY
 
 # The lump targets write their own seeds: each lump of their base map behind its selector.

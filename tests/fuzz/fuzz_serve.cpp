@@ -1,8 +1,9 @@
 // libFuzzer entry point for what `luxel serve` does with a request itself (built with -DLUXEL_FUZZ=ON, run by
-// tools/fuzz.sh). The HTTP parsing is cpp-httplib's; an input is split at its first newline into a request
+// tools/fuzz.sh). The HTTP parsing is Boost.Beast's; an input is split at its first newline into a request
 // target and a body, and goes through what the routes do with them: the URL's path against the image route, its
-// query through cpp-httplib's query parser into parseViewQuery, an If-None-Match value against an ETag, and the
-// body as an upload (openUpload: magic bytes, an archive's central directory and member claims, the map member).
+// query through cpp-httplib's query parser into parseViewQuery, an If-None-Match value against an ETag, the
+// first line as a form's Content-Type and the body as its parts (multipart_form), and the body as an upload
+// (openUpload: magic bytes, an archive's central directory and member claims, the map member).
 // ServeError, DecodeError and UsageError are the expected answers; anything else is a finding.
 #include <httplib.h>
 #include <tbb/global_control.h>
@@ -12,6 +13,7 @@
 #include <regex>
 #include <string>
 
+#include "../../src/serve/multipart_form.hpp"
 #include "../../src/serve/render_service.hpp"
 #include "../../src/serve/uploads.hpp"
 #include "../../src/serve/view_query.hpp"
@@ -37,6 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)q.request();
     } catch (const luxel::UsageError&) {
     }
+    // The first line as a Content-Type, else a fixed boundary: the body's form framing either way.
+    const std::string boundary = luxel::serve::formBoundary(target).value_or("b");
+    if (const auto parts = luxel::serve::parseForm(body, boundary))
+        for (const luxel::serve::FormPart& part : *parts)
+            if (part.content.data() < body.data() || part.content.data() + part.content.size() > body.data() + body.size())
+                __builtin_trap();  // a part must lie inside the body
     try {
         const luxel::serve::UploadedMap up = luxel::serve::openUpload(luxel::Bytes(body.begin(), body.end()), target,
                                                                       image ? match[1].str() : "", {size_t(16) << 20, size_t(64) << 20});
