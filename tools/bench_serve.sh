@@ -8,16 +8,24 @@
 #             (alternating, one at a time)                                   target p50 <= 1/2 of render's
 #   4 mix     80% hits, 15% new views, 5% hostile uploads                    target 0 5xx but 503, bounded RSS
 #   5 kill -9 during a mixed load, restart: the same images again (no disk cache: nothing on disk to corrupt)
+#   6 slow    2,000 connections sending a byte every 5 s + 500 sending nothing (tools/serve/slow_clients.py,
+#             from 127.0.1.1-100, under the per-address limit) while /healthz and a cached thumbnail are
+#             probed every 100 ms from 127.0.0.2 on new connections (tools/serve/probe.py): every probe answered,
+#             p99 <= 50 ms; the server's RSS rise and open descriptors at the peak; every slow connection
+#             closed by its head deadline
 # Numbers only: nothing passes or fails. Usage:
 #   tools/bench_serve.sh [LUXEL=build/luxel] [--seconds N (per phase, default 10)] [--cold N (maps, default 20)]
+#                        [--slow-seconds N (phase 6, default 60)] [--only-slow]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-luxel=build/luxel seconds=10 cold=20
+luxel=build/luxel seconds=10 cold=20 slow_seconds=60 only_slow=0
 while [ $# -gt 0 ]; do
   case "$1" in
     LUXEL=*) luxel="${1#LUXEL=}" ;;
     --seconds) seconds=$2; shift ;;
     --cold) cold=$2; shift ;;
+    --slow-seconds) slow_seconds=$2; shift ;;
+    --only-slow) only_slow=1 ;;
     *) echo "bench_serve.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -60,6 +68,43 @@ result() { grep '^RESULT' | sed 's/^RESULT //'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "server: $luxel serve $game (caches: maps $map_cache MB, textures $texture_cache MB, images $image_cache MB)"
+fds() { ls "/proc/$server_pid/fd" | wc -l; }
+
+slow_phase() {
+  echo "== 6 slow: 2000 slow + 500 silent connections for ${slow_seconds} s, probes every 100 ms (default deadlines)"
+  # The attackers hold ~2,600 sockets: the shell's default of 1,024 open files is too few.
+  ulimit -n 16384
+  start_server
+  local thumb="/maps/oa_dm1.jpg?size=320x180"
+  curl -s -o /dev/null "$url$thumb"
+  curl -s -o /dev/null "$url/healthz"
+  sleep 1
+  local idle_rss idle_fds
+  idle_rss=$(rss_mb) idle_fds=$(fds)
+  echo "  idle service: RSS $idle_rss MB, $idle_fds open descriptors"
+  python3 tools/serve/slow_clients.py --port "$port" --slow 2000 --silent 500 --interval 5 --seconds "$slow_seconds" \
+    --sources 127.0.1.1-100 > "$work/attackers.txt" &
+  local attackers=$!
+  sleep 2  # the attackers connected before the probing starts
+  python3 tools/serve/probe.py --port "$port" --source 127.0.0.2 --every 0.1 --seconds $((slow_seconds - 4)) \
+    /healthz "$thumb" > "$work/probe.txt" &
+  local probe=$!
+  local peak_rss=0 peak_fds=0 r f
+  while kill -0 $attackers 2>/dev/null; do
+    r=$(rss_mb) f=$(fds)
+    [ "$r" -gt "$peak_rss" ] && peak_rss=$r
+    [ "$f" -gt "$peak_fds" ] && peak_fds=$f
+    sleep 0.5
+  done
+  wait $probe $attackers || true
+  cat "$work/attackers.txt" "$work/probe.txt"
+  echo "  server: peak RSS $peak_rss MB (+$((peak_rss - idle_rss)) MB over idle), peak open descriptors $peak_fds"
+  curl -s "$url/metrics" | grep -E '^luxel_http_refused_total|^luxel_http_connections_open_peak|^luxel_http_connections_accepted' |
+    grep -v ' 0$' | sed 's/^/  /'
+  stop_server
+}
+if [ "$only_slow" = 1 ]; then slow_phase; exit 0; fi
+
 start_server
 maps=$(curl -s "$url/maps" | python3 -c 'import json,sys; print(",".join(m["name"] for m in json.load(sys.stdin)["maps"] if "error" not in m))')
 IFS=, read -r -a all_maps <<<"$maps"
@@ -151,3 +196,5 @@ done
 echo "  after the restart: $same of ${#warm[@]} thumbnails byte-identical to before the kill; healthz: $(curl -s "$url/healthz")"
 echo "  disk: the service keeps no disk cache; upload folders left behind by the killed process: $(ls -d /tmp/luxel-upload-* 2>/dev/null | wc -l)"
 stop_server
+
+slow_phase

@@ -296,10 +296,11 @@ private:
         error_code ignored;
         socket_.shutdown(tcp::socket::shutdown_send, ignored);
         arm(Clock::now() + kLinger, "linger");
+        scratch_ = std::make_unique<std::array<char, 4096>>();  // only while lingering: an idle connection holds none
         drain();
     }
     void drain() {
-        socket_.async_read_some(net::buffer(scratch_), [self = shared_from_this()](error_code ec, size_t) {
+        socket_.async_read_some(net::buffer(*scratch_), [self = shared_from_this()](error_code ec, size_t) {
             if (ec) return self->close();
             self->drain();
         });
@@ -325,7 +326,7 @@ private:
     unsigned generation_ = 0;
     const char* timedOut_ = nullptr;
     bool keepAlive_ = false, closeAfter_ = false, headOnly_ = false, readingBody_ = false, inFlight_ = false;
-    std::array<char, 16384> scratch_{};
+    std::unique_ptr<std::array<char, 4096>> scratch_;  // where lingering reads drop the client's late bytes
 };
 
 }  // namespace
