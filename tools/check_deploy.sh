@@ -95,13 +95,22 @@ else:
     limit = float(m.group(1)) * units[m.group(2)]
     caches = cfg.get("map_cache_mb", 1024) + cfg.get("texture_cache_mb", 512) + cfg.get("image_cache_mb", 64)
     renders = cfg.get("workers", 1) * cfg.get("request_memory_mb", 1024)
-    uploads = cfg.get("connections", 64) * cfg.get("upload_limit_mb", 64)
-    total = caches + renders + uploads + 384
-    line = f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + overhead 384 = {total:g} MiB"
+    uploads = cfg.get("uploads", cfg.get("connections", 32)) * cfg.get("upload_limit_mb", 64)
+    connections = cfg.get("max_connections", 10000) * 24 / 1024  # ~22 KB measured per open slow connection
+    total = caches + renders + uploads + connections + 384
+    line = (f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + connections {connections:.0f} "
+            f"+ overhead 384 = {total:.0f} MiB")
     if total >= limit:
         bad.append(f"MemoryMax={mem} ({limit:g} MiB) is not above {line}")
     else:
         print(f"ok: MemoryMax={mem} ({limit:g} MiB) > {line}")
+nofile, want = key("LimitNOFILE"), cfg.get("max_connections", 10000) + 128
+if nofile is None or not nofile.isdigit() or int(nofile) < want:
+    bad.append(f"LimitNOFILE={nofile} is below max_connections {cfg.get('max_connections', 10000)} + 128 descriptors")
+else:
+    print(f"ok: LimitNOFILE={nofile} >= max_connections {cfg.get('max_connections', 10000)} + 128")
+if key("ExecReload") != "/bin/kill -HUP $MAINPID":
+    bad.append("ExecReload is not '/bin/kill -HUP $MAINPID' (systemctl reload: list the roots again)")
 if not bad:
     print(f"ok: TimeoutStopSec={stop} > request_timeout {timeout} + 5 s")
 for b in bad:
@@ -169,14 +178,23 @@ if dep and svc:
         check("--workers" in args, "serve.yaml: no --workers (the memory taken would grow with the node's cores)")
         caches = flag("--map-cache-mb", 1024) + flag("--texture-cache-mb", 512) + flag("--image-cache-mb", 64)
         renders = flag("--workers", 1) * flag("--request-memory-mb", 1024)
-        uploads = flag("--connections", 64) * flag("--upload-limit-mb", 64)
-        total = caches + renders + uploads + 384
-        line = f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + overhead 384 = {total:g} MiB"
+        uploads = flag("--uploads", flag("--connections", 32)) * flag("--upload-limit-mb", 64)
+        connections = flag("--max-connections", 10000) * 24 / 1024  # ~22 KB measured per open slow connection
+        total = caches + renders + uploads + connections + 384
+        line = (f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + connections {connections:.0f} "
+                f"+ overhead 384 = {total:.0f} MiB")
         check(total < limit, f"serve.yaml: memory limit {q} is not above {line}")
         if total < limit:
             print(f"ok: serve.yaml memory limit {q} ({limit} MiB) > {line}")
+    # probes: each connects anew and sends its whole request at once, so the head deadline never cuts one off;
+    # a probe must wait less than the server's head deadline, or a stalled server looks alive to it
+    head = flag("--header-timeout", 10)
+    for probe in ("readinessProbe", "livenessProbe"):
+        t = c.get(probe, {}).get("timeoutSeconds", 1)
+        check(t < head, f"serve.yaml: {probe} timeoutSeconds {t} is not below --header-timeout {head:g}")
     if not bad:
-        print(f"ok: serve.yaml probes on /healthz:8080, Service 80 -> 8080, grace {grace} s > preStop {pause:g} + drain {drain:g} s")
+        print(f"ok: serve.yaml probes on /healthz:8080 (timeouts below --header-timeout {head:g} s), Service 80 -> 8080, "
+              f"grace {grace} s > preStop {pause:g} + drain {drain:g} s")
 for b in bad:
     if b.endswith(".yaml"): continue
     print("FAIL: " + b)
