@@ -208,7 +208,12 @@ private:
         }
         headOnly_ = request_.method == "HEAD";
         const std::string method = request_.method;
-        Answer answer = route(shared_.context, std::move(request_));
+        Answer answer;
+        try {
+            answer = route(shared_.context, std::move(request_));
+        } catch (const std::exception& e) {  // an exception must not leave a network thread
+            answer.now = errorResponse(500, std::string("internal error: ") + e.what());
+        }
         request_.method = method;
         if (!answer.later) return respond(std::move(answer.now));
         int retryAfter = 0;
@@ -220,7 +225,12 @@ private:
                                          retryAfter));
         }
         net::post(shared_.renderThreads, [self = shared_from_this(), work = std::move(answer.later)] {
-            HttpResponse response = work();
+            HttpResponse response;
+            try {
+                response = work();
+            } catch (const std::exception& e) {
+                response = errorResponse(500, std::string("internal error: ") + e.what());
+            }
             net::post(self->socket_.get_executor(),
                       [self, response = std::move(response)]() mutable { self->respond(std::move(response)); });
         });

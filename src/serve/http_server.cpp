@@ -197,6 +197,11 @@ int runServer(const ServeOptions& given) {
 
     // SIGTERM / SIGINT / SIGHUP go to one waiting thread (blocked here, before any thread starts, so every
     // thread inherits the mask).
+    // A handler of its own for each (it never runs: the signals are taken by sigwait), because a process that
+    // is PID 1 of a container does not get signals left at SIG_DFL from inside it (`kill -HUP 1`).
+    struct sigaction taken {};
+    taken.sa_handler = [](int) {};
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &taken, nullptr);
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);

@@ -10,7 +10,8 @@ namespace luxel::serve {
 namespace {
 
 // Thumbnails load two at a time (the service renders a few maps at once and answers 503 past its queue);
-// a 503 is retried after its Retry-After. The title counts what loaded, so a headless browser can tell.
+// a 503 (busy) or 429 (over the render rate limit) is retried after its Retry-After. The title counts what
+// loaded, so a headless browser can tell.
 constexpr const char* kScript = R"JS(
 const figures = [...document.querySelectorAll('figure[data-src]')];
 let loaded = 0, failed = 0;
@@ -22,7 +23,7 @@ function show() {
 async function fetchImage(url, init) {
   for (;;) {
     const r = await fetch(url, init);
-    if (r.status !== 503) return r;
+    if (r.status !== 503 && r.status !== 429) return r;  // busy, or over the render rate: wait as told
     const wait = Number(r.headers.get('Retry-After') || 1);
     await new Promise(ok => setTimeout(ok, wait * 1000));
   }
