@@ -96,7 +96,7 @@ else:
     caches = cfg.get("map_cache_mb", 1024) + cfg.get("texture_cache_mb", 512) + cfg.get("image_cache_mb", 64)
     renders = cfg.get("workers", 1) * cfg.get("request_memory_mb", 1024)
     uploads = cfg.get("uploads", cfg.get("connections", 32)) * cfg.get("upload_limit_mb", 64)
-    connections = cfg.get("max_connections", 10000) * 24 / 1024  # ~22 KB measured per open slow connection
+    connections = cfg.get("max_connections", 10000) * 8 / 1024  # ~6 KB measured per open slow connection
     total = caches + renders + uploads + connections + 384
     line = (f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + connections {connections:.0f} "
             f"+ overhead 384 = {total:.0f} MiB")
@@ -179,7 +179,7 @@ if dep and svc:
         caches = flag("--map-cache-mb", 1024) + flag("--texture-cache-mb", 512) + flag("--image-cache-mb", 64)
         renders = flag("--workers", 1) * flag("--request-memory-mb", 1024)
         uploads = flag("--uploads", flag("--connections", 32)) * flag("--upload-limit-mb", 64)
-        connections = flag("--max-connections", 10000) * 24 / 1024  # ~22 KB measured per open slow connection
+        connections = flag("--max-connections", 10000) * 8 / 1024  # ~6 KB measured per open slow connection
         total = caches + renders + uploads + connections + 384
         line = (f"caches {caches:g} + renders {renders:g} + uploads {uploads:g} + connections {connections:.0f} "
                 f"+ overhead 384 = {total:.0f} MiB")

@@ -107,13 +107,7 @@ private:
                                                          std::chrono::duration<double>(shared_.limits.header).count())));
         }
         if (ec == http::error::header_limit) return refuse(oversizedHead());
-        if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec == net::error::eof ||
-            ec == net::error::connection_reset || ec == net::error::operation_aborted)
-            return close();
-        if (ec) {
-            shared_.context.metrics.countRefusal("bad_request");
-            return refuse(errorResponse(400, "bad request: " + ec.message()));
-        }
+        if (ec) return readFailed(ec, "bad request: ");
         const auto& head = parser_->get();
         const size_t lineBytes = head.method_string().size() + head.target().size() + 12;  // 2 spaces, HTTP/1.1, CRLF
         if (lineBytes > shared_.limits.requestLineBytes) return refuse(uriTooLong());
@@ -180,17 +174,21 @@ private:
             shared_.context.metrics.countRefusal("body_too_large");
             return refuse(bodyTooLarge(shared_.context.options, takesUpload(request_.method, request_.path)));
         }
-        if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec == net::error::eof ||
-            ec == net::error::connection_reset || ec == net::error::operation_aborted)
-            return close();
-        if (ec) {
-            shared_.context.metrics.countRefusal("bad_request");
-            return refuse(errorResponse(400, "bad request body: " + ec.message()));
-        }
+        if (ec) return readFailed(ec, "bad request body: ");
         if (!parser_->is_done()) return readBody();
         readingBody_ = false;
         shared_.bodies.fetch_sub(1);
         dispatch();
+    }
+
+    // A read that failed otherwise than by a deadline or a limit: the client went away (closed, reset, or the
+    // stream ended mid-message), or sent what HTTP cannot parse (400).
+    void readFailed(const error_code& ec, const char* what) {
+        if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec == net::error::eof ||
+            ec == net::error::connection_reset || ec == net::error::operation_aborted)
+            return close();
+        shared_.context.metrics.countRefusal("bad_request");
+        refuse(errorResponse(400, what + ec.message()));
     }
 
     void dispatch() {
