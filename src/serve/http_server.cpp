@@ -115,6 +115,8 @@ private:
             size_t pictures = 0;
             for (const serve::CatalogueEntry& gone : r.gone) pictures += renderer_.forget(gone);
             for (const std::string& w : r.warnings) std::cerr << "luxel: warning: " << escapeForLog(w) << "\n";
+            // A timed rescan that found nothing new says nothing (it would fill the journal every period).
+            if (r.added + r.changed + r.removed == 0 && std::string_view(why) == "--rescan") return;
             std::cerr << fmt::format("luxel serve: {}: {} maps listed in {:.2f} s ({} new, {} changed, {} removed; {} cached "
                                      "pictures dropped)\n",
                                      why, r.maps, r.seconds, r.added, r.changed, r.removed, pictures);

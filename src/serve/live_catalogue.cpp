@@ -1,5 +1,7 @@
 #include "live_catalogue.hpp"
 
+#include <algorithm>
+
 #include "luxel/util/clock.hpp"
 #include "page.hpp"
 
@@ -34,7 +36,9 @@ RescanResult LiveCatalogue::rescan() {
     auto after = makeListing(buildCatalogue(roots_, gameDirs_, &before->catalogue));
     RescanResult result;
     result.maps = after->catalogue.maps.size();
-    result.warnings = after->catalogue.warnings;
+    for (const std::string& w : after->catalogue.warnings)  // the new ones: a timed rescan repeats none
+        if (std::find(before->catalogue.warnings.begin(), before->catalogue.warnings.end(), w) == before->catalogue.warnings.end())
+            result.warnings.push_back(w);
     for (const CatalogueEntry& old : before->catalogue.maps) {
         const CatalogueEntry* now = after->catalogue.find(old.name);
         if (!now) ++result.removed;

@@ -21,7 +21,7 @@ struct RescanResult {
     size_t maps = 0, added = 0, changed = 0, removed = 0;
     double seconds = 0;
     std::vector<CatalogueEntry> gone;  // earlier entries no longer served as they were (changed or removed)
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings;  // entries left out that the earlier listing did not leave out
 };
 
 class LiveCatalogue {
