@@ -219,8 +219,21 @@ TEST_CASE("serve: the per-address connection limit and the render rate limit", "
 TEST_CASE("serve: 414, 431, and a stalled body cut off before the upload code", "[serve]") {
     const std::string root = tempDir("serve-oversize-root");
     writeTextFile(root + "/room.bsp", roomMap(1));
-    ServeProcess server({root, "--min-body-rate", "16"});
+    ServeProcess server({root, "--min-body-rate", "16", "--idle-timeout", "0.5"});
     const int port = server.port();
+
+    // A keep-alive connection: its answer, then (no next request) an orderly close after the idle timeout.
+    {
+        RawConnection idle("127.0.0.1", port);
+        REQUIRE(idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"));
+        bool closed = false;
+        const auto t0 = Clock::now();
+        const std::string got = idle.readToEnd(std::chrono::seconds(5), closed);
+        CHECK(got.starts_with("HTTP/1.1 200 "));
+        CHECK(got.find("\"status\":\"ok\"") != std::string::npos);
+        CHECK(closed);
+        CHECK(Clock::now() - t0 >= std::chrono::milliseconds(450));
+    }
 
     struct Case {
         const char* what;
