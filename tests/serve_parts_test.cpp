@@ -51,10 +51,10 @@ TEST_CASE("serve parts: the LRU keeps the most recently used entries within its 
 TEST_CASE("serve parts: the gate admits workers, queues up to its length, then refuses", "[serve_parts]") {
     WorkGate gate(1, 1);
     const Deadline later = Deadline::after(30);
-    auto first = std::make_unique<WorkGate::Slot>(gate.enter(later));
+    auto first = std::make_unique<WorkGate::Ticket>(gate.enter(later));
     CHECK(gate.running() == 1);
     // The second waits in the queue; a third finds the queue full.
-    auto second = std::async(std::launch::async, [&] { WorkGate::Slot s = gate.enter(later); return gate.running(); });
+    auto second = std::async(std::launch::async, [&] { WorkGate::Ticket s = gate.enter(later); return gate.running(); });
     while (gate.waiting() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     try {
         (void)gate.enter(later);
@@ -67,7 +67,7 @@ TEST_CASE("serve parts: the gate admits workers, queues up to its length, then r
     CHECK(second.get() == 1);
     CHECK(gate.running() == 0);
     // One that waits past its deadline gets 504.
-    WorkGate::Slot busy = gate.enter(later);
+    WorkGate::Ticket busy = gate.enter(later);
     try {
         (void)gate.enter(Deadline::after(0.05));
         FAIL("a request waited past its deadline");

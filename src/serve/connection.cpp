@@ -214,14 +214,6 @@ private:
         }
         request_.method = method;
         if (!answer.later) return respond(std::move(answer.now));
-        int retryAfter = 0;
-        if (answer.render && !shared_.rateLimit.take(address_, Clock::now(), retryAfter)) {
-            shared_.context.metrics.countRefusal("rate_limit");
-            return respond(errorResponse(429, fmt::format("rate limit: renders from {} are limited to {:g} a second (cached "
-                                                          "pictures are not counted)",
-                                                          address_, shared_.context.options.renderRate),
-                                         retryAfter));
-        }
         net::post(shared_.renderThreads, [self = shared_from_this(), work = std::move(answer.later)] {
             HttpResponse response;
             try {

@@ -31,8 +31,7 @@ struct ConnectionShared {
     const ServeContext& context;
     ConnectionLimits limits;
     ConnectionCounts& perAddress;
-    RenderRateLimit& rateLimit;
-    boost::asio::thread_pool& renderThreads;  // where routes' blocking work runs
+    boost::asio::thread_pool& renderThreads;  // where routes' blocking work runs (as many as the gate's workers)
     std::atomic<int>& active;                 // requests read and not yet answered (SIGTERM waits for them)
     std::atomic<int>& bodies;                 // request bodies being received
     int maxBodies = 32;
@@ -40,7 +39,7 @@ struct ConnectionShared {
 };
 
 // Serves the requests of an accepted socket (bound to a strand) until the client or a deadline ends it.
-// `counted`: the socket's address was admitted by shared.perAddress (released when the connection ends).
+// Its address has been admitted by shared.perAddress (released when the connection ends).
 void serveConnection(boost::asio::ip::tcp::socket socket, ConnectionShared& shared, std::string address);
 // Answers an accepted socket with `refusal` without reading a request, and closes it.
 void refuseConnection(boost::asio::ip::tcp::socket socket, ConnectionShared& shared, std::string address,

@@ -43,12 +43,10 @@ struct HttpResponse {
 HttpResponse errorResponse(int status, const std::string& line, int retryAfter = 0);
 
 // What a route answers: a response at once (cheap: listings, cached images, 304s, errors), or work that
-// blocks (decoding, drawing, encoding), run off the network threads; `render` marks work that the per-address
-// render rate limit counts.
+// blocks (decoding, drawing, encoding), admitted by the render gate and run on the render threads.
 struct Answer {
     HttpResponse now;
     std::function<HttpResponse()> later;
-    bool render = false;
 };
 
 }  // namespace luxel::serve

@@ -108,8 +108,9 @@ size_t RenderService::forget(const CatalogueEntry& entry) {
 }
 
 std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueEntry& entry, const ViewQuery& query,
-                                                                const std::string& etag, const Deadline& deadline) {
-    WorkGate::Slot slot = gate_.enter(deadline);
+                                                                const std::string& etag, const Deadline& deadline,
+                                                                WorkGate::Ticket& ticket) {
+    ticket.start(deadline);
     deadline.check("before decoding the map");
     const std::string key = entry.key();
     auto stored = maps_.get(
@@ -139,8 +140,9 @@ std::shared_ptr<const EncodedImage> RenderService::renderListed(const CatalogueE
 
 std::shared_ptr<const EncodedImage> RenderService::renderUpload(Bytes body, const std::string& fileName,
                                                                 const std::string& member, const ViewQuery& query,
-                                                                const std::string& etag, const Deadline& deadline) {
-    WorkGate::Slot slot = gate_.enter(deadline);
+                                                                const std::string& etag, const Deadline& deadline,
+                                                                WorkGate::Ticket& ticket) {
+    ticket.start(deadline);
     metrics_.countUpload();
     UploadedMap up = openUpload(std::move(body), fileName, member,
                                 {options_.requestMemoryBytes, options_.requestMemoryBytes * 4});

@@ -37,13 +37,15 @@ public:
     RenderService(const ServeOptions& options, Metrics& metrics);
 
     std::shared_ptr<const EncodedImage> cachedImage(const std::string& etag) { return images_.get(etag); }
-    // A map of the catalogue. Throws ServeError (503, 504, 422, 400) or lets DecodeError / UsageError through.
+    // A map of the catalogue, drawn once `ticket` (admitted by gate()) starts. Throws ServeError (503, 504, 422,
+    // 400) or lets DecodeError / UsageError through.
     std::shared_ptr<const EncodedImage> renderListed(const CatalogueEntry& entry, const ViewQuery& query,
-                                                     const std::string& etag, const Deadline& deadline);
+                                                     const std::string& etag, const Deadline& deadline,
+                                                     WorkGate::Ticket& ticket);
     // An uploaded map (UploadedMap's rules).
     std::shared_ptr<const EncodedImage> renderUpload(Bytes body, const std::string& fileName, const std::string& member,
                                                      const ViewQuery& query, const std::string& etag,
-                                                     const Deadline& deadline);
+                                                     const Deadline& deadline, WorkGate::Ticket& ticket);
     // Drops the decoded map and every cached picture of a listed map that changed or went away (requests
     // still drawing it keep their copy); how many pictures were dropped.
     size_t forget(const CatalogueEntry& entry);

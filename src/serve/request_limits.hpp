@@ -32,33 +32,41 @@ struct Deadline {
 };
 
 // Admits at most `workers` renders at once and keeps at most `queue` more waiting; past that a request is
-// refused at once (503 with Retry-After), and one that waits past its deadline gets 504. close() refuses
-// everything new (a service shutting down).
+// refused at once (503 with Retry-After), and one that waits past its deadline gets 504. Admission (admit) and
+// the start of the work (Ticket::start) are apart, so a request can be admitted on a network thread and run
+// when one of the `workers` render threads takes it: the same few threads draw every picture and keep their
+// memory warm. close() refuses everything new (a service shutting down); what was admitted still runs.
 class WorkGate {
 public:
     WorkGate(int workers, int queue) : workers_(workers), queue_(queue) {}
 
-    class Slot {
+    // A place in the gate: waiting from admit() until start(), then running; given back when destroyed.
+    class Ticket {
     public:
-        explicit Slot(WorkGate* gate) : gate_(gate) {}
-        Slot(Slot&& other) noexcept : gate_(other.gate_) { other.gate_ = nullptr; }
-        Slot(const Slot&) = delete;
-        Slot& operator=(const Slot&) = delete;
-        ~Slot() {
-            if (gate_) gate_->release();
-        }
+        Ticket() = default;
+        explicit Ticket(WorkGate* gate) : gate_(gate) {}
+        Ticket(Ticket&& other) noexcept : gate_(other.gate_), running_(other.running_) { other.gate_ = nullptr; }
+        Ticket(const Ticket&) = delete;
+        Ticket& operator=(const Ticket&) = delete;
+        ~Ticket();
+        // Takes a running place, waiting for one until the deadline (no wait when the render threads number the
+        // workers). Throws ServeError 504 when the deadline passed while the ticket waited.
+        void start(const Deadline& deadline);
 
     private:
-        WorkGate* gate_;
+        WorkGate* gate_ = nullptr;
+        bool running_ = false;
     };
 
-    Slot enter(const Deadline& deadline);
+    // A waiting place, or ServeError 503 (every worker busy and the queue full, or the service shutting down).
+    Ticket admit();
+    // admit() and start() on the caller's own thread.
+    Ticket enter(const Deadline& deadline);
     void close();
     int running() const;
     int waiting() const;
 
 private:
-    void release();
     mutable std::mutex mutex_;
     std::condition_variable freed_;
     int workers_, queue_;

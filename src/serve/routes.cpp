@@ -81,6 +81,20 @@ std::string param(const HttpRequest& req, const std::string& key, const std::str
     return it == req.params.end() ? otherwise : it->second;
 }
 
+// A request that draws: within its address's render rate (429 past it) and admitted by the gate (503 when
+// the queue is full); the ticket starts on a render thread.
+std::shared_ptr<WorkGate::Ticket> admitRender(const ServeContext& c, const HttpRequest& req) {
+    int retryAfter = 0;
+    if (!c.rateLimit.take(req.remoteAddress, std::chrono::steady_clock::now(), retryAfter)) {
+        c.metrics.countRefusal("rate_limit");
+        throw ServeError(429,
+                         fmt::format("rate limit: renders from {} are limited to {:g} a second (cached pictures are not counted)",
+                                     req.remoteAddress, c.options.renderRate),
+                         retryAfter);
+    }
+    return std::make_shared<WorkGate::Ticket>(c.renderer.gate().admit());
+}
+
 HttpResponse healthz(const ServeContext& c) {
     const bool draining = c.draining.load();
     const nlohmann::json body = {{"status", draining ? "draining" : "ok"}, {"maps", c.catalogue.current()->readable}};
@@ -143,9 +157,10 @@ Answer mapImage(const ServeContext& c, const HttpRequest& req, const std::string
         // A miss: drawn off the network threads, with the listing of the moment it arrived (a rescan meanwhile
         // leaves it alone), against the deadline counted from now.
         const Deadline deadline = Deadline::after(c.options.requestSeconds);
-        a.render = true;
-        a.later = [&c, listing, entry, query, etag, deadline] {
-            return guarded([&] { return imageResponse(c.renderer.renderListed(*entry, query, etag, deadline), "public, max-age=3600"); });
+        a.later = [&c, listing, entry, query, etag, deadline, ticket = admitRender(c, req)] {
+            return guarded([&] {
+                return imageResponse(c.renderer.renderListed(*entry, query, etag, deadline, *ticket), "public, max-age=3600");
+            });
         };
         return {};
     });
@@ -169,8 +184,8 @@ Answer upload(const ServeContext& c, HttpRequest&& req) {
             req.body = std::move(content);
         }
         const std::string member = param(req, "map", "");
-        a.render = true;
-        a.later = [&c, body = std::move(req.body), fileName, member, query, deadline]() mutable {
+        auto ticket = admitRender(c, req);  // every upload counts: its hash is not known before the work
+        a.later = [&c, body = std::move(req.body), fileName, member, query, deadline, ticket]() mutable {
             return guarded([&] {
                 Bytes bytes(body.begin(), body.end());
                 body.clear();
@@ -178,7 +193,7 @@ Answer upload(const ServeContext& c, HttpRequest&& req) {
                 const std::string etag = makeEtag(batch::contentHash(bytes) + "\n" + member + contentSetup(c.options.gameDirs, c.options.palette),
                                                   query.key);
                 auto image = c.renderer.cachedImage(etag);
-                if (!image) image = c.renderer.renderUpload(std::move(bytes), fileName, member, query, etag, deadline);
+                if (!image) image = c.renderer.renderUpload(std::move(bytes), fileName, member, query, etag, deadline, *ticket);
                 return imageResponse(std::move(image), "private, max-age=3600");
             });
         };

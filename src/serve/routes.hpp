@@ -1,9 +1,11 @@
 #pragma once
 // What each URL answers: GET /healthz, /metrics, /maps, /maps/NAME.(png|jpg|webp), /, POST /render (HEAD as
-// GET without the body). Cheap answers are made at once on the network thread; drawing is handed back as work
-// for the render threads. Knows no HTTP library: requests and responses are http_types.hpp's plain data.
+// GET without the body). Cheap answers are made at once on the network thread; drawing passes the per-address
+// rate limit and the render gate here and is handed back as work for the render threads. Knows no HTTP
+// library: requests and responses are http_types.hpp's plain data.
 #include <atomic>
 
+#include "client_limits.hpp"
 #include "http_types.hpp"
 #include "live_catalogue.hpp"
 #include "luxel/serve/serve.hpp"
@@ -17,6 +19,7 @@ struct ServeContext {
     Metrics& metrics;
     RenderService& renderer;
     LiveCatalogue& catalogue;
+    RenderRateLimit& rateLimit;
     const std::atomic<bool>& draining;
 };
 
