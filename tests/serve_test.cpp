@@ -322,13 +322,22 @@ TEST_CASE("serve: the page shows every thumbnail in headless Chromium", "[serve]
     const Root root;
     ServeProcess server({root.dir});
     const std::string dir = tempDir("serve-chromium");
-    // The page's script counts the thumbnails that loaded and decoded into <body data-loaded>.
-    const std::string command = fmt::format(
-        "chromium --headless --no-sandbox --disable-gpu --user-data-dir={0}/profile --virtual-time-budget=30000 "
-        "--dump-dom http://127.0.0.1:{1}/ > {0}/dom.html 2> {0}/chromium.log",
-        dir, server.port());
-    REQUIRE(std::system(command.c_str()) == 0);
-    const std::string dom = readFileText(dir + "/dom.html");
+    // The page's script counts the thumbnails that loaded and decoded into <body data-loaded>, and those that
+    // failed into data-failed. Virtual time stands still while a fetch is pending but not while an image decodes:
+    // on a loaded machine the budget can run out with a thumbnail fetched and still decoding (seen once: loaded 1,
+    // failed 0). Such a run, where nothing failed, is taken again (at most three times); a failure is not.
+    std::string dom;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const std::string command = fmt::format(
+            "chromium --headless --no-sandbox --disable-gpu --user-data-dir={0}/profile-{2} --virtual-time-budget=30000 "
+            "--dump-dom http://127.0.0.1:{1}/ > {0}/dom.html 2> {0}/chromium.log",
+            dir, server.port(), attempt);
+        REQUIRE(std::system(command.c_str()) == 0);
+        dom = readFileText(dir + "/dom.html");
+        REQUIRE_THAT(dom, Catch::Contains("data-failed=\"0\""));
+        if (dom.find("data-loaded=\"2\"") != std::string::npos) break;
+        WARN("chromium's virtual time ran out before every thumbnail was shown; again (attempt " << attempt + 2 << ")");
+    }
     CHECK_THAT(dom, Catch::Contains("data-loaded=\"2\"") && Catch::Contains("data-failed=\"0\""));
     CHECK_THAT(dom, Catch::Contains("2 of 2 thumbnails loaded"));
     CHECK_THAT(dom, Catch::Contains("src=\"blob:"));
