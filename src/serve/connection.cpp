@@ -82,6 +82,8 @@ private:
         if (buffer_.size() > 0) return start();  // a pipelined request is here already
         arm(Clock::now() + shared_.limits.idle, "idle_timeout");
         socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
+            // Idle past the timeout: a FIN, not a reset, in case a request is crossing it on the wire.
+            if (self->timedOut(ec)) return self->closeGracefully();
             if (ec) return self->close();
             self->start();
         });
