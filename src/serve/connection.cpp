@@ -223,8 +223,12 @@ private:
             } catch (const std::exception& e) {
                 response = errorResponse(500, std::string("internal error: ") + e.what());
             }
-            net::post(self->socket_.get_executor(),
-                      [self, response = std::move(response)]() mutable { self->respond(std::move(response)); });
+            // Written from this thread rather than posted back to the strand: a network thread need not be woken
+            // (while TBB's workers still hold the cores) before the first bytes leave - ~1.3 ms of the p50 of a new
+            // view at two at a time. Safe: while the work ran nothing of this connection was pending but the
+            // disarmed timer's cancelled wait, whose handler reads only the atomic generation; the write's
+            // completion runs on the strand as usual.
+            self->respond(std::move(response));
         });
     }
 
@@ -325,7 +329,7 @@ private:
     std::optional<http::response<http::span_body<const char>>> out_;
     std::string logTarget_;
     Clock::time_point bodyStart_, requestStart_;
-    unsigned generation_ = 0;
+    std::atomic<unsigned> generation_{0};
     const char* timedOut_ = nullptr;
     bool keepAlive_ = false, closeAfter_ = false, headOnly_ = false, readingBody_ = false, inFlight_ = false;
     std::unique_ptr<std::array<char, 4096>> scratch_;  // where lingering reads drop the client's late bytes
