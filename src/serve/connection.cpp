@@ -30,6 +30,11 @@ using boost::system::error_code;
 constexpr auto kLinger = std::chrono::seconds(2);
 constexpr auto kWriteBase = std::chrono::seconds(10);
 
+// The request line's length as it was sent: method, target, two spaces, "HTTP/1.1" and CRLF.
+size_t requestLineBytes(const http::request<http::string_body>& head) {
+    return head.method_string().size() + head.target().size() + 12;
+}
+
 Clock::duration seconds(double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); }
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -111,7 +116,7 @@ private:
         if (ec == http::error::header_limit) return refuse(oversizedHead());
         if (ec) return readFailed(ec, "bad request: ");
         const auto& head = parser_->get();
-        const size_t lineBytes = head.method_string().size() + head.target().size() + 12;  // 2 spaces, HTTP/1.1, CRLF
+        const size_t lineBytes = requestLineBytes(head);
         if (lineBytes > shared_.limits.requestLineBytes) return refuse(uriTooLong());
         if (headBytes > lineBytes + shared_.limits.headerBytes) return refuse(headersTooLarge());
 
@@ -281,9 +286,7 @@ private:
     // request line out of the buffer once it is whole, so a method read means the line ended in time.
     HttpResponse oversizedHead() {
         const auto& head = parser_->get();
-        if (head.method_string().empty() ||
-            head.method_string().size() + head.target().size() + 12 > shared_.limits.requestLineBytes)
-            return uriTooLong();
+        if (head.method_string().empty() || requestLineBytes(head) > shared_.limits.requestLineBytes) return uriTooLong();
         return headersTooLarge();
     }
     HttpResponse uriTooLong() {

@@ -174,22 +174,21 @@ Answer upload(const ServeContext& c, HttpRequest&& req) {
         const Deadline deadline = Deadline::after(c.options.requestSeconds);
         const ViewQuery query = viewQuery(req, param(req, "format", "png"), c.options);
         std::string fileName;
+        std::string_view content = req.body;
         if (const auto boundary = formBoundary(req.header("Content-Type"))) {
             const auto parts = parseForm(req.body, *boundary);
             if (!parts) throw ServeError(400, "upload: the request body could not be read");
-            auto map = std::find_if(parts->begin(), parts->end(), [](const FormPart& p) { return p.name == "map"; });
-            if (map == parts->end()) throw ServeError(400, "upload: the form has no file field 'map'");
-            fileName = map->fileName;
-            std::string content(map->content);
-            req.body = std::move(content);
+            auto field = std::find_if(parts->begin(), parts->end(), [](const FormPart& p) { return p.name == "map"; });
+            if (field == parts->end()) throw ServeError(400, "upload: the form has no file field 'map'");
+            fileName = field->fileName;
+            content = field->content;
         }
         const std::string member = param(req, "map", "");
         auto ticket = admitRender(c, req);  // every upload counts: its hash is not known before the work
-        a.later = [&c, body = std::move(req.body), fileName, member, query, deadline, ticket]() mutable {
+        Bytes bytes(content.begin(), content.end());  // the one copy of the map; the request's body is let go now
+        std::string().swap(req.body);
+        a.later = [&c, bytes = std::move(bytes), fileName, member, query, deadline, ticket]() mutable {
             return guarded([&] {
-                Bytes bytes(body.begin(), body.end());
-                body.clear();
-                body.shrink_to_fit();
                 const std::string etag = makeEtag(batch::contentHash(bytes) + "\n" + member + contentSetup(c.options.gameDirs, c.options.palette),
                                                   query.key);
                 auto image = c.renderer.cachedImage(etag);
