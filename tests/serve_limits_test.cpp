@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -303,13 +304,24 @@ TEST_CASE("serve: SIGHUP and --rescan follow maps added, changed and removed", "
         REQUIRE(r.exitCode == 0);
         return decodeImage(bytesOf(readFileText(base + "/view.png")), "view.png").pixels;
     };
-    auto listing = [](const std::string& body) {
+    // GET /maps as name -> hash.
+    auto listing = [](int port) {
+        const std::string body = rawRequest("127.0.0.1", port, get("/maps")).body;
         std::map<std::string, std::string> hashes;
         const json list = json::parse(body, nullptr, false);
         INFO(body);
         REQUIRE((list.is_object() && list.contains("maps")));
         for (const json& m : list["maps"]) hashes[m["name"]] = m["hash"];
         return hashes;
+    };
+    // The listing once `ready` holds of it, or the last one after 10 s (a rescan runs on its own thread).
+    auto listingOnce = [&](int port, const std::function<bool(std::map<std::string, std::string>&)>& ready) {
+        auto now = listing(port);
+        for (int i = 0; i < 200 && !ready(now); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            now = listing(port);
+        }
+        return now;
     };
 
     SECTION("SIGHUP") {
@@ -327,13 +339,9 @@ TEST_CASE("serve: SIGHUP and --rescan follow maps added, changed and removed", "
         fs::remove(root + "/room-b.bsp");
         writeTextFile(root + "/room-c.bsp", roomMap(4));
         // Nothing changes before the signal.
-        CHECK(listing(rawRequest("127.0.0.1", port, get("/maps")).body).count("room-b") == 1);
+        CHECK(listing(port).count("room-b") == 1);
         ::kill(server.pid(), SIGHUP);
-        std::map<std::string, std::string> now;
-        for (int i = 0; i < 200 && !now.count("room-c"); ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            now = listing(rawRequest("127.0.0.1", port, get("/maps")).body);
-        }
+        auto now = listingOnce(port, [](auto& l) { return l.count("room-c") > 0; });
         REQUIRE(now.count("room-c"));
         CHECK(now.count("room-b") == 0);
         CHECK(now["room-a"] == hashOf(roomMap(3)));
@@ -358,19 +366,13 @@ TEST_CASE("serve: SIGHUP and --rescan follow maps added, changed and removed", "
         ::kill(server.pid(), SIGHUP);
         const RawAnswer during = inFlight.get();
         CHECK(during.status == 200);
-        for (int i = 0; i < 200 && listing(rawRequest("127.0.0.1", port, get("/maps")).body)["room-a"] != hashOf(roomMap(1)); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        CHECK(listing(rawRequest("127.0.0.1", port, get("/maps")).body)["room-a"] == hashOf(roomMap(1)));
+        CHECK(listingOnce(port, [](auto& l) { return l["room-a"] == hashOf(roomMap(1)); })["room-a"] == hashOf(roomMap(1)));
         CHECK(server.terminate() == 0);
     }
     SECTION("--rescan") {
         ServeProcess server({root, "--rescan", "0.5"});
         writeTextFile(root + "/room-d.bsp", roomMap(5));
-        std::map<std::string, std::string> now;
-        for (int i = 0; i < 200 && !now.count("room-d"); ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            now = listing(rawRequest("127.0.0.1", server.port(), get("/maps")).body);
-        }
+        auto now = listingOnce(server.port(), [](auto& l) { return l.count("room-d") > 0; });
         CHECK(now["room-d"] == hashOf(roomMap(5)));
         CHECK_THAT(server.log(), Catch::Contains("--rescan: 3 maps listed") && Catch::Contains("(1 new, 0 changed, 0 removed;"));
         CHECK(server.terminate() == 0);
