@@ -4,8 +4,6 @@
 #include "luxel/diff/heatmap.hpp"
 
 #include <fmt/format.h>
-#include <OpenImageIO/imagebuf.h>
-#include <OpenImageIO/imagebufalgo.h>
 
 #include <algorithm>
 #include <array>
@@ -18,6 +16,7 @@
 
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/image/oiio_module.hpp"
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
 #include "luxel/render/camera.hpp"
@@ -30,7 +29,6 @@ namespace luxel {
 namespace {
 
 namespace fs = std::filesystem;
-namespace IBA = OIIO::ImageBufAlgo;
 
 // The greyscale backdrop is A's display luminance times this, so full-strength tints stand out over it.
 constexpr float kDim = 0.5f;
@@ -137,12 +135,15 @@ struct Font {
     }
 };
 
-void drawText(OIIO::ImageBuf& buf, int x, int y, const std::string& text, int size, const Font& font,
-              IBA::TextAlignX align = IBA::TextAlignX::Left) {
+// Labels are drawn by OpenImageIO's text renderer, in its module: loaded only for a picture with labels.
+void drawText(Image& img, int x, int y, const std::string& text, int size, const Font& font,
+              TextAlign align = TextAlign::Left) {
     if (!font.found) return;
-    const float white[3] = {1.0f, 1.0f, 1.0f};
-    if (!IBA::render_text(buf, x, y, text, size, kFontPath, white, align, IBA::TextAlignY::Baseline, 1, {}, 1))
-        buf.geterror();  // a picture without its labels is better than none
+    // A picture without its labels is better than none (as without the font).
+    try {
+        oiioModule("labelling a heatmap").drawText(img, x, y, text, size, kFontPath, align);
+    } catch (const UsageError&) {
+    }
 }
 
 void fillRect(Image& img, int x0, int y0, int x1, int y1, Vec3 c) {
@@ -171,15 +172,13 @@ void drawLegend(Image& img, double scale, const Font& font) {
         fillRect(img, barX + i, barY, barX + i + 1, barY + barH, c);
     }
     if (!font.found) return;
-    OIIO::ImageSpec spec(img.width, img.height, img.channels, OIIO::TypeDesc::FLOAT);
-    OIIO::ImageBuf buf(spec, img.pixels.data());  // draws straight into the frame
     const int size = 12;
-    drawText(buf, barX, barY - 3, "darker", size, font);
-    drawText(buf, barX + barW, barY - 3, "brighter", size, font, IBA::TextAlignX::Right);
+    drawText(img, barX, barY - 3, "darker", size, font);
+    drawText(img, barX + barW, barY - 3, "brighter", size, font, TextAlign::Right);
     const int below = barY + barH + textH - 2;
-    drawText(buf, barX, below, "-" + scaleText(scale), size, font);
-    drawText(buf, barX + barW / 2, below, "0", size, font, IBA::TextAlignX::Center);
-    drawText(buf, barX + barW, below, "+" + scaleText(scale), size, font, IBA::TextAlignX::Right);
+    drawText(img, barX, below, "-" + scaleText(scale), size, font);
+    drawText(img, barX + barW / 2, below, "0", size, font, TextAlign::Center);
+    drawText(img, barX + barW, below, "+" + scaleText(scale), size, font, TextAlign::Right);
 }
 
 void plot(Image& img, int x, int y, Vec3 c) {
@@ -363,15 +362,13 @@ std::vector<std::string> writeHeatmaps(const World& a, const Geometry& ga, const
             for (size_t i = 0; i < n; ++i)
                 drawBox(img, view, camera, shown->changed[i].mins, shown->changed[i].maxs, {1.0f, 1.0f, 0.0f});
             if (font.found) {
-                OIIO::ImageSpec spec(img.width, img.height, img.channels, OIIO::TypeDesc::FLOAT);
-                OIIO::ImageBuf buf(spec, img.pixels.data());
                 for (size_t i = 0; i < n; ++i) {  // rank numbers at the projected centroids
                     const Vec4 c = transform(view.viewProjection, shown->changed[i].centroid);
                     if (c.w < camera.nearPlane) continue;
                     const int x = int((c.x / c.w * 0.5f + 0.5f) * float(img.width));
                     const int y = int((0.5f - c.y / c.w * 0.5f) * float(img.height));
                     if (x < 0 || y < 0 || x >= img.width || y >= img.height) continue;
-                    drawText(buf, x, y, std::to_string(i + 1), 16, font, IBA::TextAlignX::Center);
+                    drawText(img, x, y, std::to_string(i + 1), 16, font, TextAlign::Center);
                 }
             }
         }
@@ -452,11 +449,9 @@ std::vector<std::string> writeGridSlices(const World& a, const World& b, const s
             }
         drawLegend(img, scale, font);
         if (font.found) {
-            OIIO::ImageSpec spec(img.width, img.height, img.channels, OIIO::TypeDesc::FLOAT);
-            OIIO::ImageBuf buf(spec, img.pixels.data());
             const float height_ = ga.origin.z + float(z) * ga.cellSize.z;
-            drawText(buf, img.width - 8, img.height - 12, fmt::format("z = {:g} (level {} of {})", height_, z + 1, nz),
-                     12, font, IBA::TextAlignX::Right);
+            drawText(img, img.width - 8, img.height - 12, fmt::format("z = {:g} (level {} of {})", height_, z + 1, nz),
+                     12, font, TextAlign::Right);
         }
         const std::string path = (sub / (numbered("z_%03d", z) + ".png")).string();
         writeImage(path, img);

@@ -1,7 +1,5 @@
-#include <OpenImageIO/filesystem.h>
-#include <OpenImageIO/imagebuf.h>
-#include <OpenImageIO/imageio.h>
-
+// Image files by format: PNG, JPEG, WebP and TGA with luxel's own codecs (codecs.hpp), every other format
+// through the OpenImageIO module, loaded only then.
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -10,11 +8,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <optional>
-#include <system_error>
-#include <unistd.h>
 
+#include "codecs.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/image/oiio_module.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
@@ -26,14 +23,16 @@ namespace {
 
 std::string extensionOf(const std::string& path) { return toLowerAscii(fs::path(path).extension().string()); }
 
+// The densest encoding a decoded image can come from: a 1-bit PNG (8 pixels a byte) deflated at deflate's
+// ceiling of about 1032:1. TGA's run-length packets reach 64 pixels a byte, uncompressed formats at most 8.
+constexpr uint64_t kMaxPixelsPerByte = 8 * 1032;
+
 }  // namespace
 
 bool isLdrPath(const std::string& path) {
     std::string ext = extensionOf(path);
     return !(ext == ".exr" || ext == ".tif" || ext == ".tiff" || ext == ".hdr" || ext == ".pfm");
 }
-
-namespace {
 
 std::string reproducibleDateTime() {
     std::time_t t = 0;
@@ -45,7 +44,20 @@ std::string reproducibleDateTime() {
     return text;
 }
 
-}  // namespace
+void checkDecodedSize(int width, int height, int channels, size_t fileBytes, const std::string& name) {
+    const std::string size = std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(channels);
+    // Hostile headers can claim huge sizes; real textures and lightmaps are far below this.
+    if (width > 16384 || height > 16384)
+        throw LimitError(name, "image", 0, "image size " + size + " is over the limit of 16384 a side");
+    if (width <= 0 || height <= 0 || channels <= 0 || channels > 4)
+        throw DecodeError(name, "image", 0, "unsupported image size " + size);
+    // Below the side limit a header can still claim 16384 x 16384 in a few bytes, and the pixels are allocated
+    // before the stream is read: refuse more pixels than the file's bytes can encode.
+    if (uint64_t(width) * uint64_t(height) > kMaxPixelsPerByte * uint64_t(fileBytes) + 65536)
+        throw DecodeError(name, "image", 0,
+                          "image size " + size + " claims more pixels than its " + std::to_string(fileBytes) +
+                              " bytes can hold");
+}
 
 std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     dropAlpha = dropAlpha && image.channels == 4;
@@ -68,77 +80,23 @@ std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
 
 Bytes encodeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
-    std::string ext = extensionOf(path);
+    const std::string ext = extensionOf(path);
     if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
-    bool ldr = isLdrPath(path);
-
+    const bool jpeg = ext == ".jpg" || ext == ".jpeg";
+    const bool own = (ext == ".png" && image.channels <= 4) || (jpeg && image.channels != 2) ||
+                     (ext == ".webp" && image.channels >= 3);
+    if (!own) return oiioModule("writing " + path).encodeImage(path, image, metadata);
     // JPEG has no alpha: a 4-channel image (RGB + coverage alpha) is written as its RGB there.
-    const bool dropAlpha = image.channels == 4 && (ext == ".jpg" || ext == ".jpeg");
+    const bool dropAlpha = jpeg && image.channels == 4;
+    const std::vector<uint8_t> display = displayBytes(image, dropAlpha);
     const int channels = dropAlpha ? 3 : image.channels;
-    OIIO::ImageSpec spec(image.width, image.height, channels,
-                         ldr ? OIIO::TypeDesc::UINT8 : (ext == ".exr" ? OIIO::TypeDesc::HALF : OIIO::TypeDesc::FLOAT));
-    // Alpha is coverage beside colour that is not premultiplied by it: stored as given, not divided by alpha.
-    if (channels == 4) spec.attribute("oiio:UnassociatedAlpha", 1);
-    if (ext == ".jpg" || ext == ".jpeg" || ext == ".webp") spec.attribute("CompressionQuality", 95);
-    // zlib level 1 and libpng's Paeth filter alone instead of level 6 and a trial of all five filters per row:
-    // rendered frames come out 7-12% larger and are written 4-6x faster (512x288: 34 -> 6-10 ms). A thumbnail
-    // still spends about as long compressing as rendering; level 2 was 10% slower for files 1-3% smaller.
-    if (ext == ".png") {
-        spec.attribute("png:compressionLevel", 1);
-        spec.attribute("png:filter", 0x80);  // PNG_FILTER_PAETH
+    try {
+        if (ext == ".png") return encodePng(display.data(), image.width, image.height, channels, metadata);
+        if (jpeg) return encodeJpeg(display.data(), image.width, image.height, channels, metadata);
+        return encodeWebp(display.data(), image.width, image.height, channels);
+    } catch (const UsageError& e) {
+        throw UsageError(path + ": cannot write: " + e.what());
     }
-    if (ext == ".exr") spec.attribute("compression", "zip");
-    // The TIFF and EXR writers stamp the current time unless given one; a fixed stamp keeps the output
-    // bytes a function of the input (SOURCE_DATE_EPOCH, the reproducible-builds convention, when set).
-    spec.attribute("DateTime", reproducibleDateTime());
-    // PNG text chunks, EXR / TIFF string attributes: what made the picture, so a thumbnail can be traced back.
-    for (const auto& [key, value] : metadata) spec.attribute(key, value);
-
-    // The name keeps the extension so OpenImageIO picks the writer; the bytes go to memory where the writer
-    // takes an I/O proxy, else through a private temporary file (read back and removed).
-    const std::string name = "image" + ext;
-    auto out = OIIO::ImageOutput::create(name);
-    if (!out) throw UsageError(path + ": no image writer for extension " + ext);
-    Bytes bytes;
-    OIIO::Filesystem::IOVecOutput memory(bytes);
-    std::optional<fs::path> temp;
-    bool opened;
-    if (out->supports("ioproxy")) {
-        out->set_ioproxy(&memory);
-        opened = out->open(name, spec);
-    } else {
-        char dir[] = "/tmp/luxel-encode-XXXXXX";
-        if (!::mkdtemp(dir)) throw UsageError(path + ": cannot make a temporary folder to encode in");
-        temp = fs::path(dir) / name;
-        opened = out->open(temp->string(), spec);
-    }
-    auto cleanUp = [&] {
-        std::error_code ec;
-        if (temp) fs::remove_all(temp->parent_path(), ec);
-    };
-    if (!opened) {
-        cleanUp();
-        throw UsageError(path + ": cannot write: " + out->geterror());
-    }
-    bool ok;
-    if (ldr) {
-        const std::vector<uint8_t> display = displayBytes(image, dropAlpha);
-        ok = out->write_image(OIIO::TypeDesc::UINT8, display.data());
-    } else {
-        ok = out->write_image(OIIO::TypeDesc::FLOAT, image.pixels.data());  // EXR / TIFF: never dropAlpha
-    }
-    std::string err = ok ? std::string() : out->geterror();
-    ok = out->close() && ok;
-    if (ok && temp) {
-        try {
-            bytes = readFile(temp->string());
-        } catch (const std::exception& e) {
-            ok = false, err = e.what();
-        }
-    }
-    cleanUp();
-    if (!ok) throw UsageError(path + ": write failed: " + err);
-    return bytes;
 }
 
 void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
@@ -147,73 +105,82 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 
 namespace {
 
-// The densest encoding a decoded image can come from: a 1-bit PNG (8 pixels a byte) deflated at deflate's
-// ceiling of about 1032:1. TGA's run-length packets reach 64 pixels a byte, uncompressed formats at most 8.
-constexpr uint64_t kMaxPixelsPerByte = 8 * 1032;
+// luxel's own decoder for these bytes, or nullptr for the module's formats. PNG, JPEG and WebP are known by
+// their signatures; TGA has none, so by name (and only the layouts stb_image reads as OpenImageIO does).
+DecodedSamples (*ownDecoder(std::span<const uint8_t> bytes, const std::string& name))(std::span<const uint8_t>,
+                                                                                        const std::string&) {
+    if (looksLikePng(bytes)) return decodePng;
+    if (bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return decodeJpegSamples;
+    if (looksLikeWebp(bytes)) return decodeWebp;
+    if (extensionOf(name) == ".tga" && isOwnTga(bytes)) return decodeTga;
+    return nullptr;
+}
 
-// Opens an in-memory image for reading with colour exactly as stored, its size checked against hostile headers.
-std::unique_ptr<OIIO::ImageInput> openInMemory(OIIO::Filesystem::IOMemReader& reader, size_t fileBytes,
-                                               const std::string& name) {
-    // Colour exactly as stored: OIIO would otherwise premultiply it by alpha (PNG, TGA), darkening textures.
-    OIIO::ImageSpec config;
-    config.attribute("oiio:UnassociatedAlpha", 1);
-    void* proxy = &reader;  // with a config, OIIO takes the proxy from it (the argument alone is ignored)
-    config.attribute("oiio:ioproxy", OIIO::TypeDesc::PTR, &proxy);
-    auto in = OIIO::ImageInput::open(name, &config, &reader);
-    if (!in) throw DecodeError(name, "image", 0, "cannot decode image: " + OIIO::geterror());
-    const OIIO::ImageSpec& spec = in->spec();
-    // Hostile headers can claim huge sizes; real textures and lightmaps are far below this.
-    const std::string size =
-        std::to_string(spec.width) + "x" + std::to_string(spec.height) + "x" + std::to_string(spec.nchannels);
-    if (spec.width > 16384 || spec.height > 16384)
-        throw LimitError(name, "image", 0, "image size " + size + " is over the limit of 16384 a side");
-    if (spec.width <= 0 || spec.height <= 0 || spec.nchannels <= 0 || spec.nchannels > 4)
-        throw DecodeError(name, "image", 0,
-                          "unsupported image size " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
-                              "x" + std::to_string(spec.nchannels));
-    // Below the side limit a header can still claim 16384 x 16384 in a few bytes, and the pixels are allocated
-    // (4 floats each) before the stream is read: refuse more pixels than the file's bytes can encode.
-    if (uint64_t(spec.width) * uint64_t(spec.height) > kMaxPixelsPerByte * uint64_t(fileBytes) + 65536)
-        throw DecodeError(name, "image", 0,
-                          "image size " + size + " claims more pixels than its " + std::to_string(fileBytes) +
-                              " bytes can hold");
-    return in;
+bool isCmykJpegError(const DecodeError& e) { return e.detail() == "CMYK JPEG"; }
+
+// Samples to floats as OpenImageIO converts them: times the reciprocal of the largest value, in float.
+Image toFloat(const DecodedSamples& s) {
+    Image image = Image::uninitialized(s.width, s.height, s.channels);
+    if (s.sixteenBit()) {
+        const float scale = 1.0f / 65535.0f;
+        std::transform(s.words.begin(), s.words.end(), image.pixels.begin(), [&](uint16_t v) { return float(v) * scale; });
+    } else {
+        const float scale = 1.0f / 255.0f;
+        std::transform(s.bytes.begin(), s.bytes.end(), image.pixels.begin(), [&](uint8_t v) { return float(v) * scale; });
+    }
+    return image;
 }
 
 }  // namespace
 
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
-    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
-    auto in = openInMemory(reader, bytes.size(), name);
-    const OIIO::ImageSpec& spec = in->spec();
-    Image image(spec.width, spec.height, spec.nchannels);
-    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
-        throw DecodeError(name, "image", 0, "cannot decode image: " + in->geterror());
-    return image;
+    if (auto decoder = ownDecoder(bytes, name)) {
+        try {
+            return toFloat(decoder(bytes, name));
+        } catch (const DecodeError& e) {
+            if (!isCmykJpegError(e)) throw;
+        }
+    }
+    return oiioModule("reading " + name).decodeImage(bytes, name);
 }
 
 ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name) {
-    OIIO::Filesystem::IOMemReader reader(bytes.data(), bytes.size());
-    auto in = openInMemory(reader, bytes.size(), name);
-    const OIIO::ImageSpec& spec = in->spec();
-    ByteImage image;
-    image.width = spec.width;
-    image.height = spec.height;
-    image.channels = spec.nchannels;
-    image.bytes.resize(size_t(spec.width) * size_t(spec.height) * size_t(spec.nchannels));
-    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::UINT8, image.bytes.data()))
-        throw DecodeError(name, "image", 0, "cannot decode image: " + in->geterror());
-    return image;
+    if (auto decoder = ownDecoder(bytes, name)) {
+        try {
+            DecodedSamples s = decoder(bytes, name);
+            ByteImage image{s.width, s.height, s.channels, std::move(s.bytes)};
+            if (s.sixteenBit()) {
+                // Rounded to the nearest of 255 steps, as OpenImageIO converts 16 bits to 8.
+                image.bytes.resize(s.words.size());
+                std::transform(s.words.begin(), s.words.end(), image.bytes.begin(),
+                               [](uint16_t v) { return uint8_t((uint32_t(v) + 128) / 257); });
+            }
+            return image;
+        } catch (const DecodeError& e) {
+            if (!isCmykJpegError(e)) throw;
+        }
+    }
+    return oiioModule("reading " + name).decodeImageBytes(bytes, name);
 }
 
 Image readImage(const std::string& path) {
-    auto in = OIIO::ImageInput::open(path);
-    if (!in) throw UsageError(path + ": cannot read image: " + OIIO::geterror());
-    const OIIO::ImageSpec& spec = in->spec();
-    Image image(spec.width, spec.height, spec.nchannels);
-    if (!in->read_image(0, 0, 0, spec.nchannels, OIIO::TypeDesc::FLOAT, image.pixels.data()))
-        throw UsageError(path + ": cannot read image: " + in->geterror());
-    return image;
+    const std::string ext = extensionOf(path);
+    if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".webp" || ext == ".tga") {
+        Bytes bytes;
+        try {
+            bytes = readFile(path);
+        } catch (const std::exception& e) {
+            throw UsageError(path + ": cannot read image: " + e.what());
+        }
+        if (ownDecoder(bytes, path)) {
+            try {
+                return decodeImage(bytes, path);
+            } catch (const DecodeError& e) {
+                throw UsageError(path + ": cannot read image: " + e.detail());
+            }
+        }
+    }
+    return oiioModule("reading " + path).readImage(path);
 }
 
 }  // namespace luxel

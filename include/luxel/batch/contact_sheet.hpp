@@ -1,6 +1,7 @@
 #pragma once
 // Contact sheets: a grid of map thumbnails, each labelled with its map name, failed maps as marked
-// placeholder tiles; split into several files when one would be too tall. All image work is OpenImageIO's.
+// placeholder tiles; split into several files when one would be too tall. The drawing is OpenImageIO's, in
+// its module (luxel/image/oiio_module.hpp), loaded when a sheet is first made.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,8 @@ struct SheetOptions {
 // separated from each other and from the sheet's edges by kSheetGap pixels.
 inline constexpr int kSheetLabelHeight = 20;
 inline constexpr int kSheetGap = 4;
+// Thumbnails and tiles larger than this a side are hostile or a mistake.
+inline constexpr int kMaxSheetTileSide = 16384;
 // Colours (display values, 0..1): the sheet behind the tiles, a thumbnail's letterbox, the label strip and
 // a failed map's placeholder.
 inline constexpr std::array<float, 3> kSheetBackground = {0.11f, 0.11f, 0.12f};
