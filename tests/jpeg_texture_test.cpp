@@ -14,6 +14,7 @@
 #include "../src/io/zip_archive.hpp"
 #include "../src/material/material_loaders.hpp"
 #include "luxel/image/image.hpp"
+#include "luxel/image/oiio_module.hpp"
 #include "luxel/material/jpeg.hpp"
 #include "luxel/util/error.hpp"
 #include "support/allocation_probe.hpp"
@@ -26,7 +27,7 @@ namespace {
 
 // The reference: OpenImageIO's decode, expanded to RGBA as decodeGameImage does for other formats.
 RgbaImage throughOpenImageIO(const Bytes& jpeg, const std::string& name) {
-    return materials::toRgba(decodeImageBytes(jpeg, name), name);
+    return materials::toRgba(oiioModule("the JPEG tests").decodeImageBytes(jpeg, name), name);
 }
 
 // A JPEG written by OpenImageIO (libjpeg-turbo) of a noisy image with `channels` channels.

@@ -3,7 +3,7 @@
 #   luxel_fuzz_decode   the map decoders and tessellator, the studio model readers (.mdl .vvd .vtx), VPK directories;
 #   luxel_fuzz_lumps_q3, _q2, _vbsp  one format's decoder, an input being one lump: only the decoder stage that
 #                       reads it runs, on the state a valid base map left before that stage;
-#   luxel_fuzz_content  textures (VTF, PCX, WAL, JPEG) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
+#   luxel_fuzz_content  textures (VTF, PCX, WAL, JPEG, PNG, TGA, WebP) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
 #   luxel_fuzz_formats  scene TOML, zip / pk3 central directories and members, Quake 3 .map sources, entity lumps,
 #                       gameinfo.txt search paths;
 #   luxel_fuzz_serve    what `luxel serve` does with a request: routes, query strings, ETags, uploads.
@@ -141,12 +141,18 @@ import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z:
     for name in sorted(n for n in z.namelist() if n.lower().endswith('.shader'))[:40]:
         with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
-            out.write(bytes([6]) + z.read(name))
+            out.write(bytes([9]) + z.read(name))
     # A few small JPEG textures (the TurboJPEG reader): whole, so the decode runs to the end.
     jpegs = sorted((z.getinfo(n).file_size, n) for n in z.namelist() if n.lower().endswith('.jpg'))
     for size, name in jpegs[:8]:
         with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
             out.write(bytes([3]) + z.read(name))
+    # Small TGA and PNG textures (stb_image, libpng): selectors 7 and 6.
+    for ext, selector in (('.tga', 7), ('.png', 6)):
+        files = sorted((z.getinfo(n).file_size, n) for n in z.namelist() if n.lower().endswith(ext))
+        for size, name in files[:8]:
+            with open(f"{sys.argv[2]}/oa-{name.replace('/', '_')}", 'wb') as out:
+                out.write(bytes([selector]) + z.read(name))
 PY
 fi
 

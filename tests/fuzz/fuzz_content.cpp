@@ -1,6 +1,7 @@
 // libFuzzer entry point for the readers of game content a map leans on (built with -DLUXEL_FUZZ=ON, run by
-// tools/fuzz.sh). The first byte of an input picks the reader (mod 7) and the rest is the file: a VTF, a PCX (image
-// and palette), a WAL, a JPEG, a VMT, a KeyValues file (gameinfo.txt) or a Quake 3 shader script. One reader per
+// tools/fuzz.sh). The first byte of an input picks the reader (mod 10) and the rest is the file: a VTF, a PCX (image
+// and palette), a WAL, a JPEG, a VMT, a KeyValues file (gameinfo.txt), a PNG, a TGA, a WebP or a Quake 3 shader
+// script. One reader per
 // input: trying every input as every format spent most of the time parsing large binary textures as shader text.
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report, hang or
 // huge allocation is a finding.
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../src/image/codecs.hpp"
 #include "luxel/io/keyvalues.hpp"
 #include "luxel/material/jpeg.hpp"
 #include "luxel/material/pcx.hpp"
@@ -39,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const std::vector<uint8_t> bytes(data + 1, data + size);
     const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-    switch (data[0] % 7) {
+    switch (data[0] % 10) {
         case 0:
             expectDecodeErrorOnly([&] { (void)luxel::readVtfInfo(bytes, "fuzz.vtf"); });
             expectDecodeErrorOnly([&] { (void)luxel::decodeVtf(bytes, "fuzz.vtf"); });
@@ -59,6 +61,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 3: expectDecodeErrorOnly([&] { (void)luxel::decodeJpegRgba(bytes, "fuzz.jpg"); }); break;
         case 4: expectDecodeErrorOnly([&] { (void)luxel::parseVmt(text, "fuzz.vmt"); }); break;
         case 5: expectDecodeErrorOnly([&] { (void)luxel::parseKeyValues(text, "gameinfo.txt"); }); break;
+        // The image codecs luxel runs itself (src/image/*_codec.cpp); the OpenImageIO module is not loaded here.
+        case 6: expectDecodeErrorOnly([&] { (void)luxel::decodePng(bytes, "fuzz.png"); }); break;
+        case 7:
+            if (luxel::isOwnTga(bytes)) expectDecodeErrorOnly([&] { (void)luxel::decodeTga(bytes, "fuzz.tga"); });
+            break;
+        case 8:
+            expectDecodeErrorOnly([&] { (void)luxel::decodeWebp(bytes, "fuzz.webp"); });
+            expectDecodeErrorOnly([&] { (void)luxel::decodeJpegSamples(bytes, "fuzz.jpg"); });
+            break;
         default:
             expectDecodeErrorOnly([&] {
                 std::vector<std::string> warnings;
