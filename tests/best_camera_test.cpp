@@ -239,3 +239,30 @@ TEST_CASE("real maps: overview covers the playable area, best is quick and sees 
         CHECK(bestCoverage > 0.4);
     }
 }
+
+TEST_CASE("best depends on the image size only through its aspect ratio (what a kept map caches it by)", "[camera][best][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    size_t maps = 0;
+    for (const std::string& file : sharedMapFiles("q3")) {
+        INFO(file);
+        MapSource source = openMapPath(file);
+        Map m{decodeMap(source), {}};
+        m.geometry = tessellate(m.world);
+        for (const char* spec : {"best", "overview"})
+            for (float fov : {90.0f, 70.5f}) {
+                const ResolvedCamera small = resolveCamera(m.world, m.geometry, spec, 320, 180, fov);
+                const ResolvedCamera large = resolveCamera(m.world, m.geometry, spec, 1024, 576, fov);
+                CHECK(small.used == large.used);
+                CHECK(small.camera.position == large.camera.position);
+                CHECK(small.camera.angles == large.camera.angles);
+                CHECK(small.camera.fovX == large.camera.fovX);
+                REQUIRE(small.alternatives.size() == large.alternatives.size());
+                for (size_t i = 0; i < small.alternatives.size(); ++i) {
+                    CHECK(small.alternatives[i].position == large.alternatives[i].position);
+                    CHECK(small.alternatives[i].angles == large.alternatives[i].angles);
+                }
+            }
+        ++maps;
+    }
+    CHECK(maps >= 3);
+}

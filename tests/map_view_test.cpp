@@ -181,3 +181,26 @@ TEST_CASE("a map inside an archive finds its textures in the archive's own folde
     // Found: nearly every pixel drawn has its texture (the view decodes only what it shows, 9 textures here).
     CHECK(view.stats.pixelsMissingTexture < view.stats.pixelsCovered / 10);
 }
+
+TEST_CASE("a kept map's cached best camera gives the pixels a fresh search gives, at another size of the same aspect", "[mapview][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string file = *test::sharedMaps() + "/q3/oa088_am_thornish.bsp";
+    ViewRequest request;
+    request.mode = "lightmap";
+    request.camera = "best";
+    LoadedMap kept = loadMap(openMapPath(file), {}, {});
+    request.width = 640, request.height = 360;
+    (void)renderView(kept, request);  // searches and keeps the camera
+    REQUIRE(kept.cameras.size() == 1);
+    request.width = 320, request.height = 180;
+    const RenderedView cached = renderView(kept, request);
+    CHECK(kept.cameras.size() == 1);  // same aspect: no new search
+    LoadedMap fresh = loadMap(openMapPath(file), {}, {});
+    const RenderedView searched = renderView(fresh, request);
+    CHECK(cached.camera.camera.width == 320);
+    CHECK(cached.camera.used == searched.camera.used);
+    CHECK(cached.image.pixels == searched.image.pixels);
+    request.width = 300, request.height = 300;  // another aspect: searched anew
+    (void)renderView(kept, request);
+    CHECK(kept.cameras.size() == 2);
+}

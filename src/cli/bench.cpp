@@ -10,6 +10,7 @@
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/geometry/overlays.hpp"
+#include "luxel/image/image.hpp"
 #include "luxel/model/props.hpp"
 #include "luxel/render/render.hpp"
 
@@ -73,6 +74,25 @@ int runBench(const BenchArgs& args) {
         skyView.push_back(stats.skyViewMs);
     }
 
+    // The last frame encoded as each common format, as `luxel render` and `luxel serve` write it (display bytes
+    // included); WebP (method 6, as OpenImageIO wrote it) is slow enough that fewer runs do.
+    struct Encoded {
+        const char* format;
+        double medianMs = 0;
+        size_t bytes = 0;
+    };
+    std::vector<Encoded> encoded = {{"png"}, {"jpg"}, {"webp"}};
+    for (Encoded& e : encoded) {
+        std::vector<double> times;
+        const int runs = e.format == std::string("webp") ? std::min(args.frames, 5) : args.frames;
+        for (int i = 0; i < runs; ++i) {
+            const double s = nowMs();
+            e.bytes = encodeImage(std::string("frame.") + e.format, image).size();
+            times.push_back(nowMs() - s);
+        }
+        e.medianMs = median(times);
+    }
+
     nlohmann::ordered_json j;
     j["map"] = source.displayName;
     j["threads"] = workerThreads();
@@ -107,6 +127,10 @@ int runBench(const BenchArgs& args) {
     j["triangles_drawn"] = stats.trianglesDrawn;
     j["pixels_covered"] = stats.pixelsCovered;
     j["pixels_missing_texture"] = stats.pixelsMissingTexture;
+    for (const Encoded& e : encoded) {
+        j[std::string("encode_") + e.format + "_ms_median"] = e.medianMs;
+        j[std::string("encode_") + e.format + "_bytes"] = e.bytes;
+    }
     if (args.json) {
         std::cout << j.dump() << "\n";
     } else {
@@ -114,12 +138,14 @@ int runBench(const BenchArgs& args) {
             "{}\n  {} threads, {}x{} {} spp {}\n  read {:.1f} ms, decode {:.1f} ms, props {:.1f} ms ({} placed), "
             "tessellate {:.1f} ms (load {:.1f} ms), materials {:.1f} ms ({} textures)\n  first frame {:.2f} ms; over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
             "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n"
-            "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n",
+            "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n"
+            "  encoding the frame (median): PNG {:.2f} ms ({} bytes), JPEG {:.2f} ms ({} bytes), WebP {:.2f} ms ({} bytes)\n",
             source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
             options.spp, t1 - t0, tp - t1, t2 - tp, props.props, t3 - t2, t3 - t1, materialsMs, j["textures"].get<size_t>(), firstFrameMs, args.frames, median(frame),
             j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(), median(cull), median(setup),
             median(raster), median(shade), stats.cull.surfacesDrawn, stats.trianglesDrawn, stats.trianglesIn,
-            stats.pixelsCovered);
+            stats.pixelsCovered, encoded[0].medianMs, encoded[0].bytes, encoded[1].medianMs, encoded[1].bytes,
+            encoded[2].medianMs, encoded[2].bytes);
     }
     return 0;
 }

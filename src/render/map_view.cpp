@@ -3,6 +3,7 @@
 #include <tbb/task_group.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -166,7 +167,20 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         c.fovX = horizontalFov(map.world, request.fov, request.width, request.height);
         view.camera.spec = view.camera.used = "pos";
     } else {
-        view.camera = resolveCamera(map.world, map.geometry, request.camera, request.width, request.height, request.fov);
+        const int g = std::gcd(request.width, request.height);
+        const std::string key =
+            fmt::format("{}|{}|{}:{}", request.camera, request.fov, request.width / g, request.height / g);
+        auto known = map.cameras.find(key);
+        if (known == map.cameras.end() && map.cameras.size() >= 64) map.cameras.clear();  // a bound, not an LRU
+        if (known == map.cameras.end())
+            known = map.cameras
+                        .emplace(key, resolveCamera(map.world, map.geometry, request.camera, request.width,
+                                                    request.height, request.fov))
+                        .first;
+        view.camera = known->second;
+        view.camera.camera.width = request.width;
+        view.camera.camera.height = request.height;
+        for (Camera& c : view.camera.alternatives) c.width = request.width, c.height = request.height;
     }
     view.cameraMs = nowMs() - t0;
     for (const std::string& note : view.camera.notes) view.warnings.push_back(note);

@@ -1,6 +1,7 @@
 #pragma once
 // A map opened for pictures and one view of it: decode, tessellate, materials, camera, frame. `luxel render`
 // and `luxel batch` both draw through this, so a thumbnail from a batch is the same picture `render` gives.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct LoadedMap {
     PropsPlaced props;  // static props drawn (their warnings: models missing or broken)
     OverlaysPlaced overlays;
     double decodeMs = 0, propsMs = 0, tessellateMs = 0, materialsMs = 0;
+    // resolveCamera's answers by spec, field of view and aspect ratio (what the answer depends on; the size only
+    // through its ratio), for a map kept for many views: a service searches each map for its best view once.
+    std::map<std::string, ResolvedCamera> cameras;
 };
 
 // Decodes, places the overlays (`overlays`: geometry/overlays.hpp) and the static props (models from the map's
