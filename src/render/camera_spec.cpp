@@ -1,5 +1,7 @@
 // Cameras named by the map's own entities (spawn points, intermission) or framed on its bounds (overview).
 #include <algorithm>
+#include <unordered_set>
+#include <bit>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -143,6 +145,25 @@ std::vector<Vec3> trimOutliers(std::vector<Vec3> points) {
     return kept.empty() ? points : kept;
 }
 
+// The points in their order, each value once: surfaces share their corners, and every overview placement
+// passes over all the points several times. The largest and smallest projections, all that placement takes
+// from them, come out bit for bit the same.
+std::vector<Vec3> withoutRepeats(const std::vector<Vec3>& points) {
+    struct Bits {
+        size_t operator()(const std::array<uint32_t, 3>& b) const {
+            return size_t(b[0]) * 0x9E3779B97F4A7C15ull ^ size_t(b[1]) * 0xC2B2AE3D27D4EB4Full ^ size_t(b[2]);
+        }
+    };
+    std::unordered_set<std::array<uint32_t, 3>, Bits> seen;
+    seen.reserve(points.size());
+    std::vector<Vec3> out;
+    out.reserve(points.size());
+    for (Vec3 p : points)
+        if (seen.insert({std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y), std::bit_cast<uint32_t>(p.z)}).second)
+            out.push_back(p);
+    return out;
+}
+
 std::vector<Vec3> framingPoints(const World& world) {
     const std::vector<uint8_t> playable = playableClusters(world);
     std::vector<Vec3> points;
@@ -161,7 +182,7 @@ std::vector<Vec3> framingPoints(const World& world) {
     // small part of the drawn points, so the trim stands only when it keeps most of them.
     std::vector<Vec3> all = drawnPoints(world, nullptr);
     if (points.size() * 2 < all.size()) points = std::move(all);
-    return trimOutliers(std::move(points));
+    return withoutRepeats(trimOutliers(std::move(points)));
 }
 
 // The drawable points of framingPoints, of the surfaces marked in `keep` when given.
@@ -298,23 +319,29 @@ Camera overviewAt(const std::vector<Vec3>& points, const Bounds& box, const Came
 constexpr float kOverviewPitch = 55.0f;
 constexpr float kOverviewYaws[] = {45.0f, 135.0f, 225.0f, 315.0f, 0.0f, 90.0f, 180.0f, 270.0f};
 
-// Of the eight views around the map (diagonals first) at `pitch`, the one from which the map appears largest
-// (the eye closest): a long map lies across the frame instead of along its height, and a rectangular one seen
-// square-on fills a wide frame better than its diamond seen from a corner. Ties keep the first.
-Camera closestOverview(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch) {
-    Camera best;
-    double bestDistance = 0;
-    bool first = true;
+// The eight views around the map (diagonals first) at `pitch`, each placed by overviewAt, with their distances.
+struct AroundView {
+    Camera camera;
+    double distance = 0;
+};
+std::vector<AroundView> viewsAround(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch) {
+    std::vector<AroundView> views;
     for (float yaw : kOverviewYaws) {
-        double distance = 0;
-        Camera c = overviewAt(points, box, base, pitch, yaw, distance);
-        if (first || distance < bestDistance * (1 - 1e-6)) {
-            best = c;
-            bestDistance = distance;
-            first = false;
-        }
+        AroundView v;
+        v.camera = overviewAt(points, box, base, pitch, yaw, v.distance);
+        views.push_back(v);
     }
-    return best;
+    return views;
+}
+
+// Of the views around the map, the one from which the map appears largest (the eye closest): a long map lies
+// across the frame instead of along its height, and a rectangular one seen square-on fills a wide frame better
+// than its diamond seen from a corner. Ties keep the first.
+Camera closestOverview(const std::vector<AroundView>& views) {
+    size_t best = 0;
+    for (size_t i = 1; i < views.size(); ++i)
+        if (views[i].distance < views[best].distance * (1 - 1e-6)) best = i;
+    return views[best].camera;
 }
 
 std::optional<Camera> overviewCamera(const World& world, int width, int height, float fovX) {
@@ -323,7 +350,7 @@ std::optional<Camera> overviewCamera(const World& world, int width, int height, 
     Bounds box;
     for (Vec3 p : points) box.grow(p);
     if (box.empty()) return std::nullopt;
-    return closestOverview(points, box, base, kOverviewPitch);
+    return closestOverview(viewsAround(points, box, base, kOverviewPitch));
 }
 
 }  // namespace
@@ -341,12 +368,13 @@ std::vector<std::vector<Camera>> overviewCandidates(const World& world, int widt
     std::vector<std::vector<Camera>> out;
     // 35 degrees: walls fill more of a wide frame; 89: the floor plan, either way across the frame.
     for (float pitch : {kOverviewPitch, 35.0f, 89.0f}) {
-        std::vector<Camera>& group = out.emplace_back(std::vector<Camera>{closestOverview(points, box, base, pitch)});
-        for (float yaw : kOverviewYaws) {
+        // Each view placed once: the closest leads its pitch's group, the others follow in yaw order.
+        const std::vector<AroundView> around = viewsAround(points, box, base, pitch);
+        std::vector<Camera>& group = out.emplace_back(std::vector<Camera>{closestOverview(around)});
+        for (const AroundView& v : around) {
+            const float yaw = v.camera.angles.y;
             if (pitch == 89.0f && yaw != 0.0f && yaw != 90.0f) continue;
-            double distance = 0;
-            const Camera c = overviewAt(points, box, base, pitch, yaw, distance);
-            if (!(c.angles == group.front().angles)) group.push_back(c);
+            if (!(v.camera.angles == group.front().angles)) group.push_back(v.camera);
         }
     }
     return out;
