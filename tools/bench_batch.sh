@@ -61,6 +61,7 @@ if [ -n "$base_commit" ]; then
   batches=(
     "thumbnails (every map, best lit 512x288, sheet + index)|batch $game --mode lit -q"
     "scenes/openarena.toml (thumbnail + overview per map)|batch scenes/openarena.toml -q"
+    "scenes/openarena.toml --isolate (each map in a child process)|batch scenes/openarena.toml -q --isolate"
   )
   for b in "${batches[@]}"; do
     IFS='|' read -r name args <<<"$b"
@@ -83,6 +84,13 @@ if [ -n "$base_commit" ]; then
       declare "wall_$which=$wall" "rss_$which=$rss"
     done
     echo "new / base: wall $(awk -v a="$wall_new" -v b="$wall_base" 'BEGIN { printf "%.2f", a / b }'), peak RSS $(awk -v a="$rss_new" -v b="$rss_base" 'BEGIN { printf "%.2f", a / b }')"
+    case "$args" in
+      *--isolate*) for which in base new; do
+          a=wall_$which b=scene_wall_$which
+          echo "$which: --isolate / in-process $(awk -v a="${!a}" -v b="${!b}" 'BEGIN { printf "%.2f", a / b }')x"
+        done ;;
+      *scenes/*) scene_wall_base=$wall_base scene_wall_new=$wall_new ;;
+    esac
   done
   exit 0
 fi

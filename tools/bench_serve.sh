@@ -3,7 +3,10 @@
 # install as its root, drives it with wrk (Debian's package) for a bounded time per phase, stops it, and
 # prints per phase: requests/s, p50 / p99 latency, socket errors, status codes, and the server's peak RSS.
 #   1 hit     the same thumbnail again (image-cache hits)                     target >= 5000 req/s
-#   2 new     a new camera on a loaded map, 512x288 lit PNG (no cache hit)   target p50 <= 25 ms
+#   2 new     a new camera on a loaded map, 512x288 lit PNG (no cache hit)   target p50 <= 8 ms
+#     2b      the same with camera=best and a new field of view each time (a camera search per request)
+#     2c      camera=best, a new size of one aspect and field of view each time (the best camera kept per map,
+#             aspect and field of view; the frame's check still runs)        target p50 <= 15 ms
 #   3 cold    maps not loaded yet, one request each, beside a cold `luxel render` of the same thumbnail
 #             (alternating, one at a time)                                   target p50 <= 1/2 of render's
 #   4 mix     80% hits, 15% new views, 5% hostile uploads                    target 0 5xx but 503, bounded RSS
@@ -120,8 +123,11 @@ echo "  peak RSS $(peak_rss_mb) MB"
 for m in "${warm[@]}"; do curl -s -o /dev/null "$url/maps/$m.png?size=512x288&mode=lit&camera=spawn"; done
 echo "== 2 new: a new camera (spawn point, fov stepped) on loaded maps, 512x288 lit PNG, ${seconds} s, wrk -t1 -c2"
 CAMERA=spawn MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
-echo "== 2b new: the same with camera=best (the map searched for a view each time), ${seconds} s, wrk -t1 -c2"
+echo "== 2b new: the same with camera=best and a new field of view each time (the map searched for a view each time), ${seconds} s, wrk -t1 -c2"
 CAMERA=best FOV_OFFSET=30 MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
+echo "== 2c new: camera=best, a new size of the same aspect and field of view each time (the best camera kept per map, aspect and field of view), ${seconds} s, wrk -t1 -c2"
+for m in "${warm[@]}"; do curl -s -o /dev/null "$url/maps/$m.png?size=320x180&mode=lit&camera=best&fov=95.00"; done
+STEP=size CAMERA=best FOV_OFFSET=25 MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
 echo "  peak RSS $(peak_rss_mb) MB"
 
 echo "== 3 cold: $cold maps not loaded yet, each once, beside a cold luxel render (512x288 lit PNG, best camera)"

@@ -49,6 +49,7 @@ int runBake(const BakeArgs& args) {
     MapSource source = args.map.open();
     World world = decodeMap(source, args.map.decodeOptions());
     Geometry geometry = tessellate(world);
+    const double tLoaded = nowMs();
     MapLightOptions lightOptions;
     lightOptions.lightsFile = args.lights;
     lightOptions.materials = args.map.materialOptions();
@@ -58,13 +59,15 @@ int runBake(const BakeArgs& args) {
     // The shadow rays' materials (surfaces that cast no shadow, alpha-shadow textures: SurfaceLook::shadow), and
     // Quake 2's texture colours for surface lights and bounce.
     const MaterialSet materials = loadMaterials(world, source, args.map.materialOptions());
+    const double tTextures = nowMs();
     lightOptions.loaded = &materials;
     lightOptions.emissiveHigh = args.emissiveQuality == "high";
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
-    const double loadMs = nowMs() - t0;
+    const double loadMs = nowMs() - t0, tLights = nowMs();
     const RayScene scene(world, geometry, &materials);
+    const double tScene = nowMs();
     const int threads = workerThreads();
 
     DirectBakeStats stats;
@@ -134,11 +137,13 @@ int runBake(const BakeArgs& args) {
         report["lightmap_slots"].push_back(j);
     }
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
+    const double tDirect = nowMs();
     if (lights.faceBounce) {
         report["bounce"] = bakeFaceBounce(args.bounce, world, geometry, scene, baked, lights);
     } else {
         report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes);
     }
+    const double tBounce = nowMs();
     if (!args.output.empty()) {
         const LightmapImages written = writeLightmapImages(world, baked, args.output, ".png", true);
         std::cout << fmt::format("wrote {} baked lightmap pages ({} style{}) to {}\n", written.pages, written.styles,
@@ -156,6 +161,12 @@ int runBake(const BakeArgs& args) {
         if (!files.images.empty()) std::cout << fmt::format(" and {} lightmap images beside it", files.images.size());
         std::cout << "\n";
     }
+    // Where the command's time went, from the map's opening to the files written (the process start before it
+    // is `luxel --version`'s time): direct holds the grid or cubes, the lightmaps and their comparisons.
+    const double tEnd = nowMs();
+    report["time_ms"] = {{"load", tLoaded - t0},       {"textures", tTextures - tLoaded}, {"lights", tLights - tTextures},
+                         {"scene", tScene - tLights},  {"direct", tDirect - tScene},     {"bounce", tBounce - tDirect},
+                         {"write", tEnd - tBounce},    {"total", tEnd - t0}};
     if (!args.report.empty()) writeTextFile(args.report, report.dump(2) + "\n");
     return 0;
 }
