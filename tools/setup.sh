@@ -20,6 +20,9 @@ packages=(
   libtbb-dev libopenimageio-dev openimageio-tools libembree-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
   libtomlplusplus-dev libxxhash-dev libdeflate-dev libturbojpeg0-dev fonts-dejavu-core
+  # image files luxel codes itself (OpenImageIO only in the module loaded on demand): PNG framing, JPEG writing,
+  # WebP, TGA through stb_image
+  libpng-dev libjpeg62-turbo-dev libwebp-dev libstb-dev
   # luxel serve: Boost.Beast / Asio is the server's event loop and HTTP parser; cpp-httplib's client drives the
   # tests (its URL, query and multipart decoders serve both); wrk and ab drive tools/bench_serve.sh, chromium tests the page
   libboost-dev libcpp-httplib-dev wrk apache2-utils chromium curl
