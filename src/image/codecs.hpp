@@ -4,6 +4,7 @@
 // rest to the OpenImageIO module. Each gives the pixels OpenImageIO gives for the same file (the tests
 // compare both paths), so which path a file takes never shows in a picture.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,7 +36,8 @@ bool looksLikePng(std::span<const uint8_t> bytes);
 bool looksLikeWebp(std::span<const uint8_t> bytes);
 // Each throws DecodeError (naming `name`) for a damaged file.
 DecodedSamples decodePng(std::span<const uint8_t> bytes, const std::string& name);
-DecodedSamples decodeJpegSamples(std::span<const uint8_t> bytes, const std::string& name);
+// nullopt for CMYK and YCCK JPEGs, which TurboJPEG does not convert: those are OpenImageIO's.
+std::optional<DecodedSamples> decodeJpegSamples(std::span<const uint8_t> bytes, const std::string& name);
 DecodedSamples decodeWebp(std::span<const uint8_t> bytes, const std::string& name);
 // TGA layouts stb_image decodes as OpenImageIO does (tga_codec.cpp); the rest go to the module.
 bool isOwnTga(std::span<const uint8_t> bytes);

@@ -105,18 +105,15 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 
 namespace {
 
-// luxel's own decoder for these bytes, or nullptr for the module's formats. PNG, JPEG and WebP are known by
-// their signatures; TGA has none, so by name (and only the layouts stb_image reads as OpenImageIO does).
-DecodedSamples (*ownDecoder(std::span<const uint8_t> bytes, const std::string& name))(std::span<const uint8_t>,
-                                                                                        const std::string&) {
-    if (looksLikePng(bytes)) return decodePng;
-    if (bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return decodeJpegSamples;
-    if (looksLikeWebp(bytes)) return decodeWebp;
-    if (extensionOf(name) == ".tga" && isOwnTga(bytes)) return decodeTga;
-    return nullptr;
+// luxel's own decoding of these bytes, or nullopt for the module's formats. PNG, JPEG and WebP are known by their
+// signatures; TGA has none, so by name (and only the layouts stb_image reads as OpenImageIO does).
+std::optional<DecodedSamples> decodeOwn(std::span<const uint8_t> bytes, const std::string& name) {
+    if (looksLikePng(bytes)) return decodePng(bytes, name);
+    if (bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return decodeJpegSamples(bytes, name);
+    if (looksLikeWebp(bytes)) return decodeWebp(bytes, name);
+    if (extensionOf(name) == ".tga" && isOwnTga(bytes)) return decodeTga(bytes, name);
+    return std::nullopt;
 }
-
-bool isCmykJpegError(const DecodeError& e) { return e.detail() == "CMYK JPEG"; }
 
 // Samples to floats as OpenImageIO converts them: times the reciprocal of the largest value, in float.
 Image toFloat(const DecodedSamples& s) {
@@ -134,33 +131,21 @@ Image toFloat(const DecodedSamples& s) {
 }  // namespace
 
 Image decodeImage(std::span<const uint8_t> bytes, const std::string& name) {
-    if (auto decoder = ownDecoder(bytes, name)) {
-        try {
-            return toFloat(decoder(bytes, name));
-        } catch (const DecodeError& e) {
-            if (!isCmykJpegError(e)) throw;
-        }
-    }
+    if (std::optional<DecodedSamples> own = decodeOwn(bytes, name)) return toFloat(*own);
     return oiioModule("reading " + name).decodeImage(bytes, name);
 }
 
 ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name) {
-    if (auto decoder = ownDecoder(bytes, name)) {
-        try {
-            DecodedSamples s = decoder(bytes, name);
-            ByteImage image{s.width, s.height, s.channels, std::move(s.bytes)};
-            if (s.sixteenBit()) {
-                // Rounded to the nearest of 255 steps, as OpenImageIO converts 16 bits to 8.
-                image.bytes.resize(s.words.size());
-                std::transform(s.words.begin(), s.words.end(), image.bytes.begin(),
-                               [](uint16_t v) { return uint8_t((uint32_t(v) + 128) / 257); });
-            }
-            return image;
-        } catch (const DecodeError& e) {
-            if (!isCmykJpegError(e)) throw;
-        }
+    std::optional<DecodedSamples> own = decodeOwn(bytes, name);
+    if (!own) return oiioModule("reading " + name).decodeImageBytes(bytes, name);
+    ByteImage image{own->width, own->height, own->channels, std::move(own->bytes)};
+    if (own->sixteenBit()) {
+        // Rounded to the nearest of 255 steps, as OpenImageIO converts 16 bits to 8.
+        image.bytes.resize(own->words.size());
+        std::transform(own->words.begin(), own->words.end(), image.bytes.begin(),
+                       [](uint16_t v) { return uint8_t((uint32_t(v) + 128) / 257); });
     }
-    return oiioModule("reading " + name).decodeImageBytes(bytes, name);
+    return image;
 }
 
 Image readImage(const std::string& path) {
@@ -172,12 +157,10 @@ Image readImage(const std::string& path) {
         } catch (const std::exception& e) {
             throw UsageError(path + ": cannot read image: " + e.what());
         }
-        if (ownDecoder(bytes, path)) {
-            try {
-                return decodeImage(bytes, path);
-            } catch (const DecodeError& e) {
-                throw UsageError(path + ": cannot read image: " + e.detail());
-            }
+        try {
+            if (std::optional<DecodedSamples> own = decodeOwn(bytes, path)) return toFloat(*own);
+        } catch (const DecodeError& e) {
+            throw UsageError(path + ": cannot read image: " + e.detail());
         }
     }
     return oiioModule("reading " + path).readImage(path);

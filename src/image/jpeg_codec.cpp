@@ -82,7 +82,7 @@ struct DestroyHandle {
 
 }  // namespace
 
-DecodedSamples decodeJpegSamples(std::span<const uint8_t> bytes, const std::string& name) {
+std::optional<DecodedSamples> decodeJpegSamples(std::span<const uint8_t> bytes, const std::string& name) {
     // A handle per call: files read this way are views and thumbnails, not the thousands of textures
     // (decodeJpegRgba keeps one per thread for those).
     std::unique_ptr<void, DestroyHandle> handle(tjInitDecompress());
@@ -91,8 +91,7 @@ DecodedSamples decodeJpegSamples(std::span<const uint8_t> bytes, const std::stri
     int width = 0, height = 0, subsampling = 0, colorspace = 0;
     if (tjDecompressHeader3(handle.get(), bytes.data(), size, &width, &height, &subsampling, &colorspace) != 0)
         throw DecodeError(name, "image", 0, std::string("cannot decode JPEG header: ") + tjGetErrorStr2(handle.get()));
-    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK)
-        throw DecodeError(name, "image", 0, "CMYK JPEG");  // image_io.cpp sends these to OpenImageIO
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) return std::nullopt;
     DecodedSamples image;
     image.width = width, image.height = height, image.channels = colorspace == TJCS_GRAY ? 1 : 3;
     checkDecodedSize(width, height, image.channels, bytes.size(), name);
