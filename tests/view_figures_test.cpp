@@ -1,7 +1,10 @@
 // The figures of a finished frame (render/view_figures.hpp) and the automatic camera's rules over real maps.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <random>
 
 #include "luxel/render/map_view.hpp"
 #include "luxel/render/view_figures.hpp"
@@ -45,6 +48,28 @@ TEST_CASE("view figures of a hand-made 4x2 frame", "[figures]") {
     ViewFigures near = g;
     near.nearShare = 0.51;
     CHECK_FALSE(acceptableView(near));
+}
+
+TEST_CASE("the most common colour's share is counted exactly, colours spread over every byte", "[figures]") {
+    // Frames of random colours drawn from palettes of several sizes (so one colour wins by a known count),
+    // counted independently with a map of the bytes each pixel holds.
+    std::mt19937 rng(7);
+    for (int paletteSize : {1, 3, 50, 5000, 200000}) {
+        Image img(160, 90, 3);
+        std::vector<std::array<uint8_t, 3>> palette(static_cast<size_t>(paletteSize));
+        for (auto& c : palette) c = {uint8_t(rng()), uint8_t(rng()), uint8_t(rng())};
+        std::map<std::array<uint8_t, 3>, size_t> counts;
+        for (size_t i = 0; i < size_t(img.width * img.height); ++i) {
+            // Skewed towards the palette's start, so the winner is not a tie of ones.
+            const auto& c = palette[std::min<size_t>(rng() % size_t(paletteSize), rng() % size_t(paletteSize))];
+            for (int k = 0; k < 3; ++k) img.pixels[i * 3 + size_t(k)] = float(c[size_t(k)]) / 255.0f;
+            ++counts[c];
+        }
+        size_t most = 0;
+        for (const auto& [c, n] : counts) most = std::max(most, n);
+        INFO(paletteSize << " colours");
+        CHECK(viewFigures(img, {}).oneColour == Approx(double(most) / double(img.width * img.height)).epsilon(1e-12));
+    }
 }
 
 TEST_CASE("every shared map: the best thumbnail keeps the rules unless no candidate can, overviews cover 40%",

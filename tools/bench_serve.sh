@@ -5,8 +5,8 @@
 #   1 hit     the same thumbnail again (image-cache hits)                     target >= 5000 req/s
 #   2 new     a new camera on a loaded map, 512x288 lit PNG (no cache hit)   target p50 <= 8 ms
 #     2b      the same with camera=best and a new field of view each time (a camera search per request)
-#     2c      camera=best, a new size of one aspect and field of view each time (the best camera kept per map,
-#             aspect and field of view; the frame's check still runs)        target p50 <= 15 ms
+#     2c      camera=best at one size and field of view, a new light style weight each time (the best camera
+#             kept per map, aspect and field of view; the frame's check still runs)  target p50 <= 15 ms
 #   3 cold    maps not loaded yet, one request each, beside a cold `luxel render` of the same thumbnail
 #             (alternating, one at a time)                                   target p50 <= 1/2 of render's
 #   4 mix     80% hits, 15% new views, 5% hostile uploads                    target 0 5xx but 503, bounded RSS
@@ -125,9 +125,9 @@ echo "== 2 new: a new camera (spawn point, fov stepped) on loaded maps, 512x288 
 CAMERA=spawn MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
 echo "== 2b new: the same with camera=best and a new field of view each time (the map searched for a view each time), ${seconds} s, wrk -t1 -c2"
 CAMERA=best FOV_OFFSET=30 MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
-echo "== 2c new: camera=best, a new size of the same aspect and field of view each time (the best camera kept per map, aspect and field of view), ${seconds} s, wrk -t1 -c2"
-for m in "${warm[@]}"; do curl -s -o /dev/null "$url/maps/$m.png?size=320x180&mode=lit&camera=best&fov=95.00"; done
-STEP=size CAMERA=best FOV_OFFSET=25 MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
+echo "== 2c new: camera=best at one size and field of view, a new light style weight (styles=0=W) each time (the best camera kept per map, aspect and field of view), ${seconds} s, wrk -t1 -c2"
+for m in "${warm[@]}"; do curl -s -o /dev/null "$url/maps/$m.png?size=512x288&mode=lit&camera=best&fov=95.00"; done
+STEP=styles CAMERA=best FOV_OFFSET=25 MAPS=$warm_list wrk -t1 -c2 -d${seconds}s -s tools/serve/new_views.lua "$url" | result
 echo "  peak RSS $(peak_rss_mb) MB"
 
 echo "== 3 cold: $cold maps not loaded yet, each once, beside a cold luxel render (512x288 lit PNG, best camera)"

@@ -7,13 +7,37 @@
 
 namespace luxel {
 
+namespace {
+
+// How often the most common of these 24-bit colours occurs. Too many colours for one table of counts, and sorting
+// them took as long as drawing the frame: they are grouped by their top 12 bits (a counting sort's one pass), then
+// each group's colours counted in a table of their low 12 bits.
+size_t mostCommonCount(const std::vector<uint32_t>& colours) {
+    constexpr uint32_t kGroups = 1u << 12;
+    std::vector<uint32_t> start(kGroups + 1, 0);
+    for (uint32_t c : colours) ++start[(c >> 12) + 1];
+    for (uint32_t g = 0; g < kGroups; ++g) start[g + 1] += start[g];
+    std::vector<uint32_t> grouped(colours.size());
+    std::vector<uint32_t> at(start.begin(), start.end() - 1);
+    for (uint32_t c : colours) grouped[at[c >> 12]++] = c & (kGroups - 1);
+    std::vector<uint32_t> count(kGroups, 0);
+    size_t most = 0;
+    for (uint32_t g = 0; g < kGroups; ++g) {
+        for (uint32_t i = start[g]; i < start[g + 1]; ++i) most = std::max<size_t>(most, ++count[grouped[i]]);
+        for (uint32_t i = start[g]; i < start[g + 1]; ++i) count[grouped[i]] = 0;
+    }
+    return most;
+}
+
+}  // namespace
+
 ViewFigures viewFigures(const Image& image, const FrameSamples& samples) {
     ViewFigures f;
     const size_t pixels = size_t(image.width) * size_t(image.height);
     if (pixels == 0 || image.channels < 3) return f;
     const bool withSamples = samples.depth.size() == pixels && samples.surface.size() == pixels && samples.sky.size() == pixels;
     // The colours of every pixel, or of evenly spaced ones in a large frame (the share is the same to well under
-    // 1%): counted by sorting, as a frame's colours are too many for a table.
+    // 1%).
     const size_t step = std::max<size_t>(1, pixels / (size_t(1) << 18));
     std::vector<uint32_t> colours;
     colours.reserve(pixels / step + 1);
@@ -32,12 +56,7 @@ ViewFigures viewFigures(const Image& image, const FrameSamples& samples) {
         if (samples.depth[i] > 0 && samples.depth[i] < kNearDepth) ++near;
         if (!samples.sky[i]) ++covered;
     }
-    std::sort(colours.begin(), colours.end());
-    size_t run = 0, longest = 0;
-    for (size_t i = 0; i < colours.size(); ++i) {
-        run = i > 0 && colours[i] == colours[i - 1] ? run + 1 : 1;
-        longest = std::max(longest, run);
-    }
+    const size_t longest = mostCommonCount(colours);
     const double n = double(pixels);
     f.brightness = luma / n;
     f.nearShare = double(near) / n;
