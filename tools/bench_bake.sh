@@ -97,6 +97,7 @@ if [ -d "$ericw" ] && [ "$only" != q3 ]; then
   for t in 1 2; do
     bench_ericw light_q2_emissive_cube "$t"
     bench_ericw q2_dirt "$t"
+    bench_ericw q2_door "$t"
     bench_ericw q2_light_cone "$t"
     bench_ericw q2_light_translucency/base "$t"
     bench_ericw quakeless-ii_test1/base "$t" --game-dir "$maps/q2/quakeless-ii_textures"
