@@ -71,7 +71,7 @@ if [ -n "$base_commit" ]; then
     for ((r = 0; r < runs; ++r)); do
       for which in base new; do
         bin=$luxel; [ "$which" = base ] && bin=$base
-        dir="$out/$which-$r"
+        dir="$out/$which-$(echo "$name" | cksum | cut -d' ' -f1)-$r"  # a fresh folder per batch row and run
         # shellcheck disable=SC2086
         timed "$which" "$bin" $args -o "$dir" || true
         echo "$wall $rss $dir" >> "$out/runs-$which"

@@ -155,8 +155,10 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
             // draws the same sheet). Lossy and linear files are read back.
-            if (&v == &job.views.front() && options.sheetPath != "-" && r.image.channels == 3 &&
-                file.extension() == ".png") {
+            // A child of --isolate leaves it to the parent, which reads the file back: fitting would load the
+            // OpenImageIO module in every child.
+            if (&v == &job.views.front() && options.sheetPath != "-" && options.onlySource.empty() &&
+                r.image.channels == 3 && file.extension() == ".png") {
                 const std::vector<uint8_t> bytes = displayBytes(r.image);
                 out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
                                                   sheetTileHeight(options));
