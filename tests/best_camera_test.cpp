@@ -3,11 +3,14 @@
 
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 #include <filesystem>
 #include <tuple>
 #include <cmath>
 
+#include "../src/render/camera_parts.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/io/map_source.hpp"
@@ -265,4 +268,30 @@ TEST_CASE("best depends on the image size only through its aspect ratio (what a 
         ++maps;
     }
     CHECK(maps >= 3);
+}
+
+TEST_CASE("the overview's framing drops only points that are never extreme in any direction", "[camera]") {
+    // Points in a box-shaped room (walls, floor, pillars inside) plus a few far corners: every point extreme
+    // along some direction (the largest dot product of 2,000 random directions) must be kept, and most inner
+    // ones go.
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<Vec3> points;
+    for (int i = 0; i < 4000; ++i) points.push_back({1000.0f * u(rng), 700.0f * u(rng), 200.0f + 150.0f * u(rng)});
+    for (int i = 0; i < 500; ++i) points.push_back({1000.0f, 700.0f * u(rng), 200.0f + 150.0f * u(rng)});  // a wall
+    points.push_back({1400.0f, 900.0f, 600.0f});
+    points.push_back({-1300.0f, 0.0f, -100.0f});
+    const std::vector<Vec3> kept = camera::withoutInnerPoints(points);
+    CHECK(kept.size() < points.size() / 4);
+    size_t checked = 0;
+    for (int d = 0; d < 2000; ++d) {
+        Vec3 dir{u(rng), u(rng), u(rng)};
+        size_t best = 0;
+        for (size_t i = 1; i < points.size(); ++i)
+            if (dot(points[i], dir) > dot(points[best], dir)) best = i;
+        const bool found = std::find_if(kept.begin(), kept.end(), [&](Vec3 p) { return p == points[best]; }) != kept.end();
+        CHECK(found);
+        ++checked;
+    }
+    CHECK(checked == 2000);
 }

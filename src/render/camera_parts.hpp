@@ -40,6 +40,9 @@ std::optional<Camera> overview(const World& world, int width, int height, float 
 // with its closest yaw (as overview() picks it), then the other yaws (all eight; at 89 degrees 0 and 90).
 // Empty when the map has nothing to frame.
 std::vector<std::vector<Camera>> overviewCandidates(const World& world, int width, int height, float fovX);
+// The points less those deep inside their convex hull: never the largest or smallest value of a linear function
+// of a point (nor of a ratio of two with a positive denominator), which is all the overview's framing takes.
+std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points);
 
 // The share of each camera's frame the map's geometry covers (sky not drawn, as in overviews), from small
 // lightmap renders (64 pixels across) in parallel.

@@ -182,7 +182,7 @@ std::vector<Vec3> framingPoints(const World& world) {
     // small part of the drawn points, so the trim stands only when it keeps most of them.
     std::vector<Vec3> all = drawnPoints(world, nullptr);
     if (points.size() * 2 < all.size()) points = std::move(all);
-    return withoutRepeats(trimOutliers(std::move(points)));
+    return withoutInnerPoints(withoutRepeats(trimOutliers(std::move(points))));
 }
 
 // The drawable points of framingPoints, of the surfaces marked in `keep` when given.
@@ -354,6 +354,73 @@ std::optional<Camera> overviewCamera(const World& world, int width, int height, 
 }
 
 }  // namespace
+
+// The points less those deep inside the map's convex hull. Every overview placement (overviewAt) and the framing
+// box take only the largest and smallest values over the points of linear functions of a point, or of ratios
+// of two with a positive denominator; such a value is largest at a corner of the hull, and a point inside the
+// hull by a margin far above float rounding is never the largest: dropping it changes no result bit. Inside is
+// proved against a smaller hull, that of the points farthest out along 26 directions, whose faces are found by
+// trying every three of them. A flat or tiny set is kept as it is.
+std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
+    if (points.size() < 64) return points;
+    struct D3 {
+        double x, y, z;
+    };
+    auto d3 = [](Vec3 v) { return D3{v.x, v.y, v.z}; };
+    auto sub = [](D3 a, D3 b) { return D3{a.x - b.x, a.y - b.y, a.z - b.z}; };
+    auto dotD = [](D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; };
+    auto crossD = [](D3 a, D3 b) { return D3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; };
+    Bounds box;
+    for (Vec3 p : points) box.grow(p);
+    const double extent = std::sqrt(dotD(sub(d3(box.maxs), d3(box.mins)), sub(d3(box.maxs), d3(box.mins))));
+    if (!(extent > 1.0)) return points;
+    std::vector<D3> extremes;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dz = -1; dz <= 1; ++dz) {
+                if (dx == 0 && dy == 0 && dz == 0) continue;
+                const D3 dir{double(dx), double(dy), double(dz)};
+                size_t best = 0;
+                for (size_t i = 1; i < points.size(); ++i)
+                    if (dotD(d3(points[i]), dir) > dotD(d3(points[best]), dir)) best = i;
+                extremes.push_back(d3(points[best]));
+            }
+    // Faces: planes through three extremes with every extreme on or behind them, as unit normal and offset.
+    const double flat = 1e-9 * extent;
+    std::vector<std::pair<D3, double>> faces;
+    for (size_t a = 0; a < extremes.size(); ++a)
+        for (size_t b = a + 1; b < extremes.size(); ++b)
+            for (size_t c = b + 1; c < extremes.size(); ++c) {
+                D3 n = crossD(sub(extremes[b], extremes[a]), sub(extremes[c], extremes[a]));
+                const double len = std::sqrt(dotD(n, n));
+                if (!(len > flat * extent)) continue;
+                n = {n.x / len, n.y / len, n.z / len};
+                bool front = false, back = false;
+                for (const D3& e : extremes) {
+                    const double side = dotD(n, sub(e, extremes[a]));
+                    front = front || side > flat;
+                    back = back || side < -flat;
+                }
+                if (front && back) continue;
+                if (front) n = {-n.x, -n.y, -n.z};
+                faces.push_back({n, dotD(n, extremes[a])});
+            }
+    if (faces.size() < 4) return points;
+    // A millimetre-scale margin against rounding errors of a few hundred-thousandths of a unit.
+    const double margin = 1e-3 * extent;
+    std::vector<Vec3> kept;
+    for (Vec3 p : points) {
+        const D3 q = d3(p);
+        bool inside = true;
+        for (const auto& [n, offset] : faces)
+            if (dotD(n, q) - offset > -margin) {
+                inside = false;
+                break;
+            }
+        if (!inside) kept.push_back(p);
+    }
+    return kept;
+}
 
 std::optional<Camera> overview(const World& world, int width, int height, float fovX) {
     return overviewCamera(world, width, height, fovX);
