@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -374,17 +375,22 @@ std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
     for (Vec3 p : points) box.grow(p);
     const double extent = std::sqrt(dotD(sub(d3(box.maxs), d3(box.mins)), sub(d3(box.maxs), d3(box.mins))));
     if (!(extent > 1.0)) return points;
-    std::vector<D3> extremes;
+    // The farthest point along each of 26 directions, in one pass (ties keep the first).
+    std::vector<D3> directions;
     for (int dx = -1; dx <= 1; ++dx)
         for (int dy = -1; dy <= 1; ++dy)
-            for (int dz = -1; dz <= 1; ++dz) {
-                if (dx == 0 && dy == 0 && dz == 0) continue;
-                const D3 dir{double(dx), double(dy), double(dz)};
-                size_t best = 0;
-                for (size_t i = 1; i < points.size(); ++i)
-                    if (dotD(d3(points[i]), dir) > dotD(d3(points[best]), dir)) best = i;
-                extremes.push_back(d3(points[best]));
-            }
+            for (int dz = -1; dz <= 1; ++dz)
+                if (dx != 0 || dy != 0 || dz != 0) directions.push_back({double(dx), double(dy), double(dz)});
+    std::vector<size_t> farthest(directions.size(), 0);
+    std::vector<double> reach(directions.size());
+    for (size_t d = 0; d < directions.size(); ++d) reach[d] = dotD(d3(points[0]), directions[d]);
+    for (size_t i = 1; i < points.size(); ++i) {
+        const D3 p = d3(points[i]);
+        for (size_t d = 0; d < directions.size(); ++d)
+            if (const double v = dotD(p, directions[d]); v > reach[d]) reach[d] = v, farthest[d] = i;
+    }
+    std::vector<D3> extremes;
+    for (size_t i : farthest) extremes.push_back(d3(points[i]));
     // Faces: planes through three extremes with every extreme on or behind them, as unit normal and offset.
     const double flat = 1e-9 * extent;
     std::vector<std::pair<D3, double>> faces;
@@ -406,6 +412,16 @@ std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
                 faces.push_back({n, dotD(n, extremes[a])});
             }
     if (faces.size() < 4) return points;
+    // Coplanar extremes give the same face from several triples: each kept once (a point is tested on all).
+    std::sort(faces.begin(), faces.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first.x, a.first.y, a.first.z, a.second) < std::tie(b.first.x, b.first.y, b.first.z, b.second);
+    });
+    faces.erase(std::unique(faces.begin(), faces.end(),
+                            [&](const auto& a, const auto& b) {
+                                return std::abs(a.first.x - b.first.x) < 1e-9 && std::abs(a.first.y - b.first.y) < 1e-9 &&
+                                       std::abs(a.first.z - b.first.z) < 1e-9 && std::abs(a.second - b.second) < flat;
+                            }),
+                faces.end());
     // A millimetre-scale margin against rounding errors of a few hundred-thousandths of a unit.
     const double margin = 1e-3 * extent;
     std::vector<Vec3> kept;
