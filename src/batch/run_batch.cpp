@@ -209,6 +209,26 @@ Outcome poisonOutcome(const MapJob& job, size_t index, int runs) {
     return out;
 }
 
+// The environment a child starts with: this one, with glibc's malloc asked to back its large blocks with huge
+// pages (transparent huge pages on madvise, Debian's default). A child is a fresh process: every page of the map
+// and textures it decodes is a page fault, and on the OpenArena scene this takes a tenth off its wall time.
+// Tunables the user set are kept; theirs wins for malloc.hugetlb.
+std::vector<std::string> childEnvironment() {
+    std::vector<std::string> env;
+    bool found = false;
+    for (char** e = environ; e && *e; ++e) {
+        std::string entry = *e;
+        if (entry.starts_with("GLIBC_TUNABLES=")) {
+            found = true;
+            if (entry.find("glibc.malloc.hugetlb") == std::string::npos)
+                entry += (entry.size() > 15 ? ":" : "") + std::string("glibc.malloc.hugetlb=1");
+        }
+        env.push_back(std::move(entry));
+    }
+    if (!found) env.push_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+    return env;
+}
+
 // One map in a child process (options.childCommand --only-source SOURCE --result FILE): a crash or a hang costs
 // that map only. `strikes`: runs that already started the map and never finished it.
 Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& options, Journal& journal, int strikes) {
@@ -225,7 +245,11 @@ Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& opti
     pid_t pid = -1;
     int status = 0;
     std::string failure;
-    if (posix_spawn(&pid, raw[0], nullptr, nullptr, raw.data(), environ) != 0) {
+    std::vector<std::string> env = childEnvironment();
+    std::vector<char*> envp;
+    for (std::string& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    if (posix_spawn(&pid, raw[0], nullptr, nullptr, raw.data(), envp.data()) != 0) {
         failure = "could not start a child process for it";
     } else {
         // A child past its map timeout stops at its next stage; one that hangs inside a stage is killed.
