@@ -10,14 +10,7 @@ namespace luxel {
 
 namespace {
 
-struct D3 {
-    double x, y, z;
-};
-D3 operator-(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-D3 operator*(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-D3 cross(D3 a, D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+using D3 = DVec3;
 D3 normalized(D3 a) {
     const double l = std::sqrt(dot(a, a));
     return l > 0 ? a * (1.0 / l) : a;

@@ -10,11 +10,7 @@ namespace luxel {
 
 namespace {
 
-struct D3 {
-    double x = 0, y = 0, z = 0;
-};
-D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-D3 operator*(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+using D3 = DVec3;
 double dist2(D3 a, D3 b) { return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z); }
 
 std::array<D3, 12> icosahedron() {

@@ -364,52 +364,46 @@ std::optional<Camera> overviewCamera(const World& world, int width, int height, 
 // trying every three of them. A flat or tiny set is kept as it is.
 std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
     if (points.size() < 64) return points;
-    struct D3 {
-        double x, y, z;
-    };
-    auto d3 = [](Vec3 v) { return D3{v.x, v.y, v.z}; };
-    auto sub = [](D3 a, D3 b) { return D3{a.x - b.x, a.y - b.y, a.z - b.z}; };
-    auto dotD = [](D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; };
-    auto crossD = [](D3 a, D3 b) { return D3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; };
     Bounds box;
     for (Vec3 p : points) box.grow(p);
-    const double extent = std::sqrt(dotD(sub(d3(box.maxs), d3(box.mins)), sub(d3(box.maxs), d3(box.mins))));
+    const DVec3 diagonal = toDouble(box.maxs) - toDouble(box.mins);
+    const double extent = std::sqrt(dot(diagonal, diagonal));
     if (!(extent > 1.0)) return points;
     // The farthest point along each of 26 directions, in one pass (ties keep the first).
-    std::vector<D3> directions;
+    std::vector<DVec3> directions;
     for (int dx = -1; dx <= 1; ++dx)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz)
                 if (dx != 0 || dy != 0 || dz != 0) directions.push_back({double(dx), double(dy), double(dz)});
     std::vector<size_t> farthest(directions.size(), 0);
     std::vector<double> reach(directions.size());
-    for (size_t d = 0; d < directions.size(); ++d) reach[d] = dotD(d3(points[0]), directions[d]);
+    for (size_t d = 0; d < directions.size(); ++d) reach[d] = dot(toDouble(points[0]), directions[d]);
     for (size_t i = 1; i < points.size(); ++i) {
-        const D3 p = d3(points[i]);
+        const DVec3 p = toDouble(points[i]);
         for (size_t d = 0; d < directions.size(); ++d)
-            if (const double v = dotD(p, directions[d]); v > reach[d]) reach[d] = v, farthest[d] = i;
+            if (const double v = dot(p, directions[d]); v > reach[d]) reach[d] = v, farthest[d] = i;
     }
-    std::vector<D3> extremes;
-    for (size_t i : farthest) extremes.push_back(d3(points[i]));
+    std::vector<DVec3> extremes;
+    for (size_t i : farthest) extremes.push_back(toDouble(points[i]));
     // Faces: planes through three extremes with every extreme on or behind them, as unit normal and offset.
     const double flat = 1e-9 * extent;
-    std::vector<std::pair<D3, double>> faces;
+    std::vector<std::pair<DVec3, double>> faces;
     for (size_t a = 0; a < extremes.size(); ++a)
         for (size_t b = a + 1; b < extremes.size(); ++b)
             for (size_t c = b + 1; c < extremes.size(); ++c) {
-                D3 n = crossD(sub(extremes[b], extremes[a]), sub(extremes[c], extremes[a]));
-                const double len = std::sqrt(dotD(n, n));
+                DVec3 n = cross(extremes[b] - extremes[a], extremes[c] - extremes[a]);
+                const double len = std::sqrt(dot(n, n));
                 if (!(len > flat * extent)) continue;
                 n = {n.x / len, n.y / len, n.z / len};
                 bool front = false, back = false;
-                for (const D3& e : extremes) {
-                    const double side = dotD(n, sub(e, extremes[a]));
+                for (const DVec3& e : extremes) {
+                    const double side = dot(n, e - extremes[a]);
                     front = front || side > flat;
                     back = back || side < -flat;
                 }
                 if (front && back) continue;
-                if (front) n = {-n.x, -n.y, -n.z};
-                faces.push_back({n, dotD(n, extremes[a])});
+                if (front) n = -n;
+                faces.push_back({n, dot(n, extremes[a])});
             }
     if (faces.size() < 4) return points;
     // Coplanar extremes give the same face from several triples: each kept once (a point is tested on all).
@@ -422,14 +416,14 @@ std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
                                        std::abs(a.first.z - b.first.z) < 1e-9 && std::abs(a.second - b.second) < flat;
                             }),
                 faces.end());
-    // A millimetre-scale margin against rounding errors of a few hundred-thousandths of a unit.
+    // A thousandth of the map's size (units), far above rounding errors of a few hundred-thousandths of a unit.
     const double margin = 1e-3 * extent;
     std::vector<Vec3> kept;
     for (Vec3 p : points) {
-        const D3 q = d3(p);
+        const DVec3 q = toDouble(p);
         bool inside = true;
         for (const auto& [n, offset] : faces)
-            if (dotD(n, q) - offset > -margin) {
+            if (dot(n, q) - offset > -margin) {
                 inside = false;
                 break;
             }

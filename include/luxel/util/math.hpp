@@ -54,6 +54,21 @@ inline Vec3 vmin(Vec3 a, Vec3 b) { return {std::min(a.x, b.x), std::min(a.y, b.y
 inline Vec3 vmax(Vec3 a, Vec3 b) { return {std::max(a.x, b.x), std::max(a.y, b.y), std::max(a.z, b.z)}; }
 inline bool isFinite(Vec3 a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 
+// A vector in double precision, for geometry float rounding would spoil: brush windings clipped across the whole
+// world, hull faces, geodesic domes.
+struct DVec3 {
+    double x = 0, y = 0, z = 0;
+};
+inline DVec3 toDouble(Vec3 v) { return {v.x, v.y, v.z}; }
+inline DVec3 operator+(DVec3 a, DVec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline DVec3 operator-(DVec3 a, DVec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline DVec3 operator-(DVec3 a) { return {-a.x, -a.y, -a.z}; }
+inline DVec3 operator*(DVec3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+inline double dot(DVec3 a, DVec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline DVec3 cross(DVec3 a, DVec3 b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
 // Axis-aligned box; an empty box has mins > maxs so that the first grow() sets it.
 struct Bounds {
     Vec3 mins{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
