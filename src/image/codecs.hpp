@@ -4,6 +4,7 @@
 // rest to the OpenImageIO module. Each gives the pixels OpenImageIO gives for the same file (the tests
 // compare both paths), so which path a file takes never shows in a picture.
 #include <cstdint>
+#include <ctime>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,8 +44,9 @@ DecodedSamples decodeWebp(std::span<const uint8_t> bytes, const std::string& nam
 bool isOwnTga(std::span<const uint8_t> bytes);
 DecodedSamples decodeTga(std::span<const uint8_t> bytes, const std::string& name);
 
-// "1970:01:01 00:00:00", or SOURCE_DATE_EPOCH's moment when set: the time stamp written into image files,
-// so the bytes are a function of the input.
+// The time stamp written into image files, so the bytes are a function of the input: 1970-01-01 00:00:00 UTC, or
+// SOURCE_DATE_EPOCH's moment when set. As a broken-down UTC time, and as "YYYY:MM:DD HH:MM:SS" (EXR, TIFF).
+std::tm reproducibleTime();
 std::string reproducibleDateTime();
 
 }  // namespace luxel

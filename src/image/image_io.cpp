@@ -13,6 +13,7 @@
 #include "luxel/image/image.hpp"
 #include "luxel/image/oiio_module.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/material/jpeg.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 
@@ -34,11 +35,19 @@ bool isLdrPath(const std::string& path) {
     return !(ext == ".exr" || ext == ".tif" || ext == ".tiff" || ext == ".hdr" || ext == ".pfm");
 }
 
-std::string reproducibleDateTime() {
+std::tm reproducibleTime() {
     std::time_t t = 0;
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) t = std::time_t(std::strtoll(epoch, nullptr, 10));
     std::tm utc{};
-    if (!gmtime_r(&t, &utc)) return "1970:01:01 00:00:00";
+    if (!gmtime_r(&t, &utc)) {
+        const std::time_t zero = 0;
+        gmtime_r(&zero, &utc);
+    }
+    return utc;
+}
+
+std::string reproducibleDateTime() {
+    const std::tm utc = reproducibleTime();
     char text[32];
     std::strftime(text, sizeof text, "%Y:%m:%d %H:%M:%S", &utc);
     return text;
@@ -109,7 +118,7 @@ namespace {
 // signatures; TGA has none, so by name (and only the layouts stb_image reads as OpenImageIO does).
 std::optional<DecodedSamples> decodeOwn(std::span<const uint8_t> bytes, const std::string& name) {
     if (looksLikePng(bytes)) return decodePng(bytes, name);
-    if (bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return decodeJpegSamples(bytes, name);
+    if (looksLikeJpeg(bytes)) return decodeJpegSamples(bytes, name);
     if (looksLikeWebp(bytes)) return decodeWebp(bytes, name);
     if (extensionOf(name) == ".tga" && isOwnTga(bytes)) return decodeTga(bytes, name);
     return std::nullopt;

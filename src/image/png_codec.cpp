@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <csetjmp>
 #include <cstring>
+#include <ctime>
 #include <memory>
+#include <string>
 
 #include "codecs.hpp"
 #include "luxel/util/error.hpp"
@@ -42,33 +44,19 @@ std::vector<uint8_t> filterRows(const uint8_t* samples, size_t rowBytes, size_t 
     return out;
 }
 
-struct WriteState {
-    std::vector<uint8_t>* out;
-    std::string error;
-};
-
 void appendBytes(png_structp png, png_bytep data, size_t length) {
-    auto* s = static_cast<WriteState*>(png_get_io_ptr(png));
-    s->out->insert(s->out->end(), data, data + length);
+    auto* out = static_cast<std::vector<uint8_t>*>(png_get_io_ptr(png));
+    out->insert(out->end(), data, data + length);
 }
 
-[[noreturn]] void writeFailed(png_structp png, png_const_charp message) {
-    static_cast<WriteState*>(png_get_error_ptr(png))->error = message;
+// Reading and writing alike: libpng's message kept (its error pointer is the caller's string), then back to the
+// setjmp of the step that failed.
+[[noreturn]] void pngFailed(png_structp png, png_const_charp message) {
+    *static_cast<std::string*>(png_get_error_ptr(png)) = message;
     png_longjmp(png, 1);
 }
 
 void ignoreWarning(png_structp, png_const_charp) {}
-
-// png_time from "YYYY:MM:DD HH:MM:SS".
-png_time pngTime(const std::string& stamp) {
-    png_time t{};
-    int year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0;
-    std::sscanf(stamp.c_str(), "%d:%d:%d %d:%d:%d", &year, &month, &day, &hour, &minute, &second);
-    t.year = png_uint_16(year), t.month = png_byte(month), t.day = png_byte(day);
-    t.hour = png_byte(hour), t.minute = png_byte(minute), t.second = png_byte(second);
-    return t;
-}
-
 
 // The libpng calls of one file, under its error jump. setjmp sits in these small functions with no C++
 // objects of their own, so a longjmp skips no destructor and clobbers no local.
@@ -112,21 +100,23 @@ std::vector<uint8_t> encodePng(const uint8_t* samples, int width, int height, in
         text[i].text = const_cast<char*>(metadata[i].second.c_str());
         text[i].text_length = metadata[i].second.size();
     }
-    const png_time stamp = pngTime(reproducibleDateTime());
+    const std::tm utc = reproducibleTime();
+    png_time stamp{};
+    png_convert_from_struct_tm(&stamp, &utc);
     std::vector<uint8_t> out;
     out.reserve(idat.size() + 1024);
-    WriteState state{&out, {}};
-    PngFile f{png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, writeFailed, ignoreWarning), nullptr};
+    std::string error;
+    PngFile f{png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, pngFailed, ignoreWarning), nullptr};
     if (f.png) f.info = png_create_info_struct(f.png);
     if (!f.info) {
         png_destroy_write_struct(&f.png, nullptr);
         throw std::bad_alloc();
     }
-    png_set_write_fn(f.png, &state, appendBytes, nullptr);
+    png_set_write_fn(f.png, &out, appendBytes, nullptr);
     const bool ok =
         writePngChunks(f, width, height, kColourTypes[channels], &stamp, text.data(), int(text.size()), &idat);
     png_destroy_write_struct(&f.png, &f.info);
-    if (!ok) throw UsageError("PNG: " + state.error);
+    if (!ok) throw UsageError("PNG: " + error);
     return out;
 }
 
@@ -134,10 +124,10 @@ bool looksLikePng(std::span<const uint8_t> bytes) { return bytes.size() >= 8 && 
 
 namespace {
 
+// The file being read and how far.
 struct ReadState {
     std::span<const uint8_t> bytes;
     size_t at = 0;
-    std::string error;
 };
 
 void readBytes(png_structp png, png_bytep data, size_t length) {
@@ -146,12 +136,6 @@ void readBytes(png_structp png, png_bytep data, size_t length) {
     std::memcpy(data, s->bytes.data() + s->at, length);
     s->at += length;
 }
-
-[[noreturn]] void readFailed(png_structp png, png_const_charp message) {
-    static_cast<ReadState*>(png_get_error_ptr(png))->error = message;
-    png_longjmp(png, 1);
-}
-
 
 // Reads the header and sets up the transformations: as OpenImageIO's reader, palettes expanded to RGB, a
 // tRNS chunk to an alpha channel, grey under 8 bits to 8, 16-bit samples kept (in host order); no gamma or
@@ -177,8 +161,9 @@ bool readPngRows(PngFile f, png_bytep* rows) {
 }  // namespace
 
 DecodedSamples decodePng(std::span<const uint8_t> bytes, const std::string& name) {
-    ReadState state{bytes, 0, {}};
-    PngFile f{png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, readFailed, ignoreWarning), nullptr};
+    ReadState state{bytes, 0};
+    std::string error;
+    PngFile f{png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, pngFailed, ignoreWarning), nullptr};
     if (f.png) f.info = png_create_info_struct(f.png);
     if (!f.info) {
         png_destroy_read_struct(&f.png, nullptr, nullptr);
@@ -189,7 +174,7 @@ DecodedSamples decodePng(std::span<const uint8_t> bytes, const std::string& name
         ~Destroy() { png_destroy_read_struct(&f.png, &f.info, nullptr); }
     } destroy{f};
     png_set_read_fn(f.png, &state, readBytes);
-    if (!readPngHeader(f)) throw DecodeError(name, "image", state.at, "cannot decode PNG: " + state.error);
+    if (!readPngHeader(f)) throw DecodeError(name, "image", state.at, "cannot decode PNG: " + error);
     DecodedSamples image;
     image.width = int(png_get_image_width(f.png, f.info));
     image.height = int(png_get_image_height(f.png, f.info));
@@ -206,7 +191,7 @@ DecodedSamples decodePng(std::span<const uint8_t> bytes, const std::string& name
     }
     std::vector<png_bytep> rows(size_t(image.height));
     for (int y = 0; y < image.height; ++y) rows[size_t(y)] = base + size_t(y) * rowBytes;
-    if (!readPngRows(f, rows.data())) throw DecodeError(name, "image", state.at, "cannot decode PNG: " + state.error);
+    if (!readPngRows(f, rows.data())) throw DecodeError(name, "image", state.at, "cannot decode PNG: " + error);
     return image;
 }
 
