@@ -65,7 +65,7 @@ int runBake(const BakeArgs& args) {
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
-    const double loadMs = nowMs() - t0, tLights = nowMs();
+    const double tLights = nowMs(), loadMs = tLights - t0;
     const RayScene scene(world, geometry, &materials);
     const double tScene = nowMs();
     const int threads = workerThreads();

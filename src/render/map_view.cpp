@@ -171,12 +171,13 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         const std::string key =
             fmt::format("{}|{}|{}:{}", request.camera, request.fov, request.width / g, request.height / g);
         auto known = map.cameras.find(key);
-        if (known == map.cameras.end() && map.cameras.size() >= 64) map.cameras.clear();  // a bound, not an LRU
-        if (known == map.cameras.end())
+        if (known == map.cameras.end()) {
+            if (map.cameras.size() >= 64) map.cameras.clear();  // a bound, not an LRU
             known = map.cameras
                         .emplace(key, resolveCamera(map.world, map.geometry, request.camera, request.width,
                                                     request.height, request.fov))
                         .first;
+        }
         view.camera = known->second;
         view.camera.camera.width = request.width;
         view.camera.camera.height = request.height;
