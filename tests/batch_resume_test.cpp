@@ -160,8 +160,9 @@ TEST_CASE("batch: --isolate renders each map in a child process, with the same r
     for (int i = 0; i < 3; ++i) writeTextFile(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
     REQUIRE(runLuxel("batch " + q(maps) + " -o " + q(d + "/plain") + " --size 64x36 -q").exitCode == 0);
     ScopedEnv abort("LUXEL_TEST_ABORT_MAP", "room1");
-    const CommandResult r = runLuxel("batch " + q(maps) + " -o " + q(d + "/isolated") + " --size 64x36 -q --isolate");
-    CHECK(r.exitCode == 1);  // room1 crashed its child only
+    // One worker: room1's crash takes it down after room0, and room2 needs a new one.
+    const CommandResult r = runLuxel("batch " + q(maps) + " -o " + q(d + "/isolated") + " --size 64x36 -q --isolate --jobs 1");
+    CHECK(r.exitCode == 1);  // room1 crashed its worker only
     const json manifest = readJson(d + "/isolated/manifest.json");
     CHECK(manifest["summary"]["ok"] == 2);
     for (const json& m : manifest["maps"])
@@ -172,8 +173,8 @@ TEST_CASE("batch: --isolate renders each map in a child process, with the same r
 
 namespace {
 
-// The processes whose command line names `text` (here: a batch's output folder).
-std::vector<int> processesNaming(const std::string& text) {
+// The batch workers (command line with --worker) whose command line names `text` (here: a batch's output folder).
+std::vector<int> workersNaming(const std::string& text) {
     std::vector<int> found;
     std::error_code ec;
     for (const fs::directory_entry& e : fs::directory_iterator("/proc", ec)) {
@@ -181,7 +182,8 @@ std::vector<int> processesNaming(const std::string& text) {
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
         std::ifstream in(e.path() / "cmdline", std::ios::binary);
         const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (cmdline.find(text) != std::string::npos) found.push_back(std::stoi(pid));
+        if (cmdline.find(text) != std::string::npos && cmdline.find(std::string("--worker") + '\0') != std::string::npos)
+            found.push_back(std::stoi(pid));
     }
     return found;
 }
@@ -203,10 +205,12 @@ TEST_CASE("batch: a killed batch takes its child processes along", "[batch][cli]
         ScopedEnv kill("LUXEL_TEST_KILL", "journal-write:4");
         REQUIRE(runLuxel(cmd).exitCode == 128 + 9);
     }
-    std::vector<int> left = processesNaming(d + "/out/");
+    // Each argument ends in a NUL in /proc/PID/cmdline: the folder named exactly, not a longer one.
+    const std::string out = d + "/out" + '\0';
+    std::vector<int> left = workersNaming(out);
     for (int tries = 0; !left.empty() && tries < 50; ++tries) {  // the kernel's SIGKILL to the child lands at once
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        left = processesNaming(d + "/out/");
+        left = workersNaming(out);
     }
     for (int pid : left) ::kill(pid, SIGKILL);
     CHECK(left.empty());

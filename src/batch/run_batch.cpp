@@ -3,7 +3,6 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <thread>
+#include <mutex>
 
 #include <algorithm>
 #include <filesystem>
@@ -29,6 +28,7 @@
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
 #include "progress.hpp"
+#include "worker_pool.hpp"
 
 extern char** environ;
 
@@ -155,9 +155,9 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
             // draws the same sheet). Lossy and linear files are read back.
-            // A child of --isolate leaves it to the parent, which reads the file back: fitting would load the
-            // OpenImageIO module in every child.
-            if (&v == &job.views.front() && options.sheetPath != "-" && options.onlySource.empty() &&
+            // A worker of --isolate leaves it to the parent, which reads the file back: fitting would load the
+            // OpenImageIO module in every worker.
+            if (&v == &job.views.front() && options.sheetPath != "-" && !options.worker &&
                 r.image.channels == 3 && file.extension() == ".png") {
                 const std::vector<uint8_t> bytes = displayBytes(r.image);
                 out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
@@ -229,73 +229,72 @@ std::vector<std::string> childEnvironment() {
     return env;
 }
 
-// One map in a child process (options.childCommand --only-source SOURCE --result FILE): a crash or a hang costs
-// that map only. `strikes`: runs that already started the map and never finished it.
-Outcome renderIsolated(const MapJob& job, size_t index, const BatchOptions& options, Journal& journal, int strikes) {
-    const std::string result = (fs::path(options.outDir) / fmt::format(".isolated-{}-{}.json", ::getpid(), index)).string();
-    std::vector<std::string> argv = options.childCommand;
-    for (const std::string& a : {std::string("--only-source"), job.source, std::string("--result"), result,
-                                 std::string("--parent-pid"), std::to_string(::getpid()), std::string("-q")})
-        argv.push_back(a);
-    std::vector<char*> raw;
-    for (std::string& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
+// One map in a worker process (options.childCommand --worker): a crash or a hang costs that map only.
+// `strikes`: runs that already started the map and never finished it.
+Outcome renderIsolated(WorkerPool& workers, const MapJob& job, size_t index, const BatchOptions& options,
+                       Journal& journal, int strikes) {
     journal.started(job.source, true);
     const double t0 = nowMs();
-    pid_t pid = -1;
-    int status = 0;
-    std::string failure;
-    std::vector<std::string> env = childEnvironment();
-    std::vector<char*> envp;
-    for (std::string& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    if (posix_spawn(&pid, raw[0], nullptr, nullptr, raw.data(), envp.data()) != 0) {
-        failure = "could not start a child process for it";
-    } else {
-        // A child past its map timeout stops at its next stage; one that hangs inside a stage is killed.
-        const double limitMs = options.mapTimeout > 0 ? options.mapTimeout * 1000 + 30000 : 0;
-        bool killed = false;
-        for (;;) {
-            const pid_t got = waitpid(pid, &status, limitMs > 0 ? WNOHANG : 0);
-            if (got == pid) break;
-            if (got < 0 && errno != EINTR) break;
-            if (limitMs > 0 && !killed && nowMs() - t0 > limitMs) {
-                ::kill(pid, SIGKILL);
-                killed = true;
-            }
-            if (limitMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        if (killed) failure = fmt::format("hung past --map-timeout {:g} s and was killed", options.mapTimeout);
-        else if (WIFSIGNALED(status))
-            failure = fmt::format("crashed the process{}: {} (signal {})", strikes > 0 ? " twice" : "",
-                                  strsignal(WTERMSIG(status)), WTERMSIG(status));
-    }
+    // A worker past its map timeout stops at its next stage; one that hangs inside a stage is killed.
+    const WorkerReply r = workers.run(job.source, options.mapTimeout > 0 ? options.mapTimeout * 1000 + 30000 : 0);
     Outcome out;
-    if (failure.empty()) {
-        std::ifstream in(result, std::ios::binary);
-        const Json r = Json::parse(in, nullptr, false);
-        if (r.is_object() && r.contains("entry")) {
-            out.entry = r["entry"];
-            out.upToDate = r.value("up_to_date", false);
-            for (const Json& w : r.value("warnings", Json::array())) out.warnings.push_back(w.get<std::string>());
-        } else {
-            failure = fmt::format("its child process ended with status {} and no result", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        }
+    std::string failure;
+    if (r.reply.is_object() && r.reply.contains("entry")) {
+        out.entry = r.reply["entry"];
+        out.upToDate = r.reply.value("up_to_date", false);
+        for (const Json& w : r.reply.value("warnings", Json::array())) out.warnings.push_back(w.get<std::string>());
+    } else if (!r.started) {
+        failure = "could not start a child process for it";
+    } else if (r.hung) {
+        failure = fmt::format("hung past --map-timeout {:g} s and was killed", options.mapTimeout);
+    } else if (WIFSIGNALED(r.waitStatus)) {
+        failure = fmt::format("crashed the process{}: {} (signal {})", strikes > 0 ? " twice" : "",
+                              strsignal(WTERMSIG(r.waitStatus)), WTERMSIG(r.waitStatus));
+    } else {
+        failure = fmt::format("its child process ended with status {} and no result",
+                              WIFEXITED(r.waitStatus) ? WEXITSTATUS(r.waitStatus) : -1);
     }
-    std::error_code ec;
-    fs::remove(result, ec);
     if (!failure.empty()) {
         out.entry = {{"index", index}, {"name", job.name}, {"output_name", job.outputName}, {"source", job.source},
                      {"status", "failed"}, {"error", failure}, {"warnings", Json::array()},
                      {"ms", {{"total", round2(nowMs() - t0)}}}};
         if (strikes > 0 && failure.starts_with("crashed")) out.entry["poison"] = true;
     }
+    out.entry["index"] = index;
     if (!out.upToDate) journal.finished(out.entry);
     return out;
 }
 
-// Files a killed run left behind (writeFileAtomic's half-written "NAME.tmpPID", a child's result): removed before
-// a run starts.
+// A worker of a parent batch (--worker): renders the maps it is sent, one after another, with no journal,
+// manifest, sheet or index of its own.
+void runWorker(const std::vector<MapJob>& jobs, const BatchOptions& options, const Json& previous) {
+    // A parent killed (kill -9, a preemption) takes its workers along: an orphan would write its images into
+    // the folder the rerun is already working in.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (options.parentPid > 0 && ::getppid() != options.parentPid)
+        throw UsageError("--parent-pid " + std::to_string(options.parentPid) + ": the batch that started this worker has ended");
+    // The caches and each map's share of the memory, as the parent would have set them for maps in flight.
+    const int inFlight = options.jobs > 0 ? options.jobs : batchJobs(std::max(1, options.threads), options.maxMemory);
+    MapLimits limits;
+    limits.seconds = options.mapTimeout;
+    if (options.maxMemory) {
+        setTextureCacheBudget(options.maxMemory / 16 * 5 / size_t(inFlight));
+        setStudioModelCacheBudget(options.maxMemory / 16 / size_t(inFlight));
+        limits.textureBytes = options.maxMemory / 8 * 5 / size_t(inFlight);
+    }
+    serveWorker([&](const std::string& source) {
+        const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == source; });
+        Outcome o;
+        if (it == jobs.end()) {
+            o.entry = {{"source", source}, {"status", "failed"}, {"error", "not in the worker's work list"}};
+        } else {
+            o = renderJob(*it, size_t(it - jobs.begin()), options, previous, nullptr, limits);
+        }
+        return Json{{"entry", o.entry}, {"up_to_date", o.upToDate}, {"warnings", o.warnings}};
+    });
+}
+
+// Files a killed run left behind (writeFileAtomic's half-written "NAME.tmpPID"): removed before a run starts.
 void removeTornFiles(const std::string& dir) {
     std::error_code ec;
     std::vector<fs::path> torn;
@@ -305,8 +304,7 @@ void removeTornFiles(const std::string& dir) {
         const size_t at = name.rfind(".tmp");
         const bool tornTemp = at != std::string::npos && at + 4 < name.size() &&
                               name.find_first_not_of("0123456789", at + 4) == std::string::npos;
-        const bool childResult = name.starts_with(".isolated-") && name.ends_with(".json");  // renderIsolated's
-        if (tornTemp || childResult) torn.push_back(it->path());
+        if (tornTemp) torn.push_back(it->path());
     }
     for (const fs::path& p : torn) fs::remove(p, ec);
 }
@@ -329,10 +327,9 @@ void prepareOutputDir(const std::string& dir) {
 
 BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& options) {
     using namespace batch;
-    const bool child = !options.onlySource.empty();
     prepareOutputDir(options.outDir);
-    if (!child) removeTornFiles(options.outDir);
-    if (options.force && !child) fs::remove(fs::path(options.outDir) / "journal.jsonl");
+    if (!options.worker) removeTornFiles(options.outDir);
+    if (options.force && !options.worker) fs::remove(fs::path(options.outDir) / "journal.jsonl");
     // What earlier runs finished: the journal of a run that did not end (newest first), then the last manifest.
     JournalState history = readJournal(options.outDir);
     Json previous = options.force ? Json() : readManifest(options.outDir);
@@ -350,23 +347,9 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
             for (const Json& m : previous["maps"]) maps.push_back(m);
         previous = Json{{"maps", std::move(maps)}};
     }
-    if (child) {  // one map for a parent batch: no journal, manifest, sheet or index of its own
-        // A parent killed (kill -9, a preemption) takes its child along: an orphan would write its result and
-        // image into the folder the rerun is already working in.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (options.parentPid > 0 && ::getppid() != options.parentPid)
-            throw UsageError("--parent-pid " + std::to_string(options.parentPid) + ": the batch that started this child has ended");
-        const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == options.onlySource; });
-        if (it == jobs.end()) throw UsageError("--only-source " + options.onlySource + ": not in the work list");
-        MapLimits limits;
-        limits.seconds = options.mapTimeout;
-        if (options.maxMemory) limits.textureBytes = options.maxMemory / 8 * 5;
-        const Outcome o = renderJob(*it, size_t(it - jobs.begin()), options, previous, nullptr, limits);
-        const std::string text = Json{{"entry", o.entry}, {"up_to_date", o.upToDate}, {"warnings", o.warnings}}.dump();
-        writeFileAtomic(options.resultFile, Bytes(text.begin(), text.end()));
-        BatchResult r;
-        (o.entry.value("status", "") == "ok" ? r.ok : r.failed) = 1;
-        return r;
+    if (options.worker) {
+        runWorker(jobs, options, previous);
+        return {};
     }
     Journal journal(options.outDir);
     const double start = nowMs();
@@ -389,6 +372,18 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     limits.seconds = options.mapTimeout;
     if (maxMemory) limits.textureBytes = maxMemory / 8 * 5 / size_t(inFlight);
     std::vector<Outcome> outcomes(mine.size());
+    // The worker processes, started when a map first needs one.
+    std::unique_ptr<WorkerPool> pool;
+    std::once_flag poolMade;
+    auto workers = [&]() -> WorkerPool& {
+        std::call_once(poolMade, [&] {
+            std::vector<std::string> command = options.childCommand;
+            for (const std::string& a : {std::string("--worker"), std::string("--parent-pid"), std::to_string(::getpid()), std::string("-q")})
+                command.push_back(a);
+            pool = std::make_unique<WorkerPool>(std::move(command), childEnvironment());
+        });
+        return *pool;
+    };
     Progress progress(mine.size(), options.verbosity == Verbosity::Quiet, options.verbosity == Verbosity::Verbose);
     size_t next = 0;
     tbb::parallel_pipeline(
@@ -410,7 +405,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
                                                      outcomes[k] = poisonOutcome(job, mine[k], runs);
                                                      journal.finished(outcomes[k].entry);
                                                  } else if ((options.isolate || runs > 0) && !options.childCommand.empty()) {
-                                                     outcomes[k] = renderIsolated(job, mine[k], options, journal, runs);
+                                                     outcomes[k] = renderIsolated(workers(), job, mine[k], options, journal, runs);
                                                  } else {
                                                      outcomes[k] = renderJob(job, mine[k], options, previous, &journal, limits);
                                                  }
@@ -424,6 +419,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
                 progress.mapFinished(e.value("name", ""), status, ms, e.value("error", ""));
             }));
     progress.finish();
+    pool.reset();  // the workers end with the list
 
     BatchResult result;
     std::vector<Json> entries;

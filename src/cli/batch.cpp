@@ -32,7 +32,7 @@ struct BatchArgs {
     std::string maxMemory;
     double mapTimeout = 0;
     bool isolate = false;
-    std::string onlySource, result;  // a child of --isolate: one map, its manifest entry to a file
+    bool worker = false;  // a worker of --isolate: the maps its parent sends
     int parentPid = 0;
     bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
     std::string sheet;
@@ -139,8 +139,7 @@ int runBatchCommand(const BatchArgs& args) {
     o.force = args.force;
     o.mapTimeout = args.mapTimeout;
     o.isolate = args.isolate;
-    o.onlySource = args.onlySource;
-    o.resultFile = args.result;
+    o.worker = args.worker;
     o.parentPid = args.parentPid;
     o.childCommand = commandLine();
     o.childCommand.at(0) = "/proc/self/exe";  // this very binary, wherever it was started from
@@ -211,9 +210,8 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 4G (default: half the RAM, at most 2G); decides maps in flight and the texture cache");
     sub->add_flag("--force", args->force, "redo maps whose outputs are up to date (and forget the journal's poison maps)");
     sub->add_flag("--isolate", args->isolate, "render each map in a child process: a crash costs that map only");
-    sub->add_option("--only-source", args->onlySource, "(a child of --isolate) render this one map")->group("");
-    sub->add_option("--result", args->result, "(a child of --isolate) its manifest entry goes here")->group("");
-    sub->add_option("--parent-pid", args->parentPid, "(a child of --isolate) the batch that started it")->group("");
+    sub->add_flag("--worker", args->worker, "(a worker of --isolate) render the maps the batch sends on fd 3")->group("");
+    sub->add_option("--parent-pid", args->parentPid, "(a worker of --isolate) the batch that started it")->group("");
     sub->add_option("--map-timeout", args->mapTimeout, "seconds one map may take; past it the map fails, naming its stage")
         ->check(CLI::Range(0.0, 1e7));
     sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");

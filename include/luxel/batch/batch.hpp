@@ -30,13 +30,13 @@ struct BatchOptions {
     Verbosity verbosity = Verbosity::Normal;
     int sheetTileWidth = 256;
     double mapTimeout = 0;     // seconds one map may take (0: no limit); checked between stages
-    // Child processes: with `isolate` every map, else the maps an earlier run started and never finished, is
-    // rendered by `childCommand` (this batch's argv, the binary first) run with --only-source SOURCE --result FILE,
+    // Worker processes: with `isolate` every map, else the maps an earlier run started and never finished, is
+    // rendered by a long-lived worker, `childCommand` (this batch's argv, the binary first) run with --worker,
     // so a map that crashes the process costs only itself.
     bool isolate = false;
     std::vector<std::string> childCommand;
-    std::string onlySource, resultFile;  // set in such a child: render this map, write its entry to resultFile
-    int parentPid = 0;                   // and the batch that started it: the child dies with it
+    bool worker = false;  // set in such a worker: render the maps the parent sends (src/batch/worker_pool.hpp)
+    int parentPid = 0;    // and the batch that started it: the worker dies with it
 };
 
 struct BatchResult {
