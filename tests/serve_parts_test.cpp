@@ -1,5 +1,5 @@
 // The service's parts without HTTP: the byte-bounded LRU, the worker gate, the canonical view query, the
-// settings file, log escaping, the texture budget, the per-client limits, form bodies and the catalogue's
+// settings file, request targets, log escaping, the texture budget, the per-client limits, form bodies and the catalogue's
 // rescans. Expected values are worked out by hand here.
 #include <catch2/catch.hpp>
 
@@ -14,6 +14,7 @@
 #include "../src/serve/lru_cache.hpp"
 #include "../src/serve/multipart_form.hpp"
 #include "../src/serve/request_limits.hpp"
+#include "../src/serve/request_target.hpp"
 #include "../src/serve/view_query.hpp"
 #include "../src/material/texture_cache.hpp"
 #include "luxel/serve/serve.hpp"
@@ -283,4 +284,29 @@ TEST_CASE("serve parts: a rescan reads again only the files that changed", "[ser
     Catalogue planted = second;
     planted.maps[planted.byName.at("b")].hash = "planted";
     CHECK(buildCatalogue({dir}, {}, &planted).find("b")->hash == "planted");
+}
+
+TEST_CASE("serve parts: request targets are split and percent-decoded", "[serve_parts]") {
+    // The path: %20 is a space, '+' stays (only forms turn '+' into a space), %2F is a slash inside a segment.
+    const RequestTarget a = parseRequestTarget("/maps/My%20Maps/q3+dm1%2Fx.bsp/thumb.png?size=64x36&camera=best");
+    CHECK(a.path == "/maps/My Maps/q3+dm1/x.bsp/thumb.png");
+    REQUIRE(a.params.size() == 2);
+    CHECK(a.params.find("size")->second == "64x36");
+    CHECK(a.params.find("camera")->second == "best");
+    // The query: '+' and %20 are spaces, %3D an '=' inside a value, a key without '=' has an empty value, an
+    // empty key is dropped, repeated keys are kept in order.
+    const RequestTarget b = parseRequestTarget("/x?styles=0%3DW&a+b=c%20d&flag&=v&k=1&k=2");
+    CHECK(b.path == "/x");
+    CHECK(b.params.find("styles")->second == "0=W");
+    CHECK(b.params.find("a b")->second == "c d");
+    CHECK(b.params.find("flag")->second == "");
+    CHECK(b.params.count("") == 0);
+    const auto [first, last] = b.params.equal_range("k");
+    REQUIRE(std::distance(first, last) == 2);
+    CHECK(first->second == "1");
+    CHECK(std::next(first)->second == "2");
+    // No query, an empty query, a stray '%' left as it is.
+    CHECK(parseRequestTarget("/healthz").params.empty());
+    CHECK(parseRequestTarget("/healthz?").path == "/healthz");
+    CHECK(parseRequestTarget("/a%zz").path == "/a%zz");
 }

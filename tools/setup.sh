@@ -23,9 +23,9 @@ packages=(
   # image files luxel codes itself (OpenImageIO only in the module loaded on demand): PNG framing, JPEG writing,
   # WebP, TGA through stb_image
   libpng-dev libjpeg62-turbo-dev libwebp-dev libstb-dev
-  # luxel serve: Boost.Beast / Asio is the server's event loop and HTTP parser; cpp-httplib's client drives the
-  # tests (its URL, query and multipart decoders serve both); wrk and ab drive tools/bench_serve.sh, chromium tests the page
-  libboost-dev libcpp-httplib-dev wrk apache2-utils chromium curl
+  # luxel serve: Boost.Beast / Asio is the server's event loop and HTTP parser, uriparser decodes request targets;
+  # cpp-httplib's client drives the tests; wrk and ab drive tools/bench_serve.sh, chromium tests the page
+  libboost-dev liburiparser-dev libcpp-httplib-dev wrk apache2-utils chromium curl
   # tests: JUnit reports of luxel diff parsed back with a real XML parser
   libpugixml-dev
   # tools/slurm: the local single-node cluster the batch shards run on; jq compares manifests

@@ -1,7 +1,6 @@
 #include "connection.hpp"
 
 #include <fmt/format.h>
-#include <httplib.h>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -15,6 +14,7 @@
 #include <optional>
 
 #include "luxel/util/text.hpp"
+#include "request_target.hpp"
 
 namespace luxel::serve {
 namespace {
@@ -123,9 +123,9 @@ private:
         request_ = HttpRequest();
         request_.method = std::string(head.method_string());
         const std::string target(head.target());
-        const size_t question = target.find('?');
-        request_.path = httplib::detail::decode_url(target.substr(0, question), false);
-        if (question != std::string::npos) httplib::detail::parse_query_text(target.substr(question + 1), request_.params);
+        RequestTarget parsed = parseRequestTarget(target);
+        request_.path = std::move(parsed.path);
+        request_.params = std::move(parsed.params);
         for (const auto& field : head) request_.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
         request_.remoteAddress = address_;
         keepAlive_ = head.keep_alive();
