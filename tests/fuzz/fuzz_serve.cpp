@@ -1,11 +1,10 @@
 // libFuzzer entry point for what `luxel serve` does with a request itself (built with -DLUXEL_FUZZ=ON, run by
 // tools/fuzz.sh). The HTTP parsing is Boost.Beast's; an input is split at its first newline into a request
 // target and a body, and goes through what the routes do with them: the URL's path against the image route, its
-// query through cpp-httplib's query parser into parseViewQuery, an If-None-Match value against an ETag, the
+// query through the service's target parser (uriparser) into parseViewQuery, an If-None-Match value against an ETag, the
 // first line as a form's Content-Type and the body as its parts (multipart_form), and the body as an upload
 // (openUpload: magic bytes, an archive's central directory and member claims, the map member).
 // ServeError, DecodeError and UsageError are the expected answers; anything else is a finding.
-#include <httplib.h>
 #include <tbb/global_control.h>
 
 #include <cstddef>
@@ -15,6 +14,7 @@
 
 #include "../../src/serve/multipart_form.hpp"
 #include "../../src/serve/render_service.hpp"
+#include "../../src/serve/request_target.hpp"
 #include "../../src/serve/uploads.hpp"
 #include "../../src/serve/view_query.hpp"
 #include "luxel/util/error.hpp"
@@ -26,14 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t newline = input.find('\n');
     const std::string target = input.substr(0, newline);
     const std::string body = newline == std::string::npos ? std::string() : input.substr(newline + 1);
-    const size_t question = target.find('?');
-    const std::string path = httplib::detail::decode_url(target.substr(0, question), false);
+    const luxel::serve::RequestTarget parsed = luxel::serve::parseRequestTarget(target);
     std::smatch match;
-    const bool image = std::regex_match(path, match, imageRoute);
-    httplib::Params params;
-    if (question != std::string::npos) httplib::detail::parse_query_text(target.substr(question + 1), params);
+    const bool image = std::regex_match(parsed.path, match, imageRoute);
     try {
-        const luxel::serve::ViewQuery q = luxel::serve::parseViewQuery(params, image ? match[2].str() : "png", 3840, 2160);
+        const luxel::serve::ViewQuery q = luxel::serve::parseViewQuery(parsed.params, image ? match[2].str() : "png", 3840, 2160);
         const std::string etag = luxel::serve::makeEtag(std::to_string(size), q.key);
         (void)luxel::serve::matchesEtag(body.substr(0, 200), etag);
         (void)q.request();
