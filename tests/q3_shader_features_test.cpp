@@ -165,3 +165,85 @@ a/sky
     CHECK(engineSort(s[5]) == 7);   // SS_FOG
     CHECK(engineSort(s[6]) == 2);   // SS_ENVIRONMENT
 }
+
+TEST_CASE("r_lightmap: which stages the engine draws, after CollapseMultitexture", "[shader_parse]") {
+    // Expected values from ioquake3's tr_shader.c rules: ParseStage's default rgbGen (identityLighting for a
+    // stage without a source blend, identity for a filter), the collapse table and its equal-state checks.
+    const char* kScript = R"(t/pitted_rust3
+{
+	{ map t/rust.tga rgbGen identity }
+	{ map $lightmap blendfunc filter rgbGen identity tcGen lightmap }
+	{ map t/detail.tga blendfunc gl_dst_color gl_src_color tcMod scale 8 8 detail }
+}
+t/zinc_shiny
+{
+	{ map t/zinc.tga rgbgen identity }
+	{ map t/tinfx.tga tcgen environment rgbgen identity }
+	{ map t/zinc.tga blendfunc blend rgbgen identity }
+	{ map $lightmap blendfunc filter rgbgen identity }
+}
+t/default_colours
+{
+	{ map t/wall.tga }
+	{ map $lightmap blendfunc filter }
+}
+t/lightmap_first
+{
+	{ map $lightmap rgbGen identity }
+	{ map t/wall.tga blendFunc GL_DST_COLOR GL_ZERO rgbGen identity }
+	{ map t/glow.tga blendFunc add }
+}
+t/alpha_test_differs
+{
+	{ map t/grate.tga alphaFunc GE128 rgbGen identity }
+	{ map $lightmap blendFunc GL_ZERO GL_SRC_COLOR rgbGen identity }
+}
+t/add_collapse
+{
+	{ map $lightmap rgbGen identity }
+	{ map t/glow.tga blendFunc add rgbGen identity }
+}
+t/add_not_identity
+{
+	{ map $lightmap rgbGen identityLighting }
+	{ map t/glow.tga blendFunc add rgbGen identityLighting }
+}
+t/two_textures_then_lightmap
+{
+	{ map t/a.tga rgbGen identity }
+	{ map t/b.tga blendFunc filter rgbGen identity }
+	{ map $lightmap blendFunc filter rgbGen identity }
+	{ map t/glow.tga blendFunc add }
+}
+t/no_lightmap
+{
+	{ map t/a.tga }
+}
+)";
+    const auto shaders = parseShaderScript(kScript, "t.shader");
+    REQUIRE(shaders.size() == 9);
+    // Texture then lightmap filter, both identity: collapsed (GL_MODULATE): the lightmap alone.
+    CHECK(collapsesMultitexture(shaders[0]));
+    CHECK_FALSE(rLightmapStageCount(shaders[0]));
+    // Two unblended stages first: no table entry, nothing collapses; all four stages drawn.
+    CHECK_FALSE(collapsesMultitexture(shaders[1]));
+    CHECK(rLightmapStageCount(shaders[1]) == std::optional<size_t>(4));
+    // Default colours: identityLighting (no blend) against identity (filter): not collapsed; texture x light.
+    CHECK_FALSE(collapsesMultitexture(shaders[2]));
+    CHECK(rLightmapStageCount(shaders[2]) == std::optional<size_t>(2));
+    // The lightmap first and collapsed with the texture: the lightmap alone, the glow after it skipped.
+    CHECK(collapsesMultitexture(shaders[3]));
+    CHECK_FALSE(rLightmapStageCount(shaders[3]));
+    // An alpha test on one stage only: state differs, not collapsed.
+    CHECK_FALSE(collapsesMultitexture(shaders[4]));
+    CHECK(rLightmapStageCount(shaders[4]) == std::optional<size_t>(2));
+    // none + add with identity colours collapses (GL_ADD); with identityLighting it may not.
+    CHECK(collapsesMultitexture(shaders[5]));
+    CHECK_FALSE(rLightmapStageCount(shaders[5]));
+    CHECK_FALSE(collapsesMultitexture(shaders[6]));
+    CHECK(rLightmapStageCount(shaders[6]) == std::optional<size_t>(1));
+    // Stages 0 and 1 collapse without the lightmap: it is stage 2, drawn over them; the glow skipped.
+    CHECK(collapsesMultitexture(shaders[7]));
+    CHECK(rLightmapStageCount(shaders[7]) == std::optional<size_t>(3));
+    CHECK_FALSE(rLightmapStageCount(shaders[8]));
+}

@@ -287,6 +287,11 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 default: break;
             }
             const bool decode = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
+            if (const std::optional<size_t> drawn = rLightmapStageCount(sh)) {
+                Q3Shader cut = sh;
+                cut.stages.resize(*drawn);
+                look.lightmapModeProgram = stageProgram(cut, f.files, requests, options.time, decode);
+            }
             if (drawnAsProgram(sh)) {
                 look.program = stageProgram(sh, f.files, requests, options.time, decode);
             } else if (kind == Q3DrawKind::Opaque && decode) {

@@ -159,6 +159,51 @@ bool hasLightmapStage(const Q3Shader& shader) {
     return false;
 }
 
+namespace {
+
+bool sameWave(const Q3Wave& a, const Q3Wave& b) {
+    return a.func == b.func && a.base == b.base && a.amplitude == b.amplitude && a.phase == b.phase &&
+           a.frequency == b.frequency;
+}
+
+// ParseStage skips an identity alphaGen (AGEN_SKIP) when the colour is identity or lightingDiffuse.
+bool skipsAlpha(const Q3Stage& s) {
+    return s.alphaGen == Q3AlphaGen::Identity && (s.rgbGen == Q3RgbGen::Identity || s.rgbGen == Q3RgbGen::LightingDiffuse);
+}
+
+}  // namespace
+
+bool collapsesMultitexture(const Q3Shader& shader) {
+    if (shader.stages.size() < 2) return false;
+    const Q3Stage &a = shader.stages[0], &b = shader.stages[1];
+    // Identical state but for the blends and the depth mask.
+    if (a.alphaFunc != b.alphaFunc || a.depthFuncEqual != b.depthFuncEqual) return false;
+    using F = Q3BlendFactor;
+    const std::optional<Q3BlendFunc> none;
+    const std::optional<Q3BlendFunc> blendA = a.hasBlend ? std::optional(a.blend) : none;
+    const std::optional<Q3BlendFunc> blendB = b.hasBlend ? std::optional(b.blend) : none;
+    const Q3BlendFunc filterSrc{F::Zero, F::SrcColor}, filterDst{F::DstColor, F::Zero}, add{F::One, F::One};
+    auto filter = [&](const std::optional<Q3BlendFunc>& f) { return f && (*f == filterSrc || *f == filterDst); };
+    // The engine's table: (none, filter), (filter, filter) in any of the two spellings each; (none, add), (add, add).
+    const bool modulate = (!blendA || filter(blendA)) && filter(blendB);
+    const bool added = (!blendA || *blendA == add) && blendB && *blendB == add;
+    if (!modulate && !added) return false;
+    if (a.rgbGen != b.rgbGen || skipsAlpha(a) != skipsAlpha(b) || (!skipsAlpha(a) && a.alphaGen != b.alphaGen)) return false;
+    if (added && a.rgbGen != Q3RgbGen::Identity) return false;  // an add collapse only with identity colours
+    if (a.rgbGen == Q3RgbGen::Wave && !sameWave(a.rgbWave, b.rgbWave)) return false;
+    if (!skipsAlpha(a) && a.alphaGen == Q3AlphaGen::Wave && !sameWave(a.alphaWave, b.alphaWave)) return false;
+    return true;
+}
+
+std::optional<size_t> rLightmapStageCount(const Q3Shader& shader) {
+    const auto& st = shader.stages;
+    const auto first = std::find_if(st.begin(), st.end(), [](const Q3Stage& s) { return s.isLightmap; });
+    if (first == st.end()) return std::nullopt;
+    const size_t lightmap = size_t(first - st.begin());
+    if (lightmap < 2 && collapsesMultitexture(shader)) return std::nullopt;
+    return lightmap + 1;
+}
+
 Q3DrawKind drawKind(const Q3Shader& shader) {
     if (shader.surfaceParms & kQ3SurfNoDraw) return Q3DrawKind::NoDraw;
     if ((shader.surfaceParms & kQ3SurfSky) || shader.hasSkyParms) return Q3DrawKind::Sky;

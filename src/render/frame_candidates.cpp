@@ -49,9 +49,11 @@ std::vector<Candidate> frameCandidates(const World& world, const Geometry& geome
         }
         if (look && look->sky) kind = SourceKind::Sky;
         if (kind == SourceKind::Sky && !options.drawSky) continue;
-        // Lightmap mode, r_lightmap's rules: a surface with a lightmap stage shows that stage alone (opaque,
-        // GL_REPLACE), whatever else its material does.
-        if (ownStagesInLightmapMode && kind == SourceKind::Lightmap && !(look && look->unlit)) look = nullptr;
+        // Lightmap mode, r_lightmap's rules: a surface whose lightmap stage is collapsed into multitexture shows
+        // that stage alone (opaque, GL_REPLACE), whatever else its material does; one whose lightmap stage is
+        // drawn on its own keeps its material's blend and sort for the stages up to it.
+        if (ownStagesInLightmapMode && kind == SourceKind::Lightmap && !(look && (look->unlit || look->lightmapModeProgram)))
+            look = nullptr;
         if (size_t(ds.firstIndex) + ds.numIndices > geometry.indices.size()) continue;
         const bool deform = look && !look->deforms.empty() && kind != SourceKind::Sky;
         if (deform) {

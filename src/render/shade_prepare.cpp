@@ -35,10 +35,13 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.color = {0, 0, 0};
         return t;
     }
-    const RenderMode mode =
-        ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine && ctx.materials && withoutLightmapStage
-            ? RenderMode::Lit
-            : ctx.mode;
+    // With a lightmap stage drawn on its own (not collapsed), the stages up to it are drawn as in lit mode.
+    const bool ownStagesToLightmap = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine &&
+                                     s.kind == SourceKind::Lightmap && ownLook && ownLook->lightmapModeProgram;
+    const RenderMode mode = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine && ctx.materials &&
+                                    (withoutLightmapStage || ownStagesToLightmap)
+                                ? RenderMode::Lit
+                                : ctx.mode;
     const bool albedoMode = mode == RenderMode::Lit || mode == RenderMode::Albedo;
     const SurfaceLook* look = nullptr;
     if (albedoMode && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
@@ -86,11 +89,11 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // Opaque programs in lit mode: every stage per pixel, instead of the one texture; base coordinates kept
     // unscaled in texPlane for the stages' footprints.
-    if (look && look->program && mode == RenderMode::Lit &&
-        (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
+    const StageProgram* program = !look ? nullptr : ownStagesToLightmap ? look->lightmapModeProgram.get() : look->program.get();
+    if (program && mode == RenderMode::Lit && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
         const DrawVertex* vb = vertexBase(ctx, s);
         const DrawVertex &a = vb[s.v[0]], &b = vb[s.v[1]], &c = vb[s.v[2]];
-        t.program = look->program.get();
+        t.program = program;
         t.texture = nullptr;
         t.texture2 = nullptr;
         t.missingTexture = false;

@@ -214,6 +214,10 @@ struct SurfaceLook {
     bool depthWrite = false;
     // Opaque materials with more than the look above shows: every stage, drawn instead of texture x light.
     std::shared_ptr<const StageProgram> program;
+    // Quake 3, lightmap mode under r_lightmap's rules: the stages the engine draws up to and including its first
+    // lightmap stage, when that stage is not collapsed into multitexture (rLightmapStageCount); null: the
+    // lightmap alone.
+    std::shared_ptr<const StageProgram> lightmapModeProgram;
     std::vector<Deform> deforms;  // applied in order when the surface is drawn (lit and albedo modes)
     // What of the material the renderer leaves out (Quake 3: unevaluatedFeatures of its shader); empty when
     // every stage is drawn.

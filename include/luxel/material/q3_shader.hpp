@@ -234,6 +234,18 @@ bool foldableDetail(const Q3Stage& stage);
 std::vector<std::string> unevaluatedFeatures(const Q3Shader& shader);
 bool hasLightmapStage(const Q3Shader& shader);
 
+// ioquake3's CollapseMultitexture (tr_shader.c): whether the shader's first two stages are drawn as one
+// two-texture stage. Both must have the same alphaFunc and depthFunc, blends the engine's table pairs
+// (none or filter with filter, none or add with add; an add only with rgbGen identity), the same rgbGen and
+// effective alphaGen, and equal waves where those are waves.
+bool collapsesMultitexture(const Q3Shader& shader);
+// What r_lightmap 1 draws of a shader with a lightmap stage (RB_IterateStagesGeneric): the stages in order,
+// stopping after the first that holds a lightmap. When that stage was collapsed with its neighbour, its
+// lightmap unit is drawn with GL_REPLACE: the lightmap alone (nullopt). Otherwise the count of leading stages
+// drawn, the lightmap stage blended over the ones before it by its own blendFunc. nullopt too without a
+// lightmap stage.
+std::optional<size_t> rLightmapStageCount(const Q3Shader& shader);
+
 enum class Q3DrawKind : uint8_t { Opaque, AlphaTest, Blend, Additive, Sky, NoDraw };
 
 // How a surface with this shader is drawn, in this order:
