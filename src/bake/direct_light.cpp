@@ -66,6 +66,15 @@ private:
     float far_[16] = {};
 };
 
+// Whether the whole box lies past the light's envelope (never for suns).
+bool beyondEnvelope(const Light& l, Vec3 mins, Vec3 maxs) {
+    if (l.kind == Light::Kind::Sun || !std::isfinite(l.envelope)) return false;
+    const Vec3 q{std::clamp(l.origin.x, mins.x, maxs.x), std::clamp(l.origin.y, mins.y, maxs.y),
+                 std::clamp(l.origin.z, mins.z, maxs.z)};
+    const Vec3 d = q - l.origin;
+    return dot(d, d) > l.envelope * l.envelope;
+}
+
 // The lights that can reach a box: within their envelope of it (suns always).
 std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Vec3 maxs) {
     std::vector<uint32_t> out;
@@ -74,12 +83,7 @@ std::vector<uint32_t> lightsNear(const std::vector<Light>& lights, Vec3 mins, Ve
         if (maxs.x < l.reachMins.x || maxs.y < l.reachMins.y || maxs.z < l.reachMins.z || mins.x > l.reachMaxs.x ||
             mins.y > l.reachMaxs.y || mins.z > l.reachMaxs.z)
             continue;
-        if (l.kind != Light::Kind::Sun && std::isfinite(l.envelope)) {
-            const Vec3 q{std::clamp(l.origin.x, mins.x, maxs.x), std::clamp(l.origin.y, mins.y, maxs.y),
-                         std::clamp(l.origin.z, mins.z, maxs.z)};
-            const Vec3 d = q - l.origin;
-            if (dot(d, d) > l.envelope * l.envelope) continue;
-        }
+        if (beyondEnvelope(l, mins, maxs)) continue;
         out.push_back(i);
     }
     return out;
@@ -140,23 +144,52 @@ constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
 
 }  // namespace
 
+LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules) {
+    LuxelSamples out;
+    out.luxels = luxelCentres(world, geometry);
+    const size_t n = out.luxels.size();
+    out.sample.resize(n), out.from.resize(n), out.cluster.resize(n), out.hole.assign(n, 0), out.occlusion.assign(n, 0.0f);
+    const std::vector<Vec3> occlusionRays = occlusionDirections(rules.occlusion);
+    // A map with no clusters (no vis) says nothing about where solid is.
+    const bool solidKnown = rules.fillSolidSamples &&
+                            std::any_of(world.leaves.begin(), world.leaves.end(), [](const Leaf& l) { return l.cluster >= 0; });
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 256), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            const Luxel& x = out.luxels[i];
+            Vec3 sample = x.position + x.normal * rules.sampleOffset;
+            if (solidKnown) {
+                const std::optional<Vec3> open = openSamplePoint(world, sample);
+                if (open) sample = *open;
+                else out.hole[i] = 1;
+            }
+            const bool translucent = x.surface < rules.translucent.size() && rules.translucent[x.surface];
+            if (!occlusionRays.empty() && !translucent && !out.hole[i])
+                out.occlusion[i] = occlusionAt(scene, geometry, rules, occlusionRays, sample, x.normal);
+            out.sample[i] = sample;
+            out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
+            out.cluster[i] = rules.usePvs ? findCluster(world, out.from[i]) : -1;
+        }
+    });
+    return out;
+}
+
 LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
-                                const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats) {
+                                const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats,
+                                const LuxelSamples* given) {
     const ArrivalFn& arrival = rules.arrival;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
     const auto start = Clock::now();
+    LuxelSamples measured;
+    if (!given) measured = luxelSamples(world, geometry, scene, rules);
+    const LuxelSamples& samples = given ? *given : measured;
     LightmapSet out;
     out.slots[0] = blankPages(world.lightmaps);
     for (size_t k = 1; k < 4; ++k) out.slots[k] = blankPages(world.extraLightmapSlots[k - 1]);
     const bool deluxe = !world.deluxemaps.empty();
     out.deluxe = blankPages(world.deluxemaps);
     if (rules.floorAfterBounce) out.floor = blankPages(world.lightmaps);
-    const std::vector<Vec3> occlusionRays = occlusionDirections(rules.occlusion);
-    // A map with no clusters (no vis) says nothing about where solid is.
-    const bool solidKnown = rules.fillSolidSamples &&
-                            std::any_of(world.leaves.begin(), world.leaves.end(), [](const Leaf& l) { return l.cluster >= 0; });
     auto flagged = [](const std::vector<bool>& v, uint32_t i) { return i < v.size() && v[i]; };
-    const std::vector<Luxel> luxels = luxelCentres(world, geometry);
+    const std::vector<Luxel>& luxels = samples.luxels;
     stats.luxels = luxels.size();
     // Runs of one surface's luxels: a surface's light list is made once. Each run's luxels keep one value
     // per slot the surface uses (slots 0 .. used - 1) from `first` on, plus a direction when deluxe.
@@ -177,7 +210,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
         i = j;
     }
     std::vector<Vec3> light(values), direction(deluxe ? luxels.size() : 0), floor(rules.floorAfterBounce ? luxels.size() : 0);
-    std::vector<uint8_t> hole(luxels.size(), 0);
+    const std::vector<uint8_t>& hole = samples.hole;
     std::atomic<uint64_t> rays{0}, blocked{0};
     tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
         uint64_t myRays = 0, myBlocked = 0;
@@ -206,21 +239,13 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
             // lights in the list's order, so the sums are the same bits for any grouping and thread count.
             for (size_t g = run.begin; g < run.end; g += 16) {
                 const size_t count = std::min<size_t>(16, run.end - g);
-                Vec3 sample[16], from[16], dir[16];
-                int32_t cluster[16];
-                float occlusion[16] = {};
+                const Vec3* sample = samples.sample.data() + g;
+                const Vec3* from = samples.from.data() + g;
+                const int32_t* cluster = samples.cluster.data() + g;
+                const float* occlusion = samples.occlusion.data() + g;
+                Vec3 dir[16];
                 for (size_t j = 0; j < count; ++j) {
                     const Luxel& x = luxels[g + j];
-                    sample[j] = x.position + x.normal * rules.sampleOffset;
-                    if (solidKnown) {
-                        const std::optional<Vec3> open = openSamplePoint(world, sample[j]);
-                        if (open) sample[j] = *open;
-                        else hole[g + j] = 1;
-                    }
-                    if (!occlusionRays.empty() && !translucent && !hole[g + j])
-                        occlusion[j] = occlusionAt(scene, geometry, rules, occlusionRays, sample[j], x.normal);
-                    from[j] = rules.sampleOffset > 0 ? sample[j] : x.position + x.normal * kShadowBias;
-                    cluster[j] = rules.usePvs ? findCluster(world, from[j]) : -1;
                     dir[j] = x.normal * rules.deluxeNormal;
                     Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
                     for (size_t s = 0; s < run.used; ++s) sum[s] = styles[s] == 0 ? rules.ambient : Vec3{};
@@ -230,7 +255,9 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     groupMins = vmin(groupMins, sample[j]), groupMaxs = vmax(groupMaxs, sample[j]);
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
-                    // The run's culls again on the group's own, smaller box.
+                    // The run's culls again on the group's own, smaller box (of the points the light is taken
+                    // at: past the envelope every arrival there is below the cutoff).
+                    if (beyondEnvelope(l, groupMins, groupMaxs)) continue;
                     if (l.cosineCulled && outsideCosines(l, groupMins, groupMaxs, planar ? &runNormal : nullptr)) continue;
                     LightArrival arrivals[16];
                     size_t queued[16];

@@ -100,7 +100,7 @@ std::vector<Light> faceBounceLights(const World& world, const std::array<std::ve
 }
 
 FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const RayScene& scene, LightmapSet& set,
-                            const DirectBakeRules& rules, const FaceBounceModel& model) {
+                            const DirectBakeRules& rules, const FaceBounceModel& model, const LuxelSamples* samples) {
     const auto start = std::chrono::steady_clock::now();
     FaceBounceStats stats;
     DirectBakeRules bounceRules = rules;
@@ -108,6 +108,10 @@ FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const 
     bounceRules.surfaceMinimum.clear();
     bounceRules.occlusion.minimumScale = 0;
     bounceRules.floorAfterBounce = true;  // floors are the caller's
+    // The floors, ambient and dirt-dimmed floor differ from the direct bake's; where luxels sample light does not.
+    LuxelSamples measured;
+    if (!samples) measured = luxelSamples(world, geometry, scene, bounceRules);
+    if (!samples) samples = &measured;
     std::array<std::vector<LightmapPage>, 4> from = set.slots;
     for (int pass = 0; pass < model.bounces; ++pass) {
         std::vector<Light> lights = faceBounceLights(world, from, model);
@@ -115,7 +119,7 @@ FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const 
         stats.lights += lights.size();
         if (lights.empty()) break;  // "No bounces; indirect lighting halted"
         DirectBakeStats direct;
-        LightmapSet added = bakeLightmapsDirect(world, geometry, scene, lights, bounceRules, direct);
+        LightmapSet added = bakeLightmapsDirect(world, geometry, scene, lights, bounceRules, direct, samples);
         stats.shadowRays += direct.shadowRays;
         stats.luxels = direct.luxels;
         for (size_t k = 0; k < 4; ++k)

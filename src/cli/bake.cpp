@@ -110,7 +110,12 @@ int runBake(const BakeArgs& args) {
         report["cubes"]["ms"] = stats.gridMs;
     }
     const uint64_t gridRays = stats.shadowRays;
-    LightmapSet baked = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats);
+    // Measured once for the direct light and every bounce pass; the lightmap figure counts it.
+    const double tSamples = nowMs();
+    const LuxelSamples samples = luxelSamples(world, geometry, scene, lights.rules);
+    const double samplesMs = nowMs() - tSamples;
+    LightmapSet baked = bakeLightmapsDirect(world, geometry, scene, lights.lights, lights.rules, stats, &samples);
+    stats.lightmapMs += samplesMs;
     const uint64_t lightmapRays = stats.shadowRays - gridRays;
     std::cout << fmt::format("lightmaps: {} luxels in {:.1f} ms ({:.2f} M luxels/s, {:.2f} M shadow rays/s)\n", stats.luxels,
                              stats.lightmapMs, stats.lightmapMs > 0 ? double(stats.luxels) / stats.lightmapMs / 1e3 : 0.0,
@@ -139,7 +144,7 @@ int runBake(const BakeArgs& args) {
     report["shadow_rays"] = {{"probes", gridRays}, {"lightmaps", lightmapRays}, {"blocked", stats.blocked}};
     const double tDirect = nowMs();
     if (lights.faceBounce) {
-        report["bounce"] = bakeFaceBounce(args.bounce, world, geometry, scene, baked, lights);
+        report["bounce"] = bakeFaceBounce(args.bounce, world, geometry, scene, baked, lights, samples);
     } else {
         report["bounce"] = bakeBounce(args.bounce, args.map, world, materials, geometry, scene, baked.slots[0], bakedProbes);
     }

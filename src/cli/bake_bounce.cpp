@@ -103,12 +103,12 @@ void finishAsEricwStores(std::vector<LightmapPage>& pages, const LightmapSet& ba
 }
 
 nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const Geometry& geometry, const RayScene& scene,
-                              LightmapSet& baked, const MapLights& lights) {
+                              LightmapSet& baked, const MapLights& lights, const LuxelSamples& samples) {
     FaceBounceModel model = *lights.faceBounce;
     model.bounces = args.bounces.value_or(model.bounces);
     nlohmann::json report;
     if (model.bounces > 0) {
-        const FaceBounceStats st = bounceFaces(world, geometry, scene, baked, lights.rules, model);
+        const FaceBounceStats st = bounceFaces(world, geometry, scene, baked, lights.rules, model, &samples);
         std::string means;
         for (double m : st.meanLuminance) means += fmt::format("{}{:.4f}", means.empty() ? "" : " ", m);
         const double luxelBounces = double(st.luxels) * double(st.meanLuminance.size());

@@ -38,8 +38,8 @@ void finishAsEricwStores(std::vector<LightmapPage>& pages, const LightmapSet& ba
 
 // Quake 2 lit by ericw-tools: its face bounce (bake/face_bounce.hpp; --bounce N overrides the passes), then
 // the floors left for after bounce and the holes filled; prints how the result compares with the stored light.
-// Returns the figures for the JSON report (null: no bounce asked).
+// Returns the figures for the JSON report (null: no bounce asked). `samples`: the direct bake's luxelSamples.
 nlohmann::json bakeFaceBounce(const BounceArgs& args, const World& world, const Geometry& geometry, const RayScene& scene,
-                              LightmapSet& baked, const MapLights& lights);
+                              LightmapSet& baked, const MapLights& lights, const LuxelSamples& samples);
 
 }  // namespace luxel::cli

@@ -14,6 +14,7 @@
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/lightmap_set.hpp"
 #include "luxel/light/lights.hpp"
+#include "luxel/light/luxels.hpp"
 
 namespace luxel {
 
@@ -83,14 +84,28 @@ struct DirectBakeStats {
     double gridMs = 0, lightmapMs = 0;
 };
 
+// What a lightmap bake measures at each luxel before any light (luxelCentres order): where it samples light
+// (DirectBakeRules::sampleOffset along its normal, moved out of solid), where its shadow rays start, its PVS
+// cluster, whether it is a hole, its ambient occlusion. The same for every pass over the luxels with the same
+// sampling rules (the direct light, then each bounce), so it is measured once.
+struct LuxelSamples {
+    std::vector<Luxel> luxels;
+    std::vector<Vec3> sample, from;
+    std::vector<int32_t> cluster;  // -1 without rules.usePvs
+    std::vector<uint8_t> hole;
+    std::vector<float> occlusion;  // 0 open .. 1 enclosed; 0 without occlusion rays, for holes and translucent surfaces
+};
+LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules);
+
 // The light at every luxel, every style slot: slot k of a surface gets exactly its lights of style
 // Surface::styles[k] (a light whose style no slot holds lights nothing there), in pages laid out like the
 // World's (texels no luxel covers stay 0). When the map has deluxe pages (World::deluxemaps) they are baked
 // too, from the lights that have a slot on the surface or would take a free one (q3map2 gives a light's style
 // a slot as it arrives, up to 4); a luxel's direction is the normalised sum described at DirectBakeRules.
+// `samples`: luxelSamples for these rules, measured by the caller once for several passes (null: measured here).
 LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
-                                              const std::vector<Light>& lights, const DirectBakeRules& rules,
-                                              DirectBakeStats& stats);
+                                const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats,
+                                const LuxelSamples* samples = nullptr);
 
 // Style-0 light at every grid point (moved out of solid as q3map2 does; a point with no open space near stays
 // zero), combined by rules.combine. The map must have a light grid.

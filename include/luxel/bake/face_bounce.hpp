@@ -42,8 +42,10 @@ std::vector<Light> faceBounceLights(const World& world, const std::array<std::ve
                                     const FaceBounceModel& model);
 
 // Adds model.bounces passes to every slot of `set` (the direct light, floors not yet applied). `rules`: the
-// direct bake's (its floors and ambient are not applied to bounce light).
+// direct bake's (its floors and ambient are not applied to bounce light); `samples`: its luxelSamples, when the
+// caller kept them (null: measured again).
 FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const RayScene& scene, LightmapSet& set,
-                            const DirectBakeRules& rules, const FaceBounceModel& model);
+                            const DirectBakeRules& rules, const FaceBounceModel& model,
+                            const LuxelSamples* samples = nullptr);
 
 }  // namespace luxel
