@@ -3,6 +3,7 @@
 // ways, what luxel writes decodes (with OpenImageIO) to the values it was given, and JPEG / WebP written either
 // way decode to the same pixels. Without the module, PNG work goes on and other formats fail with one clear line.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <png.h>
 
 #include <csetjmp>
@@ -309,7 +310,17 @@ TEST_CASE("Without the OpenImageIO module PNG renders go on and other formats fa
     const test::CommandResult png = test::runLuxel("render '" + map + "' --size 64x36 -o '" + dir + "/a.png'");
     const test::CommandResult exr = test::runLuxel("render '" + map + "' --size 64x36 -o '" + dir + "/a.exr'");
     const test::CommandResult version = test::runLuxel("--version");
+    // A batch renders its maps without the module; only the contact sheet (drawn by OpenImageIO) is missing,
+    // a warning in the manifest.
+    const test::CommandResult batch = test::runLuxel("batch '" + map + "' --size 64x36 -q -o '" + dir + "/batch'");
     ::unsetenv("LUXEL_OIIO_MODULE");
+    CHECK(batch.exitCode == 0);
+    const nlohmann::json manifest = nlohmann::json::parse(test::readFileText(dir + "/batch/manifest.json"));
+    CHECK(manifest["summary"]["ok"] == 1);
+    CHECK(manifest["summary"]["failed"] == 0);
+    CHECK_THAT(manifest["warnings"].dump(), Catch::Contains("contact sheet not written") && Catch::Contains("/nonexistent/luxel-oiio.so"));
+    CHECK(fs::exists(dir + "/batch/index.html"));
+    CHECK_FALSE(fs::exists(dir + "/batch/sheet.png"));
     CHECK(png.exitCode == 0);
     CHECK(version.exitCode == 0);
     CHECK(exr.exitCode == 2);

@@ -160,8 +160,13 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             if (&v == &job.views.front() && options.sheetPath != "-" && !options.worker &&
                 r.image.channels == 3 && file.extension() == ".png") {
                 const std::vector<uint8_t> bytes = displayBytes(r.image);
-                out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
-                                                  sheetTileHeight(options));
+                try {
+                    out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
+                                                      sheetTileHeight(options));
+                } catch (const UsageError&) {
+                    // No OpenImageIO module: the map is rendered all the same; the sheet then reports why it is
+                    // missing (a warning in the manifest), as any failure to draw it does.
+                }
             }
             for (std::string& w : r.warnings)
                 if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
