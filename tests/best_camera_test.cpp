@@ -10,7 +10,7 @@
 #include <tuple>
 #include <cmath>
 
-#include "../src/render/camera_parts.hpp"
+#include "../src/render/camera/parts.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/io/map_source.hpp"

@@ -8,7 +8,7 @@
 
 #include "luxel/render/render.hpp"
 #include "support/render_fixtures.hpp"
-#include "../src/render/shade_parts.hpp"
+#include "../src/render/shade/parts.hpp"
 
 using namespace luxel;
 using namespace luxel::test;

@@ -1,5 +1,5 @@
 // The AVX2 loop of stage programs: programRun's pixels 8 at a time, every lane through the same IEEE
-// operations as programPixel (shade_program.cpp), so both give the same bits. It covers the stages real
+// operations as programPixel (program.cpp), so both give the same bits. It covers the stages real
 // maps are made of (a texture on its base, lightmap or environment coordinates, turbulent or not; the
 // lightmap; white; every colour generator, blend and alpha test; texture, vertex and constant alpha).
 // Programs with other stages (tcGen vector, Quake 2 warps, specular or portal alpha, textures
@@ -9,8 +9,8 @@
 #include <bit>
 #include <cstring>
 
-#include "shade_avx2_lightmap.hpp"
-#include "shade_program_parts.hpp"
+#include "avx2_lightmap.hpp"
+#include "program_parts.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
 

@@ -1,6 +1,6 @@
 // The AVX2 loops of lightmapped and vertex-coloured triangles without a texture (lightmap and vertex
 // modes), and shadeLightBlock's row helpers: run starts and streaming stores.
-#include "shade_avx2_lightmap.hpp"
+#include "avx2_lightmap.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
 

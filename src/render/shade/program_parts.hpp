@@ -1,7 +1,7 @@
 #pragma once
-// Internal to the render stage: what the scalar stage-program loop (shade_program.cpp) shares with its AVX2
-// loop (shade_avx2_program.cpp).
-#include "shade_parts.hpp"
+// Internal to the render stage: what the scalar stage-program loop (program.cpp) shares with its AVX2
+// loop (avx2_program.cpp).
+#include "parts.hpp"
 
 namespace luxel::render::shading {
 

@@ -1,10 +1,10 @@
 #pragma once
 // Internal to the render stage: what the parts of the shading share. shade.cpp runs the visibility buffer's
-// blocks (run by run, each run to its loop) and holds the scalar loops and the look; shade_prepare.cpp
-// resolves each triangle's shading once per frame; shade_program.cpp draws stage programs, shade_sky.cpp sky
-// boxes and cloud layers, shade_fog.cpp fog volumes; shade_avx2.cpp, shade_avx2_textured.cpp and
-// shade_avx2_program.cpp (with shade_program_parts.hpp) hold the vector loops (their shared pieces in
-// shade_avx2.hpp and shade_avx2_lightmap.hpp). The helpers here run per pixel in several parts, so they
+// blocks (run by run, each run to its loop) and holds the scalar loops and the look; prepare.cpp
+// resolves each triangle's shading once per frame; program.cpp draws stage programs, sky.cpp sky
+// boxes and cloud layers, fog.cpp fog volumes; avx2.cpp, avx2_textured.cpp and
+// avx2_program.cpp (with program_parts.hpp) hold the vector loops (their shared pieces in
+// avx2.hpp and avx2_lightmap.hpp). The helpers here run per pixel in several parts, so they
 // stay inline in this header, and static: each part has its own copy, as when they were file-local in one
 // shade.cpp, because GCC inlines a file's own functions more readily than shared inline ones (with plain
 // inline, loops that had lightAt and lightmapPairs inlined called them).
@@ -329,7 +329,7 @@ static inline Vec4 texturedPixel(const ShadeContext& ctx, const TriShade& t, con
     return {c.x, c.y, c.z, a.w};
 }
 
-// Stage programs (shade_program.cpp): light as the engine's framebuffer holds it.
+// Stage programs (program.cpp): light as the engine's framebuffer holds it.
 struct ProgramLight {
     bool linear = false;
     float ramp = 1;      // the display ramp: framebuffer values are light / ramp
@@ -375,9 +375,9 @@ static inline bool texturedVectorFits(const TriShade& t) {
 // column relative to the triangle's plane origin, fy its row. The scalar loop is the reference; the AVX2
 // loops do the same IEEE operations per lane and may write up to 8 pixels past the run (callers give
 // them room and overwrite them).
-// programRun: shade_program.cpp; skyBoxRun, skyBoxRunAvx2: shade_sky.cpp; fogRun: shade_fog.cpp;
-// lightmapRunFor, vertexRunAvx2, runStartsAvx2, streamRow: shade_avx2.cpp; texturedRunAvx2:
-// shade_avx2_textured.cpp.
+// programRun: program.cpp; skyBoxRun, skyBoxRunAvx2: sky.cpp; fogRun: fog.cpp;
+// lightmapRunFor, vertexRunAvx2, runStartsAvx2, streamRow: avx2.cpp; texturedRunAvx2:
+// avx2_textured.cpp.
 void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
                 const float* depth, int n, float* out);
 void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py, const float* depth, int n,

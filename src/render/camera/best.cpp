@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "camera_parts.hpp"
+#include "parts.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/vis/visibility.hpp"
 

@@ -1,11 +1,11 @@
 #pragma once
-// Internal to the render stage: the inline pieces the AVX2 loops (shade_avx2.cpp, shade_avx2_textured.cpp,
-// shade_sky.cpp) are built of: gamma and look on 8 pixels, r/g/b (de)interleaving, plane evaluation and
+// Internal to the render stage: the inline pieces the AVX2 loops (avx2.cpp, avx2_textured.cpp,
+// sky.cpp) are built of: gamma and look on 8 pixels, r/g/b (de)interleaving, plane evaluation and
 // bilinear texture fetches. Each lane sees the same IEEE operations as the scalar code it mirrors
-// (shade_parts.hpp), so the vector loops give the same bits. Static like the helpers there (see there why).
+// (parts.hpp), so the vector loops give the same bits. Static like the helpers there (see there why).
 #include <bit>
 
-#include "shade_parts.hpp"
+#include "parts.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
 
@@ -44,7 +44,7 @@ static LUXEL_AVX2 inline void hueClamp8(__m256& r, __m256& g, __m256& b, float h
 
 // lookOf on 8 pixels. std::max(a, b) is (a < b ? b : a), which is _mm256_max_ps(b, a); clamp01 is
 // min(max(v, 0), 1) in that operand order, NaN -> 0 included. Always inlined: GCC keeps it out of the
-// lightmap and vertex loops of shade_avx2.cpp otherwise (it did inline it when all loops shared a file).
+// lightmap and vertex loops of avx2.cpp otherwise (it did inline it when all loops shared a file).
 [[gnu::always_inline]] static LUXEL_AVX2 inline void look8(__m256& r, __m256& g, __m256& b, const TriShade& t, const LookParams& lp) {
     const __m256 ar = _mm256_set1_ps(t.albedo.x), ag = _mm256_set1_ps(t.albedo.y), ab = _mm256_set1_ps(t.albedo.z);
     if (lp.linear) {

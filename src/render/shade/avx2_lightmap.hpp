@@ -1,8 +1,8 @@
 #pragma once
 // Internal to the render stage: the lightmap light of 8 pixels (lightmapLight8), the AVX2 form of
-// lightAt's lightmap branch with the look applied. The lightmap loop (shade_avx2.cpp) and the textured loop
-// (shade_avx2_textured.cpp) both use it; it is inlined into each.
-#include "shade_avx2.hpp"
+// lightAt's lightmap branch with the look applied. The lightmap loop (avx2.cpp) and the textured loop
+// (avx2_textured.cpp) both use it; it is inlined into each.
+#include "avx2.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
 

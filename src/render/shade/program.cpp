@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shade_program_parts.hpp"
+#include "program_parts.hpp"
 
 namespace luxel::render::shading {
 

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "camera_parts.hpp"
+#include "parts.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/vis/visibility.hpp"

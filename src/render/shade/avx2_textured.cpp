@@ -2,7 +2,7 @@
 // the blend texture and detail textures, each lane on its own mip level.
 #include <bit>
 
-#include "shade_avx2_lightmap.hpp"
+#include "avx2_lightmap.hpp"
 
 #if defined(LUXEL_SHADE_AVX2)
 

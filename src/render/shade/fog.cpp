@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "shade_parts.hpp"
+#include "parts.hpp"
 
 namespace luxel::render {
 

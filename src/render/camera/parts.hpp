@@ -1,6 +1,6 @@
 #pragma once
-// Internal to the render stage: the pieces camera_spec.cpp (spawn, intermission, overview), camera_best.cpp
-// (the automatic camera) and camera_resolve.cpp (fallbacks) share.
+// Internal to the render stage: the pieces camera/spec.cpp (spawn, intermission, overview), camera/best.cpp
+// (the automatic camera) and camera/resolve.cpp (fallbacks) share.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // Camera specs resolved with fallbacks, so a batch of thumbnails gets a picture of every map.
 #include <fmt/format.h>
 
-#include "camera_parts.hpp"
+#include "parts.hpp"
 #include "luxel/render/best_camera.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/util/error.hpp"

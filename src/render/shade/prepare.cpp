@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "shade_parts.hpp"
+#include "parts.hpp"
 
 namespace luxel::render {
 

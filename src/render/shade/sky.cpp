@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include "shade_avx2.hpp"
+#include "avx2.hpp"
 
 namespace luxel::render::shading {
 

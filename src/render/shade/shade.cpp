@@ -1,7 +1,7 @@
 // Shading of the visibility buffer: the block loops (shadeBlock; shadeLightBlock sends each run of one
 // triangle on a row to its loop), the scalar loops that are the reference for the vector ones, single
 // translucent pixels (shadePixelWithAlpha), the look (gamma table, lookParams, applyLook), and the debug
-// colours of the normals, depth and clusters modes. The other parts are listed in shade_parts.hpp.
+// colours of the normals, depth and clusters modes. The other parts are listed in parts.hpp.
 #include "luxel/render/shade.hpp"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include "luxel/light/lightmap_sample.hpp"
 #include "luxel/vis/visibility.hpp"
 
-#include "shade_parts.hpp"
+#include "parts.hpp"
 
 namespace luxel::render {
 
@@ -67,7 +67,7 @@ float applyGamma(float v, const GammaTable& t) {
 
 namespace shading {
 
-// LookParams (shade_parts.hpp) of a look, or of the context's look.
+// LookParams (parts.hpp) of a look, or of the context's look.
 LookParams lookParams(Look look, const EngineLook& engine, const GammaTable* table) {
     LookParams lp;
     lp.linear = look == Look::Linear;
