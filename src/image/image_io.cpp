@@ -87,25 +87,51 @@ std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     return bytes;
 }
 
+namespace {
+
+bool isJpegName(const std::string& ext) { return ext == ".jpg" || ext == ".jpeg"; }
+
+// Whether luxel's own codecs write `channels` samples to a file of this extension.
+bool ownWriter(const std::string& ext, int channels) {
+    return (ext == ".png" && channels <= 4) || (isJpegName(ext) && channels != 2) || (ext == ".webp" && channels >= 3);
+}
+
+// The own codec's bytes; JPEG takes the first three of four channels (its RGB: JPEG has no alpha).
+Bytes encodeOwn(const std::string& path, const std::string& ext, const uint8_t* samples, int width, int height,
+                int channels, const ImageMetadata& metadata) {
+    try {
+        if (ext == ".png") return encodePng(samples, width, height, channels, metadata);
+        if (isJpegName(ext)) return encodeJpeg(samples, width, height, channels, metadata);
+        return encodeWebp(samples, width, height, channels);
+    } catch (const UsageError& e) {
+        throw UsageError(path + ": cannot write: " + e.what());
+    }
+}
+
+}  // namespace
+
+std::optional<Bytes> encodeOwnFormat(const std::string& path, const uint8_t* samples, int width, int height, int channels,
+                                     const ImageMetadata& metadata) {
+    const std::string ext = extensionOf(path);
+    if (!ownWriter(ext, channels)) return std::nullopt;
+    if (isJpegName(ext) && channels == 4) {
+        std::vector<uint8_t> rgb(size_t(width) * size_t(height) * 3);
+        for (size_t i = 0, n = size_t(width) * size_t(height); i < n; ++i)
+            std::copy_n(samples + i * 4, 3, rgb.data() + i * 3);
+        return encodeOwn(path, ext, rgb.data(), width, height, 3, metadata);
+    }
+    return encodeOwn(path, ext, samples, width, height, channels, metadata);
+}
+
 Bytes encodeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {
     if (image.width <= 0 || image.height <= 0 || image.channels <= 0) throw UsageError(path + ": empty image");
     const std::string ext = extensionOf(path);
     if (ext.empty()) throw UsageError(path + ": no file extension to choose an image format by");
-    const bool jpeg = ext == ".jpg" || ext == ".jpeg";
-    const bool own = (ext == ".png" && image.channels <= 4) || (jpeg && image.channels != 2) ||
-                     (ext == ".webp" && image.channels >= 3);
-    if (!own) return oiioModule("writing " + path).encodeImage(path, image, metadata);
+    if (!ownWriter(ext, image.channels)) return oiioModule("writing " + path).encodeImage(path, image, metadata);
     // JPEG has no alpha: a 4-channel image (RGB + coverage alpha) is written as its RGB there.
-    const bool dropAlpha = jpeg && image.channels == 4;
+    const bool dropAlpha = isJpegName(ext) && image.channels == 4;
     const std::vector<uint8_t> display = displayBytes(image, dropAlpha);
-    const int channels = dropAlpha ? 3 : image.channels;
-    try {
-        if (ext == ".png") return encodePng(display.data(), image.width, image.height, channels, metadata);
-        if (jpeg) return encodeJpeg(display.data(), image.width, image.height, channels, metadata);
-        return encodeWebp(display.data(), image.width, image.height, channels);
-    } catch (const UsageError& e) {
-        throw UsageError(path + ": cannot write: " + e.what());
-    }
+    return encodeOwn(path, ext, display.data(), image.width, image.height, dropAlpha ? 3 : image.channels, metadata);
 }
 
 void writeImage(const std::string& path, const Image& image, const ImageMetadata& metadata) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "luxel/image/image.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/util/error.hpp"
 #include "module_parts.hpp"
 
@@ -382,10 +383,6 @@ std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles,
     size_t next = 0;
     for (int s = 0; s < layout.sheets; ++s) {
         OIIO::ImageSpec spec(layout.width, layout.sheetHeight(s), 3, OIIO::TypeDesc::UINT8);
-        // zlib level 1 with the Paeth filter alone, as the views are written (writeImage): the OpenArena sheet
-        // (2604 x 1516) is 4% larger than at level 3.
-        spec.attribute("png:compressionLevel", 1);
-        spec.attribute("png:filter", 0x80);  // PNG_FILTER_PAETH
         OIIO::ImageBuf sheet(spec);
         IBA::fill(sheet, kSheetBackground);
         size_t end = std::min(tiles.size(), size_t(s + 1) * size_t(layout.rowsPerSheet) * size_t(layout.columns));
@@ -397,7 +394,14 @@ std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles,
         });
         next = end;
         std::string file = sheetFileName(path, s);
-        writeAtomically(sheet, file);
+        // PNG, JPEG and WebP through luxel's own codecs, as the views are written (the sheet's pixels the same,
+        // its PNG encoded in a quarter of the time zlib took); other formats through OpenImageIO.
+        std::vector<uint8_t> pixels(size_t(spec.width) * size_t(spec.height) * 3);
+        sheet.get_pixels(sheet.roi(), OIIO::TypeDesc::UINT8, pixels.data());
+        if (const auto bytes = encodeOwnFormat(file, pixels.data(), spec.width, spec.height, 3))
+            writeFileAtomic(file, *bytes);
+        else
+            writeAtomically(sheet, file);
         written.push_back(file);
     }
     return written;

@@ -2,6 +2,7 @@
 // Float images and all image I/O (through OpenImageIO).
 #include <cstdint>
 #include <span>
+#include <optional>
 #include <string>
 #include <memory>
 #include <new>
@@ -68,6 +69,11 @@ void writeImage(const std::string& path, const Image& image, const ImageMetadata
 // The bytes writeImage stores, for a file named like `path` (only its extension matters): an image served
 // from memory is byte for byte the file `luxel render` writes.
 std::vector<uint8_t> encodeImage(const std::string& path, const Image& image, const ImageMetadata& metadata = {});
+// 8-bit samples (`channels` interleaved, rows top down) encoded by luxel's own codecs for a file named like `path`
+// (PNG up to 4 channels, JPEG of 1, 3 or 4 (its RGB), WebP of 3 or 4); nullopt for the formats only the OpenImageIO
+// module writes. Throws UsageError when encoding fails.
+std::optional<std::vector<uint8_t>> encodeOwnFormat(const std::string& path, const uint8_t* samples, int width, int height,
+                                                    int channels, const ImageMetadata& metadata = {});
 
 // The 8-bit values writeImage stores for PNG / JPEG: each value clamped to [0, 1] (NaN as 0) and rounded to
 // nearest of 255 steps; with dropAlpha a 4-channel image's RGB alone.
