@@ -110,8 +110,10 @@ FaceBounceStats bounceFaces(const World& world, const Geometry& geometry, const 
     bounceRules.floorAfterBounce = true;  // floors are the caller's
     // The floors, ambient and dirt-dimmed floor differ from the direct bake's; where luxels sample light does not.
     LuxelSamples measured;
-    if (!samples) measured = luxelSamples(world, geometry, scene, bounceRules);
-    if (!samples) samples = &measured;
+    if (!samples) {
+        measured = luxelSamples(world, geometry, scene, bounceRules);
+        samples = &measured;
+    }
     std::array<std::vector<LightmapPage>, 4> from = set.slots;
     for (int pass = 0; pass < model.bounces; ++pass) {
         std::vector<Light> lights = faceBounceLights(world, from, model);

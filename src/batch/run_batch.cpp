@@ -7,8 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 
@@ -78,6 +76,19 @@ struct MapLimits {
     double seconds = 0;          // 0: none
     size_t textureBytes = 0;     // 0: none
 };
+
+// Maps in flight: --jobs, else one per thread, fewer when memory is short (batchJobs).
+int mapsInFlight(const BatchOptions& options) {
+    return options.jobs > 0 ? options.jobs : batchJobs(std::max(1, options.threads), options.maxMemory);
+}
+
+// --map-timeout, and a map's share of the maps' 5/8 of --max-memory for its textures.
+MapLimits mapLimits(const BatchOptions& options, int inFlight) {
+    MapLimits limits;
+    limits.seconds = options.mapTimeout;
+    if (options.maxMemory) limits.textureBytes = options.maxMemory / 8 * 5 / size_t(inFlight);
+    return limits;
+}
 
 // Throws when the map's time is up, naming the stage it got through.
 void checkTime(const MapLimits& limits, double startMs, const std::string& stage) {
@@ -278,14 +289,13 @@ void runWorker(const std::vector<MapJob>& jobs, const BatchOptions& options, con
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (options.parentPid > 0 && ::getppid() != options.parentPid)
         throw UsageError("--parent-pid " + std::to_string(options.parentPid) + ": the batch that started this worker has ended");
-    // The caches and each map's share of the memory, as the parent would have set them for maps in flight.
-    const int inFlight = options.jobs > 0 ? options.jobs : batchJobs(std::max(1, options.threads), options.maxMemory);
-    MapLimits limits;
-    limits.seconds = options.mapTimeout;
+    // Each map's share of the memory as in the parent; the caches' share split between the workers, each of
+    // which keeps its own.
+    const int inFlight = mapsInFlight(options);
+    const MapLimits limits = mapLimits(options, inFlight);
     if (options.maxMemory) {
         setTextureCacheBudget(options.maxMemory / 16 * 5 / size_t(inFlight));
         setStudioModelCacheBudget(options.maxMemory / 16 / size_t(inFlight));
-        limits.textureBytes = options.maxMemory / 8 * 5 / size_t(inFlight);
     }
     serveWorker([&](const std::string& source) {
         const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == source; });
@@ -365,7 +375,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
 
     const int threads = std::max(1, options.threads);
     const size_t maxMemory = options.maxMemory;
-    const int inFlight = options.jobs > 0 ? options.jobs : batchJobs(threads, maxMemory);
+    const int inFlight = mapsInFlight(options);
     // The decoded textures and models shared by all maps get 3/8 of the memory (models 1/16 of it, textures
     // the rest); the maps in flight the other 5/8 (batchJobs).
     if (maxMemory) {
@@ -373,9 +383,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
         setStudioModelCacheBudget(maxMemory / 16);
     }
 
-    MapLimits limits;
-    limits.seconds = options.mapTimeout;
-    if (maxMemory) limits.textureBytes = maxMemory / 8 * 5 / size_t(inFlight);
+    const MapLimits limits = mapLimits(options, inFlight);
     std::vector<Outcome> outcomes(mine.size());
     // The worker processes, started when a map first needs one.
     std::unique_ptr<WorkerPool> pool;

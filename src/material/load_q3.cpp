@@ -287,11 +287,6 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 default: break;
             }
             const bool decode = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
-            if (const std::optional<size_t> drawn = rLightmapStageCount(sh)) {
-                Q3Shader cut = sh;
-                cut.stages.resize(*drawn);
-                look.lightmapModeProgram = stageProgram(cut, f.files, requests, options.time, decode);
-            }
             if (drawnAsProgram(sh)) {
                 look.program = stageProgram(sh, f.files, requests, options.time, decode);
             } else if (kind == Q3DrawKind::Opaque && decode) {
@@ -312,6 +307,16 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                     look.detail[d] = requests.addQuake3Image(f.files, path);
                     look.detailScale[d] = {s.tcModScale[0], s.tcModScale[1]};
                     ++d;
+                }
+            }
+            // The stages r_lightmap draws: the program itself when they are all of them.
+            if (const std::optional<size_t> drawn = rLightmapStageCount(sh)) {
+                if (*drawn == sh.stages.size() && look.program) {
+                    look.lightmapModeProgram = look.program;
+                } else {
+                    Q3Shader cut = sh;
+                    cut.stages.resize(*drawn);
+                    look.lightmapModeProgram = stageProgram(cut, f.files, requests, options.time, decode);
                 }
             }
         }

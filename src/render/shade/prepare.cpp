@@ -36,12 +36,10 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         return t;
     }
     // With a lightmap stage drawn on its own (not collapsed), the stages up to it are drawn as in lit mode.
-    const bool ownStagesToLightmap = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine &&
-                                     s.kind == SourceKind::Lightmap && ownLook && ownLook->lightmapModeProgram;
-    const RenderMode mode = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine && ctx.materials &&
-                                    (withoutLightmapStage || ownStagesToLightmap)
-                                ? RenderMode::Lit
-                                : ctx.mode;
+    const bool engineLightmap = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine;
+    const bool ownStagesToLightmap = engineLightmap && s.kind == SourceKind::Lightmap && ownLook && ownLook->lightmapModeProgram;
+    const RenderMode mode =
+        engineLightmap && ctx.materials && (withoutLightmapStage || ownStagesToLightmap) ? RenderMode::Lit : ctx.mode;
     const bool albedoMode = mode == RenderMode::Lit || mode == RenderMode::Albedo;
     const SurfaceLook* look = nullptr;
     if (albedoMode && (s.kind == SourceKind::Lightmap || s.kind == SourceKind::Vertex)) {
