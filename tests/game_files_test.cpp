@@ -18,6 +18,7 @@
 #include "../src/bsp/source/format.hpp"
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
+#include "support/pak_writer.hpp"
 #include "support/test_paths.hpp"
 #include "support/zip_writer.hpp"
 
@@ -102,6 +103,73 @@ TEST_CASE("Quake 3 game dir: loose files beat pk3s, later pk3s beat earlier ones
     CHECK(files.describe("textures/b.tga") == (dir / "pak8.pk3").string() + ":textures/b.tga");
     CHECK(files.describe("textures/a.tga") == (dir / "textures/a.tga").string());
     CHECK_FALSE(files.describe("textures/missing.tga"));
+}
+
+TEST_CASE("Quake 1/2 game dir: a higher-numbered pak beats a lower one, every pak beats loose files", "[game_files]") {
+    const fs::path dir = tempDir("gamefiles-quake");
+    writeFile(dir / "pak0.pak", test::makePak({{"gfx/palette.lmp", "pak0 palette"},
+                                                {"textures/a.wal", "pak0 a"},
+                                                {"textures/b.wal", "pak0 b"},
+                                                {"textures/c.wal", "pak0 c"},
+                                                {"textures/only0.wal", "pak0 only"}}));
+    writeFile(dir / "pak1.pak", test::makePak({{"textures/b.wal", "pak1 b"}, {"Textures/C.WAL", "pak1 c"}}));
+    // Numbers, not names, order the paks: pak10 comes after pak2 (byte order would put it before).
+    writeFile(dir / "pak2.pak", test::makePak({{"textures/c.wal", "pak2 c"}, {"textures/d.wal", "pak2 d"}}));
+    writeFile(dir / "PAK10.PAK", test::makePak({{"textures/d.wal", "pak10 d"}}));
+    // Loose files lose to every pak (id's engines put the directory behind its paks) but are still found.
+    writeFile(dir / "gfx/palette.lmp", "loose palette");
+    writeFile(dir / "textures/loose.wal", "loose only");
+    // Not pakN.pak as the engines spell it: never mounted.
+    writeFile(dir / "pak01.pak", test::makePak({{"textures/a.wal", "pak01 a"}, {"unmounted1.txt", "x"}}));
+    writeFile(dir / "mymod.pak", test::makePak({{"textures/a.wal", "mymod a"}, {"unmounted2.txt", "x"}}));
+    writeFile(dir / "pak3.pk3", makeZip({{"textures/a.wal", "pk3 a"}, {"unmounted3.txt", "x"}}));
+
+    std::vector<std::string> names;
+    for (const std::string& p : quakePakFiles(dir.string())) names.push_back(fs::path(p).filename().string());
+    CHECK(names == std::vector<std::string>{"pak0.pak", "pak1.pak", "pak2.pak", "PAK10.PAK"});
+    CHECK(quakePakNumber("pak0.pak") == 0u);
+    CHECK(quakePakNumber("Pak12.Pak") == 12u);
+    for (const char* other : {"pak01.pak", "pak.pak", "pak-1.pak", "pak1.pk3", "xpak1.pak", "pak1234567890.pak"})
+        CHECK_FALSE(quakePakNumber(other));
+
+    GameFiles files;
+    files.addQuakeGameDir(dir.string());
+    CHECK(files.mountCount() == 5);  // four paks and the directory
+    const std::vector<FileOrigin> mounts = files.mounts();
+    CHECK(fs::path(mounts.front().mount).filename() == "PAK10.PAK");
+    CHECK(mounts.back().kind == FileOrigin::Kind::Loose);
+    CHECK(text(files.read("gfx/palette.lmp")) == "pak0 palette");
+    CHECK(text(files.read("textures/a.wal")) == "pak0 a");
+    CHECK(text(files.read("textures/b.wal")) == "pak1 b");
+    CHECK(text(files.read("textures/c.wal")) == "pak2 c");
+    CHECK(text(files.read("textures/d.wal")) == "pak10 d");
+    CHECK(text(files.read("textures/only0.wal")) == "pak0 only");
+    CHECK(text(files.read("TEXTURES/LOOSE.WAL")) == "loose only");
+    for (const char* unmounted : {"unmounted1.txt", "unmounted2.txt", "unmounted3.txt"}) CHECK_FALSE(files.exists(unmounted));
+    CHECK(files.describe("textures/b.wal") == (dir / "pak1.pak").string() + ":textures/b.wal");
+    CHECK(files.describe("textures/c.wal") == (dir / "pak2.pak").string() + ":textures/c.wal");
+    const std::optional<FileOrigin> origin = files.origin("textures/d.wal");
+    REQUIRE(origin);
+    CHECK(origin->kind == FileOrigin::Kind::Archive);
+    CHECK(origin->member == "textures/d.wal");
+    CHECK(files.list("textures", ".wal") ==
+          std::vector<std::string>{"textures/a.wal", "textures/b.wal", "textures/c.wal", "textures/d.wal",
+                                   "textures/loose.wal", "textures/only0.wal"});
+
+    // A pak mounts on its own too (by its extension); its identity is not a zip's.
+    GameFiles one;
+    one.addArchive((dir / "pak1.pak").string());
+    CHECK(text(one.read("textures/c.wal")) == "pak1 c");
+    CHECK(one.identity("textures/c.wal") == "pak:" + fs::canonical(dir / "pak1.pak").string() + ":Textures/C.WAL");
+
+    // A damaged pak fails the whole game dir with its name, leaving the search path as it was.
+    writeFile(dir / "pak4.pak", Bytes{'P', 'A', 'C', 'K', 12, 0, 0, 0, 63, 0, 0, 0});
+    GameFiles failing;
+    failing.addDirectory((dir / "textures").string());
+    CHECK_THAT(decodeErrorOf([&] { failing.addQuakeGameDir(dir.string()); }),
+               Catch::Matchers::Contains((dir / "pak4.pak").string() + ": lump pak header at byte 8"));
+    CHECK(failing.mountCount() == 1);
+    CHECK_THROWS_AS(failing.addQuakeGameDir((dir / "missing").string()), UsageError);
 }
 
 TEST_CASE("game files: names match case-insensitively and with backslashes", "[game_files]") {

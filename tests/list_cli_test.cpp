@@ -6,6 +6,7 @@
 #include <set>
 
 #include "support/batch_fixtures.hpp"
+#include "support/pak_writer.hpp"
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
 #include "support/zip_writer.hpp"
@@ -46,6 +47,24 @@ TEST_CASE("luxel list prints the maps an archive or folder holds", "[batch][cli]
     r = runLuxel("list " + q(d + "/none.pk3"));
     CHECK(r.exitCode == 2);
     CHECK(r.err.find("none.pk3") != std::string::npos);
+}
+
+TEST_CASE("luxel list prints the maps a Quake .pak or a game folder of paks holds", "[batch][cli]") {
+    const std::string d = tempDir("list-pak");
+    writeFile(d + "/baseq2/pak0.pak", makePak({{"maps/b.bsp", "b"}, {"maps/a.bsp", "a"}, {"pics/x.pcx", "x"}}));
+    writeFile(d + "/baseq2/pak1.pak", makePak({{"maps/a.bsp", "a, newer"}}));
+    auto r = runLuxel("list " + q(d + "/baseq2/pak0.pak"));
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.out == "a\t" + d + "/baseq2/pak0.pak:maps/a.bsp\nb\t" + d + "/baseq2/pak0.pak:maps/b.bsp\n");
+    r = runLuxel("list " + q(d + "/baseq2"));
+    CHECK(r.exitCode == 0);
+    CHECK(r.out == "a\t" + d + "/baseq2/pak1.pak:maps/a.bsp\nb\t" + d + "/baseq2/pak0.pak:maps/b.bsp\n");
+    writeFile(d + "/bad.pak", bytesOf("PACK"));
+    r = runLuxel("list " + q(d + "/bad.pak"));
+    CHECK(r.exitCode == 2);
+    CHECK(lineCount(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains(d + "/bad.pak: lump pak header at byte 0: a file of 4 bytes is shorter than the 12-byte PACK header"));
 }
 
 TEST_CASE("luxel --version prints its name and version", "[batch][cli]") {

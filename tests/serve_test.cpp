@@ -14,6 +14,7 @@
 
 #include "luxel/image/image.hpp"
 #include "support/batch_fixtures.hpp"
+#include "support/pak_writer.hpp"
 #include "support/q3_writer.hpp"
 #include "support/serve_process.hpp"
 #include "support/test_paths.hpp"
@@ -215,6 +216,7 @@ TEST_CASE("serve: hostile uploads get their 4xx in bounded time and memory; good
     };
     samePixels(post(room));
     samePixels(post(toString(makeZip({{"maps/room.bsp", room}}))));
+    samePixels(post(toString(makePak({{"textures/x.wal", "x"}, {"maps/room.bsp", room}}))));  // a Quake .pak
     httplib::MultipartFormDataItems form = {{"map", room, "room.bsp", "application/octet-stream"}};
     samePixels(http->Post("/render?size=64x36", form));
     // Two maps in one archive: choose with map=.
@@ -255,6 +257,9 @@ TEST_CASE("serve: hostile uploads get their 4xx in bounded time and memory; good
     }
     hostile.push_back({"zip without maps", toString(makeZip({{"readme.txt", "hi"}})), 422, "holds no maps/*.bsp"});
     hostile.push_back({"truncated zip", toString(makeZip({{"maps/room.bsp", room}})).substr(0, 300), 422, "upload.pk3"});
+    hostile.push_back({"truncated pak", toString(makePak({{"maps/room.bsp", room}})).substr(0, 300), 422,
+                       "upload.pak: lump pak header at byte 4: the directory (64 bytes at byte"});
+    hostile.push_back({"pak without maps", toString(makePak({{"readme.txt", "hi"}})), 422, "upload.pak: holds no maps/*.bsp"});
     // A texture claiming 60000x60000 (14 GB of RGBA): refused before any of it is allocated; the request gets 422.
     hostile.push_back({"60000x60000 texture", toString(makeZip({{"maps/room.bsp", room}, {"textures/luxel/wall.tga", tgaClaiming(60000, 60000)}})),
                        422, "60000x60000"});

@@ -11,6 +11,7 @@
 #include "luxel/io/map_listing.hpp"
 #include "luxel/scene/work_list.hpp"
 #include "luxel/util/error.hpp"
+#include "support/pak_writer.hpp"
 #include "support/test_paths.hpp"
 #include "support/zip_writer.hpp"
 
@@ -194,6 +195,62 @@ TEST_CASE("work list: a game directory gives one map per name, from where the en
     // Not added twice when the scene names it already.
     s.gameDirs = {d};
     for (const MapJob& j : expandScene(s)) CHECK(j.gameDirs == std::vector<std::string>{d});
+}
+
+TEST_CASE("work list: .pak archives list, and sit in folders and game folders, as pk3s do", "[worklist]") {
+    const std::string d = tempDir("wl-pak");
+    auto writePak = [](const std::string& path, const std::vector<PakFile>& files) { writeFile(path, makePak(files)); };
+    // One archive: only maps/*.bsp directly in maps/, sorted by member name, any case of ".pak".
+    writePak(d + "/mods/dm.PAK", {{"maps/q2dm2.bsp", "b"},
+                                  {"maps/Q2DM1.BSP", "a"},
+                                  {"maps/sub/no.bsp", "n"},
+                                  {"textures/maps/no.bsp", "n"},
+                                  {"maps/readme.txt", "r"}});
+    REQUIRE(isArchivePath(d + "/mods/dm.PAK"));
+    for (K kind : {K::Auto, K::Archive}) {
+        const auto maps = expandMapInput(d + "/mods/dm.PAK", kind, "here");
+        CHECK(specs(maps) == std::vector<std::string>{d + "/mods/dm.PAK:maps/Q2DM1.BSP", d + "/mods/dm.PAK:maps/q2dm2.bsp"});
+        CHECK(names(maps) == std::vector<std::string>{"Q2DM1", "q2dm2"});
+    }
+    // A member spec is one map when the pak has the member (any case), an error when it has not.
+    CHECK(expandMapInput(d + "/mods/dm.PAK:maps/q2dm1.bsp", K::Auto, "here").size() == 1);
+    CHECK(archiveHasMember(d + "/mods/dm.PAK", "MAPS/q2dm2.bsp"));
+    CHECK_FALSE(archiveHasMember(d + "/mods/dm.PAK", "maps/q2dm3.bsp"));
+    CHECK_THROWS_AS(expandMapInput(d + "/mods/dm.PAK:maps/q2dm3.bsp", K::Auto, "here"), UsageError);
+
+    // In a plain folder: every .pak's maps (whatever its name), a damaged one as one failed entry.
+    writeFile(d + "/mods/broken.pak", Bytes{'P', 'A', 'C', 'K', 12, 0, 0, 0, 64, 0, 0, 0});  // a directory past the end
+    touch(d + "/mods/loose.bsp");
+    CHECK_FALSE(looksLikeGameDir(d + "/mods"));  // no pakN.pak, pk3 or maps/ in it
+    const auto inFolder = expandMapInput(d + "/mods", K::Auto, "here");
+    CHECK(specs(inFolder) == std::vector<std::string>{d + "/mods/broken.pak", d + "/mods/dm.PAK:maps/Q2DM1.BSP",
+                                                      d + "/mods/dm.PAK:maps/q2dm2.bsp", d + "/mods/loose.bsp"});
+    CHECK_THAT(inFolder[0].error, Catch::Contains("broken.pak: lump pak header at byte 4"));
+
+    // A game folder of paks: one map per name, from where openMapInGameDir loads it (pak1 over pak0 over loose
+    // over a pk3), an unreadable pak as one failed entry.
+    const std::string g = d + "/id1";
+    writePak(g + "/pak0.pak", {{"maps/e1m1.bsp", "0"}, {"maps/e1m2.bsp", "0"}, {"maps/e1m3.bsp", "0"}});
+    writePak(g + "/pak1.pak", {{"maps/E1M2.bsp", "1"}});
+    touch(g + "/maps/e1m3.bsp", "loose");
+    touch(g + "/maps/e1m4.bsp", "loose");
+    writeZip(g + "/zz.pk3", {{"maps/e1m4.bsp", "pk3"}, {"maps/e1m5.bsp", "pk3"}});
+    writePak(g + "/extra.pak", {{"maps/unmounted.bsp", "x"}});
+    REQUIRE(looksLikeGameDir(g));
+    auto maps = expandMapInput(g, K::Auto, "here");
+    CHECK(specs(maps) == std::vector<std::string>{g + "/pak0.pak:maps/e1m1.bsp", g + "/pak1.pak:maps/E1M2.bsp",
+                                                  g + "/pak0.pak:maps/e1m3.bsp", g + "/maps/e1m4.bsp",
+                                                  g + "/zz.pk3:maps/e1m5.bsp"});
+    touch(g + "/pak2.pak", "not a pak");
+    maps = expandMapInput(g, K::GameDir, "here");
+    REQUIRE(maps.size() == 6);
+    CHECK(maps[0].spec == g + "/pak2.pak");
+    CHECK_THAT(maps[0].error, Catch::Contains("not a PACK archive"));
+    CHECK(maps[1].spec == g + "/pak0.pak:maps/e1m1.bsp");
+
+    // A folder holding only pakN.pak files is a game folder.
+    writePak(d + "/only/pak0.pak", {{"maps/x.bsp", "x"}});
+    CHECK(looksLikeGameDir(d + "/only"));
 }
 
 TEST_CASE("work list: expandScene applies per-map overrides and view selection", "[worklist]") {

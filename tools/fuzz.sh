@@ -6,11 +6,12 @@
 #   luxel_fuzz_content  textures (VTF, PCX, WAL, JPEG, PNG, TGA, WebP) and scripts (VMT, KeyValues / gameinfo.txt, Quake 3 shaders);
 #   luxel_fuzz_formats  scene TOML, zip / pk3 central directories and members, Quake 3 .map sources, entity lumps,
 #                       gameinfo.txt search paths;
-#   luxel_fuzz_serve    what `luxel serve` does with a request: routes, query strings, ETags, uploads.
+#   luxel_fuzz_serve    what `luxel serve` does with a request: routes, query strings, ETags, uploads;
+#   luxel_fuzz_pak      id PACK archives (.pak): in memory, and on disk as a Quake game folder's pak0.pak.
 # Usage:
 #   tools/fuzz.sh [seconds]   (default 60, two thirds to decode) explores decode and content: a random seed unless
 #                             FUZZ_SEED is set, the corpora kept between runs;
-#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all seven) however
+#   tools/fuzz.sh --runs N    for CI: seed 1 (or FUZZ_SEED), fresh corpora, N inputs per target (all eight) however
 #                             long they take (libFuzzer's own timers still make two runs drift apart after a second);
 #   tools/fuzz.sh --campaign [N | Ts] [TARGET...]  every target (or those named) for N inputs (default 1000000) or
 #                             T seconds each, two at a time (FUZZ_JOBS),
@@ -42,7 +43,7 @@ campaign_report() {
     echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
     echo "|---|---|---|---|---|---|---|---|---|"
     local status=0 target dir inputs speed cov ft corpus peak findings ended
-    for target in decode lumps_q3 lumps_q2 lumps_vbsp content formats serve; do
+    for target in decode lumps_q3 lumps_q2 lumps_vbsp content formats serve pak; do
         dir="$build/campaign/$target"
         [ -d "$dir" ] || continue
         inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
@@ -71,12 +72,12 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
-targets=(decode lumps_q3 lumps_q2 lumps_vbsp content formats serve)
+targets=(decode lumps_q3 lumps_q2 lumps_vbsp content formats serve pak)
 cmake --build "$build" -j2 --target "${targets[@]/#/luxel_fuzz_}"
 # The Source lump target's base map is a real one from ../shared.
 if [ ! -f "$shared/maps/source/bsptool_tf2_mp_lobby.bsp" ]; then
     echo "fuzz.sh: $shared/maps/source/bsptool_tf2_mp_lobby.bsp not found: lumps_vbsp left out" >&2
-    targets=(decode lumps_q3 lumps_q2 content formats serve)
+    targets=(decode lumps_q3 lumps_q2 content formats serve pak)
 fi
 
 artifacts="$build/artifacts"
@@ -193,6 +194,28 @@ for i, line in enumerate([b"/maps/oa_dm1.png?size=512x288&camera=spawn:2&mode=li
 form = (b"multipart/form-data; boundary=\"x-b\"\n--x-b\r\nContent-Disposition: form-data; name=\"size\"\r\n\r\n64x36\r\n"
         b"--x-b\r\nContent-Disposition: form-data; name=\"map\"; filename=\"r.bsp\"\r\n\r\n" + room[:2000] + b"\r\n--x-b--\r\n")
 open(f"{serve}/form-0", "wb").write(form)
+PY
+# PACK archives (pak): the selector byte (0 in memory, 1 on disk as a game folder's pak0.pak), then the archive;
+# the first also as an upload (serve).
+python3 - "${corpus[pak]}" "$maps" "$serve_corpus" <<'PY'
+import glob, os, struct, sys
+out, maps, serve = sys.argv[1:4]
+def pak(files):
+    body, records = b"", b""
+    for name, data in files:
+        records += name.encode().ljust(56, b"\0") + struct.pack("<ii", 12 + len(body), len(data))
+        body += data
+    return b"PACK" + struct.pack("<ii", 12 + len(body), len(records)) + body + records
+small = sorted(glob.glob(f"{maps}/q2/*.bsp"), key=os.path.getsize)[:1]
+room = open(small[0], "rb").read()[:20000] if small else b"IBSP" + bytes(200)
+seeds = [pak([("maps/q2dm1.bsp", room), ("textures/e1u1/floor.wal", bytes(100)), ("pics/colormap.pcx", bytes(64))]),
+         pak([("maps/a.bsp", b"IBSP"), ("MAPS/A.BSP", b"dup"), ("maps\\b.bsp", b"x"), ("../up.txt", b"u")]),
+         pak([]),
+         pak([(f"sound/s{i}.wav", bytes([i]) * i) for i in range(40)])]
+for i, data in enumerate(seeds):
+    for selector in (0, 1):
+        open(f"{out}/pak-{i}-{selector}", "wb").write(bytes([selector]) + data)
+open(f"{serve}/upload-pak", "wb").write(b"/render?size=64x36&map=q2dm1\n" + seeds[0])
 PY
 
 # The lump targets write their own seeds: each lump of their base map behind its selector.

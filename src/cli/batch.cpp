@@ -189,7 +189,7 @@ void addBatchCommand(CLI::App& app, Action& action) {
         "batch", "Render many maps: thumbnails, manifest.json, a contact sheet and index.html (exit 0 all rendered, "
                  "1 some failed, 2 the batch could not run)");
     sub->add_option("inputs", args->inputs,
-                    "scene files (.toml), maps, archives (.pk3/.zip), folders and game folders; with --merge: shard "
+                    "scene files (.toml), maps, archives (.pk3/.zip/.pak), folders and game folders; with --merge: shard "
                     "output folders");
     sub->add_option("-o,--output", args->output, "output folder (default: the scene file's output.dir)");
     sub->add_option("--game-dir", args->gameDirs, "game directory for textures (repeatable), searched first")

@@ -15,11 +15,11 @@
 namespace luxel::cli {
 
 void MapArgs::addTo(CLI::App& app) {
-    app.add_option("map", path, "map file (.bsp) or archive member (pak.pk3:maps/name.bsp)");
+    app.add_option("map", path, "map file (.bsp) or archive member (pak.pk3:maps/name.bsp, pak0.pak:maps/name.bsp)");
     app.add_option("--game-dir", gameDirs,
                    "game directory (repeatable): textures and shaders are searched in each, in order (a Source game "
-                   "folder as its gameinfo.txt search paths, VPKs included); the first one's pk3 archives are searched "
-                   "for --map")
+                   "folder as its gameinfo.txt search paths, VPKs included); the first one's pk3 and pak archives are "
+                   "searched for --map")
         ->allow_extra_args(false);
     app.add_option("--map", mapName, "map name to find in the first --game-dir (e.g. am_thornish)");
     app.add_flag("--ldr", ldr, "Source maps: use the LDR lighting even when HDR lighting is present");

@@ -52,7 +52,7 @@ int runList(const ListArgs& args) {
 void addListCommand(CLI::App& app, Action& action) {
     auto args = std::make_shared<ListArgs>();
     CLI::App* sub = app.add_subcommand("list", "List the maps inputs hold: name and where it is (tab-separated)");
-    sub->add_option("inputs", args->inputs, "maps, archives (.pk3/.zip), folders, game folders, globs, scene files")
+    sub->add_option("inputs", args->inputs, "maps, archives (.pk3/.zip/.pak), folders, game folders, globs, scene files")
         ->required();
     sub->add_flag("--json", args->json, "print a JSON array");
     sub->callback([args, &action] { action = [args] { return runList(*args); }; });

@@ -12,6 +12,7 @@
 #include "luxel/io/vpk_archive.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
+#include "archive.hpp"
 #include "zip_archive.hpp"
 
 namespace luxel {
@@ -99,9 +100,9 @@ void indexTree(const fs::path& dir, const std::string& prefix, int depth, std::v
     ancestors.pop_back();
 }
 
-FileIndex indexArchive(const ZipArchive& zip) {
+FileIndex indexArchive(const Archive& archive) {
     FileIndex files;
-    for (ZipEntry& e : zip.entries()) {
+    for (ArchiveEntry& e : archive.entries()) {
         // Hostile names ("../x", "c:/x") are left out: no lookup can reach them.
         auto key = normalizeAllowEmpty(e.name);
         if (key && !key->empty()) files.emplace(std::move(*key), Entry{std::move(e.name), e.index});
@@ -114,8 +115,9 @@ FileIndex indexArchive(const ZipArchive& zip) {
 struct GameFiles::Mount {
     FileOrigin::Kind kind = FileOrigin::Kind::Loose;
     std::string name;                 // the directory or archive as given
-    std::string identityBase;         // archives: "zip:<canonical path>", "mem:<content hash>" or "vpk:<canonical path>"
-    std::shared_ptr<const ZipArchive> zip;  // zip archives and pakfiles
+    // archives: "zip:<canonical path>", "pak:<canonical path>", "mem:<content hash>" or "vpk:<canonical path>"
+    std::string identityBase;
+    std::shared_ptr<const Archive> archive;  // zip and PACK archives, and pakfiles
     std::unique_ptr<VpkArchive> vpk;  // VPK archives, indexed by VpkArchive::index()
     FileIndex files;
 };
@@ -163,6 +165,38 @@ std::vector<std::string> quake3PakFiles(const std::string& dir) {
     return out;
 }
 
+std::optional<uint32_t> quakePakNumber(const std::string& fileName) {
+    const std::string lower = toLowerAscii(fileName);
+    // "pak" digits ".pak", the digits as %i writes them: no leading zero, and at most 9 of them here.
+    if (lower.size() < 8 || lower.size() > 16 || !lower.starts_with("pak") || !lower.ends_with(".pak"))
+        return std::nullopt;
+    const std::string digits = lower.substr(3, lower.size() - 7);
+    if (digits.find_first_not_of("0123456789") != std::string::npos || (digits.size() > 1 && digits[0] == '0'))
+        return std::nullopt;
+    return uint32_t(std::stoul(digits));
+}
+
+std::vector<std::string> quakePakFiles(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw UsageError(dir + ": not a directory");
+    std::map<uint32_t, fs::path> byNumber;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const std::optional<uint32_t> number = quakePakNumber(name);
+        std::error_code fileEc;
+        if (!number || !it->is_regular_file(fileEc)) continue;
+        // Of spellings of one number, the engine's own ("pak0.pak") first, then the first in byte order.
+        auto [at, inserted] = byNumber.emplace(*number, it->path());
+        const std::string held = at->second.filename().string(), lower = toLowerAscii(name);
+        if (!inserted && held != lower && (name == lower || name < held)) at->second = it->path();
+    }
+    if (ec) throw UsageError(dir + ": cannot list (" + ec.message() + ")");
+    std::vector<std::string> out;
+    for (const auto& [number, path] : byNumber) out.push_back(path.string());
+    return out;
+}
+
 GameFiles::GameFiles() = default;
 GameFiles::~GameFiles() = default;
 GameFiles::GameFiles(GameFiles&&) noexcept = default;
@@ -178,17 +212,18 @@ void GameFiles::addDirectory(const std::string& dir) {
     mounts_.push_back(std::move(mount));
 }
 
-std::unique_ptr<GameFiles::Mount> GameFiles::archiveMount(const std::string& zipPath, std::shared_ptr<const ZipArchive> zip) {
+std::unique_ptr<GameFiles::Mount> GameFiles::archiveMount(const std::string& path,
+                                                          std::shared_ptr<const Archive> archive) {
     auto mount = std::make_unique<Mount>();
-    mount->name = zipPath;
+    mount->name = path;
     mount->kind = FileOrigin::Kind::Archive;
-    mount->zip = std::move(zip);
-    mount->identityBase = "zip:" + canonicalOr(zipPath);
-    mount->files = indexArchive(*mount->zip);
+    mount->archive = std::move(archive);
+    mount->identityBase = (isPakPath(path) ? "pak:" : "zip:") + canonicalOr(path);
+    mount->files = indexArchive(*mount->archive);
     return mount;
 }
 
-void GameFiles::addArchive(const std::string& zipPath) { mounts_.push_back(archiveMount(zipPath, openZipArchive(zipPath))); }
+void GameFiles::addArchive(const std::string& path) { mounts_.push_back(archiveMount(path, openArchive(path))); }
 
 void GameFiles::addVpk(const std::string& dirPath, bool strict) {
     auto mount = std::make_unique<Mount>();
@@ -204,9 +239,23 @@ void GameFiles::addArchiveBytes(std::string displayName, Bytes zipBytes) {
     mount->name = displayName;
     mount->kind = FileOrigin::Kind::Pakfile;
     mount->identityBase = "mem:" + contentHash(zipBytes);
-    mount->zip = std::make_shared<const ZipArchive>(std::move(displayName), std::move(zipBytes));
-    mount->files = indexArchive(*mount->zip);
+    mount->archive = std::make_shared<const ZipArchive>(std::move(displayName), std::move(zipBytes));
+    mount->files = indexArchive(*mount->archive);
     mounts_.push_back(std::move(mount));
+}
+
+void GameFiles::addArchivesInLoadOrder(const std::vector<std::string>& paths) {
+    // The archives' directories are read and indexed in parallel, then mounted highest precedence (last) first;
+    // the first of them (in that order) that cannot be opened is the error raised.
+    const std::vector<OpenedArchive> opened = openArchives(paths);
+    std::vector<std::unique_ptr<Mount>> archives(paths.size());
+    tbb::parallel_for(size_t(0), paths.size(), [&](size_t i) {
+        if (opened[i].archive) archives[i] = archiveMount(paths[i], opened[i].archive);
+    });
+    for (size_t i = paths.size(); i-- > 0;) {
+        if (opened[i].error) std::rethrow_exception(opened[i].error);
+        mounts_.push_back(std::move(archives[i]));
+    }
 }
 
 void GameFiles::addQuake3GameDir(const std::string& dir) {
@@ -214,17 +263,18 @@ void GameFiles::addQuake3GameDir(const std::string& dir) {
     GameFiles staged;
     const std::vector<std::string> paks = quake3PakFiles(dir);
     staged.addDirectory(dir);
-    // The archives' directories are read and indexed in parallel, then mounted highest precedence first; the
-    // first of them (in that order) that cannot be opened is the error raised.
-    const std::vector<OpenedZip> zips = openZipArchives(paks);
-    std::vector<std::unique_ptr<Mount>> archives(paks.size());
-    tbb::parallel_for(size_t(0), paks.size(), [&](size_t i) {
-        if (zips[i].archive) archives[i] = archiveMount(paks[i], zips[i].archive);
-    });
-    for (size_t i = paks.size(); i-- > 0;) {
-        if (zips[i].error) std::rethrow_exception(zips[i].error);
-        staged.mounts_.push_back(std::move(archives[i]));
-    }
+    staged.addArchivesInLoadOrder(paks);
+    for (auto& m : staged.mounts_) mounts_.push_back(std::move(m));
+}
+
+void GameFiles::addQuakeGameDir(const std::string& dir) {
+    // id's COM_AddGameDirectory (Quake 1) and FS_AddGameDirectory (Quake 2) put the directory at the head of
+    // the search path and then each pakN.pak, in rising N, at the head in turn: pakN is searched first, pak0
+    // last of the archives, and the loose files after every pak. Staged so that a bad pak leaves this search
+    // path as it was.
+    GameFiles staged;
+    staged.addArchivesInLoadOrder(quakePakFiles(dir));
+    staged.addDirectory(dir);
     for (auto& m : staged.mounts_) mounts_.push_back(std::move(m));
 }
 
@@ -247,7 +297,7 @@ std::optional<GameFile> GameFiles::open(const std::string& path) const {
     if (!found) return std::nullopt;
     const Mount& m = *found->mount;
     GameFile file;
-    if (m.zip) file.bytes = m.zip->read(found->index, *found->stored);
+    if (m.archive) file.bytes = m.archive->read(found->index, *found->stored);
     else if (m.vpk) file.bytes = m.vpk->read(size_t(found->index));
     else file.bytes = readFile(*found->stored);
     file.origin = originOf(m.kind, m.name, *found->stored);

@@ -7,6 +7,8 @@
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
+#include "archive.hpp"
+#include "pak_archive.hpp"
 #include "zip_archive.hpp"
 
 namespace luxel {
@@ -25,19 +27,31 @@ bool isTopLevelMapMember(std::string name) {
 
 }  // namespace
 
-bool isArchivePath(const std::string& path) { return endsWithIgnoreCase(path, ".pk3") || endsWithIgnoreCase(path, ".zip"); }
+bool isArchivePath(const std::string& path) {
+    return endsWithIgnoreCase(path, ".pk3") || endsWithIgnoreCase(path, ".zip") || isPakPath(path);
+}
+
+namespace {
+
+// The archive opened for one look at its directory, not kept (openArchive's sharing is for maps being drawn).
+std::unique_ptr<const Archive> openOnce(const std::string& path) {
+    if (isPakPath(path)) return std::make_unique<const PakArchive>(path);
+    return std::make_unique<const ZipArchive>(path);
+}
+
+}  // namespace
 
 std::vector<MapLocation> mapsInArchive(const std::string& archivePath) {
-    ZipArchive archive(archivePath);
+    const std::unique_ptr<const Archive> archive = openOnce(archivePath);
     std::vector<MapLocation> maps;
-    for (const ZipEntry& entry : archive.entries())
+    for (const ArchiveEntry& entry : archive->entries())
         if (isTopLevelMapMember(entry.name)) maps.push_back({archivePath + ":" + entry.name, stem(entry.name), {}});
     std::sort(maps.begin(), maps.end(), [](const MapLocation& a, const MapLocation& b) { return a.spec < b.spec; });
     return maps;
 }
 
 bool archiveHasMember(const std::string& archivePath, const std::string& member) {
-    return ZipArchive(archivePath).locate(member).has_value();
+    return openOnce(archivePath)->locate(member).has_value();
 }
 
 bool looksLikeGameDir(const std::string& dir) {
@@ -47,6 +61,7 @@ bool looksLikeGameDir(const std::string& dir) {
          it.increment(ec)) {
         const std::string name = it->path().filename().string();
         if (endsWithIgnoreCase(name, ".pk3") && it->is_regular_file(ec)) return true;
+        if (quakePakNumber(name) && it->is_regular_file(ec)) return true;
         if (equalsIgnoreCase(name, "maps") && it->is_directory(ec)) return true;
     }
     return false;
@@ -54,16 +69,18 @@ bool looksLikeGameDir(const std::string& dir) {
 
 std::vector<MapLocation> mapsInGameDir(const std::string& dir) {
     std::map<std::string, MapLocation> byName;  // lower-case name -> the winner so far
-    // Lowest precedence first, so each later source overrides: archives in load order, then loose files.
-    for (const std::string& pak : quake3PakFiles(dir)) {
+    // Lowest precedence first, so each later source overrides: pk3s in load order, loose files, then paks in
+    // load order (openMapInGameDir's search, backwards).
+    auto addArchive = [&](const std::string& archive) {
         try {
-            for (MapLocation& m : mapsInArchive(pak)) byName[toLowerAscii(m.name)] = std::move(m);
+            for (MapLocation& m : mapsInArchive(archive)) byName[toLowerAscii(m.name)] = std::move(m);
         } catch (const std::exception& e) {
             // One unreadable archive is one failed entry (keyed so it never clashes with a map name); the
             // other archives' maps still list.
-            byName[std::string(1, '\x01') + pak] = {pak, stem(pak), e.what()};
+            byName[std::string(1, '\x01') + archive] = {archive, stem(archive), e.what()};
         }
-    }
+    };
+    for (const std::string& pk3 : quake3PakFiles(dir)) addArchive(pk3);
     std::error_code ec;
     for (fs::directory_iterator top(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && top != end;
          top.increment(ec)) {
@@ -74,6 +91,7 @@ std::vector<MapLocation> mapsInGameDir(const std::string& dir) {
             if (endsWithIgnoreCase(it->path().string(), ".bsp") && it->is_regular_file(ec2))
                 byName[toLowerAscii(stem(it->path().string()))] = {it->path().string(), stem(it->path().string()), {}};
     }
+    for (const std::string& pak : quakePakFiles(dir)) addArchive(pak);
     std::vector<MapLocation> maps;
     for (auto& [name, m] : byName) maps.push_back(std::move(m));
     return maps;

@@ -10,7 +10,7 @@
 #include "luxel/io/game_files.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
-#include "zip_archive.hpp"
+#include "archive.hpp"
 
 namespace luxel {
 namespace fs = std::filesystem;
@@ -38,23 +38,48 @@ std::optional<Bytes> readLooseFile(const fs::path& path) {
     return readFile(path.string());
 }
 
-// Searches loose files first (the engine's search path puts the directory before its archives), then
-// the archives from the highest precedence down. `zips`: the archives opened (openZipArchives); one that could
-// not be opened raises its error when the search reaches it.
-std::optional<Bytes> readFromGameDir(const std::string& gameDir, const std::vector<OpenedZip>& zips,
-                                     const std::string& name, std::string* foundIn) {
-    if (auto loose = readLooseFile(fs::path(gameDir) / name)) {
-        if (foundIn) *foundIn = (fs::path(gameDir) / name).string();
-        return loose;
-    }
-    for (auto it = zips.rbegin(); it != zips.rend(); ++it) {
-        if (it->error) std::rethrow_exception(it->error);
-        if (auto bytes = it->archive->read(name)) {
-            if (foundIn) *foundIn = it->archive->displayName() + ":" + name;
+// A game directory's archives, opened (openArchives), each list highest precedence first: the Quake 1 / 2 paks
+// searched before its loose files, the Quake 3 pk3s after them. One that could not be opened raises its error
+// when a search reaches it.
+struct GameDirArchives {
+    std::vector<OpenedArchive> beforeLoose, afterLoose;
+    size_t count() const { return beforeLoose.size() + afterLoose.size(); }
+};
+
+// Every archive is opened (in parallel): the map holds them, and the game's mount of the folder reuses them.
+GameDirArchives openGameDirArchives(const std::string& gameDir) {
+    const std::vector<std::string> paks = quakePakFiles(gameDir), pk3s = quake3PakFiles(gameDir);
+    std::vector<std::string> all(paks.rbegin(), paks.rend());
+    all.insert(all.end(), pk3s.rbegin(), pk3s.rend());
+    std::vector<OpenedArchive> opened = openArchives(all);
+    GameDirArchives out;
+    out.beforeLoose.assign(opened.begin(), opened.begin() + ptrdiff_t(paks.size()));
+    out.afterLoose.assign(opened.begin() + ptrdiff_t(paks.size()), opened.end());
+    return out;
+}
+
+std::optional<Bytes> readFromArchives(const std::vector<OpenedArchive>& archives, const std::string& name,
+                                      std::string* foundIn) {
+    for (const OpenedArchive& a : archives) {
+        if (a.error) std::rethrow_exception(a.error);
+        if (auto bytes = a.archive->read(name)) {
+            if (foundIn) *foundIn = a.archive->displayName() + ":" + name;
             return bytes;
         }
     }
     return std::nullopt;
+}
+
+// Searches as the engines do: the paks (Quake 1 / 2 put every pakN.pak before the directory, pakN first), the
+// loose files, then the pk3s (Quake 3 puts the directory before its pk3s, the last in paksort order first).
+std::optional<Bytes> readFromGameDir(const std::string& gameDir, const GameDirArchives& archives,
+                                     const std::string& name, std::string* foundIn) {
+    if (auto bytes = readFromArchives(archives.beforeLoose, name, foundIn)) return bytes;
+    if (auto loose = readLooseFile(fs::path(gameDir) / name)) {
+        if (foundIn) *foundIn = (fs::path(gameDir) / name).string();
+        return loose;
+    }
+    return readFromArchives(archives.afterLoose, name, foundIn);
 }
 
 std::string parentDir(const std::string& member) {
@@ -104,7 +129,7 @@ void writeFileAtomic(const std::string& path, const Bytes& bytes) {
 
 std::optional<ArchiveMember> splitArchiveMember(const std::string& spec) {
     const std::string lower = toLowerAscii(spec);
-    for (const char* ext : {".pk3:", ".zip:"})
+    for (const char* ext : {".pk3:", ".zip:", ".pak:"})
         if (const size_t pos = lower.find(ext); pos != std::string::npos)
             return ArchiveMember{spec.substr(0, pos + 4), spec.substr(pos + 5)};
     return std::nullopt;
@@ -113,19 +138,19 @@ std::optional<ArchiveMember> splitArchiveMember(const std::string& spec) {
 MapSource openMapPath(const std::string& spec) {
     if (auto split = splitArchiveMember(spec)) {
         const std::string archive = split->archive, member = split->member;
-        const std::shared_ptr<const ZipArchive> zip = openZipArchive(archive);
-        auto bytes = zip->read(member);
+        const std::shared_ptr<const Archive> opened = openArchive(archive);
+        auto bytes = opened->read(member);
         if (!bytes) throw UsageError(archive + ": has no member " + member);
         MapSource src;
         src.displayName = spec;
         src.mapName = stemOf(member);
         src.bytes = std::move(*bytes);
         std::string dir = parentDir(member);
-        // Holding the archive keeps it open for the game's mount of it (openZipArchive).
-        src.openRelated = [zip, dir](const std::string& rel) -> std::optional<Bytes> {
+        // Holding the archive keeps it open for the game's mount of it (openArchive).
+        src.openRelated = [opened, dir](const std::string& rel) -> std::optional<Bytes> {
             const std::optional<std::string> member = memberPath(dir + rel);
             if (!member) return std::nullopt;
-            return zip->read(*member);
+            return opened->read(*member);
         };
         return src;
     }
@@ -142,22 +167,20 @@ MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapNam
     std::string name = mapName;
     if (toLowerAscii(name).ends_with(".bsp")) name.resize(name.size() - 4);
     if (name.rfind("maps/", 0) == 0) name = name.substr(5);
-    auto archives = quake3PakFiles(gameDir);
+    auto archives = std::make_shared<const GameDirArchives>(openGameDirArchives(gameDir));
     std::string foundIn;
-    // Every archive is opened (in parallel) and held by the map: the game's mount of the folder reuses them.
-    auto zips = std::make_shared<const std::vector<OpenedZip>>(openZipArchives(archives));
-    auto bytes = readFromGameDir(gameDir, *zips, "maps/" + name + ".bsp", &foundIn);
+    auto bytes = readFromGameDir(gameDir, *archives, "maps/" + name + ".bsp", &foundIn);
     if (!bytes)
         throw UsageError(gameDir + ": no maps/" + name + ".bsp in the directory or its " +
-                         std::to_string(archives.size()) + " pk3 archives");
+                         std::to_string(archives->count()) + " archives (pk3, pak)");
     MapSource src;
     src.displayName = foundIn;
     src.mapName = name;
     src.bytes = std::move(*bytes);
-    src.openRelated = [gameDir, zips](const std::string& rel) -> std::optional<Bytes> {
+    src.openRelated = [gameDir, archives](const std::string& rel) -> std::optional<Bytes> {
         const std::optional<std::string> member = memberPath("maps/" + rel);
         if (!member) return std::nullopt;
-        return readFromGameDir(gameDir, *zips, *member, nullptr);
+        return readFromGameDir(gameDir, *archives, *member, nullptr);
     };
     return src;
 }

@@ -1,12 +1,10 @@
 #include "zip_archive.hpp"
 
-#include <tbb/parallel_for.h>
 #include <libdeflate.h>
 #include <zip.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 
 #include "luxel/util/error.hpp"
 
@@ -202,43 +200,6 @@ Bytes ZipArchive::read(uint64_t index, const std::string& name) const {
         throw DecodeError(where, "zip entry", 0,
                           "decompresses to more than its " + std::to_string(st.size) + " bytes");
     return bytes;
-}
-
-std::optional<Bytes> ZipArchive::read(const std::string& name) const {
-    auto index = locate(name);
-    if (!index) return std::nullopt;
-    return read(*index, name);
-}
-
-std::shared_ptr<const ZipArchive> openZipArchive(const std::string& path) {
-    static std::mutex mutex;
-    static std::map<std::string, std::weak_ptr<const ZipArchive>> open;
-    {
-        std::lock_guard lock(mutex);
-        if (auto it = open.find(path); it != open.end())
-            if (auto held = it->second.lock()) return held;
-    }
-    // Read outside the lock, so several archives open in parallel; of two racing reads of one path the first
-    // stored wins.
-    auto archive = std::make_shared<const ZipArchive>(path);
-    std::lock_guard lock(mutex);
-    if (auto it = open.find(path); it != open.end())
-        if (auto held = it->second.lock()) return held;
-    std::erase_if(open, [](const auto& entry) { return entry.second.expired(); });
-    open[path] = archive;
-    return archive;
-}
-
-std::vector<OpenedZip> openZipArchives(const std::vector<std::string>& paths) {
-    std::vector<OpenedZip> out(paths.size());
-    tbb::parallel_for(size_t(0), paths.size(), [&](size_t i) {
-        try {
-            out[i].archive = openZipArchive(paths[i]);
-        } catch (...) {
-            out[i].error = std::current_exception();
-        }
-    });
-    return out;
 }
 
 }  // namespace luxel

@@ -102,7 +102,7 @@ std::string galleryPage(const Catalogue& catalogue) {
 <h1>luxel serve</h1>
 <p>{} maps under the roots (<a href="/maps">/maps</a> as JSON, <a href="/metrics">/metrics</a>). {}.</p>
 <form id="upload">
-  <label>Map (.bsp, or .pk3 / .zip with its textures) <input type="file" name="map" required></label>
+  <label>Map (.bsp, or .pk3 / .zip / .pak with its textures) <input type="file" name="map" required></label>
   <label>map in the archive <input name="member" placeholder="only one: leave empty" size="14"></label>
   <label>size <input name="size" value="512x288" size="9"></label>
   <label>camera <select name="camera"><option>best</option><option>spawn</option><option>intermission</option><option>overview</option></select></label>

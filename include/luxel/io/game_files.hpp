@@ -1,11 +1,11 @@
 #pragma once
-// A game's virtual file system: a search path of mounts (loose directories, pk3/zip archives, a Source
-// map's in-memory pakfile, VPK archives), highest precedence first, so materials find textures and shader scripts the
-// way the engine would. Paths are '/'-separated and compared case-insensitively, as Quake 3's and
-// Source's file systems do (Windows-made pk3s mix cases and backslashes).
+// A game's virtual file system: a search path of mounts (loose directories, pk3/zip and id PACK (.pak)
+// archives, a Source map's in-memory pakfile, VPK archives), highest precedence first, so materials find
+// textures and shader scripts the way the engine would. Paths are '/'-separated and compared
+// case-insensitively, as Quake 3's and Source's file systems do (Windows-made pk3s mix cases and backslashes).
 //
-// Mounting reads directories only (a directory tree, a zip's central directory, a VPK's tree), never file
-// contents.
+// Mounting reads directories only (a directory tree, a zip's central directory, a pak's directory, a VPK's
+// tree), never file contents.
 // After mounting, every const member may be called from many threads at once.
 #include <cstdint>
 #include <memory>
@@ -27,6 +27,17 @@ std::optional<std::string> normalizeGamePath(const std::string& path);
 // Throws UsageError when dir is not a directory.
 std::vector<std::string> quake3PakFiles(const std::string& dir);
 
+// The Quake 1 / Quake 2 archives directly in `dir`: pak0.pak, pak1.pak, ... (N as the engines' "pak%i.pak"
+// writes it: no leading zero; the name in any case, one file per N) in rising N, lowest precedence first, so a
+// later one overrides an earlier one (pak1 beats pak0), as COM_AddGameDirectory / FS_AddGameDirectory mount
+// them. Every N present is taken: Quake 1 stops at the first missing N and Quake 2 looks at pak0-pak9 only,
+// which select the same files in an installed game (numbered from 0 without gaps). Other *.pak names are not
+// mounted, as the engines do not. Throws UsageError when dir is not a directory.
+std::vector<std::string> quakePakFiles(const std::string& dir);
+// N of a file name quakePakFiles takes ("pak0.pak" 0, "PAK12.PAK" 12); nullopt for any other name ("pak01.pak",
+// "maps.pak").
+std::optional<uint32_t> quakePakNumber(const std::string& fileName);
+
 // Where a game path was found: the kind of mount, the mount as given (a directory, an archive's path, the
 // pakfile's display name) and the file in it as stored there.
 struct FileOrigin {
@@ -44,7 +55,7 @@ struct GameFile {
     FileOrigin origin;
 };
 
-class ZipArchive;
+class Archive;
 
 class GameFiles {
 public:
@@ -56,8 +67,9 @@ public:
     // Each add* appends a mount below the ones already added.
     // Loose files under dir, symlinks followed; UsageError when dir is not a directory.
     void addDirectory(const std::string& dir);
-    // A zip on disk: UsageError when missing, DecodeError naming it when it is no zip.
-    void addArchive(const std::string& zipPath);
+    // An archive on disk, a PACK when its name ends in .pak, else a zip: UsageError when missing, DecodeError
+    // naming it when it is damaged.
+    void addArchive(const std::string& path);
     // A zip in memory (a Source map's pakfile lump), called `displayName` in messages.
     void addArchiveBytes(std::string displayName, Bytes zipBytes);
     // A VPK directory file (NAME_dir.vpk, or a single-file NAME.vpk): UsageError when missing, DecodeError
@@ -66,6 +78,11 @@ public:
     // A Quake 3 game directory as the engine searches it: loose files first, then its pk3s with the
     // later one in quake3PakFiles order first.
     void addQuake3GameDir(const std::string& dir);
+    // A Quake 1 / Quake 2 game directory as those engines search it: its paks first, the highest-numbered
+    // first (quakePakFiles, later first), then its loose files: in the id engines a pak overrides a loose
+    // file of the same name (source ports such as QuakeSpasm and Yamagi Quake 2 changed that; luxel follows
+    // the original engines). A damaged pak is its DecodeError and leaves the search path as it was.
+    void addQuakeGameDir(const std::string& dir);
 
     // The file from the first mount that has it, and where it came from; nullopt when none has it or the
     // path is rejected. Throws DecodeError when the archive member is corrupt or over kMaxFileBytes (a VPK
@@ -99,7 +116,9 @@ private:
     struct Mount;
     struct Found;
     std::optional<Found> find(const std::string& path) const;
-    static std::unique_ptr<Mount> archiveMount(const std::string& zipPath, std::shared_ptr<const ZipArchive> zip);
+    static std::unique_ptr<Mount> archiveMount(const std::string& path, std::shared_ptr<const Archive> archive);
+    // Mounts archives given lowest precedence first, the last one first.
+    void addArchivesInLoadOrder(const std::vector<std::string>& paths);
     std::vector<std::unique_ptr<Mount>> mounts_;
 };
 

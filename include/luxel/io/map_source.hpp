@@ -1,6 +1,6 @@
 #pragma once
-// Where a map's bytes come from: a .bsp on disk, a map inside a .pk3 (zip) archive, or a map found by
-// name in a game directory of pk3 files. Decoders also need files that sit beside the map
+// Where a map's bytes come from: a .bsp on disk, a map inside a .pk3 (zip) or .pak (id PACK) archive, or a
+// map found by name in a game directory of pk3 or pak files. Decoders also need files that sit beside the map
 // (external lightmaps `maps/<name>/lm_0000.tga`), so a MapSource can open those by relative path.
 #include <cstdint>
 #include <functional>
@@ -14,7 +14,8 @@ namespace luxel {
 using Bytes = std::vector<uint8_t>;
 
 struct MapSource {
-    std::string displayName;  // what error messages call the file: "path.bsp" or "pak.pk3:maps/x.bsp"
+    // What error messages call the file: "path.bsp", "pak.pk3:maps/x.bsp" or "pak0.pak:maps/x.bsp".
+    std::string displayName;
     std::string mapName;      // the map's base name without extension ("am_thornish")
     Bytes bytes;
     // Opens a file relative to the directory that holds the map (for "x/lm_0000.tga" beside
@@ -25,18 +26,20 @@ struct MapSource {
 // Size limit for any one file read into memory; larger files are rejected with a clear error.
 constexpr uint64_t kMaxFileBytes = uint64_t(1) << 30;
 
-// "archive.pk3:maps/x.bsp" (also .zip, any case) split into the archive and the member; nullopt for a plain
-// path. Every place that names a map inside an archive goes through this one reading.
+// "archive.pk3:maps/x.bsp" (also .zip and id's .pak, any case) split into the archive and the member; nullopt
+// for a plain path. Every place that names a map inside an archive goes through this one reading.
 struct ArchiveMember {
     std::string archive, member;
 };
 std::optional<ArchiveMember> splitArchiveMember(const std::string& spec);
 
-// "a.bsp", or "archive.pk3:maps/a.bsp". Throws UsageError when missing, DecodeError when an archive is bad.
+// "a.bsp", "archive.pk3:maps/a.bsp" or "pak0.pak:maps/a.bsp". Throws UsageError when missing, DecodeError when
+// an archive is bad.
 MapSource openMapPath(const std::string& spec);
 
-// Searches every *.pk3 in gameDir for maps/<name>.bsp with the engine's precedence: archives are
-// taken in sorted name order and a later archive overrides an earlier one.
+// Finds maps/<name>.bsp in gameDir with the engines' precedence: its pakN.pak (quakePakFiles; Quake 1 / 2
+// search every pak before the loose files, pakN first), its loose files, then its *.pk3 (quake3PakFiles;
+// Quake 3 searches the loose files first, then the pk3s with a later one in sorted name order first).
 MapSource openMapInGameDir(const std::string& gameDir, const std::string& mapName);
 
 // Reads a whole file with the size limit; throws UsageError when it cannot be read.
