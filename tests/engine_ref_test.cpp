@@ -83,3 +83,35 @@ TEST_CASE("lightmap mode as r_lightmap draws it, against ioquake3's frame of oa_
     CHECK(lightmap < kTolerance);
     CHECK(lit < kTolerance);
 }
+
+TEST_CASE("Quake 1 as QuakeSpasm draws it, against its own frames of lqdm1", "[maps][reference][q1]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string ref = *sharedMaps() + "/../ref/q1/";
+    const std::string dir = *sharedMaps() + "/q1/lqdm1/";
+    if (!fs::exists(ref + "lqdm1_inter_lit.png") || !fs::exists(dir + "bsp29_lit/lqdm1.bsp")) {
+        WARN("SKIPPED: ../shared/ref/q1 or ../shared/maps/q1 is not there");
+        return;
+    }
+    // ref/README.md: QuakeSpasm 0.95.1, eye (776, -872, 264), pitch 25, yaw -120, 640x480, horizontal FOV 90,
+    // game time 4.35 s, world only, gl_overbright 1; r_lightmap 1 for the second frame.
+    auto view = [](const std::string& mode) {
+        ViewRequest r = refView(mode, Look::Engine, {776, -872, 264}, {25, -120, 0});
+        r.width = 640, r.height = 480;
+        r.time = 4.35f;
+        return r;
+    };
+    LoadedMap bsp29 = loadMap(openMapPath(dir + "bsp29_lit/lqdm1.bsp"), {}, {{}, "", 0});
+    const double lit = meanError(bsp29, view("lit"), ref + "lqdm1_inter_lit.png");
+    const double lightmap = meanError(bsp29, view("lightmap"), ref + "lqdm1_inter_r_lightmap.png");
+    INFO("lit " << lit * 255 << "/255, lightmap " << lightmap * 255 << "/255");
+    // The issue's bound: each within 4/255 (without the sky's fog layer the lit frame was 14/255 off; below the
+    // skyline it is 1.6/255).
+    CHECK(lit < 4.0 / 255.0);
+    CHECK(lightmap < 4.0 / 255.0);
+    // The same map and light in BSP2 with BSPX RGBLIGHTING draws the same frame.
+    if (fs::exists(dir + "bsp2_bspx/lqdm1.bsp")) {
+        LoadedMap bsp2 = loadMap(openMapPath(dir + "bsp2_bspx/lqdm1.bsp"), {}, {{}, "", 0});
+        const RenderedView a = renderView(bsp29, view("lit")), b = renderView(bsp2, view("lit"));
+        CHECK(diffImages(a.image, b.image, "bsp2", {}).stats.meanAbsDisplay < 1.0 / 255.0);
+    }
+}

@@ -99,7 +99,9 @@ TEST_CASE("cloud layer: the dome coordinates at the zenith and at the horizon", 
 
 TEST_CASE("cloud layer: the engine's grid of dome coordinates, and no clouds on the box's bottom side", "[sky]") {
     // ioquake3 R_InitSkyTexCoords: grid point (s, t) of a side is side coordinate ((s - 4) / 4, (t - 4) / 4).
-    const render::CloudGrid grid = render::makeCloudGrid(512);
+    SkyBox sky;
+    sky.cloudHeight = 512;
+    const render::CloudGrid grid = render::makeCloudGrid(sky);
     CHECK(grid.at[4][4][4].x == Approx(kPiD / 2));  // the top side's centre: straight up
     CHECK(grid.at[4][4][4].y == Approx(kPiD / 2));
     CHECK(grid.at[0][4][4].x == Approx(std::acos(std::sqrt(4456448.0) / 4608.0)));  // +X side's centre: the horizon east
@@ -374,4 +376,18 @@ TEST_CASE("cloud skies: the vector and portable loops give the same bytes, box o
             CHECK(std::memcmp(both.vec.pixels.data(), both.portable.pixels.data(), both.vec.pixels.size() * sizeof(float)) == 0);
         }
     }
+}
+
+TEST_CASE("cloud layer: Quake 1's flattened sphere (QuakeSpasm Sky_GetTexCoord)", "[sky]") {
+    SkyBox sky;
+    sky.dome = SkyBox::Dome::Quake1;
+    const render::CloudGrid grid = render::makeCloudGrid(sky);
+    // Straight up (the top side's centre): no horizontal offset, so (0, 0) before the scroll.
+    CHECK(grid.at[4][4][4].x == Approx(0.0).margin(1e-6));
+    CHECK(grid.at[4][4][4].y == Approx(0.0).margin(1e-6));
+    // The +X side's centre looks along +X at the horizon: s = 6 * 63 / 128 texture widths, t = 0.
+    CHECK(grid.at[0][4][4].x == Approx(6.0 * 63.0 / 128.0));
+    CHECK(grid.at[0][4][4].y == Approx(0.0).margin(1e-6));
+    // Its top corner, direction (1, -1, 1): z tripled, |(1, -1, 3)| = sqrt(11).
+    CHECK(grid.at[0][8][8].x == Approx(6.0 * 63.0 / std::sqrt(11.0) / 128.0));
 }

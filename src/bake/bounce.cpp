@@ -116,6 +116,8 @@ CompilerBounce compilerBounce(const World& world) {
     case MapFormat::Quake3: return {0, 140.625f / 255.0f, false, "q3map2 (bounces only with -bounce N)", 1.0f / 140.625f, 256};
     case MapFormat::Source: return {100, 1.0f, true, "vrad (numbounce 100, until a bounce adds almost nothing)", 0, 0};
     case MapFormat::Quake2: return {8, 1.0f, false, "qrad3 (numbounce 8)", 0, 0};
+    case MapFormat::Quake1:
+    case MapFormat::HalfLife: return {0, 1.0f, false, "ericw-tools light (bounces only with -bounce)", 0, 0};
     }
     return {};
 }

@@ -46,6 +46,13 @@ constexpr std::string_view kQ2Drawn[] = {"func_plat",   "func_button",   "func_d
                                          "func_door_rotating", "func_rotating", "func_train", "func_water",
                                          "func_conveyor", "func_wall",   "func_object",    "func_explosive"};
 
+// Quake 1's drawn brush classes (progs' spawn functions that set a model; triggers and func_illusionary's
+// relatives draw nothing... func_illusionary itself is drawn, as a wall the player walks through). Half-Life's
+// func_ classes are drawn unless their render mode hides them.
+constexpr std::string_view kQ1Drawn[] = {"func_plat",  "func_button", "func_door", "func_door_secret",
+                                         "func_train", "func_wall",   "func_illusionary", "func_episodegate",
+                                         "func_bossgate"};
+
 // Source brush classes that are volumes, not things to see (besides trigger_* and func_nav_*).
 constexpr std::string_view kSourceHidden[] = {
     "func_areaportal",     "func_areaportalwindow", "func_occluder",      "func_clip_vphysics",
@@ -69,6 +76,16 @@ bool drawnAtStart(MapFormat format, const Entity& e) {
             if (cls == "func_wall") return !(flags & 1) || (flags & 16);
             if (cls == "func_explosive") return !(flags & 1);
             return true;
+        }
+        case MapFormat::Quake1: return listed(cls, kQ1Drawn);
+        case MapFormat::HalfLife: {
+            if (startsWith(cls, "trigger_") || cls == "func_ladder" || cls == "func_buyzone" || cls == "func_bomb_target" ||
+                cls == "func_hostage_rescue" || cls == "func_vip_safetyzone" || cls == "func_escapezone")
+                return false;
+            const int renderMode = keyInt(e, "rendermode");
+            // kRenderTransColor / Texture / Glow / Alpha / Add with renderamt 0 are invisible.
+            if (renderMode != 0 && e.get("renderamt") && keyInt(e, "renderamt") == 0) return false;
+            return startsWith(cls, "func_") || startsWith(cls, "momentary_");
         }
         case MapFormat::Source: {
             if (startsWith(cls, "trigger_") || startsWith(cls, "func_nav_") || startsWith(cls, "env_") ||
@@ -109,7 +126,8 @@ void placeBrushModels(World& world) {
         if (cls && *cls == "func_train" && world.format != MapFormat::Source) {
             if (const Entity* corner = targetOf(world, e)) {
                 m.origin = entityOrigin(*corner);
-                if (world.format == MapFormat::Quake2) m.origin = m.origin - m.mins;
+                // Quake 1 and 2 trains put their model's mins at the first corner.
+                if (world.format == MapFormat::Quake2 || world.format == MapFormat::Quake1) m.origin = m.origin - m.mins;
             }
         }
         if (cls && *cls == "func_plat" && world.format != MapFormat::Source &&

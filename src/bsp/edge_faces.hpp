@@ -1,5 +1,5 @@
 #pragma once
-// Faces as Quake 2 and Source store them: a polygon whose corners are walked through surfedges into edges
+// Faces as Quake 1, Quake 2 and Source store them: a polygon whose corners are walked through surfedges into edges
 // into vertices, up to 4 light styles and a lighting offset.
 #include <array>
 #include <cstdint>
@@ -21,7 +21,7 @@ inline constexpr size_t kVertexBytes = 12, kEdgeBytes = 4, kSurfEdgeBytes = 4;
 // The vertex, edge and surfedge lumps, validated.
 struct EdgeMesh {
     std::vector<Vec3> positions;
-    std::vector<std::array<uint16_t, 2>> edges;
+    std::vector<std::array<uint32_t, 2>> edges;
     std::vector<int32_t> surfEdges;
 
     // Corner k of a face whose (range-checked) edges start at surfedge `firstEdge`: the start of surfedge k,
@@ -32,7 +32,8 @@ struct EdgeMesh {
     }
 };
 
-EdgeMesh readEdgeMesh(ByteReader& vertexes, ByteReader& edges, ByteReader& surfEdges);
+// `edgeIndexBytes`: 2 (uint16 vertex numbers: Quake 1 BSP29, Quake 2, Source) or 4 (Quake 1 BSP2).
+EdgeMesh readEdgeMesh(ByteReader& vertexes, ByteReader& edges, ByteReader& surfEdges, size_t edgeIndexBytes = 2);
 
 // Quake 2's edge count is unsigned, Source's signed.
 enum class EdgeCount { Unsigned, Signed };
@@ -66,8 +67,13 @@ inline void setStyles(Surface& s, const std::array<uint8_t, 4>& styles, int coun
     for (int k = 0; k < kMaxStyles; ++k) s.styles[size_t(k)] = k < count ? styles[size_t(k)] : kNoStyle;
 }
 
+// Lightmap extents {mins s, mins t, size s, size t} (luxels of `luxelSize` texels) of a face from its
+// vertices' texture coordinates, exactly as the Quake engines compute them; false when they are not finite or
+// absurdly large.
+bool lightmapExtents(const std::array<double, 2>* st, size_t count, std::array<int32_t, 4>& out, int luxelSize = 16);
+
 // Triangle fan (0, k, k+1) of a convex polygon with `corners` corners into out[0 .. 3 * (corners - 2)).
-// Quake 2 and Source wind faces clockwise seen from the front, as Quake 3 does, so the fan keeps the World
+// Quake 1, Quake 2 and Source wind faces clockwise seen from the front, as Quake 3 does, so the fan keeps the World
 // convention (cross(v1-v0, v2-v0) points away from the front).
 inline void writeFan(uint32_t* out, uint32_t corners) {
     for (uint32_t k = 1; k + 1 < corners; ++k) {

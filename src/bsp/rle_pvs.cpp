@@ -4,11 +4,7 @@
 
 namespace luxel::bsp {
 
-namespace {
-
-// One run-length encoded row: a zero byte is followed by a count of zero bytes to emit. The row ends
-// when `out` is full; a run past its end means a corrupt lump (the vis compilers never write one).
-void decompressRow(ByteReader& r, uint8_t* out, size_t rowBytes, int32_t cluster) {
+void decompressPvsRow(ByteReader& r, uint8_t* out, size_t rowBytes, int32_t cluster) {
     size_t o = 0;
     while (o < rowBytes) {
         const uint8_t b = r.u8();
@@ -24,8 +20,6 @@ void decompressRow(ByteReader& r, uint8_t* out, size_t rowBytes, int32_t cluster
         o += run;  // rows start zeroed
     }
 }
-
-}  // namespace
 
 void decodeRlePvs(ByteReader& r, size_t numLeaves, Pvs& pvs) {
     if (r.size() == 0) return;  // no vis: every cluster sees every other
@@ -58,7 +52,7 @@ void decodeRlePvs(ByteReader& r, size_t numLeaves, Pvs& pvs) {
                                " outside the row data (" + std::to_string(headerBytes) + ".." +
                                std::to_string(r.size() - 1) + ")");
         ByteReader row = r.sub(visible, r.size() - visible, r.lump());
-        decompressRow(row, pvs.rows.data() + size_t(i) * rowBytes, rowBytes, i);
+        decompressPvsRow(row, pvs.rows.data() + size_t(i) * rowBytes, rowBytes, i);
     }
 }
 

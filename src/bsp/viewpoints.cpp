@@ -32,6 +32,15 @@ constexpr std::string_view kQ3ItemClasses[] = {"team_CTF_redflag", "team_CTF_blu
 constexpr std::string_view kQ2Spawns[] = {"info_player_deathmatch", "info_player_start", "info_player_coop"};
 constexpr std::string_view kQ2ItemPrefixes[] = {"weapon_", "item_", "ammo_", "key_"};
 
+// Quake 1 (progs' client.qc: single-player start first, then deathmatch and coop starts); its intermission
+// camera aims by its own "mangle" key. Half-Life's starts and its intermission camera.
+constexpr std::string_view kQ1Spawns[] = {"info_player_start", "info_player_deathmatch", "info_player_coop",
+                                          "info_player_start2"};
+constexpr std::string_view kQ1Intermissions[] = {"info_intermission"};
+constexpr std::string_view kQ1ItemPrefixes[] = {"weapon_", "item_"};
+constexpr std::string_view kHalfLifeSpawns[] = {"info_player_start", "info_player_deathmatch"};
+constexpr std::string_view kHalfLifeItemPrefixes[] = {"weapon_", "item_", "ammo_"};
+
 // Source: Half-Life 2 / HL2:DM, Counter-Strike, Team Fortress 2.
 constexpr std::string_view kSourceSpawns[] = {
     "info_player_deathmatch",        "info_player_start",     "info_player_terrorist",
@@ -46,6 +55,8 @@ GameClasses classesFor(MapFormat format) {
         case MapFormat::Quake3: return {kQ3Spawns, kQuakeIntermissions, kQ3ItemPrefixes, kQ3ItemClasses};
         case MapFormat::Quake2: return {kQ2Spawns, kQuakeIntermissions, kQ2ItemPrefixes, {}};
         case MapFormat::Source: return {kSourceSpawns, kSourceIntermissions, kSourceItemPrefixes, {}};
+        case MapFormat::Quake1: return {kQ1Spawns, kQ1Intermissions, kQ1ItemPrefixes, {}};
+        case MapFormat::HalfLife: return {kHalfLifeSpawns, kQ1Intermissions, kHalfLifeItemPrefixes, {}};
     }
     return {};
 }
@@ -80,7 +91,10 @@ std::vector<Viewpoint> findViewpoints(const World& world) {
     for (std::string_view cls : game.intermissions)
         for (const Entity* e : findEntities(world, cls)) {
             Viewpoint v{Viewpoint::Kind::Intermission, entityOrigin(*e), entityAngles(*e), std::string(cls)};
-            if (const Entity* t = targetOf(world, *e)) {
+            Vec3 mangle;
+            if (const std::string* m = e->get("mangle"); m && parseVec3(*m, mangle)) {
+                v.angles = mangle;  // Quake 1: pitch yaw roll, the camera as placed
+            } else if (const Entity* t = targetOf(world, *e)) {
                 const Vec3 dir = entityOrigin(*t) - v.position;
                 if (dot(dir, dir) > 0) v.angles = anglesFromDirection(dir);
             }

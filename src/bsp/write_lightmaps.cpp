@@ -26,6 +26,8 @@ LightmapFiles writeLightmaps(const MapSource& source, const World& world, const 
         case MapFormat::Quake3: return q3::writeLightmapFiles(source, world, set);
         case MapFormat::Source: return {vbsp::writeLighting(source, world, slots), {}};
         case MapFormat::Quake2: return {q2::writeLighting(source, world, slots), {}};
+        case MapFormat::Quake1:
+        case MapFormat::HalfLife: break;
     }
     throw UsageError(world.file + ": lightmaps of this format cannot be written");
 }

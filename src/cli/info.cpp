@@ -166,6 +166,7 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
     j["lightmaps"] = {{"pages", usedPages}, {"page_width", pageW}, {"page_height", pageH},
                       {"surfaces_lightmapped", lit}, {"surfaces_without_lightmap", vertexLit},
                       {"deluxe_pages", deluxePages}};
+    if (!world.lightSource.empty()) j["lightmaps"]["source"] = world.lightSource;
     if (world.grid) {
         const auto& g = *world.grid;
         j["light_grid"] = {{"dims", g.dims},
@@ -230,6 +231,7 @@ void printText(const nlohmann::ordered_json& j) {
     std::cout << fmt::format("lightmaps: {} pages of {}x{}; {} surfaces lightmapped, {} without\n",
                              lm["pages"].get<uint64_t>(), lm["page_width"].get<int>(), lm["page_height"].get<int>(),
                              lm["surfaces_lightmapped"].get<uint64_t>(), lm["surfaces_without_lightmap"].get<uint64_t>());
+    if (lm.contains("source")) std::cout << fmt::format("light read from: {}\n", lm["source"].get<std::string>());
     if (lm["deluxe_pages"].get<uint64_t>() > 0)
         std::cout << fmt::format("deluxe maps (light direction per luxel): {} pages\n", lm["deluxe_pages"].get<uint64_t>());
     if (j["light_grid"].is_null()) {

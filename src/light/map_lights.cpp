@@ -203,6 +203,8 @@ MapLights mapLights(const World& world, const MapSource& source, const MapLightO
         case MapFormat::Quake3: return quake3(world, source, options);
         case MapFormat::Source: return sourceEngine(world);
         case MapFormat::Quake2: return quake2(world, options);
+        case MapFormat::Quake1:
+        case MapFormat::HalfLife: break;
     }
     throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps yet");
 }

@@ -23,14 +23,6 @@ std::string stripExtension(const std::string& path) {
     return path.substr(0, dot);
 }
 
-bool hasFileWithExtension(const std::string& dir, const std::string& ext) {
-    std::error_code ec;
-    std::filesystem::directory_iterator it(dir, std::filesystem::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-        if (toLowerAscii(it->path().extension().string()) == ext) return true;
-    return false;
-}
-
 std::string skyFacesMissing(const std::string& what, const std::vector<std::string>& faces) {
     std::string line = what + " images ";
     for (size_t i = 0; i < faces.size(); ++i) line += (i ? ", " : "") + faces[i];
@@ -91,6 +83,15 @@ int32_t TextureRequests::add(const GameFiles& files, const std::string& path, co
     const GameFiles* f = &files;
     jobs_.push_back({std::move(key), files.describe(path).value_or(path),
                      [f, path, decode = std::move(decode)] { return decode(*f, path); }});
+    return index;
+}
+
+int32_t TextureRequests::addEmbedded(std::string key, std::string name, std::function<RgbaImage()> decode) {
+    key = "embedded:" + key;
+    if (auto it = byKey_.find(key); it != byKey_.end()) return it->second;
+    const int32_t index = int32_t(jobs_.size());
+    byKey_.emplace(key, index);
+    jobs_.push_back({std::move(key), std::move(name), std::move(decode)});
     return index;
 }
 
@@ -178,6 +179,8 @@ MaterialSet loadMaterials(const World& world, const MapSource& source, const Mat
         case MapFormat::Quake3: materials::loadQuake3(world, source, options, decodeOnly, set); break;
         case MapFormat::Quake2: materials::loadQuake2(world, options, set); break;
         case MapFormat::Source: materials::loadSource(world, options, set); break;
+        case MapFormat::Quake1:
+        case MapFormat::HalfLife: materials::loadQuake1(world, source, options, set); break;
     }
     std::sort(set.missing.begin(), set.missing.end());
     set.missing.erase(std::unique(set.missing.begin(), set.missing.end()), set.missing.end());

@@ -88,14 +88,7 @@ std::shared_ptr<const StageProgram> quake2Program(uint32_t flags, const SurfaceL
 void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set) {
     set.textureGamma = 1.0f;
     GameFiles files;
-    bool warnedPak = false;
-    for (const std::string& dir : options.gameDirs) {
-        files.addDirectory(dir);
-        if (!warnedPak && hasFileWithExtension(dir, ".pak")) {
-            set.warnings.push_back(dir + ": Quake 2 .pak archives are not supported (extract them into the directory)");
-            warnedPak = true;
-        }
-    }
+    for (const std::string& dir : options.gameDirs) files.addQuakeGameDir(dir);  // its paks, then its loose files
 
     std::shared_ptr<const Palette> palette;
     if (!options.palette.empty()) {

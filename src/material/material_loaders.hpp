@@ -21,10 +21,6 @@ RgbaImage toRgba(const ByteImage& image, const std::string& name);
 // A TGA / JPEG / PNG / ... file read from `files` and decoded.
 RgbaImage decodeGameImage(const GameFiles& files, const std::string& path);
 
-// Whether directory `dir` (not its subdirectories) holds a file whose extension is `ext` (".pak"), in
-// any case: archives luxel cannot read yet, worth one warning.
-bool hasFileWithExtension(const std::string& dir, const std::string& ext);
-
 // The first of `candidates` that exists in `files`, or "".
 std::string firstExisting(const GameFiles& files, const std::vector<std::string>& candidates);
 
@@ -41,6 +37,9 @@ public:
     // index. `params` names the decode parameters that make two requests of one file differ.
     int32_t add(const GameFiles& files, const std::string& path, const std::string& params,
                 std::function<RgbaImage(const GameFiles&, const std::string& path)> decode);
+    // A texture that is no game file (embedded in the map): `key` names its content and decode parameters (equal
+    // keys must decode to equal textures, across maps: the cache shares them), `name` is what messages call it.
+    int32_t addEmbedded(std::string key, std::string name, std::function<RgbaImage()> decode);
     // An image file decoded with decodeGameImage.
     int32_t addImage(const GameFiles& files, const std::string& path);
     // The same at power-of-two sides, as Quake 3 stores every image (resampleToPowerOfTwo). (Quake 2 does too,
@@ -72,5 +71,6 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 const std::vector<bool>& decodeOnly, MaterialSet& set);
 void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set);
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set);
+void loadQuake1(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set);
 
 }  // namespace luxel::materials

@@ -154,7 +154,7 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     std::vector<std::optional<render::CloudGrid>> cloudGrids;
     if (materials) {
         for (const SkyBox& sky : materials->skies)
-            cloudGrids.push_back(sky.clouds.empty() ? std::nullopt : std::optional(render::makeCloudGrid(sky.cloudHeight)));
+            cloudGrids.push_back(sky.clouds.empty() ? std::nullopt : std::optional(render::makeCloudGrid(sky)));
         ctx.cloudGrids = &cloudGrids;
     }
     std::vector<SourceTri> sources(cands.size());

@@ -54,6 +54,8 @@ std::string mapFormatText(const std::vector<uint8_t>& bytes) {
         case MapFormat::Quake3: return "Quake 3 IBSP v46";
         case MapFormat::Quake2: return "Quake 2 IBSP v38";
         case MapFormat::Source: return "Source VBSP v" + std::to_string(version);
+        case MapFormat::Quake1: return bytes[0] == 'B' ? "Quake 1 BSP2" : bytes[0] == '2' ? "Quake 1 2PSB" : "Quake 1 BSP29";
+        case MapFormat::HalfLife: return "Half-Life BSP30";
     }
     return {};
 }

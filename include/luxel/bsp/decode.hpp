@@ -20,6 +20,8 @@ std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 // Per-format decoders (src/bsp/q3/decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source);
+// Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
+World decodeQuake1(const MapSource& source);
 World decodeSource(const MapSource& source);
 // Source maps may carry LDR and HDR lighting; decodeSource(source) prefers HDR, preferLdr picks the LDR
 // set when the map has one.

@@ -14,7 +14,7 @@
 
 namespace luxel {
 
-enum class MapFormat { Quake2, Quake3, Source };
+enum class MapFormat { Quake2, Quake3, Source, Quake1, HalfLife };
 
 struct LumpInfo {
     std::string name;
@@ -242,6 +242,9 @@ struct EngineLook {
     // bytes, clamped hue-preserving at 255, so at 1 here); 0: the same as hueClampAt.
     float windowedHueClampAt = 0;
     float gamma = 1.0f;    // display gamma applied after clamping to [0,1]
+    // Lightmap mode (the engine's r_lightmap) draws surfaces without a lightmap (sky, liquids) white, as
+    // QuakeSpasm does, instead of with their own stages (Quake 3's rule).
+    bool lightmapModeUnlitWhite = false;
 };
 
 struct World {
@@ -277,11 +280,17 @@ struct World {
     // cubes embedded in version 0 leaves, "leaf_ambient_lighting" or "leaf_ambient_lighting_hdr"), so
     // writers put rebaked probes back where they came from; empty when the map has none.
     std::string probeLump;
+    // Where the lightmaps were read from when a format has several (Quake 1: "BSPX RGBLIGHTING", ".lit (x.lit)",
+    // "lighting lump (grey)"), for `info`; empty otherwise.
+    std::string lightSource;
     bool hdrLighting = false;  // Source: the lighting decoded is the map's HDR set (what vrad -hdr wrote)
     std::vector<StaticProp> staticProps;
     std::vector<uint32_t> staticPropLeaves;  // leaf indices listed by the props (StaticProp::firstLeaf)
     // Files the map carries (Source pakfile zip: materials, textures, cubemaps); empty when none.
     std::vector<uint8_t> embeddedArchive;
+    // Quake 1 / Half-Life: the textures lump as stored (miptex directory, headers and pixels), which the
+    // material loader decodes; the map's bytes are gone by then.
+    std::vector<uint8_t> embeddedTextures;
     std::vector<Entity> entities;
     std::string entityText;
     std::optional<SkyCamera> skyCamera;  // Source maps with a 3D skybox

@@ -239,6 +239,9 @@ struct SkyBox {
     std::array<int32_t, 6> faces{-1, -1, -1, -1, -1, -1};
     std::vector<CloudLayer> clouds;
     float cloudHeight = 512;  // the dome's height above the eye (ioquake3 R_InitSkyTexCoords)
+    // Where the cloud layers lie: Quake 3's dome at cloudHeight, or Quake 1's flattened sphere (QuakeSpasm's
+    // Sky_GetTexCoord: the direction with z x 3, scaled to 6 x 63 units, over 128 texels).
+    enum class Dome : uint8_t { Quake3, Quake1 } dome = Dome::Quake3;
     // The box turned at the frame's time (Quake 2 skyaxis / skyrotate: R_DrawSkyBox rotates it by time x
     // skyrotate degrees about skyaxis): a view direction d looks up the box at toBox * d (row-major).
     bool rotated = false;
@@ -289,7 +292,9 @@ struct MaterialOptions {
 // throws UsageError for unusable options (a palette file that cannot be read) and DecodeError only for
 // the map's own embedded data being corrupt. Search order, highest precedence first: Quake 3: the map's
 // own pk3, each game dir (loose files, then its pk3s), the directory above the map's maps/ folder;
-// Quake 2: loose game dirs (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Source: the map's
+// Quake 2: game dirs, their paks then loose files (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Quake 1 and
+// Half-Life: the textures embedded in the map, through the palette (--palette, a game dir's gfx/palette.lmp, or
+// the built-in one); Source: the map's
 // pakfile, then each game dir's search path (mountSourceGame: gameinfo.txt, VPKs).
 //
 // `decodeOnly` (non-empty): textures are decoded only for the materials it marks (a view decodes what it can

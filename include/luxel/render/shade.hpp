@@ -95,7 +95,7 @@ struct TriShade {
 struct CloudGrid {
     Vec2 at[6][9][9];
 };
-CloudGrid makeCloudGrid(float cloudHeight);
+CloudGrid makeCloudGrid(const SkyBox& sky);
 
 struct ShadeContext {
     const World* world = nullptr;

@@ -119,7 +119,7 @@ void decodeFaces(Context& c, World& w) {
             fl.lightOffset = f.lightOffset;
             fl.numStyles = numStyles;
             std::array<int32_t, 4> ext;
-            if (!lightmapExtents(&st[nextVertex], corners, ext))
+            if (!bsp::lightmapExtents(&st[nextVertex], corners, ext))
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " has unusable lightmap extents");
             fl.mins = {ext[0], ext[1]};
             fl.size = {ext[2], ext[3]};
@@ -135,29 +135,6 @@ void decodeFaces(Context& c, World& w) {
         nextVertex += corners;
     }
     decodeLighting(c, w, lit, st);
-}
-
-bool lightmapExtents(const std::array<double, 2>* st, size_t count, std::array<int32_t, 4>& out) {
-    // The engine (yquake2, QuakeSpasm: CalcSurfaceExtents) evaluates each coordinate in double and stores
-    // it in a float, as x87 compilers did; pure double gives one luxel more on real maps
-    // (bsptool_q2_mp_lobby: 32.000000000000014 -> ceil 3 instead of 2).
-    float mins[2] = {INFINITY, INFINITY}, maxs[2] = {-INFINITY, -INFINITY};
-    for (size_t k = 0; k < count; ++k)
-        for (int a = 0; a < 2; ++a) {
-            const float v = float(st[k][size_t(a)]);
-            mins[a] = std::min(mins[a], v);
-            maxs[a] = std::max(maxs[a], v);
-        }
-    for (int a = 0; a < 2; ++a) {
-        // Beyond 2^28 texels no real map goes; it also keeps the luxel arithmetic inside int32.
-        constexpr float kLimit = float(1 << 28);
-        // Both ends both ways: a face without corners leaves mins at +inf and maxs at -inf.
-        if (!(mins[a] >= -kLimit && mins[a] <= kLimit && maxs[a] >= -kLimit && maxs[a] <= kLimit)) return false;
-        const int32_t lo = int32_t(std::floor(mins[a] / 16)), hi = int32_t(std::ceil(maxs[a] / 16));
-        out[size_t(a)] = lo;
-        out[size_t(a) + 2] = hi - lo + 1;
-    }
-    return true;
 }
 
 }  // namespace luxel::q2

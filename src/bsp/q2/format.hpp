@@ -92,10 +92,6 @@ struct FaceLightmap {
 // Texture coordinates (s, t) of each World vertex in texels, in double (lightmap uvs are made from them).
 using TexCoords = std::vector<std::array<double, 2>>;
 
-// Lightmap extents {mins s, mins t, size s, size t} (luxels) of a face from its vertices' texture
-// coordinates, exactly as the engine computes them; false when they are not finite or absurdly large.
-bool lightmapExtents(const std::array<double, 2>* st, size_t count, std::array<int32_t, 4>& out);
-
 // Validates the lit faces' blocks against the lighting lump, packs them into atlas pages (one page set per
 // style slot) and sets each lit surface's page and vertex lightmap uvs.
 void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit, const TexCoords& st);

@@ -35,6 +35,11 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
         t.color = {0, 0, 0};
         return t;
     }
+    if (ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine && withoutLightmapStage &&
+        world.look.lightmapModeUnlitWhite) {
+        t.color = {1, 1, 1};
+        return t;
+    }
     // With a lightmap stage drawn on its own (not collapsed), the stages up to it are drawn as in lit mode.
     const bool engineLightmap = ctx.mode == RenderMode::Lightmap && ctx.unlit == UnlitSurfaces::Engine;
     const bool ownStagesToLightmap = engineLightmap && s.kind == SourceKind::Lightmap && ownLook && ownLook->lightmapModeProgram;

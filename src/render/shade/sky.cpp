@@ -86,6 +86,14 @@ Vec2 cloudCoords(Vec3 d, float height) {
     return {std::acos(std::clamp(v.x, -1.0f, 1.0f)), std::acos(std::clamp(v.y, -1.0f, 1.0f))};
 }
 
+// Quake 1's sky layers in direction d, before their scroll (QuakeSpasm Sky_GetTexCoord): the sphere flattened
+// (z x 3), the direction scaled to 6 x 63 units, in 128-texel units.
+Vec2 quake1CloudCoords(Vec3 d) {
+    const Vec3 f{d.x, d.y, d.z * 3.0f};
+    const float scale = 6.0f * 63.0f / std::sqrt(dot(f, f));
+    return {f.x * scale / 128.0f, f.y * scale / 128.0f};
+}
+
 // The dome coordinates the engine draws in direction d: interpolated across the grid cell of the box side d
 // meets, on the cell's triangle (FillCloudySkySide splits a cell (s, t)-(s + 1, t + 1) along (s, t + 1)-(s + 1, t));
 // interpolation across a triangle on the side's plane is affine in (s, t). Nothing on the bottom side (-Z):
@@ -293,13 +301,15 @@ LUXEL_AVX2 inline Rgb8 cloudLayers8(const CloudLayers& layers, Rgb8 c, const Clo
 
 namespace luxel::render {
 
-CloudGrid makeCloudGrid(float cloudHeight) {
+CloudGrid makeCloudGrid(const SkyBox& sky) {
     CloudGrid grid;
     for (int face = 0; face < 6; ++face)
         for (int t = 0; t <= 8; ++t)
             for (int s = 0; s <= 8; ++s)
-                grid.at[face][t][s] = shading::cloudCoords(
-                    shading::skySideDirection(face, float(s - 4) / 4.0f, float(t - 4) / 4.0f), cloudHeight);
+                grid.at[face][t][s] = sky.dome == SkyBox::Dome::Quake1
+                                          ? shading::quake1CloudCoords(shading::skySideDirection(face, float(s - 4) / 4.0f, float(t - 4) / 4.0f))
+                                          : shading::cloudCoords(shading::skySideDirection(face, float(s - 4) / 4.0f, float(t - 4) / 4.0f),
+                                                                 sky.cloudHeight);
     return grid;
 }
 

@@ -1,0 +1,269 @@
+// Quake 1 and Half-Life materials: the textures embedded in the map (the miptex lump) through Quake's palette
+// (Half-Life: each texture's own), drawn as QuakeSpasm draws them: texture x 2 x lightmap (gl_overbright 1),
+// fullbright colours (indices 224-255) added unlit, liquids and teleporters (`*`) warped and unlit, fences (`{`)
+// cut out at index 255, animated textures (`+0`..`+9`) at the set's time, and the sky's two scrolling layers
+// (the texture's left half over its right).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "luxel/io/reader.hpp"
+#include "luxel/material/miptex.hpp"
+#include "luxel/material/quake_palette.hpp"
+#include "luxel/util/error.hpp"
+#include "material_loaders.hpp"
+
+namespace luxel::materials {
+namespace {
+
+// QuakeSpasm's R_TextureAnimation: frame (int)(time * 10) % (frames * 2) / 2, i.e. five frames a second.
+constexpr double kFramesPerSecond = 5.0;
+// QuakeSpasm's sky: the back layer scrolls 8 texels a second, the front one 16, both along s and t.
+constexpr float kBackScroll = 8.0f / 128.0f, kFrontScroll = 16.0f / 128.0f;
+// QuakeSpasm's r_skyfog: with the worldspawn's "fog" on, the sky is drawn under a layer of the fog colour at
+// this opacity.
+constexpr float kSkyFog = 0.5f;
+
+uint64_t fnv(std::span<const uint8_t> bytes, uint64_t h = 0xcbf29ce484222325ull) {
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    return h;
+}
+
+std::string hex(uint64_t v) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+// The palette: --palette (a palette.lmp, or a PCX with one at its end), a game folder's gfx/palette.lmp, or
+// the built-in one.
+std::shared_ptr<const Palette> quakePalette(const MaterialOptions& options, const GameFiles& files, MaterialSet& set) {
+    if (!options.palette.empty()) {
+        const Bytes bytes = readFile(options.palette);
+        try {
+            return std::make_shared<const Palette>(bytes.size() == 768 ? readLmpPalette(bytes, options.palette)
+                                                                       : readPcxPalette(bytes, options.palette));
+        } catch (const DecodeError& e) {
+            throw UsageError(std::string("--palette: ") + e.what());
+        }
+    }
+    if (auto bytes = files.read("gfx/palette.lmp")) {
+        try {
+            return std::make_shared<const Palette>(readLmpPalette(*bytes, "gfx/palette.lmp"));
+        } catch (const DecodeError& e) {
+            set.warnings.push_back(e.what());
+        }
+    }
+    return std::make_shared<const Palette>(defaultQuakePalette());
+}
+
+// The frame of an animated texture (+0name .. +9name) shown at `time`; the entry itself when it is not one or
+// its sequence is broken (as the engine, which then refuses the map, luxel shows the first frame).
+size_t animationFrame(const std::vector<MiptexEntry>& dir, size_t entry, float time) {
+    const std::string& name = dir[entry].name;
+    if (name.size() < 3 || name[0] != '+' || !(name[1] >= '0' && name[1] <= '9')) return entry;
+    const std::string rest = toLowerAscii(name.substr(2));
+    std::array<int64_t, 10> frames;
+    frames.fill(-1);
+    for (size_t i = 0; i < dir.size(); ++i) {
+        const std::string& n = dir[i].name;
+        if (n.size() == name.size() && n[0] == '+' && n[1] >= '0' && n[1] <= '9' && toLowerAscii(n.substr(2)) == rest)
+            frames[size_t(n[1] - '0')] = int64_t(i);
+    }
+    size_t count = 0;
+    while (count < 10 && frames[count] >= 0) ++count;
+    if (count == 0) return entry;
+    const double step = std::floor(double(time) * kFramesPerSecond);
+    const double k = std::isfinite(step) && step >= 0 ? std::fmod(step, double(count)) : 0.0;
+    return size_t(frames[size_t(k)]);
+}
+
+// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit.
+std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage s;
+    s.texture = texture;
+    s.texGen = MaterialStage::TexGen::Quake2Warp;
+    s.warpTime = double(time);
+    const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
+    std::copy(std::begin(m), std::end(m), std::begin(s.affine));
+    program->stages.push_back(s);
+    return program;
+}
+
+// A lightmapped texture with fullbright texels: the lightmap, the texture without them at x 2 (GL_DST_COLOR
+// GL_SRC_COLOR doubles, as gl_overbright's GL_RGB_SCALE 2 does), then the fullbright texels added.
+std::shared_ptr<const StageProgram> fullbrightProgram(int32_t base, int32_t fullbright, Vec2 tcScale) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage light;
+    light.source = MaterialStage::Source::Lightmap;
+    light.texGen = MaterialStage::TexGen::Lightmap;
+    program->stages.push_back(light);
+    MaterialStage texture;
+    texture.texture = base;
+    texture.blends = true;
+    texture.src = BlendFactor::DstColor, texture.dst = BlendFactor::SrcColor;
+    texture.affine[0] = tcScale.x, texture.affine[3] = tcScale.y;
+    program->stages.push_back(texture);
+    MaterialStage glow = texture;
+    glow.texture = fullbright;
+    glow.src = BlendFactor::One, glow.dst = BlendFactor::One;
+    program->stages.push_back(glow);
+    return program;
+}
+
+// The worldspawn's "fog" (QuakeSpasm: "density" or "density r g b", grey 0.3 when only the density is given)
+// over the sky at r_skyfog, as a last cloud layer of one texel.
+void addSkyFog(const World& world, TextureRequests& requests, SkyBox& sky) {
+    const std::string* fog = world.entities.empty() ? nullptr : world.entities[0].get("fog");
+    if (!fog) return;
+    float v[4] = {0, 0.3f, 0.3f, 0.3f};
+    const int n = std::sscanf(fog->c_str(), "%f %f %f %f", &v[0], &v[1], &v[2], &v[3]);
+    if (n < 1 || !(v[0] > 0) || (n != 1 && n != 4)) return;
+    std::array<uint8_t, 4> texel;
+    for (size_t c = 0; c < 3; ++c) texel[c] = uint8_t(std::lround(std::clamp(v[c + 1], 0.0f, 1.0f) * 255.0f));
+    texel[3] = uint8_t(std::lround(kSkyFog * 255.0f));
+    CloudLayer layer;
+    layer.texture = requests.addEmbedded("sky fog " + std::to_string(texel[0]) + " " + std::to_string(texel[1]) + " " +
+                                             std::to_string(texel[2]) + " " + std::to_string(texel[3]),
+                                         "worldspawn fog", [texel] {
+                                             RgbaImage one;
+                                             one.width = one.height = 1;
+                                             one.rgba.assign(texel.begin(), texel.end());
+                                             return one;
+                                         });
+    layer.src = BlendFactor::SrcAlpha, layer.dst = BlendFactor::OneMinusSrcAlpha;
+    sky.clouds.push_back(layer);
+}
+
+}  // namespace
+
+void loadQuake1(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
+    const bool halfLife = world.format == MapFormat::HalfLife;
+    set.textureGamma = 1.0f;
+    GameFiles files;
+    for (const std::string& dir : options.gameDirs) files.addQuakeGameDir(dir);
+    const std::span<const uint8_t> lump = world.embeddedTextures;
+    std::vector<MiptexEntry> dir;
+    try {
+        dir = readMiptexDirectory(lump, source.displayName);
+    } catch (const DecodeError& e) {
+        set.warnings.push_back(e.what());
+    }
+    const std::shared_ptr<const Palette> palette = halfLife ? nullptr : quakePalette(options, files, set);
+    const std::string paletteKey = palette ? hex(fnv({&(*palette)[0][0], 768})) : "own";
+    auto owned = std::make_shared<Bytes>(lump.begin(), lump.end());  // the decode jobs may outlive `world`
+
+    // One request per (texture, what of it): its content hash keys the cache across maps.
+    TextureRequests requests;
+    auto add = [&](size_t entry, const std::string& what, MiptexDecode how, bool fullbrightPart) {
+        const MiptexEntry& e = dir[entry];
+        const uint64_t texels = uint64_t(e.width) * uint64_t(e.height);
+        const uint64_t h = e.offset + 40 + texels <= lump.size() ? fnv(lump.subspan(size_t(e.offset), size_t(40 + texels)))
+                                                                : e.offset;
+        how.palette = palette.get();
+        auto keep = palette;
+        return requests.addEmbedded(hex(h) + "|" + paletteKey + "|" + what, source.displayName + ":" + e.name,
+                                    [owned, e, how, keep, fullbrightPart, file = source.displayName] {
+                                        MiptexImage image = decodeMiptex(*owned, e, how, file);
+                                        if (fullbrightPart && image.fullbright.empty())  // cannot be: hasFullbrights said so
+                                            throw DecodeError(file, "textures", e.offset, e.name + " has no fullbright texel");
+                                        return fullbrightPart ? std::move(image.fullbright) : std::move(image.base);
+                                    });
+    };
+
+    std::vector<int32_t> fullbrightRequest(world.materials.size(), -1);
+    bool anySky = false;
+    set.skies.resize(1);
+    set.skies[0].dome = SkyBox::Dome::Quake1;
+    for (size_t i = 0; i < world.materials.size(); ++i) {
+        const Material& mat = world.materials[i];
+        SurfaceLook& look = set.looks[i];
+        const int32_t miptex = mat.nativeValue;
+        if (mat.flags & kMaterialNoDraw) continue;
+        if (miptex < 0 || size_t(miptex) >= dir.size() || dir[size_t(miptex)].name.empty()) {
+            look.missing = true;
+            addMissing(set, mat.name.empty() ? "(texture not in the map)" : mat.name);
+            continue;
+        }
+        size_t entry = animationFrame(dir, size_t(miptex), options.time);
+        const MiptexEntry& e = dir[entry];
+        look.tcScale = {1.0f / float(e.width), 1.0f / float(e.height)};
+        if (!e.embedded) {  // Half-Life: the pixels live in a WAD file
+            look.missing = true;
+            addMissing(set, e.name);
+            continue;
+        }
+        if (mat.flags & kMaterialSky) {
+            look.skyBox = 0;
+            if (anySky) continue;
+            anySky = true;
+            SkyBox& sky = set.skies[0];
+            // The back layer (the right half) and the front one (the left half, index 0 transparent).
+            for (int layer = 0; layer < 2; ++layer) {
+                const uint64_t texels = uint64_t(e.width) * uint64_t(e.height);
+                const uint64_t h = e.offset + 40 + texels <= lump.size() ? fnv(lump.subspan(size_t(e.offset), size_t(40 + texels))) : e.offset;
+                const bool front = layer == 1;
+                CloudLayer cloud;
+                cloud.texture = requests.addEmbedded(
+                    hex(h) + "|" + paletteKey + (front ? "|sky front" : "|sky back"), source.displayName + ":" + e.name,
+                    [owned, e, pal = palette, front, file = source.displayName] {
+                        MiptexDecode how;
+                        how.palette = pal.get();
+                        const MiptexImage full = decodeMiptex(*owned, e, how, file);
+                        RgbaImage half;
+                        half.width = std::max(1, full.base.width / 2);  // a 1-texel sky: both layers that column
+                        half.height = full.base.height;
+                        half.rgba.resize(size_t(half.width) * size_t(half.height) * 4);
+                        const std::span<const uint8_t> all(*owned);
+                        ByteReader header(all.subspan(size_t(e.offset), 40), file, "textures", 0);
+                        header.skip(24);
+                        const uint8_t* index = all.data() + e.offset + header.u32();
+                        for (int y = 0; y < half.height; ++y)
+                            for (int x = 0; x < half.width; ++x) {
+                                const int sx = x + (front ? 0 : full.base.width - half.width);
+                                const size_t from = size_t(y) * size_t(full.base.width) + size_t(sx);
+                                uint8_t* o = half.rgba.data() + (size_t(y) * size_t(half.width) + size_t(x)) * 4;
+                                std::copy_n(full.base.rgba.data() + from * 4, 4, o);
+                                if (front && index[from] == 0) o[3] = 0;
+                            }
+                        return half;
+                    });
+                cloud.mods.push_back({TexMod::Kind::Scroll, {front ? kFrontScroll : kBackScroll, front ? kFrontScroll : kBackScroll}});
+                if (front) cloud.src = BlendFactor::SrcAlpha, cloud.dst = BlendFactor::OneMinusSrcAlpha;
+                sky.clouds.push_back(cloud);
+            }
+            addSkyFog(world, requests, sky);
+            continue;
+        }
+        const bool liquid = !e.name.empty() && (e.name[0] == '*' || (halfLife && e.name[0] == '!'));
+        const bool fence = !e.name.empty() && e.name[0] == '{';
+        MiptexDecode how;
+        how.fence = fence;
+        how.splitFullbrights = !halfLife && !liquid && hasFullbrights(lump, e, fence);
+        look.texture = add(entry, how.splitFullbrights ? "base" : "whole", how, false);
+        if (how.splitFullbrights) fullbrightRequest[i] = add(entry, "fullbright", how, true);
+        if (fence) look.blend = BlendMode::AlphaTest, look.alphaRef = 0.5f, look.shadow = ShadowCast::AlphaTexture;
+        if (liquid) {
+            look.unlit = true;
+            look.shadow = ShadowCast::None;
+        } else if (!halfLife) {
+            look.albedoScale = {2, 2, 2};  // gl_overbright 1
+        }
+    }
+
+    requests.resolve(set, world, true, options.textureBudget);
+    for (size_t i = 0; i < set.looks.size(); ++i) {
+        SurfaceLook& look = set.looks[i];
+        const Material& mat = world.materials[i];
+        if (look.texture < 0 || (mat.flags & (kMaterialNoDraw | kMaterialSky))) continue;
+        if (look.unlit) {
+            look.program = warpProgram(look.texture, options.time);
+            continue;
+        }
+        const int32_t fullbright = requests.textureIndex(fullbrightRequest[i]);
+        if (fullbright >= 0 && look.blend == BlendMode::Opaque) look.program = fullbrightProgram(look.texture, fullbright, look.tcScale);
+    }
+}
+
+}  // namespace luxel::materials
