@@ -1,5 +1,5 @@
-// libFuzzer entry point for one map format's decoder, one lump at a time (built three times with -DLUXEL_FUZZ=ON
-// as luxel_fuzz_lumps_q3, _q2 and _vbsp; run by tools/fuzz.sh). An input is a selector byte (and, for Source, the
+// libFuzzer entry point for one map format's decoder, one lump at a time (built four times with -DLUXEL_FUZZ=ON
+// as luxel_fuzz_lumps_q3, _q2, _vbsp and _q1; run by tools/fuzz.sh). An input is a selector byte (and, for Source, the
 // lump's version byte) then one lump's bytes. A format's decode is its header and then a list of stages, each
 // naming the lumps it reads (bsp::DecodeStage, e.g. q3::decodeStages()). The base map is decoded once, keeping the
 // Context and World before every stage; an input then runs only the stages that read lump (selector mod the lump
@@ -8,6 +8,10 @@
 // to each other and to tessellation.
 //   Quake 3: the test writer's fullQ3Map (a room plus one of every surface type, brush, fog, light grid, PVS).
 //   Quake 2: the test writer's floor map (a lit face, tree, brush, areas and portals, PVS).
+//   Quake 1: the test writer's floor map (two lit faces, one with two styles, two miptex, leaf PVS) in each of
+//     BSP29, 2PSB, BSP2 and BSP30: (selector / 21) mod 4 picks the variant, selector mod 21 the lump: the 15 lumps, then
+//     the BSPX lumps the faces stage reads (RGBLIGHTING, LMSHIFT, LMOFFSET, LMSTYLE, DECOUPLED_LM; the input
+//     replaces the base map's, which has none), then the .lit beside the map.
 //   Source: bsptool_tf2_mp_lobby.bsp from ../shared/maps/source (LUXEL_FUZZ_MAPS names another maps folder). An
 //     LZMA-framed input is decompressed as the header would. Selector 35 is the static prop game lump's payload
 //     (the game lump directory's offsets are absolute, so the directory itself is left to the whole-map target).
@@ -21,6 +25,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,12 +33,14 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "luxel/util/error.hpp"
 #include "fuzz/lump_state.hpp"
 #include "support/decode_helpers.hpp"
+#include "support/q1_writer.hpp"
 #include "support/q2_writer.hpp"
 #include "support/q3_writer.hpp"
 
@@ -61,6 +68,15 @@ Context open(const luxel::MapSource& source, World& w) { return format::openQuak
 constexpr size_t kHeadBytes = 1;
 Bytes baseFile() { return t::makeQ2FloorMap().build(); }
 Context open(const luxel::MapSource& source, World& w) { return format::openQuake2(source, w); }
+#elif defined(LUXEL_FUZZ_LUMPS_Q1)
+constexpr size_t kHeadBytes = 1;
+// The selectors past the 15 lumps: the BSPX lumps the faces stage reads, then the .lit beside the map.
+constexpr std::array<const char*, 5> kBspxNames = {"RGBLIGHTING", "LMSHIFT", "LMOFFSET", "LMSTYLE", "DECOUPLED_LM"};
+constexpr size_t kLitSelector = size_t(format::kLumpCount) + kBspxNames.size();
+constexpr size_t kSelectors = kLitSelector + 1;
+constexpr size_t kBases = t::kQ1Variants.size();
+Bytes baseFile(size_t k) { return t::makeQ1FloorMap(t::kQ1Variants[k]).build(); }
+Context open(const luxel::MapSource& source, World& w) { return format::openQuake1(source, w); }
 #else
 constexpr size_t kHeadBytes = 2;  // selector, lump version
 
@@ -108,28 +124,44 @@ size_t staticPropEntry(const Bytes& file) {
 }
 #endif
 
-const Base& base() {
-    static const Base* made = [] {
-        auto* b = new Base;
-        b->source.displayName = "fuzz.bsp";
-        b->source.mapName = "fuzz";
-        b->source.bytes = baseFile();
-        b->source.openRelated = [](const std::string&) { return std::optional<Bytes>(); };
-        World w;
-        Context c = open(b->source, w);
-        for (const auto& stage : format::decodeStages()) {
-            b->before.push_back({c, w});
-            stage.run(c, w);
+#if !defined(LUXEL_FUZZ_LUMPS_Q1)
+// One base map, a selector per lump.
+constexpr size_t kSelectors = size_t(format::kLumpCount);
+constexpr size_t kBases = 1;
+Bytes baseFile(size_t) { return baseFile(); }
+#endif
+
+// Base map k (of kBases; Quake 1 has one per variant). The states point at their base's source: the bases are
+// made in place and never move.
+const Base& base(size_t k = 0) {
+    static const std::vector<Base>* made = [] {
+        auto* all = new std::vector<Base>(kBases);
+        for (size_t i = 0; i < kBases; ++i) {
+            Base* b = &(*all)[i];
+            b->source.displayName = "fuzz.bsp";
+            b->source.mapName = "fuzz";
+            b->source.bytes = baseFile(i);
+            b->source.openRelated = [](const std::string&) { return std::optional<Bytes>(); };
+            World w;
+            Context c = open(b->source, w);
+            for (const auto& stage : format::decodeStages()) {
+                b->before.push_back({c, w});
+                stage.run(c, w);
+            }
         }
-        return b;
+        return all;
     }();
-    return *made;
+    return (*made)[k];
 }
 
-// A lump's bytes in the base file, from its directory entry (offset, length at directory + 8 * lump for Quake,
-// + 16 * lump for Source).
+// A lump's bytes in the base file, from its directory entry (offset, length at directory + 8 * lump for Quake 2
+// and 3, after the 4-byte version or magic for Quake 1, + 16 * lump for Source).
 Bytes lumpOf(const Bytes& file, size_t lump) {
+#if defined(LUXEL_FUZZ_LUMPS_Q1)
+    const size_t entry = 4 + 8 * lump;
+#else
     const size_t entry = kHeadBytes == 1 ? 8 + 8 * lump : 8 + 16 * lump;
+#endif
     const uint32_t offset = t::le32(file, entry), length = t::le32(file, entry + 4);
     return Bytes(file.begin() + offset, file.begin() + offset + length);
 }
@@ -142,8 +174,38 @@ void writeSeed(const std::string& path, uint8_t selector, std::optional<uint8_t>
 }
 
 // The seed corpus: each lump of the base map but the entities, behind its selector; for VBSP also every lump and the
-// static prop payload of the small v19/v20 maps in the maps folder (real records to mutate, LZMA framing included).
+// static prop payload of the small v19/v20 maps in the maps folder (real records to mutate, LZMA framing included);
+// for Quake 1 each variant's lumps, and BSPX lumps and a .lit that fit its base map.
 void writeSeeds(const std::string& folder) {
+#if defined(LUXEL_FUZZ_LUMPS_Q1)
+    for (size_t k = 0; k < kBases; ++k) {
+        const Bytes& file = base(k).source.bytes;
+        const t::Q1MapBuilder map = t::makeQ1FloorMap(t::kQ1Variants[k]);
+        const std::string prefix = folder + "/" + t::q1VariantName(t::kQ1Variants[k]) + "-";
+        const uint8_t first = uint8_t(k * kSelectors);
+        for (size_t lump = 0; lump < size_t(format::kLumpCount); ++lump)
+            if (lump != size_t(format::kEntities))
+                writeSeed(prefix + std::to_string(lump), uint8_t(first + lump), std::nullopt, lumpOf(file, lump));
+        auto bspx = [&](size_t which, const std::string& name, const Bytes& body) {
+            writeSeed(prefix + kBspxNames[which] + "-" + name, uint8_t(first + format::kLumpCount + which), std::nullopt, body);
+        };
+        if (t::kQ1Variants[k] != t::Q1Variant::HalfLife) bspx(0, "rgb", map.rgbLighting);  // Half-Life reads none
+        bspx(1, "same", {4, 4});
+        bspx(1, "finer", {3, 5});
+        Bytes offsets;
+        for (const auto& f : map.faces) t::append32(offsets, uint32_t(f.lightOffset));
+        bspx(2, "same", offsets);
+        Bytes styles;
+        for (const auto& f : map.faces) styles.insert(styles.end(), f.styles.begin(), f.styles.end());
+        bspx(3, "same", styles);
+        // The blocks the face records describe, as decoupled records: face 0 5x3 at (x / 16, y / 16), face 1 4x4 at
+        // ((x + 8) / 16 - 4, (y - 4) / 16 + 1).
+        const t::Q1Decoupled d0{5, 3, map.faces[0].lightOffset, {{{1.0f / 16, 0, 0, 0}, {0, 1.0f / 16, 0, 0}}}};
+        const t::Q1Decoupled d1{4, 4, map.faces[1].lightOffset, {{{1.0f / 16, 0, 0, 0.5f - 4}, {0, 1.0f / 16, 0, -0.25f + 1}}}};
+        bspx(4, "same", t::q1DecoupledLump({d0, d1}));
+        writeSeed(prefix + "lit", uint8_t(first + kLitSelector), std::nullopt, map.litFile());
+    }
+#else
     const Bytes& file = base().source.bytes;
     for (size_t lump = 0; lump < size_t(format::kLumpCount); ++lump) {
         if (lump == size_t(format::kEntities)) continue;
@@ -154,6 +216,7 @@ void writeSeeds(const std::string& folder) {
         writeSeed(folder + "/base-" + std::to_string(lump), uint8_t(lump), std::nullopt, lumpOf(file, lump));
 #endif
     }
+#endif
 #if defined(LUXEL_FUZZ_LUMPS_VBSP)
     for (const char* name : {"bsptool_tf2_mp_lobby", "bsptool_tf2_test2", "bsputils_gmod_map_v20", "sdk2013pr_ss_hl2_level_1_v20"}) {
         const std::optional<Bytes> other = readWhole(mapsFolder() + "/source/" + name + ".bsp");
@@ -173,14 +236,23 @@ void writeSeeds(const std::string& folder) {
 #endif
 }
 
-// Runs stage k on the state before it with lump `lump` reading `bytes`. The state is restored into a scratch copy
-// kept per stage (lump_state.cpp), which reuses its buffers: a fresh copy per input (hundreds of allocations
-// under ASan) was a third of the time.
+// The state before stage k of base `which`, restored into a scratch copy kept per stage (lump_state.cpp), which
+// reuses its buffers: a fresh copy per input (hundreds of allocations under ASan) was a third of the time.
+State& scratchBefore(size_t which, size_t k) {
+    static std::vector<std::vector<State>> scratch = [] {
+        std::vector<std::vector<State>> all;
+        for (size_t i = 0; i < kBases; ++i) all.push_back(base(i).before);
+        return all;
+    }();
+    State& s = scratch[which][k];
+    luxel::fuzz::restore(s, base(which).before[k]);
+    return s;
+}
+
+// Runs stage k of base `which` on the state before it with lump `lump` reading `bytes`.
 template <class Stage>
-void runStage(const Stage& stage, size_t k, int lump, const ByteReader& bytes, [[maybe_unused]] uint8_t version) {
-    static std::vector<State> scratch = base().before;
-    State& s = scratch[k];
-    luxel::fuzz::restore(s, base().before[k]);
+void runStage(const Stage& stage, size_t which, size_t k, int lump, const ByteReader& bytes, [[maybe_unused]] uint8_t version) {
+    State& s = scratchBefore(which, k);
     s.context.lumps[size_t(lump)] = bytes;
 #if defined(LUXEL_FUZZ_LUMPS_VBSP)
     s.world.lumps[size_t(lump)].version = version;
@@ -188,6 +260,39 @@ void runStage(const Stage& stage, size_t k, int lump, const ByteReader& bytes, [
 #endif
     stage.run(s.context, s.world);
 }
+
+#if defined(LUXEL_FUZZ_LUMPS_Q1)
+// Quake 1's selectors past the lumps: a BSPX lump in place of the base map's (it has none), or the .lit the map
+// source offers, on the state before the faces stage (the stage that reads both).
+void runQ1Extra(size_t which, size_t selector, std::span<const uint8_t> input) {
+    static Bytes lit;
+    static std::vector<luxel::MapSource> withLit = [] {
+        std::vector<luxel::MapSource> all;
+        for (size_t i = 0; i < kBases; ++i) {
+            luxel::MapSource s = base(i).source;
+            s.openRelated = [](const std::string&) { return std::optional<Bytes>(lit); };
+            all.push_back(std::move(s));
+        }
+        return all;
+    }();
+    const auto& stages = format::decodeStages();
+    for (size_t k = 0; k < stages.size(); ++k) {
+        if (std::string(stages[k].name) != "faces") continue;
+        State& s = scratchBefore(which, k);
+        if (selector == kLitSelector) {
+            lit.assign(input.begin(), input.end());
+            s.context.source = &withLit[which];
+        } else {
+            const std::string name = kBspxNames[selector - size_t(format::kLumpCount)];
+            s.context.bspx.emplace_back(name, ByteReader(input, "fuzz.bsp", name, 0));
+        }
+        try {
+            stages[k].run(s.context, s.world);
+        } catch (const luxel::DecodeError&) {
+        }
+    }
+}
+#endif
 
 }  // namespace
 
@@ -204,7 +309,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // One thread: coverage then depends on the input alone, so a seeded run tries the same inputs every time.
     static const tbb::global_control oneThread(tbb::global_control::max_allowed_parallelism, 1);
     if (size < kHeadBytes) return 0;
-    const int lump = data[0] % format::kLumpCount;
+    const size_t selector = data[0] % kSelectors, which = data[0] / kSelectors % kBases;
+#if defined(LUXEL_FUZZ_LUMPS_Q1)
+    if (selector >= size_t(format::kLumpCount)) {
+        runQ1Extra(which, selector, std::span<const uint8_t>(data + 1, size - 1));
+        return 0;
+    }
+#endif
+    const int lump = int(selector);
     if (lump == format::kEntities) return 0;  // the formats target's
     const uint8_t version = kHeadBytes > 1 ? data[1] : 0;
     const char* name = format::kLumpNames[size_t(lump)];
@@ -231,7 +343,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const auto& reads = stages[k].lumps;
             if (std::find(reads.begin(), reads.end(), lump) == reads.end()) continue;
             try {
-                runStage(stages[k], k, lump, bytes, version);
+                runStage(stages[k], which, k, lump, bytes, version);
             } catch (const luxel::DecodeError&) {
             }
         }

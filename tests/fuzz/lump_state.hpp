@@ -1,6 +1,6 @@
 #pragma once
 // The decoder state a lump fuzz target keeps before each stage (fuzz_lumps.cpp), for the format the build names
-// (LUXEL_FUZZ_LUMPS_Q3, _Q2 or _VBSP), and its restore. The restore lives in lump_state.cpp, built without
+// (LUXEL_FUZZ_LUMPS_Q3, _Q2, _VBSP or _Q1), and its restore. The restore lives in lump_state.cpp, built without
 // coverage instrumentation: copying a state is the harness's work, and traced element by element it was a
 // quarter of the time, and coverage libFuzzer would only learn noise from.
 #include "luxel/bsp/world.hpp"
@@ -15,8 +15,11 @@ namespace luxel::fuzz { namespace format = luxel::q2; }
 #include "../../src/bsp/source/format.hpp"
 #include "../../src/bsp/source/lzma.hpp"
 namespace luxel::fuzz { namespace format = luxel::vbsp; }
+#elif defined(LUXEL_FUZZ_LUMPS_Q1)
+#include "../../src/bsp/q1/format.hpp"
+namespace luxel::fuzz { namespace format = luxel::q1; }
 #else
-#error "define one of LUXEL_FUZZ_LUMPS_Q3, LUXEL_FUZZ_LUMPS_Q2, LUXEL_FUZZ_LUMPS_VBSP"
+#error "define one of LUXEL_FUZZ_LUMPS_Q3, LUXEL_FUZZ_LUMPS_Q2, LUXEL_FUZZ_LUMPS_VBSP, LUXEL_FUZZ_LUMPS_Q1"
 #endif
 
 namespace luxel::fuzz {
