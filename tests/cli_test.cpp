@@ -238,3 +238,20 @@ TEST_CASE("every OpenArena map renders lit from spawn with every stage evaluated
         }
     }
 }
+
+TEST_CASE("render --time is the moment the frame shows: Quake 1's sky layers scroll with it", "[cli][maps][q1]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string map = *sharedMaps() + "/q1/lqdm1/bsp29_lit/lqdm1.bsp";
+    const std::string dir = tempDir("cli_time");
+    // lqdm1's intermission camera looks at its sky over the wall (ref/README.md's view).
+    const std::string common = " --pos 776 -872 264 --angles 25 -120 0 --size 64x48 --world-only --mode lit -o '" + dir;
+    REQUIRE(runLuxel("render '" + map + "'" + common + "/t0.png' --time 0").exitCode == 0);
+    REQUIRE(runLuxel("render '" + map + "'" + common + "/t4.png' --time 4.35").exitCode == 0);
+    REQUIRE(runLuxel("render '" + map + "'" + common + "/t0b.png' --time 0").exitCode == 0);
+    const Image a = readImage(dir + "/t0.png"), b = readImage(dir + "/t4.png"), again = readImage(dir + "/t0b.png");
+    CHECK(a.pixels == again.pixels);
+    // The back layer moves 8 texels a second, the front one 16: 35 and 70 texels in 4.35 s.
+    size_t changed = 0;
+    for (size_t i = 0; i < a.pixels.size(); ++i) changed += a.pixels[i] != b.pixels[i];
+    CHECK(changed > a.pixels.size() / 20);
+}

@@ -19,7 +19,8 @@ struct RenderArgs {
 };
 
 int runRender(const RenderArgs& args) {
-    const ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
+    ViewRequest request = args.view.request(isLdrPath(args.output));  // checked before the slow part
+    request.time = args.map.time;  // --time: the moment animated things (textures, skies, warps) are drawn at
     LoadedMap map = loadMap(args.map.open(), args.map.decodeOptions(), args.map.materialOptions(), args.map.propOptions(),
                             !args.map.noOverlays);
     for (const std::string& w : propWarnings(map.props, !map.materialOptions.gameDirs.empty()))

@@ -141,6 +141,7 @@ void addSkyFog(const World& world, TextureRequests& requests, SkyBox& sky) {
 void loadQuake1(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
     const bool halfLife = world.format == MapFormat::HalfLife;
     set.textureGamma = 1.0f;
+    set.time = options.time;  // the sky layers scroll with it
     GameFiles files;
     for (const std::string& dir : options.gameDirs) files.addQuakeGameDir(dir);
     const std::span<const uint8_t> lump = world.embeddedTextures;
