@@ -43,7 +43,7 @@ campaign_report() {
     echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
     echo "|---|---|---|---|---|---|---|---|---|"
     local status=0 target dir inputs speed cov ft corpus peak findings ended
-    for target in decode lumps_q3 lumps_q2 lumps_vbsp content formats serve pak; do
+    for target in decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak; do
         dir="$build/campaign/$target"
         [ -d "$dir" ] || continue
         inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
@@ -72,12 +72,12 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
-targets=(decode lumps_q3 lumps_q2 lumps_vbsp content formats serve pak)
+targets=(decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak)
 cmake --build "$build" -j2 --target "${targets[@]/#/luxel_fuzz_}"
 # The Source lump target's base map is a real one from ../shared.
 if [ ! -f "$shared/maps/source/bsptool_tf2_mp_lobby.bsp" ]; then
     echo "fuzz.sh: $shared/maps/source/bsptool_tf2_mp_lobby.bsp not found: lumps_vbsp left out" >&2
-    targets=(decode lumps_q3 lumps_q2 content formats serve pak)
+    targets=(decode lumps_q3 lumps_q2 lumps_q1 content formats serve pak)
 fi
 
 artifacts="$build/artifacts"
@@ -98,8 +98,10 @@ declare -A corpus  # target: its corpus folder (corpus_dir empties a repeatable 
 for target in "${targets[@]}"; do corpus[$target]="$(corpus_dir "$target")"; done
 decode_corpus="${corpus[decode]}"
 if [ -d "$maps" ]; then
-    for map in "$maps"/q3/*.bsp "$maps"/q2/*.bsp "$maps"/source/*.bsp; do
+    for map in "$maps"/q3/*.bsp "$maps"/q2/*.bsp "$maps"/source/*.bsp "$maps"/q1/*/*/*.bsp "$maps"/hl/*/*.bsp; do
         name="$(basename "$map" .bsp)"
+        # Quake 1 builds of one map share its file name: named with their build folder too.
+        case "$map" in "$maps"/q1/*) name="$(basename "$(dirname "$map")")-$name" ;; esac
         size="$(stat -c %s "$map")"
         # Small maps whole; every map also as cut copies (header only, first lumps, half).
         if [ "$size" -le 1000000 ]; then cp "$map" "$decode_corpus/$name.bsp"; fi
@@ -220,7 +222,7 @@ PY
 
 # The lump targets write their own seeds: each lump of their base map behind its selector.
 for target in "${targets[@]}"; do
-    if [[ "$target" == lumps_* ]]; then
+    if [[ "$target" == lumps_* || "$target" == decode ]]; then  # decode: the Quake 1 writer's maps
         LUXEL_FUZZ_MAPS="$maps" LUXEL_FUZZ_WRITE_SEEDS="${corpus[$target]}" "$build/luxel_fuzz_$target"
     fi
 done
