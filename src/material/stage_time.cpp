@@ -1,5 +1,6 @@
 // What changes with time in a material: texture coordinate changes as ioquake3's RB_CalcScrollTexCoords /
 // RB_CalcRotateTexCoords / RB_CalcTransformTexCoords compute them (tr_shade_calc.c), and wave forms.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -51,17 +52,29 @@ namespace {
 
 // sin(2 pi i / size) at i = (int64)(periods * size) & (size - 1), with the periods first kept to their
 // fraction (same sign) so the cast cannot overflow.
-float tableSine(double periods, int size) {
+// The table's entries, computed once (a warped surface reads two a pixel).
+template <int Size>
+const std::array<float, Size>& sineTable() {
+    static const std::array<float, Size> table = [] {
+        std::array<float, Size> t{};
+        for (int i = 0; i < Size; ++i) t[size_t(i)] = float(std::sin(double(i) * (2.0 * std::numbers::pi / Size)));
+        return t;
+    }();
+    return table;
+}
+
+template <int Size>
+float tableSine(double periods) {
     if (!std::isfinite(periods)) return 0;
-    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * size)) % size + size) % size;
-    return float(std::sin(double(index) * (2.0 * std::numbers::pi / size)));
+    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * Size)) % Size + Size) % Size;
+    return sineTable<Size>()[size_t(index)];
 }
 
 }  // namespace
 
-float engineSine(double periods) { return tableSine(periods, 1024); }
+float engineSine(double periods) { return tableSine<1024>(periods); }
 
-float quake2Turbulence(double radians) { return 8.0f * tableSine(radians / (2.0 * std::numbers::pi), 256); }
+float quake2Turbulence(double radians) { return 8.0f * tableSine<256>(radians / (2.0 * std::numbers::pi)); }
 
 double evalWave(const Wave& w, double time) {
     // RB_CalcWaveColor: noise is read at (time + phase) * frequency, not phase + time * frequency.
