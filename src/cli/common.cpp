@@ -23,7 +23,7 @@ void MapArgs::addTo(CLI::App& app) {
         ->allow_extra_args(false);
     app.add_option("--map", mapName, "map name to find in the first --game-dir (e.g. am_thornish)");
     app.add_flag("--ldr", ldr, "Source maps: use the LDR lighting even when HDR lighting is present");
-    app.add_option("--palette", palette, "Quake 2: the game's pics/colormap.pcx, for .wal textures");
+    app.add_option("--palette", palette, "Quake 2: the game's pics/colormap.pcx, for .wal textures; Quake 1: a gfx/palette.lmp instead of the built-in palette");
     app.add_option("--time", time, "animated textures: show the frame at this time in seconds")->capture_default_str();
     app.add_flag("--strict", strict, "Source game content: a VPK entry whose CRC does not match (or that cannot be read) "
                                      "is an error, not a warning");
