@@ -157,14 +157,18 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
 
     // One request per (texture, what of it): its content hash keys the cache across maps.
     TextureRequests requests;
-    auto add = [&](size_t entry, const std::string& what, MiptexDecode how, bool fullbrightPart) {
-        const MiptexEntry& e = dir[entry];
+    // A texture's header and level-0 indices, hashed, with the palette they are read through.
+    auto contentKey = [&](const MiptexEntry& e) {
         const uint64_t texels = uint64_t(e.width) * uint64_t(e.height);
         const uint64_t h = e.offset + 40 + texels <= lump.size() ? fnv(lump.subspan(size_t(e.offset), size_t(40 + texels)))
                                                                 : e.offset;
+        return hex(h) + "|" + paletteKey;
+    };
+    auto add = [&](size_t entry, const std::string& what, MiptexDecode how, bool fullbrightPart) {
+        const MiptexEntry& e = dir[entry];
         how.palette = palette.get();
         auto keep = palette;
-        return requests.addEmbedded(hex(h) + "|" + paletteKey + "|" + what, source.displayName + ":" + e.name,
+        return requests.addEmbedded(contentKey(e) + "|" + what, source.displayName + ":" + e.name,
                                     [owned, e, how, keep, fullbrightPart, file = source.displayName] {
                                         MiptexImage image = decodeMiptex(*owned, e, how, file);
                                         if (fullbrightPart && image.fullbright.empty())  // cannot be: hasFullbrights said so
@@ -201,13 +205,12 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
             anySky = true;
             SkyBox& sky = set.skies[0];
             // The back layer (the right half) and the front one (the left half, index 0 transparent).
+            const std::string key = contentKey(e);
             for (int layer = 0; layer < 2; ++layer) {
-                const uint64_t texels = uint64_t(e.width) * uint64_t(e.height);
-                const uint64_t h = e.offset + 40 + texels <= lump.size() ? fnv(lump.subspan(size_t(e.offset), size_t(40 + texels))) : e.offset;
                 const bool front = layer == 1;
                 CloudLayer cloud;
                 cloud.texture = requests.addEmbedded(
-                    hex(h) + "|" + paletteKey + (front ? "|sky front" : "|sky back"), source.displayName + ":" + e.name,
+                    key + (front ? "|sky front" : "|sky back"), source.displayName + ":" + e.name,
                     [owned, e, pal = palette, front, file = source.displayName] {
                         MiptexDecode how;
                         how.palette = pal.get();
