@@ -28,7 +28,7 @@ struct LightBytes {
     std::optional<Bytes> owned;           // a .lit read from beside the map
 };
 
-LightBytes chooseLight(Context& c, World& w) {
+LightBytes chooseLight(Context& c) {
     ByteReader& grey = c.lump(kLighting);
     LightBytes out;
     if (c.variant == Variant::HalfLife) {
@@ -67,14 +67,13 @@ LightBytes chooseLight(Context& c, World& w) {
     out.bytes = grey.data();
     out.channels = 1;
     out.source = grey.size() > 0 ? "lighting lump (grey)" : "none";
-    (void)w;
     return out;
 }
 
 }  // namespace
 
 void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) {
-    const LightBytes light = chooseLight(c, w);
+    const LightBytes light = chooseLight(c);
     w.lightSource = light.source;
     const ByteReader& faces = c.lump(kFaces);
     // Half-Life's offsets count bytes of its RGB lump; Quake's count luxels of the grey lump, which RGB
