@@ -1,4 +1,4 @@
-// vrad's direct light (light/source_lights.cpp) at hand-computed points for every emit type and falloff, and
+// vrad's direct light (light/source/lights.cpp) at hand-computed points for every emit type and falloff, and
 // the ambient cube sums of known arrivals.
 #include <catch2/catch.hpp>
 

@@ -1,0 +1,83 @@
+// ericw-tools' rules around its lights, for every format it lights.
+#include "format_lights.hpp"
+
+#include <fmt/format.h>
+
+#include "luxel/bsp/q2_surface_flags.hpp"
+#include "luxel/light/q2_lights.hpp"
+#include "luxel/light/q2_surface_lights.hpp"
+
+namespace luxel {
+
+// ericw-tools' ways around its lights (ltface.cc): samples 1 unit off the face, nudged out of solid or filled
+// from their neighbours; liquids and windows lit from both sides and never dirtied; dirt; minlight (x 128)
+// raised to after bounce, dimmed by dirt with minlight_dirt.
+void ericwRules(const World& world, const MapLightOptions& options, MapLights& out) {
+    const MaterialSet* materials = options.loaded;
+    const EricwWorld settings = ericwWorld(world.entities);
+    DirectBakeRules& r = out.rules;
+    r.sampleOffset = 1;
+    r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
+    r.fillSolidSamples = true;
+    r.tintedShadows = true;
+    r.floorAfterBounce = true;
+    // ericw-tools culls a light whose leaf's PVS row does not see the receiver (-visapprox vis, its default
+    // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no
+    // shadow ray could reach, so the light is the same and the rays far fewer.
+    r.usePvs = true;
+    constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
+    r.translucent.assign(world.surfaces.size(), false);
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        const int32_t m = world.surfaces[i].material;
+        if (m >= 0 && size_t(m) < world.materials.size())
+            r.translucent[i] = (world.materials[size_t(m)].nativeSurfaceFlags & (kWarp | kTrans33 | kTrans66)) != 0;
+    }
+    if (settings.minlight > 0) r.minimum = settings.minlightColor * (settings.minlight / 255.0f / 255.0f);
+    if (settings.occlusionInUse) {
+        r.occlusion.azimuths = 16;
+        r.occlusion.elevations = 3;
+        r.occlusion.depth = settings.dirtDepth;
+        r.occlusion.angleDeg = settings.dirtAngle;
+        if (settings.minlightDirt) r.occlusion.minimumScale = settings.dirtScale, r.occlusion.minimumGain = settings.dirtGain;
+        out.notes.push_back(fmt::format("ericw-tools dirt: 48 rays of {} units a luxel, scale {}, gain {}", settings.dirtDepth,
+                                        settings.dirtScale, settings.dirtGain));
+    }
+    // Face_ShouldBounce: world faces that are lightmapped, cast shadows (not sky, liquids, windows) and do not
+    // emit light themselves, their texture not skip. Albedo: the texture's mean colour halfway to grey 127
+    // (bouncecolorscale 0.5); a texture not found counts as black.
+    FaceBounceModel bounce;
+    bounce.bounces = settings.bounce.value_or(1);
+    bounce.scale = settings.bounceScale * 0.5f;
+    if (settings.occlusionInUse) bounce.occlusionScale = settings.dirtScale, bounce.occlusionGain = settings.dirtGain;
+    bounce.emits.assign(world.surfaces.size(), false);
+    bounce.albedo.assign(world.surfaces.size(), Vec3{});
+    const Model* worldModel = world.models.empty() ? nullptr : &world.models[0];
+    using namespace q2flags;
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        const Surface& s = world.surfaces[i];
+        const int32_t m = s.material;
+        if (m < 0 || size_t(m) >= world.materials.size() || s.lightmapPage < 0 || r.translucent[i]) continue;
+        if (worldModel && (i < worldModel->firstSurface || i >= size_t(worldModel->firstSurface) + worldModel->numSurfaces)) continue;
+        const Material& mat = world.materials[size_t(m)];
+        const uint32_t f = mat.nativeSurfaceFlags;
+        if ((f & (kSurfSky | kSurfNoDraw)) || ((f & kSurfLight) && mat.nativeValue > 0)) continue;
+        const std::string& name = mat.name;
+        if (name.size() >= 4 && name.compare(name.size() - 4, 4, "skip") == 0) continue;
+        const Vec3 texture = (materials ? meanTextureColour(*materials, m) : std::nullopt).value_or(Vec3{});
+        const float k = settings.bounceColorScale;
+        bounce.albedo[i] = (Vec3{127, 127, 127} * (1 - k) + texture * k) / 255.0f;
+        bounce.emits[i] = true;
+    }
+    out.faceBounce = std::move(bounce);
+
+    Q2SurfaceLightOptions surface;
+    if (options.emissiveHigh) surface.subdivide = settings.surflightSubdivision;
+    std::vector<std::string> problems;
+    std::vector<Light> emitters = quake2SurfaceLights(world, materials, settings, surface, r.surfaceMinimum, &problems);
+    if (!emitters.empty())
+        out.notes.push_back(fmt::format("{} surface light points from SURF_LIGHT faces (ericw-tools -emissivequality {})",
+                                        emitters.size(), options.emissiveHigh ? "high" : "low"));
+    for (std::string& p : problems) out.notes.push_back(std::move(p));
+    for (Light& l : emitters) out.lights.push_back(std::move(l));
+}
+}  // namespace luxel
