@@ -10,6 +10,10 @@ namespace luxel {
 // Throws DecodeError (file, lump, offset) on anything malformed.
 struct DecodeOptions {
     bool preferLdr = false;  // Source: decode the LDR lighting even when HDR lighting is present
+    // Quake 1 / Half-Life: ignore the stored lightmaps and lay out a style-0 block of zeros on every face
+    // ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel: the layout a light tool
+    // makes for a map fresh from qbsp and vis, for the baker to fill.
+    bool relayoutLightmaps = false;
 };
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});
@@ -21,7 +25,7 @@ std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source);
 // Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
-World decodeQuake1(const MapSource& source);
+World decodeQuake1(const MapSource& source, bool relayoutLightmaps = false);
 World decodeSource(const MapSource& source);
 // Source maps may carry LDR and HDR lighting; decodeSource(source) prefers HDR, preferLdr picks the LDR
 // set when the map has one.

@@ -34,37 +34,12 @@
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
+#include "luxel/light/ericw_lights.hpp"
 #include "luxel/light/lights.hpp"
 
 namespace luxel {
 
 enum class Q2LightCompiler : uint8_t { Qrad3, Ericw };
-
-// ericw-tools' worldspawn settings beyond the lights themselves, with its Quake 2 defaults ("from game target"),
-// keys with or without their leading underscore. Light values in its 0..255 units.
-struct EricwWorld {
-    // _dirt: ambient occlusion; on also when a light asks for it (_dirt on any light) or minlight_dirt /
-    // sunlight_dirt / sunlight2_dirt are given. _dirt 1 turns the three on unless they are set.
-    bool dirt = false, occlusionInUse = false;
-    float dirtDepth = 128, dirtScale = 1, dirtGain = 1, dirtAngle = 88;  // _dirtdepth, _dirtscale, _dirtgain, _dirtangle
-    bool minlightDirt = false;                                           // _minlight_dirt
-    // _minlight times 128 (ericw-tools' Quake 2 scale of the 0..1 value), _minlight_color (0..255).
-    float minlight = 0;
-    Vec3 minlightColor{255, 255, 255};
-    std::optional<int> bounce;         // _bounce (unset: the game's default, 1)
-    float bounceScale = 0.85f;          // _bouncescale
-    // _bouncecolorscale is read only from the command line by ericw-tools 2.0.0-alpha9 (its texture colours
-    // are cached before the worldspawn is read; fixed in alpha11): 0.5 for Quake 2 whatever the map says.
-    float bounceColorScale = 0.5f;
-    float surflightScale = 0.65f, surflightSkyScale = 0.65f;  // _surflightscale, _surflightskyscale
-    float surflightAtten = 1;                                 // _surflight_atten
-    float surflightSubdivision = 16;  // _surflightsubdivision / _choplight (dicing under -emissivequality high)
-    float range = 1;                                          // _range (rangescale; 1.0 for Quake 2)
-    float anglescale = 0.5f;                                  // _anglescale / _anglesense: (1 - s) + s cos
-    float dist = 1;                                           // _dist (scaledist)
-};
-
-EricwWorld ericwWorld(const std::vector<Entity>& entities);
 
 // The lights of a Quake 2 map's entities as `compiler` reads them, in entity order (suns and domes of
 // worldspawn keys last). Lights the compiler would not add (value <= 0, local minlight, _nostaticlight) are

@@ -108,9 +108,10 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
 
 }  // namespace q1
 
-World decodeQuake1(const MapSource& source) {
+World decodeQuake1(const MapSource& source, bool relayoutLightmaps) {
     World w;
     q1::Context c = q1::openQuake1(source, w);
+    c.relayout = relayoutLightmaps;
     for (const auto& stage : q1::decodeStages()) stage.run(c, w);
     return w;
 }

@@ -51,11 +51,13 @@ void decodeMaterials(Context& c, World& w) {
     w.materials.resize(c.numTexinfo);
     c.texinfoVecs.resize(c.numTexinfo);
     c.texinfoMiptex.resize(c.numTexinfo);
+    c.texinfoFlags.resize(c.numTexinfo);
     const bool halfLife = c.variant == Variant::HalfLife;
     for (size_t i = 0; i < c.numTexinfo; ++i) {
         for (float& v : c.texinfoVecs[i]) v = r.f32();
         const int32_t miptex = r.i32();
         const uint32_t flags = r.u32();
+        c.texinfoFlags[i] = flags;
         // qbsp writes -1 (or an index past a short directory) for a face whose texture it lacked; the engine
         // then draws its "notexture". A miptex outside the directory is treated the same.
         const bool known = miptex >= 0 && size_t(miptex) < c.numMiptex && present[size_t(miptex)];
@@ -78,6 +80,13 @@ void decodeMaterials(Context& c, World& w) {
 }
 
 namespace {
+
+// ericw-tools' light gives a face a lightmap unless its texinfo is TEX_SPECIAL (sky, liquids without
+// -splitturb) or its texture is "trigger" or "skip" (gamedef_q1_like_t::surf_is_lightmapped; Half-Life too).
+bool takesLight(uint32_t texinfoFlags, const std::string& texture) {
+    const std::string lower = toLowerAscii(texture);
+    return !(texinfoFlags & kTexSpecial) && lower != "trigger" && lower != "skip";
+}
 
 struct FaceRecord {
     uint32_t plane = 0;
@@ -147,7 +156,7 @@ void decodeFaces(Context& c, World& w) {
     const ByteReader* lmShift = perFaceLump(c, "LMSHIFT", 1);
     const ByteReader* lmOffset = perFaceLump(c, "LMOFFSET", 4);
     const ByteReader* lmStyle = perFaceLump(c, "LMSTYLE", 4);
-    const ByteReader* decoupled = perFaceLump(c, "DECOUPLED_LM", kDecoupledBytes);
+    const ByteReader* decoupled = c.relayout ? nullptr : perFaceLump(c, "DECOUPLED_LM", kDecoupledBytes);
     if (c.bspxLump("LMSTYLE16")) w.problems.push_back("BSPX LMSTYLE16 (styles past 255) is not read; the face styles are used");
 
     w.surfaces.resize(c.numFaces);
@@ -157,8 +166,12 @@ void decodeFaces(Context& c, World& w) {
     uint32_t nextVertex = 0, nextIndex = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
         FaceRecord& f = faces[i];
-        if (lmOffset) f.lightOffset = ByteReader(*lmOffset).sub(i * 4, 4, lmOffset->lump()).i32();
-        if (lmStyle)
+        if (c.relayout) {
+            f.lightOffset = 0;
+            f.styles = {0, 255, 255, 255};
+        }
+        if (lmOffset && !c.relayout) f.lightOffset = ByteReader(*lmOffset).sub(i * 4, 4, lmOffset->lump()).i32();
+        if (lmStyle && !c.relayout)
             for (size_t k = 0; k < 4; ++k) f.styles[k] = lmStyle->data()[i * 4 + k];
         Surface& s = w.surfaces[i];
         const Material& m = w.materials[size_t(f.texinfo)];
@@ -189,7 +202,8 @@ void decodeFaces(Context& c, World& w) {
         nextIndex += s.numIndices;
 
         const int numStyles = bsp::styleCount(f.styles);
-        const bool lightmapped = !(m.flags & kMaterialNoLightmap) && f.lightOffset >= 0;
+        const bool lightmapped = c.relayout ? takesLight(c.texinfoFlags[size_t(f.texinfo)], m.name)
+                                            : !(m.flags & kMaterialNoLightmap) && f.lightOffset >= 0;
         if (lightmapped && numStyles == 0) {
             // Light data but no style: the engine adds no maps to a zeroed block, so the face is black.
             for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, 1};
@@ -211,7 +225,7 @@ void decodeFaces(Context& c, World& w) {
                 if (fl.lightOffset < 0 || fl.size[0] == 0 || fl.size[1] == 0) fl.numStyles = 0;
             } else {
                 int shift = 4;
-                if (lmShift) {
+                if (lmShift && !c.relayout) {
                     shift = lmShift->data()[i];
                     if (shift > 10) lmShift->fail(i, "face " + std::to_string(i) + " luxel shift " + std::to_string(shift) + " (at most 10)");
                 }

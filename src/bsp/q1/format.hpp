@@ -69,6 +69,8 @@ struct Context {
            numMarkSurfaces = 0, numEdges = 0, numSurfEdges = 0, numModels = 0, numClipnodes = 0, numMiptex = 0;
     std::vector<std::array<float, 8>> texinfoVecs;  // s axis + offset, t axis + offset
     std::vector<int32_t> texinfoMiptex;             // the miptex each texinfo names (-1: none)
+    std::vector<uint32_t> texinfoFlags;
+    bool relayout = false;  // DecodeOptions::relayoutLightmaps
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
     const ByteReader* bspxLump(const std::string& name) const {
         for (const auto& [n, r] : bspx)

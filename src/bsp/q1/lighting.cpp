@@ -73,7 +73,13 @@ LightBytes chooseLight(Context& c) {
 }  // namespace
 
 void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) {
-    const LightBytes light = chooseLight(c);
+    LightBytes light;
+    if (c.relayout) {
+        light.source = "none (laid out anew, unlit)";
+        light.channels = c.variant == Variant::HalfLife ? 3 : 1;
+    } else {
+        light = chooseLight(c);
+    }
     w.lightSource = light.source;
     const ByteReader& faces = c.lump(kFaces);
     // Half-Life's offsets count bytes of its RGB lump; Quake's count luxels of the grey lump, which RGB
@@ -87,7 +93,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
         const FaceLightmap& f = lit[i];
         const uint64_t bytes = uint64_t(f.size[0]) * uint64_t(f.size[1]) * uint64_t(light.channels) * uint64_t(f.numStyles);
         const uint64_t start = uint64_t(f.lightOffset) * offsetScale;
-        if (start > size || bytes > size - start)
+        if (!c.relayout && (start > size || bytes > size - start))
             faces.fail(f.surface * c.layout.faceBytes + c.layout.faceBytes - 4,
                        "face " + std::to_string(f.surface) + " lightmap (" + std::to_string(f.size[0]) + "x" +
                            std::to_string(f.size[1]) + " luxels x " + std::to_string(f.numStyles) + " styles = " +
@@ -97,7 +103,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
         maxStyles = std::max(maxStyles, f.numStyles);
         blocks[i] = {f.size[0], f.size[1]};
     }
-    if (claimed > kMaxSharing * std::max<uint64_t>(size, 1))
+    if (!c.relayout && claimed > kMaxSharing * std::max<uint64_t>(size, 1))
         faces.fail(0, "faces claim " + std::to_string(claimed) + " bytes of lighting, more than " +
                           std::to_string(kMaxSharing) + " times the " + std::to_string(size) + " stored");
     if (lit.empty()) return;
@@ -113,7 +119,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
         const AtlasPlacement& p = layout.placements[i];
         const size_t luxels = size_t(f.size[0]) * size_t(f.size[1]);
         std::vector<float> rgb(luxels * 3);
-        for (int slot = 0; slot < f.numStyles; ++slot) {
+        for (int slot = 0; slot < f.numStyles && !c.relayout; ++slot) {
             const uint8_t* src = light.bytes.data() + size_t(uint64_t(f.lightOffset) * offsetScale) +
                                  size_t(slot) * luxels * size_t(light.channels);
             if (light.channels == 3)
