@@ -185,7 +185,8 @@ bool isSky(const World& world, const Geometry& geometry, const MaterialSet* mate
 
 }  // namespace
 
-RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials)
+RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials,
+                   const std::vector<bool>* castsNoShadow)
     : impl_(std::make_unique<Impl>()) {
     const auto start = std::chrono::steady_clock::now();
     Impl& s = *impl_;
@@ -228,6 +229,7 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
             opaque.insert(opaque.end(), tri, tri + 3);
             continue;
         }
+        if (castsNoShadow && surface < castsNoShadow->size() && (*castsNoShadow)[surface]) continue;
         if (isSky(world, geometry, materials, surface)) {
             sky.insert(sky.end(), tri, tri + 3);
             continue;

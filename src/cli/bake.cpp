@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bake_bounce.hpp"
+#include "bake_relaid_out.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "lightmap_images.hpp"
@@ -28,6 +29,7 @@ struct BakeArgs {
     std::string lights, output, report, write, compiler, emissiveQuality = "low";
     float pointScale = 1, areaScale = 1, skyScale = 1;
     BounceArgs bounce;
+    bool relayout = false, lit = false, bspxLit = false;
 };
 
 // One line naming the lights whose style no surface has a slot for (they light nothing), or "".
@@ -48,6 +50,15 @@ int runBake(const BakeArgs& args) {
     const double t0 = nowMs();
     MapSource source = args.map.open();
     World world = decodeMap(source, args.map.decodeOptions());
+    // A Quake 1 / Half-Life map without light gets the layout a light tool makes (as one asked to, with --relayout).
+    const bool quake1 = world.format == MapFormat::Quake1 || world.format == MapFormat::HalfLife;
+    const bool unlit = std::none_of(world.surfaces.begin(), world.surfaces.end(), [](const Surface& s) { return s.lightmapPage >= 0; });
+    if (args.relayout || (quake1 && unlit)) {
+        if (!unlit || args.relayout) std::cerr << "luxel: note: the stored lightmaps are laid out anew (--relayout)\n";
+        else std::cerr << "luxel: note: the map has no light: its lightmaps are laid out as ericw-tools' light lays them out\n";
+        return bakeRelaidOut(args.map, args.bounce, {args.write, args.report, args.output, args.lit, args.bspxLit});
+    }
+    if (args.lit || args.bspxLit) throw UsageError("--lit and --bspxlit write a map laid out anew (--relayout or a map without light)");
     Geometry geometry = tessellate(world);
     const double tLoaded = nowMs();
     MapLightOptions lightOptions;
@@ -203,6 +214,13 @@ void addBakeCommand(CLI::App& app, Action& action) {
                     "Quake 2 with ericw-tools: its -emissivequality: low (one light point a SURF_LIGHT face, its default) "
                     "or high (faces diced by the worldspawn's _surflightsubdivision, 16)")
         ->check(CLI::IsMember({"low", "high"}));
+    sub->add_flag("--relayout", args->relayout,
+                  "Quake 1 / Half-Life: lay the lightmaps out anew as ericw-tools' light does (every face's extents at "
+                  "16 units a luxel, styles from the lights that reach it) instead of filling the stored layout; "
+                  "automatic for a map without light");
+    sub->add_flag("--lit", args->lit, "with a new layout: also write the coloured light as OUT.lit beside --write (light -lit)");
+    sub->add_flag("--bspxlit", args->bspxLit,
+                  "with a new layout: also write the coloured light as BSPX RGBLIGHTING inside --write (light -bspxlit)");
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }

@@ -172,7 +172,8 @@ const Entity* ericwWorldspawn(const std::vector<Entity>& ents) {
     return nullptr;
 }
 
-void readEricw(const std::vector<Entity>& ents, EricwGame game, std::vector<Light>& out, Problems problems) {
+void readEricw(const std::vector<Entity>& mapEntities, EricwGame game, std::vector<Light>& out, Problems problems) {
+    const std::vector<Entity> ents = withSwitchableStyles(mapEntities);
     const Entity* world = ericwWorldspawn(ents);
     const EricwWorld g = ericwWorld(ents, game);
     // Dirt_GetScaleFactor's choice per light: its _dirt 1 on, -1 off, else the worldspawn's _dirt; its own
@@ -266,6 +267,24 @@ EricwWorld ericwWorld(const std::vector<Entity>& ents, EricwGame game) {
     s.anglescale = value({"anglescale", "anglesense"}, 0.5f, 0, 1);
     s.dist = value({"dist"}, 1, 0, 100);
     return s;
+}
+
+std::vector<Entity> withSwitchableStyles(const std::vector<Entity>& entities) {
+    std::vector<Entity> out = entities;
+    std::vector<std::string> names;  // LightStyleForTargetname: style 32 + the targetname's order of appearance
+    for (Entity& e : out) {
+        const std::string* cls = e.get("classname");
+        const std::string* name = e.get("targetname");
+        if (!cls || cls->rfind("light", 0) != 0 || !name || name->empty()) continue;
+        size_t k = size_t(std::find(names.begin(), names.end(), *name) - names.begin());
+        if (k == names.size()) names.push_back(*name);
+        const std::string style = std::to_string(32 + std::min<size_t>(k, 31));
+        bool set = false;
+        for (auto& [key, value] : e.keys)
+            if (key == "style") value = style, set = true;
+        if (!set) e.keys.emplace_back("style", style);
+    }
+    return out;
 }
 
 std::vector<Light> ericwLights(const std::vector<Entity>& entities, EricwGame game, std::vector<std::string>* problems) {

@@ -14,13 +14,19 @@ namespace luxel {
 // raised to after bounce, dimmed by dirt with minlight_dirt.
 void ericwRules(const World& world, const MapLightOptions& options, MapLights& out) {
     const MaterialSet* materials = options.loaded;
-    const EricwWorld settings = ericwWorld(world.entities);
+    const EricwGame game = world.format == MapFormat::Quake2 ? EricwGame::Quake2
+                           : world.format == MapFormat::HalfLife ? EricwGame::HalfLife
+                                                                 : EricwGame::Quake1;
+    const bool q2 = game == EricwGame::Quake2;
+    const EricwWorld settings = ericwWorld(world.entities, game);
     DirectBakeRules& r = out.rules;
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
     r.tintedShadows = true;
-    r.floorAfterBounce = true;
+    // Quake 1 and Half-Life bounce only when the map asks (_bounce); without bounce the floors are raised here.
+    const int bounces = settings.bounce.value_or(q2 ? 1 : 0);
+    r.floorAfterBounce = bounces > 0;
     // ericw-tools culls a light whose leaf's PVS row does not see the receiver (-visapprox vis, its default
     // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no
     // shadow ray could reach, so the light is the same and the rays far fewer.
@@ -29,10 +35,14 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     r.translucent.assign(world.surfaces.size(), false);
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
         const int32_t m = world.surfaces[i].material;
-        if (m >= 0 && size_t(m) < world.materials.size())
-            r.translucent[i] = (world.materials[size_t(m)].nativeSurfaceFlags & (kWarp | kTrans33 | kTrans66)) != 0;
+        if (m < 0 || size_t(m) >= world.materials.size()) continue;
+        const Material& mat = world.materials[size_t(m)];
+        // Quake 1 / Half-Life: liquids (lit only in -splitturb builds), *name and Half-Life's !name.
+        r.translucent[i] = q2 ? (mat.nativeSurfaceFlags & (kWarp | kTrans33 | kTrans66)) != 0
+                              : !mat.name.empty() && (mat.name[0] == '*' || (game == EricwGame::HalfLife && mat.name[0] == '!'));
     }
-    if (settings.minlight > 0) r.minimum = settings.minlightColor * (settings.minlight / 255.0f / 255.0f);
+    // Minlight is added before the rangescale, which scales it too.
+    if (settings.minlight > 0) r.minimum = settings.minlightColor * (settings.minlight * settings.range / 255.0f / 255.0f);
     if (settings.occlusionInUse) {
         r.occlusion.azimuths = 16;
         r.occlusion.elevations = 3;
@@ -45,8 +55,9 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     // Face_ShouldBounce: world faces that are lightmapped, cast shadows (not sky, liquids, windows) and do not
     // emit light themselves, their texture not skip. Albedo: the texture's mean colour halfway to grey 127
     // (bouncecolorscale 0.5); a texture not found counts as black.
+    if (bounces == 0 && !q2) return;
     FaceBounceModel bounce;
-    bounce.bounces = settings.bounce.value_or(1);
+    bounce.bounces = bounces;
     bounce.scale = settings.bounceScale * 0.5f;
     if (settings.occlusionInUse) bounce.occlusionScale = settings.dirtScale, bounce.occlusionGain = settings.dirtGain;
     bounce.emits.assign(world.surfaces.size(), false);
@@ -60,7 +71,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
         if (worldModel && (i < worldModel->firstSurface || i >= size_t(worldModel->firstSurface) + worldModel->numSurfaces)) continue;
         const Material& mat = world.materials[size_t(m)];
         const uint32_t f = mat.nativeSurfaceFlags;
-        if ((f & (kSurfSky | kSurfNoDraw)) || ((f & kSurfLight) && mat.nativeValue > 0)) continue;
+        if (q2 ? (f & (kSurfSky | kSurfNoDraw)) || ((f & kSurfLight) && mat.nativeValue > 0) : (mat.flags & kMaterialSky) != 0) continue;
         const std::string& name = mat.name;
         if (name.size() >= 4 && name.compare(name.size() - 4, 4, "skip") == 0) continue;
         const Vec3 texture = (materials ? meanTextureColour(*materials, m) : std::nullopt).value_or(Vec3{});
@@ -69,6 +80,7 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
         bounce.emits[i] = true;
     }
     out.faceBounce = std::move(bounce);
+    if (!q2) return;  // Quake 1's surface lights are _surface templates, not texture flags
 
     Q2SurfaceLightOptions surface;
     if (options.emissiveHigh) surface.subdivide = settings.surflightSubdivision;
@@ -80,4 +92,5 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     for (std::string& p : problems) out.notes.push_back(std::move(p));
     for (Light& l : emitters) out.lights.push_back(std::move(l));
 }
+
 }  // namespace luxel

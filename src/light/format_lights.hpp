@@ -8,6 +8,7 @@ namespace luxel {
 MapLights quake3MapLights(const World& world, const MapSource& source, const MapLightOptions& options);
 MapLights quake2MapLights(const World& world, const MapLightOptions& options);
 MapLights sourceMapLights(const World& world);
+MapLights quake1MapLights(const World& world, const MapSource& source, const MapLightOptions& options);
 
 // Lights with every sky light as dome suns, and the notes every format gives about them.
 MapLights withSkyDomes(const std::vector<Light>& lights, ArrivalFn arrival);

@@ -27,9 +27,9 @@ MapLights mapLights(const World& world, const MapSource& source, const MapLightO
         case MapFormat::Source: return sourceMapLights(world);
         case MapFormat::Quake2: return quake2MapLights(world, options);
         case MapFormat::Quake1:
-        case MapFormat::HalfLife: break;
+        case MapFormat::HalfLife: return quake1MapLights(world, source, options);
     }
-    throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps yet");
+    throw UsageError(world.file + ": luxel cannot read the lights of " + world.formatName + " maps");
 }
 
 }  // namespace luxel

@@ -38,7 +38,9 @@ class RayScene {
 public:
     // `materials` (optional, for World::materials): which drawn surfaces cast no shadow and which let light
     // through their texture's alpha; without them every drawn triangle casts a whole shadow.
-    RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials = nullptr);
+    // `castsNoShadow`: per surface, true for surfaces left out of the shadow rays' scene (null or empty: all cast).
+    RayScene(const World& world, const Geometry& geometry, const MaterialSet* materials = nullptr,
+             const std::vector<bool>* castsNoShadow = nullptr);
     ~RayScene();
     RayScene(RayScene&&) noexcept;
     RayScene& operator=(RayScene&&) noexcept;

@@ -47,6 +47,11 @@ struct EricwWorld {
 
 EricwWorld ericwWorld(const std::vector<Entity>& entities, EricwGame game = EricwGame::Quake2);
 
+// The entities with ericw-tools' switchable styles written in (entities.cc LightStyleForTargetname): every
+// light entity with a targetname gets "style" 32 + the order in which its targetname first appears among
+// the light entities (lights sharing a targetname share the style), as light writes into the map.
+std::vector<Entity> withSwitchableStyles(const std::vector<Entity>& entities);
+
 // The lights of a map's entities as ericw-tools reads them for `game` (quake2Lights' Ericw reading), in
 // entity order, the worldspawn's suns and domes last; what was left out or approximated is appended to
 // `problems` when given, one line each.

@@ -22,6 +22,9 @@ struct MapLights {
     std::optional<Q2LightCompiler> quake2Compiler;  // Quake 2: whose reading was used (bounce defaults follow it)
     // Quake 2 lit by ericw-tools: its bounce (bake/face_bounce.hpp), which faces bounce and how much.
     std::optional<FaceBounceModel> faceBounce;
+    // Per surface (empty: every surface casts): surfaces the compiler traces no shadow from (ericw-tools:
+    // brush entities without _shadow 1, texinfos marked no_shadow); for RayScene.
+    std::vector<bool> castsNoShadow;
 };
 
 struct MapLightOptions {

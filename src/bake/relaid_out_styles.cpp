@@ -1,0 +1,130 @@
+// Every light style baked on a freshly laid-out map, and each face's styles chosen as ericw-tools chooses them
+// (see relaid_out_styles.hpp).
+#include "luxel/bake/relaid_out_styles.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace luxel {
+
+namespace {
+
+constexpr uint8_t kNoStyle = 255;
+
+// The texels of every lit face's block that no luxel samples: they take their neighbours' light.
+std::vector<LightmapHole> uncoveredTexels(const World& world, const LuxelSamples& samples) {
+    std::vector<std::vector<uint8_t>> covered(world.lightmaps.size());
+    for (size_t p = 0; p < covered.size(); ++p)
+        covered[p].assign(size_t(world.lightmaps[p].width) * size_t(world.lightmaps[p].height), 0);
+    for (const Luxel& l : samples.luxels)
+        if (l.page >= 0 && size_t(l.page) < covered.size())
+            covered[size_t(l.page)][size_t(l.y) * size_t(world.lightmaps[size_t(l.page)].width) + size_t(l.x)] = 1;
+    std::vector<LightmapHole> holes;
+    for (const Surface& s : world.surfaces) {
+        if (s.lightmapPage < 0 || size_t(s.lightmapPage) >= covered.size()) continue;
+        const auto& r = s.lightmapRect;
+        const int32_t width = world.lightmaps[size_t(s.lightmapPage)].width;
+        for (int32_t y = r[1]; y < r[1] + r[3]; ++y)
+            for (int32_t x = r[0]; x < r[0] + r[2]; ++x)
+                if (!covered[size_t(s.lightmapPage)][size_t(y) * size_t(width) + size_t(x)])
+                    holes.push_back({s.lightmapPage, x, y, r});
+    }
+    return holes;
+}
+
+}  // namespace
+
+std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, const RayScene& scene, const MapLights& lights,
+                                     const LuxelSamples& samples, DirectBakeStats& stats) {
+    std::vector<uint8_t> styles{0};
+    for (const Light& l : lights.lights)
+        if (std::find(styles.begin(), styles.end(), l.style) == styles.end()) styles.push_back(l.style);
+    std::sort(styles.begin() + 1, styles.end());
+    const std::vector<LightmapHole> uncovered = uncoveredTexels(world, samples);
+    std::vector<StylePass> passes;
+    for (uint8_t style : styles) {
+        for (Surface& s : world.surfaces)
+            if (s.lightmapPage >= 0) s.styles = {style, kNoStyle, kNoStyle, kNoStyle};
+        std::vector<Light> ofStyle;
+        for (const Light& l : lights.lights)
+            if (l.style == style) ofStyle.push_back(l);
+        StylePass pass;
+        pass.style = style;
+        pass.set = bakeLightmapsDirect(world, geometry, scene, ofStyle, lights.rules, stats, &samples);
+        fillHoles(pass.set.slots[0], uncovered);
+        if (!pass.set.floor.empty()) fillHoles(pass.set.floor, uncovered);
+        passes.push_back(std::move(pass));
+    }
+    for (Surface& s : world.surfaces)
+        if (s.lightmapPage >= 0) s.styles = {0, kNoStyle, kNoStyle, kNoStyle};
+    return passes;
+}
+
+StyleChoice chooseFaceStyles(World& world, const std::vector<StylePass>& passes, float toCompilerUnits, bool keepStyleZero) {
+    StyleChoice out;
+    if (passes.empty()) return out;
+    const std::vector<LightmapPage>& layout = passes[0].set.slots[0];
+    for (auto& slot : out.set.slots) {
+        slot = layout;
+        for (LightmapPage& p : slot) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
+    }
+    for (size_t i = 0; i < world.surfaces.size(); ++i) {
+        Surface& s = world.surfaces[i];
+        if (s.lightmapPage < 0 || size_t(s.lightmapPage) >= layout.size()) continue;
+        const auto& r = s.lightmapRect;
+        const size_t page = size_t(s.lightmapPage), width = size_t(layout[page].width);
+        const size_t texels = size_t(r[2]) * size_t(r[3]);
+        // Lightmap_MaxBrightness / Lightmap_AvgBrightness: (r + g + b) / 3 in the compiler's units.
+        std::vector<std::pair<float, size_t>> sortable;
+        for (size_t p = 0; p < passes.size(); ++p) {
+            const std::vector<float>& rgb = passes[p].set.slots[0][page].rgb;
+            double sum = 0;
+            float top = 0;
+            for (int32_t y = r[1]; y < r[1] + r[3]; ++y)
+                for (int32_t x = r[0]; x < r[0] + r[2]; ++x) {
+                    const float* t = rgb.data() + (size_t(y) * width + size_t(x)) * 3;
+                    const float b = (t[0] + t[1] + t[2]) / 3 * toCompilerUnits;
+                    sum += b;
+                    top = std::max(top, b);
+                }
+            if (top < 1 && !(keepStyleZero && passes[p].style == 0)) continue;
+            sortable.emplace_back(texels ? float(sum / double(texels)) : 0.0f, p);
+        }
+        // Descending average; equal averages in pass order (ericw-tools' order there follows its threads).
+        std::stable_sort(sortable.begin(), sortable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (sortable.size() > 4) {
+            ++out.facesOverflow;
+            if (out.overflowNotes.size() < 5) {
+                std::string styles;
+                for (const auto& [avg, p] : sortable) styles += (styles.empty() ? "" : " ") + std::to_string(passes[p].style);
+                out.overflowNotes.push_back(fmt::format("face {} has light of {} styles ({}); the 4 brightest kept", i,
+                                                        sortable.size(), styles));
+            }
+            sortable.resize(4);
+        }
+        s.styles = {kNoStyle, kNoStyle, kNoStyle, kNoStyle};
+        for (size_t k = 0; k < sortable.size(); ++k) {
+            const size_t p = sortable[k].second;
+            s.styles[k] = passes[p].style;
+            const std::vector<float>& from = passes[p].set.slots[0][page].rgb;
+            std::vector<float>& to = out.set.slots[k][page].rgb;
+            for (int32_t y = r[1]; y < r[1] + r[3]; ++y) {
+                const size_t at = (size_t(y) * width + size_t(r[0])) * 3;
+                std::copy(from.begin() + std::ptrdiff_t(at), from.begin() + std::ptrdiff_t(at + size_t(r[2]) * 3), to.begin() + std::ptrdiff_t(at));
+            }
+        }
+        (sortable.empty() ? out.facesDark : out.facesLit)++;
+    }
+    // Slots no face uses stay empty, as LightmapSet says.
+    for (size_t k = 1; k < 4; ++k) {
+        const bool used = std::any_of(world.surfaces.begin(), world.surfaces.end(), [&](const Surface& s) {
+            return s.lightmapPage >= 0 && s.styles[k] != kNoStyle;
+        });
+        if (!used) out.set.slots[k].clear();
+    }
+    return out;
+}
+
+}  // namespace luxel

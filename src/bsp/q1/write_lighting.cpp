@@ -1,0 +1,173 @@
+// Quake 1 / Half-Life lighting laid out anew and written into a copy of the map (see write_quake1_lighting.hpp).
+#include "luxel/bsp/write_quake1_lighting.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "luxel/io/reader.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel {
+
+namespace {
+
+constexpr int kLumps = 15, kEntitiesLump = 0, kFacesLump = 7, kLightingLump = 8;
+constexpr double kByteScale = 255.0 * 256.0 / 264.0;  // linear -> the compiler's 0..255 value
+
+void putI32(Bytes& b, size_t at, int32_t v) { std::memcpy(b.data() + at, &v, 4); }
+
+struct Lump {
+    uint32_t offset = 0, length = 0;
+};
+
+// The file's light value of one texel of a slot, as ericw-tools stores it.
+void texelBytes(const float* linear, uint8_t rgb[3], uint8_t& grey) {
+    double c[3];
+    for (int k = 0; k < 3; ++k) c[k] = std::max(0.0, double(linear[k]) * kByteScale);
+    const double top = std::max({c[0], c[1], c[2]});
+    if (top > 255.0)
+        for (double& v : c) v *= 255.0 / top;
+    // A hair over the value so a texel that decodes to exactly b (b x 264 / 256 / 255) comes back as b.
+    for (int k = 0; k < 3; ++k) rgb[k] = uint8_t(std::min(255.0, c[k] + 1e-4));
+    grey = std::max({rgb[0], rgb[1], rgb[2]});
+}
+
+}  // namespace
+
+std::string entitiesLumpText(const std::vector<Entity>& entities) {
+    std::string out;
+    for (const Entity& e : entities) {
+        out += "{\n";
+        for (const auto& [k, v] : e.keys) out += "\"" + k + "\" \"" + v + "\"\n";
+        out += "}\n";
+    }
+    out.push_back('\0');
+    return out;
+}
+
+Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& world, const LightmapSet& set,
+                                        const Quake1LightingOptions& options) {
+    const Bytes& in = source.bytes;
+    ByteReader header(in, source.displayName, "header", 0);
+    if (in.size() < 4 + 8 * kLumps) header.fail(0, "file too small for a Quake 1 header");
+    const std::string magic(in.begin(), in.begin() + 4);
+    int32_t version = 0;
+    std::memcpy(&version, in.data(), 4);
+    const bool halfLife = version == 30, wide = magic == "BSP2" || magic == "2PSB";
+    if (!halfLife && !wide && version != 29) header.fail(0, "not a Quake 1 or Half-Life map");
+    if (halfLife && (options.lit || options.bspxLit))
+        throw UsageError("Half-Life maps hold RGB light in their lighting lump: --lit and --bspxlit are for Quake 1");
+    const size_t faceBytes = wide ? 28 : 20;
+    std::array<Lump, kLumps> lumps;
+    header.seek(4);
+    uint32_t end = 4 + 8 * kLumps;
+    for (Lump& l : lumps) {
+        l.offset = header.u32();
+        l.length = header.u32();
+        if (uint64_t(l.offset) + l.length > in.size()) header.fail(header.position() - 8, "lump extends past end of file");
+        end = std::max(end, l.offset + l.length);
+    }
+    const size_t numFaces = lumps[kFacesLump].length / faceBytes;
+    if (numFaces != world.surfaces.size())
+        throw UsageError(source.displayName + ": the map has " + std::to_string(numFaces) + " faces, the World " +
+                         std::to_string(world.surfaces.size()) + " surfaces");
+
+    // Faces in order, each lit face's styles packed from the running offset (ericw-tools hands out offsets
+    // in whatever order its threads finish; face order gives the same bytes every time).
+    Bytes faces(in.begin() + lumps[kFacesLump].offset, in.begin() + lumps[kFacesLump].offset + lumps[kFacesLump].length);
+    Bytes grey, rgb;
+    for (size_t i = 0; i < numFaces; ++i) {
+        const Surface& s = world.surfaces[i];
+        const size_t rec = i * faceBytes;
+        std::array<uint8_t, 4> styles{255, 255, 255, 255};
+        int32_t offset = -1;
+        const int w = s.lightmapRect[2], h = s.lightmapRect[3];
+        if (s.lightmapPage >= 0 && s.styles[0] != 255 && w > 0 && h > 0) {
+            offset = int32_t(halfLife ? rgb.size() : grey.size());
+            for (size_t k = 0; k < 4 && s.styles[k] != 255; ++k) {
+                const std::vector<LightmapPage>& pages = set.slots[k];
+                if (size_t(s.lightmapPage) >= pages.size())
+                    throw UsageError("face " + std::to_string(i) + " has style slot " + std::to_string(k) + " but the baked set has no page for it");
+                const LightmapPage& page = pages[size_t(s.lightmapPage)];
+                if (s.lightmapRect[0] + w > page.width || s.lightmapRect[1] + h > page.height)
+                    throw UsageError("face " + std::to_string(i) + " lightmap lies outside its page");
+                styles[k] = s.styles[k];
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) {
+                        const float* t = page.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(page.width) + size_t(s.lightmapRect[0] + x)) * 3;
+                        uint8_t c[3], g;
+                        texelBytes(t, c, g);
+                        grey.push_back(g);
+                        rgb.insert(rgb.end(), c, c + 3);
+                    }
+            }
+        }
+        std::memcpy(faces.data() + rec + faceBytes - 8, styles.data(), 4);
+        putI32(faces, rec + faceBytes - 4, offset);
+    }
+
+    // The BSPX directory after the last lump, if any: its lumps kept unless the new layout makes them stale.
+    std::vector<std::pair<std::string, Bytes>> bspx;
+    const uint32_t bspxAt = (end + 3) & ~3u;
+    if (!halfLife && uint64_t(bspxAt) + 8 <= in.size() && std::memcmp(in.data() + bspxAt, "BSPX", 4) == 0) {
+        ByteReader r(in, source.displayName, "bspx", 0);
+        r.seek(bspxAt + 4);
+        const uint32_t count = r.u32();
+        if (uint64_t(count) * 32 > in.size()) r.fail(bspxAt + 4, "BSPX directory count " + std::to_string(count) + " too large");
+        for (uint32_t k = 0; k < count; ++k) {
+            const std::string name = r.fixedString(24);
+            const uint32_t o = r.u32(), n = r.u32();
+            if (uint64_t(o) + n > in.size()) r.fail(r.position() - 8, "BSPX lump " + name + " extends past end of file");
+            static const char* const kStale[] = {"RGBLIGHTING", "LIGHTINGDIR", "LMSHIFT", "LMOFFSET", "LMSTYLE", "LMSTYLE16",
+                                                 "DECOUPLED_LM", "LIGHTING_E5BGR9"};
+            if (std::any_of(std::begin(kStale), std::end(kStale), [&](const char* s) { return name == s; })) continue;
+            bspx.emplace_back(name, Bytes(in.begin() + o, in.begin() + o + n));
+        }
+    }
+    if (options.bspxLit) bspx.emplace_back("RGBLIGHTING", rgb);
+
+    // The standard lumps in their file order, each replaced or copied, 4-aligned.
+    std::array<Bytes, kLumps> contents;
+    for (int k = 0; k < kLumps; ++k) contents[size_t(k)] = Bytes(in.begin() + lumps[size_t(k)].offset, in.begin() + lumps[size_t(k)].offset + lumps[size_t(k)].length);
+    contents[kFacesLump] = std::move(faces);
+    contents[kLightingLump] = halfLife ? rgb : grey;
+    if (options.entities) contents[kEntitiesLump] = Bytes(options.entities->begin(), options.entities->end());
+    std::array<int, kLumps> order;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lumps[size_t(a)].offset < lumps[size_t(b)].offset; });
+    Bytes out(in.begin(), in.begin() + 4);
+    out.resize(4 + 8 * kLumps);
+    for (int k : order) {
+        out.resize((out.size() + 3) & ~size_t(3));
+        putI32(out, 4 + 8 * size_t(k), int32_t(out.size()));
+        putI32(out, 8 + 8 * size_t(k), int32_t(contents[size_t(k)].size()));
+        out.insert(out.end(), contents[size_t(k)].begin(), contents[size_t(k)].end());
+    }
+    if (!bspx.empty()) {
+        out.resize((out.size() + 3) & ~size_t(3));
+        const size_t dir = out.size();
+        out.resize(dir + 8 + 32 * bspx.size());
+        std::memcpy(out.data() + dir, "BSPX", 4);
+        putI32(out, dir + 4, int32_t(bspx.size()));
+        for (size_t k = 0; k < bspx.size(); ++k) {
+            out.resize((out.size() + 3) & ~size_t(3));
+            const size_t entry = dir + 8 + 32 * k;
+            std::memset(out.data() + entry, 0, 24);
+            std::memcpy(out.data() + entry, bspx[k].first.data(), std::min<size_t>(23, bspx[k].first.size()));
+            putI32(out, entry + 24, int32_t(out.size()));
+            putI32(out, entry + 28, int32_t(bspx[k].second.size()));
+            out.insert(out.end(), bspx[k].second.begin(), bspx[k].second.end());
+        }
+    }
+    Quake1LightingFiles files;
+    files.map = std::move(out);
+    if (options.lit) {
+        Bytes lit{'Q', 'L', 'I', 'T', 1, 0, 0, 0};
+        lit.insert(lit.end(), rgb.begin(), rgb.end());
+        files.lit = std::move(lit);
+    }
+    return files;
+}
+
+}  // namespace luxel

@@ -1,0 +1,93 @@
+// `luxel bake` of a map laid out anew (see bake_relaid_out.hpp).
+#include "bake_relaid_out.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "lightmap_images.hpp"
+#include "luxel/bake/relaid_out_styles.hpp"
+#include "luxel/bsp/write_quake1_lighting.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/light/ericw_lights.hpp"
+#include "luxel/material/material_set.hpp"
+#include "luxel/util/error.hpp"
+
+namespace luxel::cli {
+
+int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const RelaidOutOutput& out) {
+    const double t0 = nowMs();
+    MapSource source = map.open();
+    DecodeOptions decode = map.decodeOptions();
+    decode.relayoutLightmaps = true;
+    World world = decodeMap(source, decode);
+    if (world.format != MapFormat::Quake1 && world.format != MapFormat::HalfLife)
+        throw UsageError(source.displayName + ": laying lightmaps out anew is done for Quake 1 and Half-Life maps (this is " +
+                         world.formatName + ")");
+    const Geometry geometry = tessellate(world);
+    const double tLoad = nowMs();
+    const MaterialSet materials = loadMaterials(world, source, map.materialOptions());
+    MapLightOptions lightOptions;
+    lightOptions.materials = map.materialOptions();
+    lightOptions.loaded = &materials;
+    const MapLights lights = mapLights(world, source, lightOptions);
+    for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
+    const RayScene scene(world, geometry, &materials, &lights.castsNoShadow);
+    const double tScene = nowMs();
+    size_t faces = 0, luxels = 0;
+    for (const Surface& s : world.surfaces)
+        if (s.lightmapPage >= 0) ++faces, luxels += size_t(s.lightmapRect[2]) * size_t(s.lightmapRect[3]);
+    std::cout << fmt::format("{}: lightmaps laid out anew: {} faces, {} luxels; {} lights; {} threads\n", source.displayName,
+                             faces, luxels, lights.lights.size(), workerThreads());
+
+    DirectBakeStats stats;
+    const LuxelSamples samples = luxelSamples(world, geometry, scene, lights.rules);
+    const double tLayout = nowMs();
+    std::vector<StylePass> passes = bakeEachStyle(world, geometry, scene, lights, samples, stats);
+    const double tDirect = nowMs();
+    nlohmann::json report;
+    report["map"] = source.displayName;
+    if (lights.faceBounce && !passes.empty())
+        report["bounce"] = bakeFaceBounce(bounceArgs, world, geometry, scene, passes[0].set, lights, samples);
+    const double tBounce = nowMs();
+    StyleChoice choice = chooseFaceStyles(world, passes, 255.0f * 256.0f / 264.0f, false);
+    std::cout << fmt::format("styles: {} baked ({} shadow rays); {} faces lit, {} left unlit (no style reaches 1), {} with "
+                             "light of more than 4 styles\n",
+                             passes.size(), stats.shadowRays, choice.facesLit, choice.facesDark, choice.facesOverflow);
+    for (const std::string& n : choice.overflowNotes) std::cerr << "luxel: warning: " << n << "\n";
+    if (choice.facesOverflow > choice.overflowNotes.size())
+        std::cerr << fmt::format("luxel: warning: ... and {} more faces with more than 4 styles\n",
+                                 choice.facesOverflow - choice.overflowNotes.size());
+    if (!out.output.empty()) {
+        const LightmapImages written = writeLightmapImages(world, choice.set, out.output, ".png", true);
+        std::cout << fmt::format("wrote {} baked lightmap pages to {}\n", written.pages, out.output);
+    }
+    if (!out.write.empty()) {
+        Quake1LightingOptions options;
+        options.lit = out.lit;
+        options.bspxLit = out.bspxLit;
+        const std::vector<Entity> styled = withSwitchableStyles(world.entities);
+        bool changed = styled.size() != world.entities.size();
+        for (size_t i = 0; !changed && i < styled.size(); ++i) changed = styled[i].keys != world.entities[i].keys;
+        if (changed) options.entities = entitiesLumpText(styled);
+        const Quake1LightingFiles files = writeQuake1Lighting(source, world, choice.set, options);
+        writeFileAtomic(out.write, files.map);
+        std::cout << "wrote " << out.write;
+        if (files.lit) {
+            const std::string litPath = std::filesystem::path(out.write).replace_extension(".lit").string();
+            writeFileAtomic(litPath, *files.lit);
+            std::cout << " and " << litPath;
+        }
+        std::cout << "\n";
+    }
+    const double tEnd = nowMs();
+    report["faces"] = {{"lit", choice.facesLit}, {"unlit", choice.facesDark}, {"over_4_styles", choice.facesOverflow}};
+    report["time_ms"] = {{"load", tLoad - t0},       {"lights", tScene - tLoad}, {"layout", tLayout - tScene},
+                         {"direct", tDirect - tLayout}, {"bounce", tBounce - tDirect}, {"write", tEnd - tBounce},
+                         {"total", tEnd - t0}};
+    if (!out.report.empty()) writeTextFile(out.report, report.dump(2) + "\n");
+    return 0;
+}
+
+}  // namespace luxel::cli

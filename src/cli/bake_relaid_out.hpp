@@ -1,0 +1,19 @@
+#pragma once
+// `luxel bake` on a Quake 1 / Half-Life map without light (fresh from qbsp and vis) or with --relayout: the
+// lightmaps laid out as ericw-tools' light lays them out, every style baked, each face's styles chosen, and
+// the map written with its new lighting (bake/relaid_out_styles.hpp, bsp/write_quake1_lighting.hpp).
+#include <string>
+
+#include "bake_bounce.hpp"
+#include "common.hpp"
+
+namespace luxel::cli {
+
+struct RelaidOutOutput {
+    std::string write, report, output;  // --write, --json, -o
+    bool lit = false, bspxLit = false;  // --lit, --bspxlit
+};
+
+int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounce, const RelaidOutOutput& out);
+
+}  // namespace luxel::cli
