@@ -1,0 +1,151 @@
+// Quake 1 maps laid out anew for the baker, as ericw-tools' light lays out a map fresh from qbsp and vis:
+// extents hand-computed for synthetic faces, the faces it gives no lightmap, switchable styles, the lighting
+// writer read back by the independent reader, and the shared builds baked from their unlit state against
+// ericw-tools' own build of the same file.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/write_quake1_lighting.hpp"
+#include "luxel/light/ericw_lights.hpp"
+#include "support/q1_checks.hpp"
+#include "support/q1_lighting_reader.hpp"
+#include "support/q1_writer.hpp"
+#include "support/test_paths.hpp"
+
+using namespace luxel;
+using namespace luxel::test;
+
+namespace {
+
+// The floor map plus: face 2 on the floor with its texture axes turned 45 degrees and scaled (s = x/2 + y/2 + 3,
+// t = y/2 - x/2), face 3 TEX_SPECIAL (a liquid), face 4 textured "trigger".
+Q1MapBuilder layoutMap(Q1Variant v) {
+    Q1MapBuilder b = makeQ1FloorMap(v);
+    const int32_t turned = b.addTexinfo({0.5f, 0.5f, 0, 3}, {-0.5f, 0.5f, 0, 0}, 0);
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, turned);
+    const int32_t water = b.addMiptex("*water", 16, 16, std::vector<uint8_t>(256, 1));
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, water, kQ1TexSpecial));
+    const int32_t trigger = b.addMiptex("trigger", 16, 16, std::vector<uint8_t>(256, 2));
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, trigger));
+    b.models[0].numFaces = int32_t(b.faces.size());
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("relayout: extents at 16 units a luxel and only the faces light would light", "[q1][relayout]") {
+    for (Q1Variant v : kQ1Variants) {
+        INFO(q1VariantName(v));
+        const Bytes file = layoutMap(v).build();
+        DecodeOptions o;
+        o.relayoutLightmaps = true;
+        const World w = decodeMap(memorySource(file, "test.bsp"), o);
+        REQUIRE(w.surfaces.size() == 5);
+        // Face 0: s 0..64 -> luxels 0..4, t 0..32 -> 0..2. Face 1: s 72..104 -> 4..7, t -4..28 -> -1..2.
+        // Face 2: corners (s, t) (3, 0) (19, 16) (51, -16) (35, -32): s 3..51 -> floor 0, ceil 3.19 = 4: 5 wide;
+        // t -32..16 -> -2..1: 4 high.
+        const std::array<std::array<int32_t, 2>, 3> sizes{{{5, 3}, {4, 4}, {5, 4}}};
+        for (size_t f = 0; f < 3; ++f) {
+            const Surface& s = w.surfaces[f];
+            REQUIRE(s.lightmapPage >= 0);
+            CHECK(s.lightmapRect[2] == sizes[f][0]);
+            CHECK(s.lightmapRect[3] == sizes[f][1]);
+            CHECK(s.styles == std::array<uint8_t, 4>{0, 255, 255, 255});
+        }
+        CHECK(w.surfaces[3].lightmapPage < 0);  // TEX_SPECIAL
+        CHECK(w.surfaces[4].lightmapPage < 0);  // "trigger"
+        // The stored light is not read: every page texel is zero.
+        for (const LightmapPage& p : w.lightmaps) CHECK(std::all_of(p.rgb.begin(), p.rgb.end(), [](float x) { return x == 0; }));
+        CHECK(w.extraLightmapSlots[0].empty());
+    }
+}
+
+TEST_CASE("relayout: light entities with a targetname get switchable styles from 32", "[q1][relayout]") {
+    std::vector<Entity> e(6);
+    e[0].keys = {{"classname", "worldspawn"}};
+    e[1].keys = {{"classname", "light"}, {"targetname", "a"}};
+    e[2].keys = {{"classname", "light_flame_small_white"}, {"style", "5"}, {"targetname", "b"}, {"light", "200"}};
+    e[3].keys = {{"classname", "light"}, {"targetname", "a"}};
+    e[4].keys = {{"classname", "info_null"}, {"targetname", "c"}};
+    e[5].keys = {{"classname", "light"}, {"style", "3"}};
+    const std::vector<Entity> s = withSwitchableStyles(e);
+    CHECK(s[1].keys.back() == std::pair<std::string, std::string>{"style", "32"});
+    CHECK(s[2].keys[1] == std::pair<std::string, std::string>{"style", "33"});  // replaced where it stood
+    CHECK(s[2].keys.size() == 4);
+    CHECK(s[3].keys.back() == std::pair<std::string, std::string>{"style", "32"});
+    CHECK(s[4].keys == e[4].keys);
+    CHECK(s[5].keys == e[5].keys);
+    const std::vector<Light> lights = ericwLights(e, EricwGame::Quake1);
+    REQUIRE(lights.size() == 4);
+    CHECK(lights[0].style == 32);
+    CHECK(lights[1].style == 33);
+    CHECK(lights[3].style == 3);
+    CHECK(entitiesLumpText({e[4]}) == std::string("{\n\"classname\" \"info_null\"\n\"targetname\" \"c\"\n}\n") + '\0');
+}
+
+TEST_CASE("relayout: the lighting writer's bytes read back by the independent reader", "[q1][relayout]") {
+    for (Q1Variant v : {Q1Variant::Bsp29, Q1Variant::Bsp2}) {
+        INFO(q1VariantName(v));
+        const Bytes file = layoutMap(v).build();
+        const MapSource source = memorySource(file, "test.bsp");
+        DecodeOptions o;
+        o.relayoutLightmaps = true;
+        World w = decodeMap(source, o);
+        // Face 0 keeps styles 0 and 7, face 1 none (stored unlit), face 2 style 0. Luxel value b at texel b of
+        // a slot: linear b x 264 / 256 / 255 must come back as byte b; the colour (b, b / 2, 3) so the grey
+        // byte (the largest channel) is b.
+        w.surfaces[0].styles = {0, 7, 255, 255};
+        w.surfaces[1].styles = {255, 255, 255, 255};
+        LightmapSet set;
+        set.slots[0] = w.lightmaps;
+        set.slots[1] = w.lightmaps;
+        auto fill = [&](size_t slot, const Surface& s, int base) {
+            LightmapPage& p = set.slots[slot][size_t(s.lightmapPage)];
+            for (int y = 0; y < s.lightmapRect[3]; ++y)
+                for (int x = 0; x < s.lightmapRect[2]; ++x) {
+                    const int b = base + y * s.lightmapRect[2] + x;
+                    float* t = p.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(p.width) + size_t(s.lightmapRect[0] + x)) * 3;
+                    t[0] = stored(uint8_t(b)), t[1] = stored(uint8_t(b / 2)), t[2] = stored(3);
+                }
+        };
+        fill(0, w.surfaces[0], 10);
+        fill(1, w.surfaces[0], 100);
+        fill(0, w.surfaces[2], 200);
+        Quake1LightingOptions options;
+        options.lit = options.bspxLit = true;
+        const Quake1LightingFiles out = writeQuake1Lighting(source, w, set, options);
+        REQUIRE(out.lit);
+        const std::string dir = tempDir("q1-relayout-writer");
+        const std::string bsp = dir + "/out.bsp", lit = dir + "/out.lit";
+        std::ofstream(bsp, std::ios::binary).write(reinterpret_cast<const char*>(out.map.data()), std::streamsize(out.map.size()));
+        std::ofstream(lit, std::ios::binary).write(reinterpret_cast<const char*>(out.lit->data()), std::streamsize(out.lit->size()));
+        const Q1Lighting read = readQ1Lighting(bsp, lit);
+        CHECK(read.source == "BSPX RGBLIGHTING");
+        REQUIRE(read.lit.size() == 2);
+        CHECK(read.lit[0].face == 0);
+        CHECK(read.lit[0].styles == std::array<uint8_t, 4>{0, 7, 255, 255});
+        CHECK(read.lit[1].face == 2);
+        CHECK(read.lit[1].width == 5);
+        CHECK(read.lit[1].height == 4);
+        for (const Q1FaceLight& f : read.lit) {
+            const int base = f.face == 0 ? 10 : 200;
+            for (int k = 0; k < f.width * f.height; ++k) {
+                CHECK(f.rgb[size_t(k) * 3] == uint8_t(base + k));
+                CHECK(f.rgb[size_t(k) * 3 + 1] == uint8_t((base + k) / 2));
+                CHECK(f.rgb[size_t(k) * 3 + 2] == 3);
+            }
+        }
+        // The .lit is 3 x the grey lump, whose byte is the brightest channel; face 0's second style sits right
+        // after its first, face 2 after both.
+        const auto [lightOffset, lightLength] = q1LumpRange(out.map, kQ1Lighting);
+        CHECK(out.lit->size() == 8 + 3 * size_t(lightLength));
+        const uint8_t* grey = out.map.data() + lightOffset;
+        CHECK(grey[15] == 100);  // face 0 slot 1 luxel 0, after the 5 x 3 luxels of slot 0
+        CHECK(grey[30] == 200);  // face 2 luxel 0, after face 0's two slots
+    }
+}
