@@ -24,9 +24,10 @@ void ericwRules(const World& world, const MapLightOptions& options, MapLights& o
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
     r.tintedShadows = true;
-    // Quake 1 and Half-Life bounce only when the map asks (_bounce); without bounce the floors are raised here.
+    // Quake 1 and Half-Life bounce only when the map asks (_bounce); without bounce their floors are raised by
+    // the direct bake. Quake 2's bounce step always runs (with _bounce 0 it only raises the floors).
     const int bounces = settings.bounce.value_or(q2 ? 1 : 0);
-    r.floorAfterBounce = bounces > 0;
+    r.floorAfterBounce = q2 || bounces > 0;
     // ericw-tools culls a light whose leaf's PVS row does not see the receiver (-visapprox vis, its default
     // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no
     // shadow ray could reach, so the light is the same and the rays far fewer.
