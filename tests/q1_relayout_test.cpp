@@ -149,3 +149,20 @@ TEST_CASE("relayout: the lighting writer's bytes read back by the independent re
         CHECK(grey[30] == 200);  // face 2 luxel 0, after face 0's two slots
     }
 }
+
+TEST_CASE("relayout: a texinfo whose extents run to millions of luxels is refused before anything is allocated", "[q1][relayout]") {
+    for (const float scale : {1.0e5f, 1.0e12f}) {
+        Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+        b.texinfos[0].s = {scale, 0, 0, 0};
+        DecodeOptions o;
+        o.relayoutLightmaps = true;
+        const Bytes file = b.build();
+        try {
+            (void)decodeMap(memorySource(file, "test.bsp"), o);
+            FAIL("decoded a face " << scale << " texels a unit wide");
+        } catch (const DecodeError& e) {
+            CHECK(e.lump() == "faces");
+            CHECK_THAT(e.what(), Catch::Contains("face 0"));
+        }
+    }
+}
