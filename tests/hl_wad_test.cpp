@@ -389,3 +389,16 @@ TEST_CASE("hl: the worldspawn's skyname is the sky box gfx/env/NAME{rt,bk,lf,ft,
         CHECK_THAT(l.set.warnings[0], Catch::Contains("skyname tsky") && Catch::Contains("gfx/env/tskyup"));
     }
 }
+
+TEST_CASE("hl: --palette that is neither a palette.lmp nor a PCX says so", "[hl]") {
+    const fs::path root = tempDir("hl-palette");
+    writeFile(root / "bad.pal", Bytes(100, 7));
+    const MapSource src = memorySource(makeQ1FloorMap(Q1Variant::Bsp29).build());
+    const World w = decodeMap(src);
+    try {
+        loadMaterials(w, src, MaterialOptions{{}, (root / "bad.pal").string(), 0});
+        FAIL("no error");
+    } catch (const UsageError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("neither a 768-byte palette.lmp nor a PCX file") && Catch::Contains("bad.pal"));
+    }
+}

@@ -72,6 +72,10 @@ struct MiptexSource {
 std::shared_ptr<const Palette> quakePalette(const MaterialOptions& options, const GameFiles& files, MaterialSet& set) {
     if (!options.palette.empty()) {
         const Bytes bytes = readFile(options.palette);
+        // Not 768 bytes: a PCX (its first byte 0x0A) with the palette at its end, or neither.
+        if (bytes.size() != 768 && (bytes.empty() || bytes[0] != 0x0a))
+            throw UsageError("--palette: " + options.palette + ": neither a 768-byte palette.lmp nor a PCX file (" +
+                             std::to_string(bytes.size()) + " bytes, first byte not 0x0A)");
         try {
             return std::make_shared<const Palette>(bytes.size() == 768 ? readLmpPalette(bytes, options.palette)
                                                                        : readPcxPalette(bytes, options.palette));
