@@ -11,6 +11,7 @@
 #include <set>
 
 #include "support/batch_fixtures.hpp"
+#include "support/q1_writer.hpp"
 #include "support/q3_writer.hpp"
 #include "support/test_paths.hpp"
 #include "support/zip_writer.hpp"
@@ -215,6 +216,23 @@ TEST_CASE("batch: images, manifest, sheet and index; reruns skip up-to-date maps
         CHECK(r.exitCode == 0);
         CHECK(r.err.find("3 rendered, 0 up to date") != std::string::npos);
         for (const std::string& f : images) CHECK_FALSE(isOld(out + "/" + f));
+    }
+}
+
+TEST_CASE("batch: Quake 1 family cards name the variant alone (no version number after BSP2)", "[batch][cli]") {
+    const std::string d = tempDir("batch-q1-format");
+    const std::string maps = d + "/maps", out = d + "/out";
+    for (const Q1Variant v : kQ1Variants) writeFile(maps + "/" + q1VariantName(v) + ".bsp", makeQ1FloorMap(v).build());
+    auto r = runLuxel("batch " + q(maps) + " -o " + q(out) + kView);
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const json m = readJson(out + "/manifest.json");
+    const std::pair<const char*, const char*> want[] = {
+        {"BSP29", "Quake 1 BSP29"}, {"2PSB", "Quake 1 2PSB"}, {"BSP2", "Quake 1 BSP2"}, {"BSP30", "Half-Life BSP30"}};
+    for (const auto& [name, format] : want) {
+        const json* e = mapEntry(m, name);
+        REQUIRE(e != nullptr);
+        CHECK((*e)["format"] == format);
     }
 }
 

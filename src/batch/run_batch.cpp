@@ -143,7 +143,10 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
         materials.textureBudget = limits.textureBytes;
         LoadedMap map = loadMap(std::move(source), {job.ldr}, materials);
         checkTime(limits, t0, "decoding");
-        e["format"] = fmt::format("{} {}", map.world.formatName, map.world.version);
+        // Quake 1 family names carry their variant (BSP29, BSP2, 2PSB, BSP30); a BSP2 map's version field is a
+        // magic, not a number to show.
+        const bool q1Family = map.world.format == MapFormat::Quake1 || map.world.format == MapFormat::HalfLife;
+        e["format"] = q1Family ? map.world.formatName : fmt::format("{} {}", map.world.formatName, map.world.version);
         ms["decode"] = round2(map.decodeMs);
         ms["tessellate"] = round2(map.tessellateMs);
         out.warnings = propWarnings(map.props, !job.gameDirs.empty());  // the views draw without those props

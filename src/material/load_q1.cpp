@@ -1,17 +1,22 @@
-// Quake 1 and Half-Life materials: the textures embedded in the map (the miptex lump) through Quake's palette
-// (Half-Life: each texture's own), drawn as QuakeSpasm draws them: texture x 2 x lightmap (gl_overbright 1),
+// Quake 1 and Half-Life materials: the textures embedded in the map (the miptex lump), else found in the WAD
+// files the worldspawn's "wad" key names, through Quake's palette (Half-Life: each texture's own), drawn as
+// QuakeSpasm draws them: texture x 2 x lightmap (gl_overbright 1),
 // fullbright colours (indices 224-255) added unlit, liquids and teleporters (`*`) warped and unlit, fences (`{`)
 // cut out at index 255, animated textures (`+0`..`+9`) at the set's time, and the sky's two scrolling layers
-// (the texture's left half over its right).
+// (the texture's left half over its right), or the sky box gfx/env/NAME{rt,bk,lf,ft,up,dn} the worldspawn
+// names (Half-Life: "skyname", "desert" when unset; QuakeSpasm: "sky").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "luxel/io/reader.hpp"
 #include "luxel/material/miptex.hpp"
 #include "luxel/material/quake_palette.hpp"
+#include "luxel/material/wad3.hpp"
 #include "luxel/util/error.hpp"
 #include "material_loaders.hpp"
+#include "q1_game.hpp"
 
 namespace luxel::materials {
 namespace {
@@ -35,11 +40,42 @@ std::string hex(uint64_t v) {
     return text;
 }
 
+// Where a texture's miptex record lies: the map's miptex lump or a WAD lump, held for the decode jobs (which
+// may outlive the map's World).
+struct MiptexSource {
+    std::shared_ptr<const Bytes> bytes;
+    uint64_t start = 0, size = 0;  // the lump within `bytes`
+    std::string file, part;        // what errors call them
+    MiptexEntry entry;             // its offset counts from `start`
+    std::shared_ptr<const Palette> palette;  // null: the texture's own (Half-Life's)
+    std::span<const uint8_t> lump() const { return std::span<const uint8_t>(*bytes).subspan(size_t(start), size_t(size)); }
+    MiptexImage decode(MiptexDecode how) const {
+        how.palette = palette.get();
+        return decodeMiptex(lump(), entry, how, file, part, start);
+    }
+    // The record's bytes, hashed, with the palette they are read through: equal keys decode equally. A texture
+    // with its own palette is hashed through that palette (after the four levels), so Half-Life textures of
+    // equal indices and different colours differ.
+    std::string contentKey(const std::string& paletteKey) const {
+        const std::span<const uint8_t> all = lump();
+        const uint64_t w = uint64_t(entry.width), h = uint64_t(entry.height);
+        uint64_t record = 40 + w * h;
+        if (!palette) record += (w / 2) * (h / 2) + (w / 4) * (h / 4) + (w / 8) * (h / 8) + 2 + 768;
+        const uint64_t n = entry.offset <= all.size() ? std::min<uint64_t>(record, all.size() - entry.offset) : 0;
+        const uint64_t hash = n > 0 ? fnv(all.subspan(size_t(entry.offset), size_t(n))) : entry.offset;
+        return hex(hash) + "|" + (palette ? paletteKey : "own");
+    }
+};
+
 // The palette: --palette (a palette.lmp, or a PCX with one at its end), a game folder's gfx/palette.lmp, or
 // the built-in one.
 std::shared_ptr<const Palette> quakePalette(const MaterialOptions& options, const GameFiles& files, MaterialSet& set) {
     if (!options.palette.empty()) {
         const Bytes bytes = readFile(options.palette);
+        // Not 768 bytes: a PCX (its first byte 0x0A) with the palette at its end, or neither.
+        if (bytes.size() != 768 && (bytes.empty() || bytes[0] != 0x0a))
+            throw UsageError("--palette: " + options.palette + ": neither a 768-byte palette.lmp nor a PCX file (" +
+                             std::to_string(bytes.size()) + " bytes, first byte not 0x0A)");
         try {
             return std::make_shared<const Palette>(bytes.size() == 768 ? readLmpPalette(bytes, options.palette)
                                                                        : readPcxPalette(bytes, options.palette));
@@ -136,14 +172,41 @@ void addSkyFog(const World& world, TextureRequests& requests, SkyBox& sky) {
     sky.clouds.push_back(layer);
 }
 
+// The sky box the worldspawn names (Half-Life: "skyname", the engine's "desert" when unset; QuakeSpasm: "sky"),
+// gfx/env/NAME + rt bk lf ft up dn as Quake 2's R_SetSky orders them (GoldSrc's and QuakeSpasm's sky code keep
+// that order): TGA, then Half-Life mods' BMP, PNG and JPEG. Whether all six faces were found; a box only partly
+// there is one warning and not drawn, and a name whose faces are all absent (no game data) is silent, as the
+// engines fall back to their usual sky.
+bool addSkyBox(const World& world, const GameFiles& files, TextureRequests& requests, MaterialSet& set, SkyBox& sky) {
+    const bool halfLife = world.format == MapFormat::HalfLife;
+    const Entity* worldspawn = world.entities.empty() ? nullptr : &world.entities[0];
+    const std::string* key = worldspawn ? worldspawn->get(halfLife ? "skyname" : "sky") : nullptr;
+    const std::string name = key && !key->empty() ? *key : halfLife ? "desert" : "";
+    if (name.empty()) return false;
+    static const char* const kSuffix[6] = {"rt", "bk", "lf", "ft", "up", "dn"};
+    std::array<std::string, 6> paths;
+    std::vector<std::string> missing;
+    for (size_t k = 0; k < 6; ++k) {
+        const std::string base = "gfx/env/" + toLowerAscii(name) + kSuffix[k];
+        paths[k] = firstExisting(files, {base + ".tga", base + ".bmp", base + ".png", base + ".jpg"});
+        if (paths[k].empty()) missing.push_back(base);
+    }
+    if (missing.size() == 6) return false;
+    if (!missing.empty()) {
+        set.warnings.push_back(skyFacesMissing(std::string(halfLife ? "skyname " : "sky ") + name + ": sky box", missing));
+        return false;
+    }
+    for (size_t k = 0; k < 6; ++k) sky.faces[k] = requests.addImage(files, paths[k]);
+    return true;
+}
+
 }  // namespace
 
 void loadQuake1(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set) {
     const bool halfLife = world.format == MapFormat::HalfLife;
     set.textureGamma = 1.0f;
     set.time = options.time;  // the sky layers scroll with it
-    GameFiles files;
-    for (const std::string& dir : options.gameDirs) files.addQuakeGameDir(dir);
+    const GameFiles files = quake1GameFiles(source, options, set.warnings);
     const std::span<const uint8_t> lump = world.embeddedTextures;
     std::vector<MiptexEntry> dir;
     try {
@@ -152,27 +215,57 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         set.warnings.push_back(e.what());
     }
     const std::shared_ptr<const Palette> palette = halfLife ? nullptr : quakePalette(options, files, set);
+    // Quake's WAD2 textures have no palette of their own: a Half-Life map reads them through Quake's too.
+    std::shared_ptr<const Palette> wad2Palette = palette;
     const std::string paletteKey = palette ? hex(fnv({&(*palette)[0][0], 768})) : "own";
-    auto owned = std::make_shared<Bytes>(lump.begin(), lump.end());  // the decode jobs may outlive `world`
+    auto owned = std::make_shared<const Bytes>(lump.begin(), lump.end());  // the decode jobs may outlive `world`
+
+    // The WADs are read only when a texture is not embedded (the engine's order: the map's own copy wins).
+    bool anyInWad = false;
+    for (const MiptexEntry& e : dir) anyInWad = anyInWad || (!e.name.empty() && !e.embedded);
+    const std::string* wadKey = world.entities.empty() ? nullptr : world.entities[0].get("wad");
+    std::vector<Wad> wads;
+    if (anyInWad && wadKey) wads = loadMapWads(*wadKey, source, files, set.warnings);
+
+    // Where each directory entry's pixels are: the map, the first WAD that has it, or nowhere (nullopt).
+    // Each entry is looked up once (several materials may share it; a damaged WAD copy is one warning).
+    std::vector<std::optional<MiptexSource>> sources(dir.size());
+    std::vector<bool> searched(dir.size(), false);
+    auto sourceOf = [&](size_t entry) -> const std::optional<MiptexSource>& {
+        std::optional<MiptexSource>& out = sources[entry];
+        const MiptexEntry& e = dir[entry];
+        if (searched[entry] || e.name.empty()) return out;
+        searched[entry] = true;
+        if (e.embedded) {
+            out = MiptexSource{owned, 0, owned->size(), source.displayName, "textures", e, palette};
+            return out;
+        }
+        for (const Wad& wad : wads) {
+            const WadTexture* t = findWadTexture(wad, e.name);
+            if (!t) continue;
+            try {
+                MiptexEntry we = readWadMiptex(wad, *t);
+                if (!wad.halfLife && !wad2Palette)
+                    wad2Palette = std::make_shared<const Palette>(*quakePalette(options, files, set));
+                out = MiptexSource{wad.bytes, t->offset, t->size, wad.file, wadLumpPart(*t), we,
+                                   wad.halfLife ? nullptr : wad2Palette};
+                return out;
+            } catch (const DecodeError& err) {  // a damaged copy: the engine would stop; luxel tries the next WAD
+                set.warnings.push_back(err.what());
+            }
+        }
+        return out;
+    };
 
     // One request per (texture, what of it): its content hash keys the cache across maps.
     TextureRequests requests;
-    // A texture's header and level-0 indices, hashed, with the palette they are read through.
-    auto contentKey = [&](const MiptexEntry& e) {
-        const uint64_t texels = uint64_t(e.width) * uint64_t(e.height);
-        const uint64_t h = e.offset + 40 + texels <= lump.size() ? fnv(lump.subspan(size_t(e.offset), size_t(40 + texels)))
-                                                                : e.offset;
-        return hex(h) + "|" + paletteKey;
-    };
-    auto add = [&](size_t entry, const std::string& what, MiptexDecode how, bool fullbrightPart) {
-        const MiptexEntry& e = dir[entry];
-        how.palette = palette.get();
-        auto keep = palette;
-        return requests.addEmbedded(contentKey(e) + "|" + what, source.displayName + ":" + e.name,
-                                    [owned, e, how, keep, fullbrightPart, file = source.displayName] {
-                                        MiptexImage image = decodeMiptex(*owned, e, how, file);
+    auto add = [&](const MiptexSource& src, const std::string& what, MiptexDecode how, bool fullbrightPart) {
+        return requests.addEmbedded(src.contentKey(paletteKey) + "|" + what, src.file + ":" + src.entry.name,
+                                    [src, how, fullbrightPart] {
+                                        MiptexImage image = src.decode(how);
                                         if (fullbrightPart && image.fullbright.empty())  // cannot be: hasFullbrights said so
-                                            throw DecodeError(file, "textures", e.offset, e.name + " has no fullbright texel");
+                                            throw DecodeError(src.file, src.part, src.start + src.entry.offset,
+                                                              src.entry.name + " has no fullbright texel");
                                         return fullbrightPart ? std::move(image.fullbright) : std::move(image.base);
                                     });
     };
@@ -181,48 +274,59 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
     bool anySky = false;
     set.skies.resize(1);
     set.skies[0].dome = SkyBox::Dome::Quake1;
+    bool wantSky = false;
+    for (const Material& mat : world.materials) wantSky = wantSky || ((mat.flags & kMaterialSky) && !(mat.flags & kMaterialNoDraw));
+    const bool skyBox = wantSky && addSkyBox(world, files, requests, set, set.skies[0]);
+    if (skyBox) addSkyFog(world, requests, set.skies[0]);
     for (size_t i = 0; i < world.materials.size(); ++i) {
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
         const int32_t miptex = mat.nativeValue;
         if (mat.flags & kMaterialNoDraw) continue;
+        if (skyBox && (mat.flags & kMaterialSky)) {  // the box replaces the sky texture, which is not read
+            look.skyBox = 0;
+            continue;
+        }
         if (miptex < 0 || size_t(miptex) >= dir.size() || dir[size_t(miptex)].name.empty()) {
             look.missing = true;
             addMissing(set, mat.name.empty() ? "(texture not in the map)" : mat.name);
             continue;
         }
-        size_t entry = animationFrame(dir, size_t(miptex), options.time);
-        const MiptexEntry& e = dir[entry];
-        look.tcScale = {1.0f / float(e.width), 1.0f / float(e.height)};
-        if (!e.embedded) {  // Half-Life: the pixels live in a WAD file
+        const size_t entry = animationFrame(dir, size_t(miptex), options.time);
+        const std::optional<MiptexSource>& found = sourceOf(entry);
+        if (!found) {  // left to a WAD (Half-Life) and in none of those found
+            look.tcScale = {1.0f / float(dir[entry].width), 1.0f / float(dir[entry].height)};
             look.missing = true;
-            addMissing(set, e.name);
+            addMissing(set, dir[entry].name);
             continue;
         }
+        const MiptexSource& src = *found;
+        const MiptexEntry& e = src.entry;
+        // Texture coordinates count texels of the map's own header (the size the compiler mapped them with).
+        look.tcScale = {1.0f / float(dir[entry].width), 1.0f / float(dir[entry].height)};
         if (mat.flags & kMaterialSky) {
             look.skyBox = 0;
             if (anySky) continue;
             anySky = true;
             SkyBox& sky = set.skies[0];
             // The back layer (the right half) and the front one (the left half, index 0 transparent).
-            const std::string key = contentKey(e);
+            const std::string key = src.contentKey(paletteKey);
             for (int layer = 0; layer < 2; ++layer) {
                 const bool front = layer == 1;
                 CloudLayer cloud;
                 cloud.texture = requests.addEmbedded(
-                    key + (front ? "|sky front" : "|sky back"), source.displayName + ":" + e.name,
-                    [owned, e, pal = palette, front, file = source.displayName] {
-                        MiptexDecode how;
-                        how.palette = pal.get();
-                        const MiptexImage full = decodeMiptex(*owned, e, how, file);
+                    key + (front ? "|sky front" : "|sky back"), src.file + ":" + e.name,
+                    [src, front] {
+                        const MiptexImage full = src.decode({});
                         RgbaImage half;
                         half.width = std::max(1, full.base.width / 2);  // a 1-texel sky: both layers that column
                         half.height = full.base.height;
                         half.rgba.resize(size_t(half.width) * size_t(half.height) * 4);
-                        const std::span<const uint8_t> all(*owned);
-                        ByteReader header(all.subspan(size_t(e.offset), 40), file, "textures", 0);
+                        const std::span<const uint8_t> all = src.lump();
+                        const uint64_t at = src.entry.offset;
+                        ByteReader header(all.subspan(size_t(at), 40), src.file, src.part, src.start + at);
                         header.skip(24);
-                        const uint8_t* index = all.data() + e.offset + header.u32();
+                        const uint8_t* index = all.data() + at + header.u32();
                         for (int y = 0; y < half.height; ++y)
                             for (int x = 0; x < half.width; ++x) {
                                 const int sx = x + (front ? 0 : full.base.width - half.width);
@@ -240,13 +344,14 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
             addSkyFog(world, requests, sky);
             continue;
         }
-        const bool liquid = !e.name.empty() && (e.name[0] == '*' || (halfLife && e.name[0] == '!'));
-        const bool fence = !e.name.empty() && e.name[0] == '{';
+        const std::string& name = dir[entry].name;  // the map's name decides the kind (a WAD's copy may differ)
+        const bool liquid = !name.empty() && (name[0] == '*' || (halfLife && name[0] == '!'));
+        const bool fence = !name.empty() && name[0] == '{';
         MiptexDecode how;
         how.fence = fence;
-        how.splitFullbrights = !halfLife && !liquid && hasFullbrights(lump, e, fence);
-        look.texture = add(entry, how.splitFullbrights ? "base" : "whole", how, false);
-        if (how.splitFullbrights) fullbrightRequest[i] = add(entry, "fullbright", how, true);
+        how.splitFullbrights = !halfLife && !liquid && src.palette && hasFullbrights(src.lump(), e, fence);
+        look.texture = add(src, how.splitFullbrights ? "base" : "whole", how, false);
+        if (how.splitFullbrights) fullbrightRequest[i] = add(src, "fullbright", how, true);
         if (fence) look.blend = BlendMode::AlphaTest, look.alphaRef = 0.5f, look.shadow = ShadowCast::AlphaTexture;
         if (liquid) {
             look.unlit = true;

@@ -14,6 +14,24 @@ constexpr uint8_t kFirstFullbright = 224;
 
 }  // namespace
 
+MiptexEntry readMiptexHeader(std::span<const uint8_t> record, const std::string& file, const std::string& part,
+                             uint64_t base) {
+    ByteReader h(record, file, part, base);
+    if (record.size() < kHeaderBytes)
+        h.fail(0, "a miptex header needs " + std::to_string(kHeaderBytes) + " bytes, the record has " +
+                      std::to_string(record.size()));
+    MiptexEntry e;
+    e.name = h.fixedString(16);
+    const uint32_t w = h.u32(), hgt = h.u32();
+    const uint32_t first = h.u32();
+    if (w == 0 || hgt == 0 || w > uint32_t(kMaxSide) || hgt > uint32_t(kMaxSide))
+        h.fail(16, "texture " + e.name + " claims a size of " + std::to_string(w) + "x" + std::to_string(hgt) +
+                       " (sides 1.." + std::to_string(kMaxSide) + ")");
+    e.width = int32_t(w), e.height = int32_t(hgt);
+    e.embedded = first != 0;
+    return e;
+}
+
 std::vector<MiptexEntry> readMiptexDirectory(std::span<const uint8_t> lump, const std::string& file) {
     std::vector<MiptexEntry> out;
     if (lump.empty()) return out;
@@ -29,24 +47,16 @@ std::vector<MiptexEntry> readMiptexDirectory(std::span<const uint8_t> lump, cons
         if (offset == -1) continue;
         if (offset < 0 || uint64_t(offset) + kHeaderBytes > lump.size())
             r.fail(at, "miptex offset " + std::to_string(offset) + " leaves no room for its header");
-        ByteReader h = r.sub(uint64_t(offset), kHeaderBytes, "textures");
-        e.name = h.fixedString(16);
-        const uint32_t w = h.u32(), hgt = h.u32();
-        const uint32_t first = h.u32();
-        if (w == 0 || hgt == 0 || w > uint32_t(kMaxSide) || hgt > uint32_t(kMaxSide))
-            h.fail(16, "texture " + e.name + " claims a size of " + std::to_string(w) + "x" + std::to_string(hgt) +
-                           " (sides 1.." + std::to_string(kMaxSide) + ")");
-        e.width = int32_t(w), e.height = int32_t(hgt);
+        e = readMiptexHeader(lump.subspan(size_t(offset), kHeaderBytes), file, "textures", uint64_t(offset));
         e.offset = uint64_t(offset);
-        e.embedded = first != 0;
     }
     return out;
 }
 
 MiptexImage decodeMiptex(std::span<const uint8_t> lump, const MiptexEntry& entry, const MiptexDecode& how,
-                         const std::string& file) {
-    ByteReader r(lump, file, "textures", 0);
-    ByteReader h = r.sub(entry.offset, kHeaderBytes, "textures");
+                         const std::string& file, const std::string& part, uint64_t base) {
+    ByteReader r(lump, file, part, base);
+    ByteReader h = r.sub(entry.offset, kHeaderBytes, part);
     h.skip(24);
     const uint32_t mip0 = h.u32();
     h.skip(8);
@@ -65,7 +75,7 @@ MiptexImage decodeMiptex(std::span<const uint8_t> lump, const MiptexEntry& entry
         const uint64_t at = entry.offset + uint64_t(mip3) + (uint64_t(entry.width) / 8) * (uint64_t(entry.height) / 8);
         if (mip3 == 0 || at > lump.size() || lump.size() - at < 2)
             r.fail(entry.offset + 36, "texture " + entry.name + " has no palette after its last mip level");
-        ByteReader p = r.sub(at, lump.size() - at, "textures");
+        ByteReader p = r.sub(at, lump.size() - at, part);
         const uint16_t colours = p.u16();
         if (colours == 0 || colours > 256 || p.remaining() < size_t(colours) * 3)
             p.fail(0, "texture " + entry.name + " palette of " + std::to_string(colours) + " colours does not fit");

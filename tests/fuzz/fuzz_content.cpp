@@ -1,6 +1,6 @@
 // libFuzzer entry point for the readers of game content a map leans on (built with -DLUXEL_FUZZ=ON, run by
 // tools/fuzz.sh). The first byte of an input picks the reader (mod 10) and the rest is the file: a VTF, a PCX (image
-// and palette), a WAL, a JPEG, a VMT, a KeyValues file (gameinfo.txt), a PNG, a TGA, a WebP or a Quake 3 shader
+// and palette), a WAL or a WAD (WAD2 / WAD3: its directory and every texture), a JPEG, a VMT, a KeyValues file (gameinfo.txt), a PNG, a TGA, a WebP or a Quake 3 shader
 // script. One reader per
 // input: trying every input as every format spent most of the time parsing large binary textures as shader text.
 // A DecodeError is the expected answer to bad bytes; any other exception, crash, sanitizer report, hang or
@@ -20,6 +20,7 @@
 #include "luxel/material/q3_shader.hpp"
 #include "luxel/material/vmt.hpp"
 #include "luxel/material/vtf.hpp"
+#include "luxel/material/wad3.hpp"
 #include "luxel/material/wal.hpp"
 #include "luxel/util/error.hpp"
 
@@ -56,6 +57,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (size_t i = 0; i < palette.size(); ++i) palette[i] = {uint8_t(i), uint8_t(255 - i), uint8_t(i * 7)};
             expectDecodeErrorOnly([&] { (void)luxel::decodeWal(bytes, "fuzz.wal", palette, 0, true); });
             expectDecodeErrorOnly([&] { (void)luxel::decodeWal(bytes, "fuzz.wal", palette, 3); });
+            expectDecodeErrorOnly([&] {
+                const luxel::Wad wad = luxel::readWad(bytes, "fuzz.wad");
+                for (const luxel::WadTexture& t : wad.textures)
+                    expectDecodeErrorOnly([&] {
+                        const luxel::MiptexEntry e = luxel::readWadMiptex(wad, t);
+                        luxel::MiptexDecode how;
+                        how.palette = wad.halfLife ? nullptr : &palette;
+                        how.fence = true;
+                        (void)luxel::decodeMiptex(luxel::wadLumpBytes(wad, t), e, how, wad.file, luxel::wadLumpPart(t), t.offset);
+                    });
+            });
             break;
         }
         case 3: expectDecodeErrorOnly([&] { (void)luxel::decodeJpegRgba(bytes, "fuzz.jpg"); }); break;

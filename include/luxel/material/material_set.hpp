@@ -293,8 +293,10 @@ struct MaterialOptions {
 // the map's own embedded data being corrupt. Search order, highest precedence first: Quake 3: the map's
 // own pk3, each game dir (loose files, then its pk3s), the directory above the map's maps/ folder;
 // Quake 2: game dirs, their paks then loose files (textures/NAME or NAME as .png/.tga/.jpg, then .wal); Quake 1 and
-// Half-Life: the textures embedded in the map, through the palette (--palette, a game dir's gfx/palette.lmp, or
-// the built-in one); Source: the map's
+// Half-Life: the textures embedded in the map, then the WADs the worldspawn's "wad" key names (the map's folder,
+// its parent, the game dirs), through the palette (--palette, a game dir's gfx/palette.lmp, or the built-in one;
+// WAD3 and Half-Life textures: their own), and the worldspawn's sky box from gfx/env/ (the game dirs, then GAME of
+// a map at GAME/maps/); Source: the map's
 // pakfile, then each game dir's search path (mountSourceGame: gameinfo.txt, VPKs).
 //
 // `decodeOnly` (non-empty): textures are decoded only for the materials it marks (a view decodes what it can

@@ -19,6 +19,12 @@ struct MiptexEntry {
     bool embedded = false;  // the pixels follow in the lump (Half-Life may leave them to a WAD: offsets 0)
 };
 
+// The 40-byte header at the start of `record` (an entry of the miptex lump, or a WAD lump): its name, size and
+// whether pixels follow (offset left 0). Throws DecodeError naming `file`, `part` and base + the offset when the
+// record is shorter than a header or the size is unusable (sides 1..4096).
+MiptexEntry readMiptexHeader(std::span<const uint8_t> record, const std::string& file, const std::string& part,
+                             uint64_t base);
+
 // The lump's directory: one entry per slot (a slot of -1 gives an unnamed, empty entry). Throws DecodeError
 // (naming `file`, lump "textures" and the offset) when the directory or a header lies outside the lump.
 std::vector<MiptexEntry> readMiptexDirectory(std::span<const uint8_t> lump, const std::string& file);
@@ -38,9 +44,10 @@ struct MiptexImage {
 };
 
 // Level 0 of the texture at `entry` in `lump`. Throws DecodeError when its pixels (or Half-Life palette) lie
-// outside the lump or its size is unusable (sides 1..4096).
+// outside the lump or its size is unusable (sides 1..4096). Errors call the lump `part` and count offsets from
+// `base` (where `lump` starts in `file`: a WAD lump's position).
 MiptexImage decodeMiptex(std::span<const uint8_t> lump, const MiptexEntry& entry, const MiptexDecode& how,
-                         const std::string& file);
+                         const std::string& file, const std::string& part = "textures", uint64_t base = 0);
 
 // Whether level 0 of a Quake texture uses a fullbright index (224-255; a fence's 255 is a hole, not one).
 bool hasFullbrights(std::span<const uint8_t> lump, const MiptexEntry& entry, bool fence);
