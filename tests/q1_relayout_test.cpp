@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "luxel/bsp/decode.hpp"
-#include "luxel/bsp/write_quake1_lighting.hpp"
+#include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/light/ericw_lights.hpp"
 #include "support/q1_checks.hpp"
 #include "support/q1_lighting_reader.hpp"
@@ -116,9 +116,9 @@ TEST_CASE("relayout: the lighting writer's bytes read back by the independent re
         fill(0, w.surfaces[0], 10);
         fill(1, w.surfaces[0], 100);
         fill(0, w.surfaces[2], 200);
-        Quake1LightingOptions options;
+        RelaidOutLightingOptions options;
         options.lit = options.bspxLit = true;
-        const Quake1LightingFiles out = writeQuake1Lighting(source, w, set, options);
+        const RelaidOutLightingFiles out = writeRelaidOutLighting(source, w, set, options);
         REQUIRE(out.lit);
         const std::string dir = tempDir("q1-relayout-writer");
         const std::string bsp = dir + "/out.bsp", lit = dir + "/out.lit";

@@ -53,8 +53,10 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
         StylePass pass;
         pass.style = style;
         pass.set = bakeLightmapsDirect(world, geometry, scene, ofStyle, lights.rules, stats, &samples);
-        fillHoles(pass.set.slots[0], uncovered);
-        if (!pass.set.floor.empty()) fillHoles(pass.set.floor, uncovered);
+        // Holes of the set from now on, so what later passes add (bounce) is filled the same way.
+        pass.set.holes.insert(pass.set.holes.end(), uncovered.begin(), uncovered.end());
+        fillHoles(pass.set.slots[0], pass.set.holes);
+        if (!pass.set.floor.empty()) fillHoles(pass.set.floor, pass.set.holes);
         passes.push_back(std::move(pass));
     }
     for (Surface& s : world.surfaces)

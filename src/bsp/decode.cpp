@@ -27,7 +27,7 @@ World decodeMap(const MapSource& source, const DecodeOptions& options) {
     if (const std::optional<MapFormat> format = mapFormatOf(source.bytes)) {
         switch (*format) {
             case MapFormat::Quake3: return decodeQuake3(source);
-            case MapFormat::Quake2: return decodeQuake2(source);
+            case MapFormat::Quake2: return decodeQuake2(source, options.relayoutLightmaps);
             case MapFormat::Source: return decodeSource(source, options.preferLdr);
             case MapFormat::Quake1:
             case MapFormat::HalfLife: return decodeQuake1(source, options.relayoutLightmaps);

@@ -8,7 +8,7 @@
 
 #include "lightmap_images.hpp"
 #include "luxel/bake/relaid_out_styles.hpp"
-#include "luxel/bsp/write_quake1_lighting.hpp"
+#include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/ericw_lights.hpp"
 #include "luxel/material/material_set.hpp"
@@ -16,14 +16,16 @@
 
 namespace luxel::cli {
 
-int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const RelaidOutOutput& out) {
+int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const RelaidOutOutput& out,
+                  std::optional<Q2LightCompiler> quake2Compiler) {
     const double t0 = nowMs();
     MapSource source = map.open();
     DecodeOptions decode = map.decodeOptions();
     decode.relayoutLightmaps = true;
     World world = decodeMap(source, decode);
-    if (world.format != MapFormat::Quake1 && world.format != MapFormat::HalfLife)
-        throw UsageError(source.displayName + ": laying lightmaps out anew is done for Quake 1 and Half-Life maps (this is " +
+    const bool quake2 = world.format == MapFormat::Quake2;
+    if (world.format != MapFormat::Quake1 && world.format != MapFormat::HalfLife && !quake2)
+        throw UsageError(source.displayName + ": laying lightmaps out anew is done for Quake 1, Quake 2 and Half-Life maps (this is " +
                          world.formatName + ")");
     const Geometry geometry = tessellate(world);
     const double tLoad = nowMs();
@@ -31,6 +33,7 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     MapLightOptions lightOptions;
     lightOptions.materials = map.materialOptions();
     lightOptions.loaded = &materials;
+    lightOptions.quake2Compiler = quake2Compiler;
     const MapLights lights = mapLights(world, source, lightOptions);
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     const RayScene scene(world, geometry, &materials, &lights.castsNoShadow);
@@ -51,7 +54,9 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     if (lights.faceBounce && !passes.empty())
         report["bounce"] = bakeFaceBounce(bounceArgs, world, geometry, scene, passes[0].set, lights, samples);
     const double tBounce = nowMs();
-    StyleChoice choice = chooseFaceStyles(world, passes, 255.0f * 256.0f / 264.0f, false);
+    // The compiler's 0..255 units (Quake 1 and Half-Life decode byte x 264 / 256 / 255); Quake 2 keeps style 0
+    // on every face (a face without light data would be drawn full bright).
+    StyleChoice choice = chooseFaceStyles(world, passes, quake2 ? 255.0f : 255.0f * 256.0f / 264.0f, quake2);
     std::cout << fmt::format("styles: {} baked ({} shadow rays); {} faces lit, {} left unlit (no style reaches 1), {} with "
                              "light of more than 4 styles\n",
                              passes.size(), stats.shadowRays, choice.facesLit, choice.facesDark, choice.facesOverflow);
@@ -64,14 +69,16 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
         std::cout << fmt::format("wrote {} baked lightmap pages to {}\n", written.pages, out.output);
     }
     if (!out.write.empty()) {
-        Quake1LightingOptions options;
+        RelaidOutLightingOptions options;
         options.lit = out.lit;
         options.bspxLit = out.bspxLit;
-        const std::vector<Entity> styled = withSwitchableStyles(world.entities);
+        // ericw-tools writes the switchable styles it gave into the light entities; qrad3 does not.
+        const std::vector<Entity> styled =
+            lights.quake2Compiler == Q2LightCompiler::Qrad3 ? world.entities : withSwitchableStyles(world.entities);
         bool changed = styled.size() != world.entities.size();
         for (size_t i = 0; !changed && i < styled.size(); ++i) changed = styled[i].keys != world.entities[i].keys;
         if (changed) options.entities = entitiesLumpText(styled);
-        const Quake1LightingFiles files = writeQuake1Lighting(source, world, choice.set, options);
+        const RelaidOutLightingFiles files = writeRelaidOutLighting(source, world, choice.set, options);
         writeFileAtomic(out.write, files.map);
         std::cout << "wrote " << out.write;
         if (files.lit) {

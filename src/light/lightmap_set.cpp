@@ -2,7 +2,6 @@
 #include "luxel/light/lightmap_set.hpp"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 namespace luxel {
@@ -19,18 +18,25 @@ LightmapSet takeLightmaps(World& world) {
 }
 
 void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>& holes) {
-    using Key = std::array<int32_t, 3>;
-    std::set<Key> open;  // holes not filled yet
-    for (const LightmapHole& h : holes) open.insert({h.page, h.x, h.y});
+    // Holes not filled yet, one flag per page texel (a texel can be a hole once).
+    std::vector<std::vector<uint8_t>> open(pages.size());
     std::vector<const LightmapHole*> pending;
-    for (const LightmapHole& h : holes) pending.push_back(&h);
+    for (const LightmapHole& h : holes) {
+        if (h.page < 0 || size_t(h.page) >= pages.size()) continue;
+        const LightmapPage& p = pages[size_t(h.page)];
+        if (h.x < 0 || h.y < 0 || h.x >= p.width || h.y >= p.height) continue;
+        std::vector<uint8_t>& o = open[size_t(h.page)];
+        if (o.empty()) o.assign(size_t(p.width) * size_t(p.height), 0);
+        o[size_t(h.y) * size_t(p.width) + size_t(h.x)] = 1;
+        pending.push_back(&h);
+    }
     while (!pending.empty()) {
         // One round: every hole with a filled neighbour takes their mean, from the values before the round.
         std::vector<std::pair<const LightmapHole*, Vec3>> filled;
         std::vector<const LightmapHole*> still;
         for (const LightmapHole* h : pending) {
-            if (h->page < 0 || size_t(h->page) >= pages.size()) continue;
             const LightmapPage& p = pages[size_t(h->page)];
+            const std::vector<uint8_t>& o = open[size_t(h->page)];
             Vec3 sum;
             int count = 0;
             for (int dy = -1; dy <= 1; ++dy)
@@ -39,8 +45,9 @@ void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>
                     if ((dx == 0 && dy == 0) || x < h->rect[0] || y < h->rect[1] || x >= h->rect[0] + h->rect[2] ||
                         y >= h->rect[1] + h->rect[3] || x < 0 || y < 0 || x >= p.width || y >= p.height)
                         continue;
-                    if (open.count({h->page, x, y})) continue;
-                    const float* t = p.rgb.data() + (size_t(y) * size_t(p.width) + size_t(x)) * 3;
+                    const size_t at = size_t(y) * size_t(p.width) + size_t(x);
+                    if (o[at]) continue;
+                    const float* t = p.rgb.data() + at * 3;
                     sum += Vec3{t[0], t[1], t[2]};
                     ++count;
                 }
@@ -49,9 +56,11 @@ void fillHoles(std::vector<LightmapPage>& pages, const std::vector<LightmapHole>
         }
         if (filled.empty()) break;  // holes with no lit texel in reach keep what they have
         for (const auto& [h, v] : filled) {
-            float* t = pages[size_t(h->page)].rgb.data() + (size_t(h->y) * size_t(pages[size_t(h->page)].width) + size_t(h->x)) * 3;
+            LightmapPage& p = pages[size_t(h->page)];
+            const size_t at = size_t(h->y) * size_t(p.width) + size_t(h->x);
+            float* t = p.rgb.data() + at * 3;
             t[0] = v.x, t[1] = v.y, t[2] = v.z;
-            open.erase({h->page, h->x, h->y});
+            open[size_t(h->page)][at] = 0;
         }
         pending = std::move(still);
     }

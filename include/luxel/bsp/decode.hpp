@@ -10,9 +10,9 @@ namespace luxel {
 // Throws DecodeError (file, lump, offset) on anything malformed.
 struct DecodeOptions {
     bool preferLdr = false;  // Source: decode the LDR lighting even when HDR lighting is present
-    // Quake 1 / Half-Life: ignore the stored lightmaps and lay out a style-0 block of zeros on every face
-    // ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel: the layout a light tool
-    // makes for a map fresh from qbsp and vis, for the baker to fill.
+    // Quake 1, Quake 2, Half-Life: ignore the stored lightmaps and lay out a style-0 block of zeros on every
+    // face ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel: the layout a light
+    // tool makes for a map fresh from qbsp and vis, for the baker to fill.
     bool relayoutLightmaps = false;
 };
 
@@ -23,7 +23,7 @@ std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 
 // Per-format decoders (src/bsp/q3/decode.cpp, ...).
 World decodeQuake3(const MapSource& source);
-World decodeQuake2(const MapSource& source);
+World decodeQuake2(const MapSource& source, bool relayoutLightmaps = false);
 // Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
 World decodeQuake1(const MapSource& source, bool relayoutLightmaps = false);
 World decodeSource(const MapSource& source);

@@ -55,9 +55,10 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
 
 }  // namespace q2
 
-World decodeQuake2(const MapSource& source) {
+World decodeQuake2(const MapSource& source, bool relayoutLightmaps) {
     World w;
     q2::Context c = q2::openQuake2(source, w);
+    c.relayout = relayoutLightmaps;
     for (const auto& stage : q2::decodeStages()) stage.run(c, w);
     return w;
 }

@@ -72,7 +72,8 @@ void decodeFaces(Context& c, World& w) {
     const bool haveLighting = c.lump(kLighting).size() > 0;
     uint32_t nextVertex = 0, nextIndex = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
-        const FaceRecord& f = faces[i];
+        FaceRecord& f = faces[i];
+        if (c.relayout) f.styles = {0, 255, 255, 255}, f.lightOffset = 0;
         Surface& s = w.surfaces[i];
         const Material& m = w.materials[size_t(f.texinfo)];
         const auto& vecs = c.texinfoVecs[size_t(f.texinfo)];
@@ -109,7 +110,11 @@ void decodeFaces(Context& c, World& w) {
         const uint32_t flags = m.nativeSurfaceFlags;
         const float alpha = (flags & kSurfTrans33) ? 0.33f : (flags & kSurfTrans66) ? 0.66f : 1.0f;
         const int numStyles = bsp::styleCount(f.styles);
-        const bool lightmapped = !(m.flags & kMaterialNoLightmap) && haveLighting && f.lightOffset >= 0;
+        // A new layout: ericw-tools' light gives every face a lightmap but NODRAW and SKIP ones and "*/trigger"
+        // (gamedef_q2_t::surf_is_lightmapped; sky and warp faces too, which the engine draws without it).
+        const bool relaid = c.relayout && !(flags & (kSurfNoDraw | kSurfSkip)) &&
+                            !(m.name.size() >= 8 && m.name.compare(m.name.size() - 8, 8, "/trigger") == 0);
+        const bool lightmapped = c.relayout ? relaid : !(m.flags & kMaterialNoLightmap) && haveLighting && f.lightOffset >= 0;
         if (lightmapped && numStyles == 0) {
             // Light data but no style: the engine adds no maps to a zeroed block, so the face is black.
             for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, alpha};

@@ -60,6 +60,7 @@ struct Context {
     std::vector<int32_t> texinfoNext;
     std::vector<std::array<float, 8>> texinfoVecs;  // s axis + offset, t axis + offset
     bsp::QuakeBrushes brushes;  // for decodeBlockers
+    bool relayout = false;      // DecodeOptions::relayoutLightmaps
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
 };
 

@@ -27,7 +27,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit, 
     for (size_t i = 0; i < lit.size(); ++i) {
         const FaceLightmap& f = lit[i];
         const uint64_t bytes = uint64_t(f.size[0]) * uint64_t(f.size[1]) * 3 * uint64_t(f.numStyles);
-        if (uint64_t(f.lightOffset) > r.size() || bytes > r.size() - uint64_t(f.lightOffset))
+        if (!c.relayout && (uint64_t(f.lightOffset) > r.size() || bytes > r.size() - uint64_t(f.lightOffset)))
             faces.fail(f.surface * kFaceBytes + 16,
                        "face " + std::to_string(f.surface) + " lightmap (" + std::to_string(f.size[0]) + "x" +
                            std::to_string(f.size[1]) + " luxels x " + std::to_string(f.numStyles) + " styles = " +
@@ -38,7 +38,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit, 
         blocks[i] = {f.size[0], f.size[1]};
     }
     // Real compilers give each face its own bytes; heavy sharing would only inflate the pages.
-    if (claimed > kMaxSharing * r.size())
+    if (!c.relayout && claimed > kMaxSharing * r.size())
         r.fail(0, "faces claim " + std::to_string(claimed) + " bytes of lighting, more than " +
                       std::to_string(kMaxSharing) + " times the lump");
     if (lit.empty()) return;
@@ -55,7 +55,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit, 
         const AtlasPlacement& p = layout.placements[i];
         const size_t luxels = size_t(f.size[0]) * size_t(f.size[1]);
         std::vector<float> rgb(luxels * 3);
-        for (int slot = 0; slot < f.numStyles; ++slot) {
+        for (int slot = 0; slot < f.numStyles && !c.relayout; ++slot) {
             const uint8_t* src = bytes + size_t(f.lightOffset) + size_t(slot) * luxels * 3;
             for (size_t k = 0; k < luxels * 3; ++k) rgb[k] = lut[src[k]];
             auto& pages = slot == 0 ? w.lightmaps : w.extraLightmapSlots[size_t(slot - 1)];

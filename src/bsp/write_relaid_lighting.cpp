@@ -1,5 +1,5 @@
-// Quake 1 / Half-Life lighting laid out anew and written into a copy of the map (see write_quake1_lighting.hpp).
-#include "luxel/bsp/write_quake1_lighting.hpp"
+// Quake 1 / Half-Life lighting laid out anew and written into a copy of the map (see write_relaid_lighting.hpp).
+#include "luxel/bsp/write_relaid_lighting.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,8 +12,15 @@ namespace luxel {
 
 namespace {
 
-constexpr int kLumps = 15, kEntitiesLump = 0, kFacesLump = 7, kLightingLump = 8;
-constexpr double kByteScale = 255.0 * 256.0 / 264.0;  // linear -> the compiler's 0..255 value
+constexpr int kEntitiesLump = 0;
+
+// What differs between the formats this writer knows.
+struct Format {
+    bool quake2 = false, halfLife = false, wide = false;
+    size_t directory = 4, lumps = 15, faces = 7, lighting = 8, faceBytes = 20;
+    double byteScale = 255.0 * 256.0 / 264.0;  // linear -> the compiler's 0..255 value
+    bool rgbLump() const { return quake2 || halfLife; }
+};
 
 void putI32(Bytes& b, size_t at, int32_t v) { std::memcpy(b.data() + at, &v, 4); }
 
@@ -22,9 +29,9 @@ struct Lump {
 };
 
 // The file's light value of one texel of a slot, as ericw-tools stores it.
-void texelBytes(const float* linear, uint8_t rgb[3], uint8_t& grey) {
+void texelBytes(const float* linear, double byteScale, uint8_t rgb[3], uint8_t& grey) {
     double c[3];
-    for (int k = 0; k < 3; ++k) c[k] = std::max(0.0, double(linear[k]) * kByteScale);
+    for (int k = 0; k < 3; ++k) c[k] = std::max(0.0, double(linear[k]) * byteScale);
     const double top = std::max({c[0], c[1], c[2]});
     if (top > 255.0)
         for (double& v : c) v *= 255.0 / top;
@@ -46,36 +53,46 @@ std::string entitiesLumpText(const std::vector<Entity>& entities) {
     return out;
 }
 
-Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& world, const LightmapSet& set,
-                                        const Quake1LightingOptions& options) {
+RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const World& world, const LightmapSet& set,
+                                        const RelaidOutLightingOptions& options) {
     const Bytes& in = source.bytes;
     ByteReader header(in, source.displayName, "header", 0);
-    if (in.size() < 4 + 8 * kLumps) header.fail(0, "file too small for a Quake 1 header");
+    if (in.size() < 8) header.fail(0, "file too small for a map header");
     const std::string magic(in.begin(), in.begin() + 4);
     int32_t version = 0;
     std::memcpy(&version, in.data(), 4);
-    const bool halfLife = version == 30, wide = magic == "BSP2" || magic == "2PSB";
-    if (!halfLife && !wide && version != 29) header.fail(0, "not a Quake 1 or Half-Life map");
-    if (halfLife && (options.lit || options.bspxLit))
-        throw UsageError("Half-Life maps hold RGB light in their lighting lump: --lit and --bspxlit are for Quake 1");
-    const size_t faceBytes = wide ? 28 : 20;
-    std::array<Lump, kLumps> lumps;
-    header.seek(4);
-    uint32_t end = 4 + 8 * kLumps;
+    Format f;
+    f.halfLife = version == 30;
+    f.wide = magic == "BSP2" || magic == "2PSB";
+    if (magic == "IBSP") {
+        std::memcpy(&version, in.data() + 4, 4);
+        if (version != 38) header.fail(4, "IBSP version " + std::to_string(version) + " is not Quake 2's 38");
+        f.quake2 = true, f.directory = 8, f.lumps = 19, f.faces = 6, f.lighting = 7, f.byteScale = 255.0;
+    } else if (!f.halfLife && !f.wide && version != 29) {
+        header.fail(0, "not a Quake 1, Quake 2 or Half-Life map");
+    }
+    if (f.wide) f.faceBytes = 28;
+    if (f.rgbLump() && (options.lit || options.bspxLit))
+        throw UsageError("Quake 2 and Half-Life maps hold RGB light in their lighting lump: --lit and --bspxlit are for Quake 1");
+    if (in.size() < f.directory + 8 * f.lumps) header.fail(0, "file too small for its lump directory");
+    const size_t faceBytes = f.faceBytes;
+    std::vector<Lump> lumps(f.lumps);
+    header.seek(f.directory);
+    uint32_t end = uint32_t(f.directory + 8 * f.lumps);
     for (Lump& l : lumps) {
         l.offset = header.u32();
         l.length = header.u32();
         if (uint64_t(l.offset) + l.length > in.size()) header.fail(header.position() - 8, "lump extends past end of file");
         end = std::max(end, l.offset + l.length);
     }
-    const size_t numFaces = lumps[kFacesLump].length / faceBytes;
+    const size_t numFaces = lumps[f.faces].length / faceBytes;
     if (numFaces != world.surfaces.size())
         throw UsageError(source.displayName + ": the map has " + std::to_string(numFaces) + " faces, the World " +
                          std::to_string(world.surfaces.size()) + " surfaces");
 
     // Faces in order, each lit face's styles packed from the running offset (ericw-tools hands out offsets
     // in whatever order its threads finish; face order gives the same bytes every time).
-    Bytes faces(in.begin() + lumps[kFacesLump].offset, in.begin() + lumps[kFacesLump].offset + lumps[kFacesLump].length);
+    Bytes faces(in.begin() + lumps[f.faces].offset, in.begin() + lumps[f.faces].offset + lumps[f.faces].length);
     Bytes grey, rgb;
     for (size_t i = 0; i < numFaces; ++i) {
         const Surface& s = world.surfaces[i];
@@ -84,7 +101,7 @@ Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& wo
         int32_t offset = -1;
         const int w = s.lightmapRect[2], h = s.lightmapRect[3];
         if (s.lightmapPage >= 0 && s.styles[0] != 255 && w > 0 && h > 0) {
-            offset = int32_t(halfLife ? rgb.size() : grey.size());
+            offset = int32_t(f.rgbLump() ? rgb.size() : grey.size());
             for (size_t k = 0; k < 4 && s.styles[k] != 255; ++k) {
                 const std::vector<LightmapPage>& pages = set.slots[k];
                 if (size_t(s.lightmapPage) >= pages.size())
@@ -97,7 +114,7 @@ Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& wo
                     for (int x = 0; x < w; ++x) {
                         const float* t = page.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(page.width) + size_t(s.lightmapRect[0] + x)) * 3;
                         uint8_t c[3], g;
-                        texelBytes(t, c, g);
+                        texelBytes(t, f.byteScale, c, g);
                         grey.push_back(g);
                         rgb.insert(rgb.end(), c, c + 3);
                     }
@@ -110,7 +127,7 @@ Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& wo
     // The BSPX directory after the last lump, if any: its lumps kept unless the new layout makes them stale.
     std::vector<std::pair<std::string, Bytes>> bspx;
     const uint32_t bspxAt = (end + 3) & ~3u;
-    if (!halfLife && uint64_t(bspxAt) + 8 <= in.size() && std::memcmp(in.data() + bspxAt, "BSPX", 4) == 0) {
+    if (!f.halfLife && uint64_t(bspxAt) + 8 <= in.size() && std::memcmp(in.data() + bspxAt, "BSPX", 4) == 0) {
         ByteReader r(in, source.displayName, "bspx", 0);
         r.seek(bspxAt + 4);
         const uint32_t count = r.u32();
@@ -128,21 +145,21 @@ Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& wo
     if (options.bspxLit) bspx.emplace_back("RGBLIGHTING", rgb);
 
     // The standard lumps in their file order, each replaced or copied, 4-aligned.
-    std::array<Bytes, kLumps> contents;
-    for (int k = 0; k < kLumps; ++k) contents[size_t(k)] = Bytes(in.begin() + lumps[size_t(k)].offset, in.begin() + lumps[size_t(k)].offset + lumps[size_t(k)].length);
-    contents[kFacesLump] = std::move(faces);
-    contents[kLightingLump] = halfLife ? rgb : grey;
+    std::vector<Bytes> contents(f.lumps);
+    for (size_t k = 0; k < f.lumps; ++k) contents[k] = Bytes(in.begin() + lumps[k].offset, in.begin() + lumps[k].offset + lumps[k].length);
+    contents[f.faces] = std::move(faces);
+    contents[f.lighting] = f.rgbLump() ? rgb : grey;
     if (options.entities) contents[kEntitiesLump] = Bytes(options.entities->begin(), options.entities->end());
-    std::array<int, kLumps> order;
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lumps[size_t(a)].offset < lumps[size_t(b)].offset; });
-    Bytes out(in.begin(), in.begin() + 4);
-    out.resize(4 + 8 * kLumps);
-    for (int k : order) {
+    std::vector<size_t> order(f.lumps);
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lumps[a].offset < lumps[b].offset; });
+    Bytes out(in.begin(), in.begin() + std::ptrdiff_t(f.directory));
+    out.resize(f.directory + 8 * f.lumps);
+    for (size_t k : order) {
         out.resize((out.size() + 3) & ~size_t(3));
-        putI32(out, 4 + 8 * size_t(k), int32_t(out.size()));
-        putI32(out, 8 + 8 * size_t(k), int32_t(contents[size_t(k)].size()));
-        out.insert(out.end(), contents[size_t(k)].begin(), contents[size_t(k)].end());
+        putI32(out, f.directory + 8 * k, int32_t(out.size()));
+        putI32(out, f.directory + 4 + 8 * k, int32_t(contents[k].size()));
+        out.insert(out.end(), contents[k].begin(), contents[k].end());
     }
     if (!bspx.empty()) {
         out.resize((out.size() + 3) & ~size_t(3));
@@ -160,7 +177,7 @@ Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& wo
             out.insert(out.end(), bspx[k].second.begin(), bspx[k].second.end());
         }
     }
-    Quake1LightingFiles files;
+    RelaidOutLightingFiles files;
     files.map = std::move(out);
     if (options.lit) {
         Bytes lit{'Q', 'L', 'I', 'T', 1, 0, 0, 0};

@@ -1,14 +1,15 @@
 #pragma once
-// A Quake 1 (BSP29, BSP2, 2PSB) or Half-Life (BSP30) map with its lighting laid out anew, as ericw-tools'
-// light writes it (write.cc SaveLightmapSurfaces): each face's styles and lightofs rewritten in the faces
+// A Quake 1 (BSP29, BSP2, 2PSB), Half-Life (BSP30) or Quake 2 (IBSP 38) map with its lighting laid out anew,
+// as ericw-tools' light writes it (write.cc SaveLightmapSurfaces): each face's styles and lightofs rewritten in the faces
 // lump, a new lighting lump, and optionally the coloured light as a .lit file (QLIT v1, -lit) or BSPX
 // RGBLIGHTING (-bspxlit). Every other lump keeps its bytes (moved, 4-aligned, when a lump before it
 // changed size); BSPX lumps the new layout makes stale (RGBLIGHTING, LIGHTINGDIR, LMSHIFT, LMOFFSET,
 // LMSTYLE, LMSTYLE16, DECOUPLED_LM) are dropped, the others kept.
 //
-// Bytes from luxel's linear light: value = linear x 255 x 256 / 264 (q1/lighting.cpp decodes a byte b as
-// b x 264 / 256 / 255), all three channels scaled down together past 255, truncated; the grey lump holds
-// the largest of the three (ericw-tools' WriteSingleLightmap). Half-Life's lump is the RGB bytes.
+// Bytes from luxel's linear light: value = linear x 255 x 256 / 264 for Quake 1 and Half-Life (q1/lighting.cpp
+// decodes a byte b as b x 264 / 256 / 255), linear x 255 for Quake 2 (q2/lighting.cpp: b / 255); all three
+// channels scaled down together past 255, truncated; the grey lump holds the largest of the three (ericw-tools'
+// WriteSingleLightmap). Half-Life's and Quake 2's lumps are the RGB bytes, their offsets counting bytes.
 #include <optional>
 #include <string>
 
@@ -18,23 +19,23 @@
 
 namespace luxel {
 
-struct Quake1LightingOptions {
+struct RelaidOutLightingOptions {
     bool lit = false;       // also a .lit file (Quake 1 only)
     bool bspxLit = false;   // also BSPX RGBLIGHTING inside the map (Quake 1 only)
     // A new entities lump (light switchable styles written into the light entities); nullopt: kept.
     std::optional<std::string> entities;
 };
 
-struct Quake1LightingFiles {
+struct RelaidOutLightingFiles {
     Bytes map;
     std::optional<Bytes> lit;  // the .lit file, when asked for
 };
 
-// `world` decoded from `source` (a Quake 1 family map), `set` laid out like its pages: surface i is face i;
+// `world` decoded from `source`, `set` laid out like its pages: surface i is face i;
 // a surface with a lightmap page gets its styles (Surface::styles) and their blocks, the others lightofs -1
 // and no styles. Throws DecodeError for a malformed file, UsageError for a set that does not fit the World.
-Quake1LightingFiles writeQuake1Lighting(const MapSource& source, const World& world, const LightmapSet& set,
-                                        const Quake1LightingOptions& options);
+RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const World& world, const LightmapSet& set,
+                                        const RelaidOutLightingOptions& options);
 
 // ericw-tools' serialisation of an entities lump: each entity's pairs in order, "{\n\"k\" \"v\"\n...}\n", and
 // the terminating NUL.
