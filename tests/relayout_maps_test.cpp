@@ -1,5 +1,6 @@
-// A shared Quake 1 build baked from its unlit state (qbsp + vis output and qbsp's texinfo.json, copied under the
-// name light reads them by) against ericw-tools' light run on the same file, read by the independent reader.
+// Shared Quake 1 and Quake 2 builds baked from their unlit state (qbsp + vis output and qbsp's texinfo.json, copied
+// under the name light reads them by) against ericw-tools' light run on the same file, read by the independent
+// readers.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <map>
 
 #include "support/q1_lighting_reader.hpp"
+#include "support/q2_lighting_reader.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel::test;
@@ -69,4 +71,31 @@ TEST_CASE("relayout: lqdm1 baked from unlit has ericw-tools' extents and styles 
     CHECK(double(both) >= 0.9 * double(ericw.lit.size()));
     CHECK(median <= 0.05);
     CHECK(std::abs(luma) <= 0.03);
+}
+
+TEST_CASE("relayout: Quake 2 builds baked from unlit have ericw-tools' faces and blocks and its light", "[maps][q2][relayout]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // q2_light_cone: three spotlights; q2_dirt: dirt over minlight, no lights (its edge luxels differ: see README).
+    for (const auto& [name, lumaBound] : {std::pair<std::string, double>{"q2_light_cone", 0.03}, {"q2_dirt", 0.10}}) {
+        INFO(name);
+        const std::string from = *sharedMaps() + "/pairs/ericw-q2/" + name + "/";
+        if (!fs::exists(from + name + ".unlit.bsp")) {
+            WARN("SKIPPED: " << from << name << ".unlit.bsp not found");
+            continue;
+        }
+        const std::string dir = tempDir("q2-relayout-" + name);
+        fs::copy_file(from + name + ".unlit.bsp", dir + "/" + name + ".bsp", fs::copy_options::overwrite_existing);
+        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/out.bsp");
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        const Q2LightingLuxels ericw = readQ2Lighting(from + name + ".bsp"), ours = readQ2Lighting(dir + "/out.bsp");
+        // Every face ericw-tools lit is lit, with a block of the same size (the same count of luxels in face order).
+        CHECK(ours.faces == ericw.faces);
+        REQUIRE(ours.rgb.size() == ericw.rgb.size());
+        const Q2LightingComparison c = compareQ2Lighting(ericw, ours);
+        WARN(name << " from unlit: median relative error " << 100 * c.medianRelative << "% over " << c.lit
+                  << " lit luxels, mean luma " << c.meanReference << " -> " << c.meanBaked);
+        CHECK(c.medianRelative <= 0.05);
+        CHECK(std::abs(c.meanBaked / c.meanReference - 1) <= lumaBound);
+    }
 }
