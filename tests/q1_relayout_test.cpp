@@ -11,6 +11,8 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/write_relaid_lighting.hpp"
+#include "luxel/geometry/geometry.hpp"
+#include "luxel/light/luxels.hpp"
 #include "luxel/light/ericw_lights.hpp"
 #include "support/q1_checks.hpp"
 #include "support/q1_lighting_reader.hpp"
@@ -165,4 +167,35 @@ TEST_CASE("relayout: a texinfo whose extents run to millions of luxels is refuse
             CHECK_THAT(e.what(), Catch::Contains("face 0"));
         }
     }
+}
+
+TEST_CASE("luxels: ericw-tools' reach takes a texel within one luxel of the face, at the nearest boundary point", "[q1][relayout]") {
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    const World w = decodeMap(memorySource(layoutMap(Q1Variant::Bsp29).build(), "test.bsp"), o);
+    const Geometry g = tessellate(w);
+    // Face 2 in luxel coordinates (s / 16, t / 16 + 2): corners (0.1875, 2) (1.1875, 3) (3.1875, 1) (2.1875, 0). Texel
+    // (1, 0) is 0.84 luxels from the edge x + y = 2.1875 (0.59 on each axis, past half a texel): its nearest point
+    // (1.59375, 0.59375) is s 25.5, t -22.5, the world point (45, 0, 0).
+    const Surface& s = w.surfaces[2];
+    auto find = [&](const std::vector<Luxel>& luxels) -> const Luxel* {
+        for (const Luxel& l : luxels)
+            if (l.surface == 2 && l.x == s.lightmapRect[0] + 1 && l.y == s.lightmapRect[1]) return &l;
+        return nullptr;
+    };
+    const std::vector<Luxel> half = luxelCentres(w, g), ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    CHECK(find(half) == nullptr);
+    const Luxel* l = find(ericw);
+    REQUIRE(l);
+    CHECK(l->position.x == Approx(45).margin(1e-3));
+    CHECK(l->position.y == Approx(0).margin(1e-3));
+    CHECK(l->position.z == Approx(0).margin(1e-3));
+    // Texel (0, 0) is 1.55 luxels out: neither takes it. Every luxel the half-texel reach takes, ericw's takes too.
+    for (const auto* set : {&half, &ericw})
+        for (const Luxel& x : *set) CHECK(!(x.surface == 2 && x.x == s.lightmapRect[0] && x.y == s.lightmapRect[1]));
+    for (const Luxel& x : half) {
+        const bool also = std::any_of(ericw.begin(), ericw.end(), [&](const Luxel& e) { return e.surface == x.surface && e.x == x.x && e.y == x.y; });
+        CHECK(also);
+    }
+    CHECK(ericw.size() > half.size());
 }

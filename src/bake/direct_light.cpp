@@ -146,7 +146,7 @@ constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules) {
     LuxelSamples out;
-    out.luxels = luxelCentres(world, geometry);
+    out.luxels = luxelCentres(world, geometry, nullptr, rules.luxelReach);
     const size_t n = out.luxels.size();
     out.sample.resize(n), out.from.resize(n), out.cluster.resize(n), out.hole.assign(n, 0), out.occlusion.assign(n, 0.0f);
     const std::vector<Vec3> occlusionRays = occlusionDirections(rules.occlusion);

@@ -57,7 +57,7 @@ std::array<float, 3> nearestOnTriangle(Vec2 p, Vec2 a, Vec2 b, Vec2 c) {
 }
 
 // The luxels of one surface (see luxelCentres).
-void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Luxel>& out, double& areaOut) {
+void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach reach, std::vector<Luxel>& out, double& areaOut) {
     const DrawSurface& ds = g.surfaces[s];
     if (ds.shading != SurfaceShading::Lightmap) return;
     const LightmapPage* page = ds.lightmapPage >= 0 && size_t(ds.lightmapPage) < w.lightmaps.size()
@@ -77,6 +77,14 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Lu
     if (bx0 > bx1 || by0 > by1) return;
     const size_t bw = size_t(bx1 - bx0 + 1);
     std::vector<uint8_t> taken(bw * size_t(by1 - by0 + 1), 0);
+    // EricwOneTexel's second pass: per texel not taken, the nearest point over all triangles.
+    struct Nearest {
+        float d2 = 1e30f;
+        std::array<float, 3> w{};
+        size_t first = 0;
+        Vec3 normal;
+    };
+    std::vector<Nearest> nearest(reach == LuxelReach::EricwOneTexel ? taken.size() : 0);
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
             const size_t i = size_t(ds.firstIndex) + k;
@@ -93,7 +101,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Lu
                 tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
             const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
             if (!(std::fabs(area) > 1e-9f) || !std::isfinite(area)) continue;
-            const float grow = pass == 0 ? 0.0f : 0.5f;
+            const float grow = pass == 0 ? 0.0f : reach == LuxelReach::EricwOneTexel ? 1.0f : 0.5f;
             const int x0 = std::max(bx0, int(std::floor(std::min({ta.x, tb.x, tc.x}) - grow)));
             const int x1 = std::min(bx1, int(std::ceil(std::max({ta.x, tb.x, tc.x}) + grow)));
             const int y0 = std::max(by0, int(std::floor(std::min({ta.y, tb.y, tc.y}) - grow)));
@@ -109,6 +117,14 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Lu
                     float wc = 1.0f - wa - wb;
                     const bool inside = wa >= kEdge && wb >= kEdge && wc >= kEdge;
                     if (pass == 0 && !inside) continue;
+                    if (pass == 1 && reach == LuxelReach::EricwOneTexel) {
+                        const std::array<float, 3> nw = nearestOnTriangle(centre, ta, tb, tc);
+                        const Vec2 q{ta.x * nw[0] + tb.x * nw[1] + tc.x * nw[2], ta.y * nw[0] + tb.y * nw[1] + tc.y * nw[2]};
+                        const float d2 = (q.x - centre.x) * (q.x - centre.x) + (q.y - centre.y) * (q.y - centre.y);
+                        Nearest& best = nearest[size_t(y - by0) * bw + size_t(x - bx0)];
+                        if (d2 <= 1.0f && d2 < best.d2) best = {d2, nw, i, n};
+                        continue;
+                    }
                     if (pass == 1) {
                         const std::array<float, 3> nw = nearestOnTriangle(centre, ta, tb, tc);
                         const Vec2 q{ta.x * nw[0] + tb.x * nw[1] + tc.x * nw[2], ta.y * nw[0] + tb.y * nw[1] + tc.y * nw[2]};
@@ -134,15 +150,36 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, std::vector<Lu
                 }
         }
     }
+    for (size_t t = 0; t < nearest.size(); ++t) {
+        const Nearest& best = nearest[t];
+        if (best.d2 > 1.0f || taken[t]) continue;
+        const DrawVertex &a = g.vertices[g.indices[best.first]], &b = g.vertices[g.indices[best.first + 1]],
+                         &c = g.vertices[g.indices[best.first + 2]];
+        const auto [wa, wb, wc] = best.w;
+        Luxel l;
+        l.surface = s;
+        l.page = ds.lightmapPage;
+        l.x = bx0 + int(t % bw);
+        l.y = by0 + int(t / bw);
+        l.uv = {(a.lightmapUV.x * wa + b.lightmapUV.x * wb + c.lightmapUV.x * wc),
+                (a.lightmapUV.y * wa + b.lightmapUV.y * wb + c.lightmapUV.y * wc)};
+        l.position = a.position * wa + b.position * wb + c.position * wc;
+        constexpr float kInset = 1e-3f;
+        const float third = 1.0f / 3.0f;
+        l.inset = a.position * (wa + (third - wa) * kInset) + b.position * (wb + (third - wb) * kInset) +
+                  c.position * (wc + (third - wc) * kInset);
+        l.normal = best.normal;
+        out.push_back(l);
+    }
 }
 
 }  // namespace
 
-std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas) {
+std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas, LuxelReach reach) {
     std::vector<std::vector<Luxel>> perSurface(g.surfaces.size());
     std::vector<double> area(g.surfaces.size(), 0.0);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, g.surfaces.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), perSurface[s], area[s]);
+        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, perSurface[s], area[s]);
     });
     size_t total = 0;
     for (const auto& v : perSurface) total += v.size();

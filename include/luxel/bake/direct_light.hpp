@@ -53,6 +53,8 @@ struct DirectBakeRules {
     // hole, which gets no light of its own and takes the mean of its lit neighbours (8-connected, repeated
     // until every hole of the surface is filled), as ericw-tools fills its occluded samples.
     bool fillSolidSamples = false;
+    // Which texels outside a surface still get a sample of their own (luxels.hpp).
+    LuxelReach luxelReach = LuxelReach::HalfTexel;
     // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
     bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the

@@ -29,6 +29,14 @@ Vec3 triangleNormal(const DrawVertex& a, const DrawVertex& b, const DrawVertex& 
 // strips thinner than a texel, which q3map2 lights, have no centre inside). A texel is taken once a surface.
 // Surfaces in parallel, concatenated in surface order (the same list for any thread count). `areas`, when
 // given, receives each surface's area.
-std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas = nullptr);
+// `reach`: how far outside the surface a texel may lie and still be a luxel of the second pass.
+enum class LuxelReach : uint8_t {
+    HalfTexel,  // the nearest surface point within half a texel of the centre on both axes (the first triangle's)
+    // ericw-tools' CalcPointNormal: the nearest point of the whole surface within 1 texel of the centre
+    // (its sample moved onto the face's boundary there)
+    EricwOneTexel,
+};
+std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas = nullptr,
+                                LuxelReach reach = LuxelReach::HalfTexel);
 
 }  // namespace luxel
