@@ -66,9 +66,9 @@ TEST_CASE("relayout: lqdm1 baked from unlit has ericw-tools' extents and styles 
     // Every face both light has the same block size and the same styles.
     CHECK(sameExtents == both);
     CHECK(sameStyles == both);
-    // ericw-tools lights faces luxel leaves dark (samples it moves out of walls that luxel finds in solid):
-    // 93% of its faces are lit by both today; the bound keeps that from getting worse.
-    CHECK(double(both) >= 0.9 * double(ericw.lit.size()));
+    // ericw-tools lights a few faces luxel leaves dark (their samples all in solid for luxel, or blocked where
+    // ericw-tools' sample sees the light): 99.1% of its faces are lit by both; the bound keeps it from worsening.
+    CHECK(double(both) >= 0.98 * double(ericw.lit.size()));
     CHECK(median <= 0.05);
     CHECK(std::abs(luma) <= 0.03);
 }

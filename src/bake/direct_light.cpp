@@ -129,11 +129,12 @@ float* texel(std::vector<LightmapPage>& pages, const Luxel& x) {
     return p.rgb.data() + (size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3;
 }
 
-// ericw-tools' nudge of a sample point in solid: the first of the eight +-0.5 offsets in open space.
+// ericw-tools' nudge of a sample point in solid: the first of the eight +-0.5 offsets in open space, in its
+// order (PositionSamplePointOnFace: x outermost, z innermost, minus before plus).
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
     if (!inSolid(world, p)) return p;
     for (int i = 0; i < 8; ++i) {
-        const Vec3 q = p + Vec3{i & 1 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 4 ? 0.5f : -0.5f};
+        const Vec3 q = p + Vec3{i & 4 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 1 ? 0.5f : -0.5f};
         if (!inSolid(world, q)) return q;
     }
     return std::nullopt;

@@ -70,7 +70,8 @@ void decodeMaterials(Context& c, World& w) {
         // (and *name too); both warp and are drawn without a lightmap (TEX_SPECIAL marks them in Quake).
         if (startsWithNoCase(m.name, "sky")) m.flags |= kMaterialSky | kMaterialNoLightmap;
         const bool liquid = !m.name.empty() && (m.name[0] == '*' || (halfLife && m.name[0] == '!'));
-        if (liquid || (!halfLife && (flags & kTexSpecial))) m.flags |= kMaterialNoLightmap;
+        // A new layout lights liquids qbsp left without TEX_SPECIAL (-splitturb), as ericw-tools' light does.
+        if ((liquid && !(c.relayout && !(flags & kTexSpecial))) || (!halfLife && (flags & kTexSpecial))) m.flags |= kMaterialNoLightmap;
         // Tool textures the engines never draw (qbsp drops most; brush entities keep theirs).
         const std::string lower = toLowerAscii(m.name);
         if (lower == "trigger" || lower == "clip" || lower == "aaatrigger" || lower == "null" || lower == "skip" ||
