@@ -1,0 +1,129 @@
+// Quake 1 light entities as ericw-tools' light reads them, hand-computed: each delay kind at known distances in
+// Quake's units (rangescale 0.5; luxel decodes a Quake 1 byte b as b x 264 / 256 / 255), the 40-degree default
+// spotlight, garbage keys; and the choice of a face's styles when five styled lights reach it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "luxel/bake/relaid_out_styles.hpp"
+#include "luxel/bsp/entities.hpp"
+#include "luxel/light/ericw_lights.hpp"
+#include "luxel/light/q2_lights.hpp"
+
+using namespace luxel;
+
+namespace {
+
+// The byte ericw-tools stores for a Quake 1 light value v (before its clamp), as luxel light.
+double q1(double value) { return value * 0.5 * 264.0 / 256.0 / 255.0; }
+
+std::vector<Entity> ents(const std::string& text) { return parseEntities(text, "test", 0); }
+
+}  // namespace
+
+TEST_CASE("q1 lights: each delay kind at known distances, in Quake's units", "[q1][q1lights]") {
+    const std::vector<Entity> e = ents(
+        "{\n\"classname\" \"worldspawn\"\n}\n"
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"300\"\n}\n"                          // linear
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"200\"\n\"delay\" \"1\"\n}\n"          // 1/d
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"200\"\n\"delay\" \"2\"\n}\n"          // 1/d^2
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"200\"\n\"delay\" \"3\"\n}\n"          // none
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"200\"\n\"delay\" \"5\"\n}\n"          // 1/(d+128)^2
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"300\"\n\"wait\" \"2\"\n\"_color\" \"255 128 0\"\n}\n");
+    const std::vector<Light> l = ericwLights(e, EricwGame::Quake1);
+    REQUIRE(l.size() == 6);
+    const Vec3 up{0, 0, 1};
+    // A receiver 100 units straight above each light, facing it (cos 1; anglescale 0.5 gives 1).
+    const Vec3 at{0, 0, 100}, facing{0, 0, -1};
+    CHECK(quake2LightArrival(l[0], at, facing).color.x == Approx(q1(300 - 100)));
+    CHECK(quake2LightArrival(l[1], at, facing).color.x == Approx(q1(200 * 128.0 / 100)));
+    CHECK(quake2LightArrival(l[2], at, facing).color.x == Approx(q1(200 * 128.0 * 128.0 / (100 * 100))));
+    CHECK(quake2LightArrival(l[3], at, facing).color.x == Approx(q1(200)));
+    CHECK(quake2LightArrival(l[4], at, facing).color.x == Approx(q1(200 * 128.0 * 128.0 / (228 * 228))));
+    // wait 2 halves the linear reach: (300 - 2 x 100); _color 255 128 0 keeps red at the value, green at 128/255.
+    const LightArrival w = quake2LightArrival(l[5], at, facing);
+    CHECK(w.color.x == Approx(q1(100)));
+    CHECK(w.color.y == Approx(q1(100) * 128 / 255));
+    CHECK(w.color.z == 0);
+    CHECK_FALSE(quake2LightArrival(l[5], Vec3{0, 0, 151}, facing).reaches());
+    // A receiver facing away gets nothing; one at 60 degrees (anglescale 0.5): (1 - 0.5) + 0.5 cos 60 = 0.75.
+    CHECK_FALSE(quake2LightArrival(l[0], at, up).reaches());
+    const Vec3 tilted{0, std::sin(degToRad(60.0f)), -std::cos(degToRad(60.0f))};
+    CHECK(quake2LightArrival(l[0], at, tilted).color.x == Approx(q1(200 * 0.75)).epsilon(1e-4));
+}
+
+TEST_CASE("q1 lights: a spotlight without angle is 40 degrees wide; _softangle softens it", "[q1][q1lights]") {
+    const std::vector<Entity> e = ents(
+        "{\n\"classname\" \"worldspawn\"\n}\n"
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"300\"\n\"mangle\" \"0 -90 0\"\n}\n"
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"300\"\n\"mangle\" \"0 -90 0\"\n\"angle\" \"60\"\n\"_softangle\" \"20\"\n}\n");
+    const std::vector<Light> l = ericwLights(e, EricwGame::Quake1);
+    REQUIRE(l.size() == 2);
+    CHECK(l[0].kind == Light::Kind::Spot);
+    CHECK(l[0].spotCosOuter == Approx(std::cos(degToRad(20.0f))));
+    CHECK(l[0].spotCosInner == Approx(std::cos(degToRad(20.0f))));
+    CHECK(l[1].spotCosOuter == Approx(std::cos(degToRad(30.0f))));
+    CHECK(l[1].spotCosInner == Approx(std::cos(degToRad(10.0f))));
+    // Straight below at 100 units the spot is full; 25 degrees off, outside 20 but inside 30 (soft).
+    const Vec3 up{0, 0, 1};
+    CHECK(quake2LightArrival(l[0], Vec3{0, 0, -100}, up).color.x == Approx(q1(200)));
+    const float off = 100 * std::tan(degToRad(25.0f));
+    CHECK_FALSE(quake2LightArrival(l[0], Vec3{off, 0, -100}, up).reaches());
+    const LightArrival soft = quake2LightArrival(l[1], Vec3{off, 0, -100}, up);
+    CHECK(soft.reaches());
+    CHECK(soft.color.x < q1(300 - 100 / std::cos(degToRad(25.0f))));
+}
+
+TEST_CASE("q1 lights: garbage keys give finite lights or none, and 70,000 lights are read", "[q1][q1lights]") {
+    std::string text = "{\n\"classname\" \"worldspawn\"\n\"_sunlight\" \"nan\"\n\"_range\" \"1e39\"\n}\n"
+                       "{\n\"classname\" \"light\"\n\"origin\" \"1e39 x 3\"\n\"light\" \"-inf\"\n}\n"
+                       "{\n\"classname\" \"light\"\n\"light\" \"300\"\n\"delay\" \"99\"\n\"wait\" \"-5\"\n\"_color\" \"nan 1 1\"\n}\n"
+                       "{\n\"classname\" \"light\"\n\"light\" \"1e30\"\n\"mangle\" \"1e38 1e38 0\"\n\"angle\" \"1e9\"\n}\n";
+    for (int i = 0; i < 70000; ++i) text += "{\n\"classname\" \"light\"\n\"origin\" \"" + std::to_string(i) + " 0 0\"\n}\n";
+    std::vector<std::string> problems;
+    const std::vector<Light> l = ericwLights(ents(text), EricwGame::Quake1, &problems);
+    CHECK(l.size() >= 70000);
+    for (const Light& x : l) {
+        CHECK(std::isfinite(x.intensity));
+        CHECK(isFinite(x.origin));
+        CHECK(isFinite(x.color));
+    }
+}
+
+TEST_CASE("relayout styles: a face reached by five styles keeps the four brightest, brightest first", "[q1][relayout]") {
+    // One face of 2x1 luxels on one page; passes of styles 0, 1, 2, 3, 4 and 5 with hand-set light (compiler units
+    // = linear x 255 here): style 3 0.5 (below 1: dropped), the others 10, 40, 20, 30, 50.
+    World w;
+    w.surfaces.resize(1);
+    w.surfaces[0].lightmapPage = 0;
+    w.surfaces[0].lightmapRect = {0, 0, 2, 1};
+    const std::vector<std::pair<uint8_t, float>> styles{{0, 10}, {1, 40}, {2, 20}, {3, 0.5f}, {4, 30}, {5, 50}};
+    std::vector<StylePass> passes;
+    for (const auto& [style, value] : styles) {
+        StylePass p;
+        p.style = style;
+        LightmapPage page;
+        page.width = 2, page.height = 1;
+        page.rgb.assign(6, value / 255.0f);
+        p.set.slots[0] = {page};
+        passes.push_back(p);
+    }
+    const StyleChoice c = chooseFaceStyles(w, passes, 255.0f, false);
+    CHECK(w.surfaces[0].styles == std::array<uint8_t, 4>{5, 1, 4, 2});
+    CHECK(c.facesOverflow == 1);
+    REQUIRE(c.overflowNotes.size() == 1);
+    CHECK(c.overflowNotes[0].find("5 styles") != std::string::npos);
+    CHECK(c.set.slots[0][0].rgb[0] == Approx(50.0 / 255));
+    CHECK(c.set.slots[3][0].rgb[3] == Approx(20.0 / 255));
+    // A face whose only light is below 1 keeps no style (Quake 1), or style 0 (Quake 2).
+    World dark = w;
+    const std::vector<StylePass> dim(passes.begin() + 3, passes.begin() + 4);
+    const StyleChoice none = chooseFaceStyles(dark, dim, 255.0f, false);
+    CHECK(dark.surfaces[0].styles[0] == 255);
+    CHECK(none.facesDark == 1);
+    World q2 = w;
+    std::vector<StylePass> zero(passes.begin(), passes.begin() + 1);
+    zero[0].set.slots[0][0].rgb.assign(6, 0.0f);
+    chooseFaceStyles(q2, zero, 255.0f, true);
+    CHECK(q2.surfaces[0].styles == std::array<uint8_t, 4>{0, 255, 255, 255});
+}
