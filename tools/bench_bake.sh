@@ -7,12 +7,16 @@
 # Then the Quake 2 maps ericw-tools built (../shared/maps/pairs/ericw-q2): luxel bake --compiler ericw (its
 # surface lights, dirt, minlight and one face bounce) beside ericw-tools' own `light` time from that folder's
 # times.tsv at the same thread count, with the bounce's speed in luxel bounces per second.
-# Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [ONLY=q3|ericw] [extra luxel bake arguments...]
+# Then the Quake 1 builds of ../shared/maps/q1 lit from their unlit state (NAME.unlit.bsp and NAME.texinfo.json
+# copied under the name light reads them by; --write OUT.bsp --lit, as `light -lit`), with the time split
+# (load, lights, layout, direct, bounce, write) and ericw-tools' light time where ../shared records it
+# (lq_e1m5: 3.42 s at 1 thread, 1.96 s at 2; its light logs give the others' time at 2 threads under nice).
+# Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [ONLY=q3|ericw|q1] [extra luxel bake arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 luxel=build/luxel
 runs=3
-only=all  # ONLY=q3 or ONLY=ericw: one of the two sections
+only=all  # ONLY=q3, ONLY=ericw or ONLY=q1: one of the sections
 extra=()
 for arg in "$@"; do
   case "$arg" in
@@ -57,7 +61,7 @@ bench() {  # label, threads, luxel bake arguments...
 }
 
 cores=$(nproc)
-if [ "$only" != ericw ]; then
+if [ "$only" = all ] || [ "$only" = q3 ]; then
 echo "== $runs runs each; q3map2 -light -fast on oacmpdm8: 33.40 s at 1 thread, 17.43 s at 2 (pairs README)"
 for t in 1 "$cores"; do
   bench "oacmpdm8 base (lights from oacmpdm8.map)" "$t" "$pair/base.bsp" --lights "$pair/oacmpdm8.map"
@@ -92,7 +96,7 @@ bench_ericw() {  # folder/map (as in times.tsv), threads, extra luxel bake argum
     + (if .bounce != null then ", bounce \(.bounce.ms | r1) ms at \(.bounce.luxel_bounces_per_s / 1e6 * 1000 | round / 1000) M luxel bounces/s" else "" end)' \
      "$out/e${median_run##* }.json"
 }
-if [ -d "$ericw" ] && [ "$only" != q3 ]; then
+if [ -d "$ericw" ] && { [ "$only" = all ] || [ "$only" = ericw ]; }; then
   echo "== ericw-tools' Quake 2 builds ($runs runs each; process start included on both sides)"
   for t in 1 2; do
     bench_ericw light_q2_emissive_cube "$t"
@@ -102,4 +106,39 @@ if [ -d "$ericw" ] && [ "$only" != q3 ]; then
     bench_ericw q2_light_translucency/base "$t"
     bench_ericw quakeless-ii_test1/base "$t" --game-dir "$maps/q2/quakeless-ii_textures"
   done
+fi
+
+bench_q1() {  # map, threads, ericw-tools' seconds (or ?)
+  local name=$1 threads=$2 theirs=$3 from=$maps/q1/$1/bsp29_lit
+  [ -f "$from/$name.unlit.bsp" ] || return 0
+  mkdir -p "$out/q1"
+  cp "$from/$name.unlit.bsp" "$out/q1/$name.bsp"
+  cp "$from/$name.texinfo.json" "$out/q1/"
+  local times=()
+  for k in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$luxel" bake "$out/q1/$name.bsp" --write "$out/q1/out.bsp" --lit --threads "$threads" --json "$out/q$k.json" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
+  done
+  local sorted median_run
+  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+  median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
+  jq -r --arg name "$name" --arg threads "$threads" --arg median "${median_run% *}" --arg theirs "$theirs" \
+     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+    def r: . | round;
+    "\($name) from unlit, \($threads) thread(s): luxel wall median \($median) s (\($min)-\($max)), ericw-tools light \($theirs) s"
+    + (if $theirs != "?" then " (luxel / ericw \(($median | tonumber) / ($theirs | tonumber) * 100 | round / 100)x)" else "" end)
+    + "; ms: load \(.time_ms.load | r), lights \(.time_ms.lights | r), layout \(.time_ms.layout | r), direct \(.time_ms.direct | r), bounce \(.time_ms.bounce | r), write \(.time_ms.write | r)"' \
+     "$out/q${median_run##* }.json"
+}
+if [ -d "$maps/q1" ] && { [ "$only" = all ] || [ "$only" = q1 ]; }; then
+  echo "== Quake 1 builds lit from their unlit state ($runs runs each; process start included)"
+  bench_q1 lqdm1 1 ?
+  bench_q1 lqdm1 2 0.94
+  bench_q1 lq_e1m2 1 ?
+  bench_q1 lq_e1m2 2 3.02
+  bench_q1 lq_e1m5 1 3.42
+  bench_q1 lq_e1m5 2 1.96
 fi

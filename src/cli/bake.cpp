@@ -80,7 +80,7 @@ int runBake(const BakeArgs& args) {
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     if (const std::string note = unslottedStyles(world, lights.lights); !note.empty()) std::cerr << "luxel: note: " << note << "\n";
     const double tLights = nowMs(), loadMs = tLights - t0;
-    const RayScene scene(world, geometry, &materials);
+    const RayScene scene(world, geometry, &materials, &lights.castsNoShadow);
     const double tScene = nowMs();
     const int threads = workerThreads();
 

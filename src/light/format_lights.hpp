@@ -6,7 +6,7 @@
 namespace luxel {
 
 MapLights quake3MapLights(const World& world, const MapSource& source, const MapLightOptions& options);
-MapLights quake2MapLights(const World& world, const MapLightOptions& options);
+MapLights quake2MapLights(const World& world, const MapSource& source, const MapLightOptions& options);
 MapLights sourceMapLights(const World& world);
 MapLights quake1MapLights(const World& world, const MapSource& source, const MapLightOptions& options);
 
@@ -17,6 +17,6 @@ MapLights withSkyDomes(const std::vector<Light>& lights, ArrivalFn arrival);
 void noteIfNoLights(MapLights& out);
 
 // ericw-tools' rules around its lights, shared by the formats it lights (Quake 1, Quake 2, GoldSrc).
-void ericwRules(const World& world, const MapLightOptions& options, MapLights& out);
+void ericwRules(const World& world, const MapSource& source, const MapLightOptions& options, MapLights& out);
 
 }  // namespace luxel

@@ -25,7 +25,7 @@ MapLights mapLights(const World& world, const MapSource& source, const MapLightO
     switch (world.format) {
         case MapFormat::Quake3: return quake3MapLights(world, source, options);
         case MapFormat::Source: return sourceMapLights(world);
-        case MapFormat::Quake2: return quake2MapLights(world, options);
+        case MapFormat::Quake2: return quake2MapLights(world, source, options);
         case MapFormat::Quake1:
         case MapFormat::HalfLife: return quake1MapLights(world, source, options);
     }

@@ -8,7 +8,7 @@
 namespace luxel {
 
 // Quake 2: the light entities as the chosen (or guessed) compiler reads them.
-MapLights quake2MapLights(const World& world, const MapLightOptions& options) {
+MapLights quake2MapLights(const World& world, const MapSource& source, const MapLightOptions& options) {
     std::string why;
     const Q2LightCompiler guess = quake2CompilerOf(world.entities, &why);
     const Q2LightCompiler compiler = options.quake2Compiler.value_or(guess);
@@ -20,7 +20,7 @@ MapLights quake2MapLights(const World& world, const MapLightOptions& options) {
                                             ? fmt::format("light entities read as {} reads them (--compiler)", name)
                                             : fmt::format("light entities read as {} reads them ({})", name, why));
     for (std::string& p : problems) out.notes.push_back(std::move(p));
-    if (compiler == Q2LightCompiler::Ericw) ericwRules(world, options, out);
+    if (compiler == Q2LightCompiler::Ericw) ericwRules(world, source, options, out);
     noteIfNoLights(out);
     return out;
 }
