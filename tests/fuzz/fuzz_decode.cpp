@@ -1,4 +1,4 @@
-// libFuzzer entry point for the map decoders, the tessellator, the studio model readers (each input is also
+// libFuzzer entry point for the map decoders (also laying Quake-family lightmaps out anew and writing them back), the tessellator, the studio model readers (each input is also
 // tried as a .mdl, .vvd and .vtx) and the VPK directory reader (built with -DLUXEL_FUZZ=ON, run by
 // tools/fuzz.sh). Input that starts with the VPK signature is read as a VPK directory file (every entry read
 // back); anything else as a map and as model files.
@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/geometry/overlays.hpp"
 #include "luxel/io/vpk_archive.hpp"
@@ -89,6 +90,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)luxel::placeOverlays(world);
         luxel::Geometry geometry = luxel::tessellate(world);
         (void)geometry;
+    } catch (const luxel::DecodeError&) {
+    }
+    try {
+        // The layout a light tool makes (Quake 1, 2, Half-Life), written back with its pages as the light.
+        luxel::DecodeOptions relayout;
+        relayout.relayoutLightmaps = true;
+        luxel::World world = luxel::decodeMap(source, relayout);
+        if (world.format == luxel::MapFormat::Quake1 || world.format == luxel::MapFormat::Quake2 ||
+            world.format == luxel::MapFormat::HalfLife) {
+            luxel::LightmapSet set;
+            set.slots[0] = world.lightmaps;
+            luxel::RelaidOutLightingOptions options;
+            options.lit = options.bspxLit = world.format == luxel::MapFormat::Quake1;
+            (void)luxel::writeRelaidOutLighting(source, world, set, options);
+        }
     } catch (const luxel::DecodeError&) {
     }
     try {
