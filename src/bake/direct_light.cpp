@@ -129,8 +129,12 @@ float* texel(std::vector<LightmapPage>& pages, const Luxel& x) {
     return p.rgb.data() + (size_t(x.y) * size_t(p.width) + size_t(x.x)) * 3;
 }
 
-// ericw-tools' nudge of a sample point in solid: the first of the eight +-0.5 offsets in open space, in its
-// order (PositionSamplePointOnFace: x outermost, z innermost, minus before plus).
+
+constexpr uint8_t kNoStyle = 255;                       // Surface::styles of an unused slot
+constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
+
+}  // namespace
+
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
     if (!inSolid(world, p)) return p;
     for (int i = 0; i < 8; ++i) {
@@ -139,11 +143,6 @@ std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
     }
     return std::nullopt;
 }
-
-constexpr uint8_t kNoStyle = 255;                       // Surface::styles of an unused slot
-constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
-
-}  // namespace
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules) {
     LuxelSamples out;

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <numeric>
 
 namespace luxel {
@@ -34,6 +36,55 @@ std::vector<LightmapHole> uncoveredTexels(const World& world, const LuxelSamples
     return holes;
 }
 
+// ericw-tools' LightFace_AutoMin: a brush entity's face with samples in solid (or too far off the face) gets
+// at those samples the light at the model's centre (its light grid sample there: every light of the style
+// with no receiver angle, shadow rays from the centre, moved out of solid first), instead of its neighbours'.
+// Returns the holes that remain (the world's).
+std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene, const std::vector<Light>& lights,
+                                       const DirectBakeRules& rules, std::vector<LightmapHole> holes,
+                                       std::vector<LightmapPage>& pages) {
+    std::vector<int32_t> modelOf(world.surfaces.size(), 0);
+    for (size_t m = 1; m < world.models.size(); ++m)
+        for (uint32_t s = world.models[m].firstSurface; s < world.models[m].firstSurface + world.models[m].numSurfaces && s < modelOf.size(); ++s)
+            modelOf[s] = int32_t(m);
+    std::vector<std::optional<Vec3>> centreLight(world.models.size());
+    auto lightAt = [&](size_t m) -> const std::optional<Vec3>& {
+        std::optional<Vec3>& out = centreLight[m];
+        if (out) return out;
+        const Model& model = world.models[m];
+        const Vec3 centre = model.origin + (model.mins + model.maxs) * 0.5f;
+        const std::optional<Vec3> open = openSamplePoint(world, centre);
+        out = Vec3{};
+        if (!open) return out;
+        for (const Light& l : lights) {
+            const LightArrival a = rules.arrival(l, *open, Vec3{});
+            if (!a.reaches()) continue;
+            const bool sun = l.kind == Light::Kind::Sun;
+            if (scene.occluded(*open, a.toLight, 0.01f, sun ? 1e30f : a.distance, sun ? ShadowRay::Sun : ShadowRay::Light)) continue;
+            *out += a.color;
+        }
+        return out;
+    };
+    // A hole's block (page and corner) names its brush entity's model.
+    std::map<std::array<int32_t, 3>, int32_t> blockModel;
+    for (size_t s = 0; s < world.surfaces.size(); ++s)
+        if (modelOf[s] > 0 && world.surfaces[s].lightmapPage >= 0)
+            blockModel[{world.surfaces[s].lightmapPage, world.surfaces[s].lightmapRect[0], world.surfaces[s].lightmapRect[1]}] = modelOf[s];
+    std::vector<LightmapHole> world0;
+    for (const LightmapHole& h : holes) {
+        const auto it = blockModel.find({h.page, h.rect[0], h.rect[1]});
+        if (it == blockModel.end() || size_t(h.page) >= pages.size()) {
+            world0.push_back(h);
+            continue;
+        }
+        const Vec3 c = *lightAt(size_t(it->second));
+        LightmapPage& p = pages[size_t(h.page)];
+        float* t = p.rgb.data() + (size_t(h.y) * size_t(p.width) + size_t(h.x)) * 3;
+        t[0] = std::max(t[0], c.x), t[1] = std::max(t[1], c.y), t[2] = std::max(t[2], c.z);
+    }
+    return world0;
+}
+
 }  // namespace
 
 std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, const RayScene& scene, const MapLights& lights,
@@ -53,8 +104,10 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
         StylePass pass;
         pass.style = style;
         pass.set = bakeLightmapsDirect(world, geometry, scene, ofStyle, lights.rules, stats, &samples);
-        // Holes of the set from now on, so what later passes add (bounce) is filled the same way.
+        // Holes of the set from now on, so what later passes add (bounce) is filled the same way; a brush
+        // entity's take the light at its centre instead.
         pass.set.holes.insert(pass.set.holes.end(), uncovered.begin(), uncovered.end());
+        pass.set.holes = autoMinlight(world, scene, ofStyle, lights.rules, std::move(pass.set.holes), pass.set.slots[0]);
         fillHoles(pass.set.slots[0], pass.set.holes);
         if (!pass.set.floor.empty()) fillHoles(pass.set.floor, pass.set.holes);
         passes.push_back(std::move(pass));

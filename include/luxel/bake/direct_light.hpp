@@ -97,6 +97,11 @@ struct LuxelSamples {
     std::vector<uint8_t> hole;
     std::vector<float> occlusion;  // 0 open .. 1 enclosed; 0 without occlusion rays, for holes and translucent surfaces
 };
+// ericw-tools' nudge of a sample point in solid: p when it is in open space, else the first of the eight +-0.5
+// offsets in open space in its order (PositionSamplePointOnFace: x outermost, z innermost, minus before plus);
+// nullopt when all are in solid.
+std::optional<Vec3> openSamplePoint(const World& world, Vec3 p);
+
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules);
 
 // The light at every luxel, every style slot: slot k of a surface gets exactly its lights of style
