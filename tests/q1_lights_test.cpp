@@ -9,6 +9,10 @@
 #include "luxel/bsp/entities.hpp"
 #include "luxel/light/ericw_lights.hpp"
 #include "luxel/light/q2_lights.hpp"
+#include "luxel/light/map_lights.hpp"
+#include "luxel/bsp/decode.hpp"
+#include "support/decode_helpers.hpp"
+#include "support/q1_writer.hpp"
 
 using namespace luxel;
 
@@ -126,4 +130,46 @@ TEST_CASE("relayout styles: a face reached by five styles keeps the four brighte
     zero[0].set.slots[0][0].rgb.assign(6, 0.0f);
     chooseFaceStyles(q2, zero, 255.0f, true);
     CHECK(q2.surfaces[0].styles == std::array<uint8_t, 4>{0, 255, 255, 255});
+}
+
+TEST_CASE("q1 lights: phong normals from texinfo.json, weighted by area and corner angle", "[q1][q1lights]") {
+    using namespace luxel::test;
+    // The floor map's face 0 (64 x 32 at z = 0, normal +z, texinfo 0) and a 32 x 32 wall on x = 64 facing -x
+    // (texinfo 2) share the edge x = 64. With phong on both at 91 degrees they smooth (90 degrees apart); the
+    // floor's corners on the edge sum 2048 x 90deg x (0, 0, 1) + 1024 x 90deg x (-1, 0, 0): (-1, 0, 2) / sqrt 5.
+    // Face 1 (texinfo 1, no phong) takes no part. At 89 degrees they do not smooth: the floor stays flat.
+    for (const int angle : {91, 89}) {
+        INFO("phong_angle " << angle);
+        Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+        const int32_t wallTexinfo = b.addTexinfo({0, 1, 0, 0}, {0, 0, 1, 0}, 0);
+        b.addFace({{64, 32, 0}, {64, 32, 32}, {64, 0, 32}, {64, 0, 0}}, 1, true, wallTexinfo);
+        b.models[0].numFaces = int32_t(b.faces.size());
+        const std::string json = "{\"0\":{\"phong_angle\":" + std::to_string(angle) + "},\"" + std::to_string(wallTexinfo) +
+                                 "\":{\"phong_angle\":" + std::to_string(angle) + "}}";
+        const MapSource source = memorySource(b.build(), "test.bsp", {{"test.texinfo.json", Bytes(json.begin(), json.end())}});
+        const World w = decodeMap(source);
+        REQUIRE(w.surfaces.size() == 3);
+        REQUIRE(w.surfaces[2].normal.x == Approx(-1));
+        const MapLights lights = mapLights(w, source, {});
+        REQUIRE(lights.rules.phongNormals.size() == 3);
+        CHECK(lights.rules.phongNormals[1].empty());
+        if (angle == 89) {
+            CHECK(lights.rules.phongNormals[0].empty());
+            continue;
+        }
+        const Surface& floor = w.surfaces[0];
+        REQUIRE(lights.rules.phongNormals[0].size() == floor.numVertices);
+        for (uint32_t k = 0; k < floor.numVertices; ++k) {
+            const Vec3 p = w.vertices[floor.firstVertex + k].position, n = lights.rules.phongNormals[0][k];
+            INFO("vertex " << p.x << " " << p.y << " " << p.z);
+            if (p.x == 64) {
+                CHECK(n.x == Approx(-1 / std::sqrt(5.0f)));
+                CHECK(n.y == Approx(0).margin(1e-6));
+                CHECK(n.z == Approx(2 / std::sqrt(5.0f)));
+            } else {
+                CHECK(n.x == Approx(0).margin(1e-6));
+                CHECK(n.z == Approx(1));
+            }
+        }
+    }
 }

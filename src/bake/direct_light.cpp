@@ -144,6 +144,30 @@ std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
     return std::nullopt;
 }
 
+namespace {
+
+// ericw-tools' InterpolateNormal: the normal at `p` of a convex polygon (`points`, fan from the first) with a
+// normal at each corner, barycentric in the fan triangle that holds p (the nearest one when none quite does).
+Vec3 interpolatedNormal(const DrawVertex* points, uint32_t count, const std::vector<Vec3>& normals, Vec3 p, Vec3 fallback) {
+    float bestInside = -1e30f;
+    Vec3 best = fallback;
+    for (uint32_t k = 1; k + 1 < count; ++k) {
+        const Vec3 a = points[0].position, b = points[k].position, c = points[k + 1].position;
+        const Vec3 n = cross(b - a, c - a);
+        const float area = dot(n, n);
+        if (!(area > 0)) continue;
+        const float wb = dot(cross(p - a, c - a), n) / area, wc = dot(cross(b - a, p - a), n) / area, wa = 1 - wb - wc;
+        const float inside = std::min({wa, wb, wc});
+        if (inside <= bestInside) continue;
+        bestInside = inside;
+        const Vec3 v = normals[0] * wa + normals[k] * wb + normals[k + 1] * wc;
+        best = length(v) > 0 ? normalize(v) : fallback;
+    }
+    return best;
+}
+
+}  // namespace
+
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules) {
     LuxelSamples out;
     out.luxels = luxelCentres(world, geometry, nullptr, rules.luxelReach);
@@ -162,11 +186,18 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
                 if (open) sample = *open;
                 else out.hole[i] = 1;
             }
+            // Shadow rays start off the plane; the light's angle and the dirt rays take the phong normal.
+            out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
+            if (x.surface < rules.phongNormals.size() && !rules.phongNormals[x.surface].empty()) {
+                const DrawSurface& d = geometry.surfaces[x.surface];
+                const std::vector<Vec3>& normals = rules.phongNormals[x.surface];
+                if (normals.size() == d.numVertices)
+                    out.luxels[i].normal = interpolatedNormal(geometry.vertices.data() + d.firstVertex, d.numVertices, normals, x.position, x.normal);
+            }
             const bool translucent = x.surface < rules.translucent.size() && rules.translucent[x.surface];
             if (!occlusionRays.empty() && !translucent && !out.hole[i])
                 out.occlusion[i] = occlusionAt(scene, geometry, rules, occlusionRays, sample, x.normal);
             out.sample[i] = sample;
-            out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
             out.cluster[i] = rules.usePvs ? findCluster(world, out.from[i]) : -1;
         }
     });

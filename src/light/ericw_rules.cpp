@@ -1,59 +1,16 @@
 // ericw-tools' rules around its lights, for every format it lights.
 #include "format_lights.hpp"
 
+#include "ericw_surfaces.hpp"
+
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 
 #include "luxel/bsp/q2_surface_flags.hpp"
 #include "luxel/light/q2_lights.hpp"
 #include "luxel/light/q2_surface_lights.hpp"
-#include "luxel/util/error.hpp"
 
 namespace luxel {
-
-namespace {
-
-// Per surface: true where ericw-tools traces no shadow.
-std::vector<bool> shadowlessSurfaces(const World& world, const MapSource& source, std::vector<std::string>& notes) {
-    std::vector<bool> none(world.surfaces.size(), false);
-    for (const Entity& e : world.entities) {
-        const std::string* model = e.get("model");
-        if (!model || model->size() < 2 || (*model)[0] != '*') continue;
-        const std::string* shadow = e.get("_shadow");
-        if (shadow && std::atoi(shadow->c_str()) == 1) continue;
-        const long index = std::strtol(model->c_str() + 1, nullptr, 10);
-        if (index <= 0 || size_t(index) >= world.models.size()) continue;
-        const Model& m = world.models[size_t(index)];
-        for (uint32_t s = m.firstSurface; s < m.firstSurface + m.numSurfaces && s < none.size(); ++s) none[s] = true;
-    }
-    if (!source.openRelated) return none;
-    const std::string name = source.mapName + ".texinfo.json";
-    const std::optional<Bytes> text = source.openRelated(name);
-    if (!text) return none;
-    const nlohmann::json j = nlohmann::json::parse(text->begin(), text->end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        throw UsageError(name + ": not a JSON object (qbsp's extended texinfo flags); light reads it from beside the map");
-    std::vector<bool> noShadowTexinfo(world.materials.size(), false);
-    size_t marked = 0, phong = 0;
-    for (const auto& [key, flags] : j.items()) {
-        char* end = nullptr;
-        const unsigned long t = std::strtoul(key.c_str(), &end, 10);
-        if (!end || *end || t >= noShadowTexinfo.size() || !flags.is_object()) continue;
-        if (flags.contains("no_shadow") && flags["no_shadow"].is_boolean() && flags["no_shadow"].get<bool>())
-            noShadowTexinfo[t] = true, ++marked;
-        phong += flags.contains("phong_angle");
-    }
-    for (size_t i = 0; i < world.surfaces.size(); ++i) {
-        const int32_t m = world.surfaces[i].material;
-        if (m >= 0 && size_t(m) < noShadowTexinfo.size() && noShadowTexinfo[size_t(m)]) none[i] = true;
-    }
-    notes.push_back(fmt::format("{} read: {} texinfos cast no shadow", name, marked));
-    if (phong > 0) notes.push_back(fmt::format("{} texinfos ask for phong-smoothed normals; luxel lights them with flat normals", phong));
-    return none;
-}
-
-}  // namespace
 
 // ericw-tools' ways around its lights (ltface.cc): samples 1 unit off the face, nudged out of solid or filled
 // from their neighbours; liquids and windows lit from both sides and never dirtied; dirt; minlight (x 128)
@@ -67,8 +24,10 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     const EricwWorld settings = ericwWorld(world.entities, game);
     // Which faces cast shadows (light.cc FindModelInfo, trace_embree.cc): the world's, a brush entity's only with
     // "_shadow" "1", none whose texinfo qbsp marked "no_shadow" in NAME.texinfo.json beside the map.
-    out.castsNoShadow = shadowlessSurfaces(world, source, out.notes);
+    EricwSurfaces surfaces = ericwSurfaces(world, source, out.notes);
+    out.castsNoShadow = std::move(surfaces.castsNoShadow);
     DirectBakeRules& r = out.rules;
+    r.phongNormals = std::move(surfaces.phongNormals);
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;

@@ -55,6 +55,10 @@ struct DirectBakeRules {
     bool fillSolidSamples = false;
     // Which texels outside a surface still get a sample of their own (luxels.hpp).
     LuxelReach luxelReach = LuxelReach::HalfTexel;
+    // Per world surface (empty: none): smoothed vertex normals, one a vertex in the surface's vertex order, or
+    // empty for a flat surface. A luxel of such a surface takes the normal interpolated across the triangle
+    // of the fan that holds it (ericw-tools' phong shading); its sample point still lies off the plane.
+    std::vector<std::vector<Vec3>> phongNormals{};
     // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
     bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the

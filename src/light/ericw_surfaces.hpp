@@ -1,0 +1,21 @@
+#pragma once
+// What ericw-tools' light knows about each face beyond its texture: from qbsp's NAME.texinfo.json beside the
+// map and the brush entities' keys, which faces cast shadows and which are phong-smoothed (their vertex
+// normals, as phong.cc CalculateVertexNormals computes them).
+#include <string>
+#include <vector>
+
+#include "luxel/bsp/world.hpp"
+#include "luxel/io/map_source.hpp"
+
+namespace luxel {
+
+struct EricwSurfaces {
+    std::vector<bool> castsNoShadow;                 // per surface
+    std::vector<std::vector<Vec3>> phongNormals;     // per surface: one unit normal a vertex, or empty (flat)
+};
+
+// Throws UsageError for a texinfo.json that is not a JSON object. Notes what it read into `notes`.
+EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::vector<std::string>& notes);
+
+}  // namespace luxel
