@@ -67,8 +67,8 @@ TEST_CASE("relayout: lqdm1 baked from unlit has ericw-tools' extents and styles 
     CHECK(sameExtents == both);
     CHECK(sameStyles == both);
     // ericw-tools lights a few faces luxel leaves dark (their samples all in solid for luxel, or blocked where
-    // ericw-tools' sample sees the light): 99.1% of its faces are lit by both; the bound keeps it from worsening.
-    CHECK(double(both) >= 0.98 * double(ericw.lit.size()));
+    // ericw-tools' sample sees the light): 99.3% of its faces are lit by both; the bound keeps it from worsening.
+    CHECK(double(both) >= 0.99 * double(ericw.lit.size()));
     CHECK(median <= 0.05);
     CHECK(std::abs(luma) <= 0.03);
 }
