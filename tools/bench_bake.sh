@@ -35,21 +35,29 @@ pair=$maps/pairs/oacmpdm8
 out=$(mktemp -d /tmp/luxel-bench-bake.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
-bench() {  # label, threads, luxel bake arguments...
-  local label=$1 threads=$2; shift 2
-  local times=()
+# Runs `luxel bake ARGS... --json OUT/PREFIXk.json` RUNS times; sets t_median, t_min, t_max (seconds) and
+# median_json (the report of the median run).
+timed_runs() {  # prefix, luxel bake arguments...
+  local prefix=$1; shift
+  local times=() k t0 t1 sorted median_run
   for k in $(seq "$runs"); do
-    local t0 t1
     t0=$(date +%s.%N)
-    "$luxel" bake "$@" "${game_args[@]}" ${extra[@]+"${extra[@]}"} --threads "$threads" --json "$out/r$k.json" > /dev/null 2>&1
+    "$luxel" bake "$@" --json "$out/$prefix$k.json" > /dev/null 2>&1
     t1=$(date +%s.%N)
     times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
   done
-  local sorted median_run
   sorted=$(printf '%s\n' "${times[@]}" | sort -g)
   median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
-  jq -r --arg name "$label" --arg threads "$threads" --arg median "${median_run% *}" \
-     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+  t_median=${median_run% *}
+  t_min=$(echo "$sorted" | head -1 | cut -d' ' -f1)
+  t_max=$(echo "$sorted" | tail -1 | cut -d' ' -f1)
+  median_json=$out/$prefix${median_run##* }.json
+}
+
+bench() {  # label, threads, luxel bake arguments...
+  local label=$1 threads=$2; shift 2
+  timed_runs r "$@" "${game_args[@]}" ${extra[@]+"${extra[@]}"} --threads "$threads"
+  jq -r --arg name "$label" --arg threads "$threads" --arg median "$t_median" --arg min "$t_min" --arg max "$t_max" '
     def r1: . * 10 | round / 10;
     def r2: . * 100 | round / 100;
     (.grid.ms // 0) as $g | .lightmaps.ms as $l
@@ -57,7 +65,7 @@ bench() {  # label, threads, luxel bake arguments...
     | "\($name), \($threads) thread(s): wall median \($median) s (\($min)-\($max)); grid \($g | r1) ms, lightmaps \($l | r1) ms; "
       + "\(.lightmaps.luxels // 0) luxels at \(if $l > 0 then ((.lightmaps.luxels // 0) / $l / 1000 | r2) else 0 end) M luxels/s; "
       + "\($rays) shadow rays at \(if ($g + $l) > 0 then ($rays / ($g + $l) / 1000 | r2) else 0 end) M rays/s"' \
-     "$out/r${median_run##* }.json"
+     "$median_json"
 }
 
 cores=$(nproc)
@@ -74,27 +82,18 @@ fi
 ericw=$maps/pairs/ericw-q2
 bench_ericw() {  # folder/map (as in times.tsv), threads, extra luxel bake arguments...
   local name=$1 threads=$2; shift 2
-  local file times=()
+  local file theirs
   file=$(ls "$ericw/$name"/*.bsp | grep -v unlit | head -1)
-  for k in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$luxel" bake "$file" --compiler ericw "$@" --threads "$threads" --json "$out/e$k.json" > /dev/null 2>&1
-    t1=$(date +%s.%N)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
-  done
-  local sorted median_run theirs
-  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
-  median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
+  timed_runs e "$file" --compiler ericw "$@" --threads "$threads"
   theirs=$(awk -F'\t' -v m="$name" -v t="$threads" '$1 == m && $2 == t { print $3 }' "$ericw/times.tsv")
-  jq -r --arg name "$name" --arg threads "$threads" --arg median "${median_run% *}" --arg theirs "${theirs:-?}" \
-     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+  jq -r --arg name "$name" --arg threads "$threads" --arg median "$t_median" --arg theirs "${theirs:-?}" \
+     --arg min "$t_min" --arg max "$t_max" '
     def r1: . * 10 | round / 10;
     "\($name), \($threads) thread(s): luxel wall median \($median) s (\($min)-\($max)), ericw-tools light \($theirs) s"
     + (if $theirs != "?" then " (luxel / ericw \(($median | tonumber) / ($theirs | tonumber) * 100 | round / 100)x)" else "" end)
     + "; direct \(.lightmaps.ms | r1) ms"
     + (if .bounce != null then ", bounce \(.bounce.ms | r1) ms at \(.bounce.luxel_bounces_per_s / 1e6 * 1000 | round / 1000) M luxel bounces/s" else "" end)' \
-     "$out/e${median_run##* }.json"
+     "$median_json"
 }
 if [ -d "$ericw" ] && { [ "$only" = all ] || [ "$only" = ericw ]; }; then
   echo "== ericw-tools' Quake 2 builds ($runs runs each; process start included on both sides)"
@@ -114,24 +113,14 @@ bench_q1() {  # map, threads, ericw-tools' seconds (or ?)
   mkdir -p "$out/q1"
   cp "$from/$name.unlit.bsp" "$out/q1/$name.bsp"
   cp "$from/$name.texinfo.json" "$out/q1/"
-  local times=()
-  for k in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$luxel" bake "$out/q1/$name.bsp" --write "$out/q1/out.bsp" --lit --threads "$threads" --json "$out/q$k.json" > /dev/null 2>&1
-    t1=$(date +%s.%N)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $k")
-  done
-  local sorted median_run
-  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
-  median_run=$(echo "$sorted" | awk '{ v[NR] = $0 } END { print v[int((NR + 1) / 2)] }')
-  jq -r --arg name "$name" --arg threads "$threads" --arg median "${median_run% *}" --arg theirs "$theirs" \
-     --arg min "$(echo "$sorted" | head -1 | cut -d' ' -f1)" --arg max "$(echo "$sorted" | tail -1 | cut -d' ' -f1)" '
+  timed_runs q "$out/q1/$name.bsp" --write "$out/q1/out.bsp" --lit --threads "$threads"
+  jq -r --arg name "$name" --arg threads "$threads" --arg median "$t_median" --arg theirs "$theirs" \
+     --arg min "$t_min" --arg max "$t_max" '
     def r: . | round;
     "\($name) from unlit, \($threads) thread(s): luxel wall median \($median) s (\($min)-\($max)), ericw-tools light \($theirs) s"
     + (if $theirs != "?" then " (luxel / ericw \(($median | tonumber) / ($theirs | tonumber) * 100 | round / 100)x)" else "" end)
     + "; ms: load \(.time_ms.load | r), lights \(.time_ms.lights | r), layout \(.time_ms.layout | r), direct \(.time_ms.direct | r), bounce \(.time_ms.bounce | r), write \(.time_ms.write | r)"' \
-     "$out/q${median_run##* }.json"
+     "$median_json"
 }
 if [ -d "$maps/q1" ] && { [ "$only" = all ] || [ "$only" = q1 ]; }; then
   echo "== Quake 1 builds lit from their unlit state ($runs runs each; process start included)"
