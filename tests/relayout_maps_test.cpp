@@ -14,63 +14,75 @@
 using namespace luxel::test;
 namespace fs = std::filesystem;
 
-TEST_CASE("relayout: lqdm1 baked from unlit has ericw-tools' extents and styles and its light", "[maps][q1][relayout]") {
+TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' extents and styles and its light", "[maps][q1][relayout]") {
     LUXEL_REQUIRE_SHARED_MAPS();
-    const std::string from = *sharedMaps() + "/q1/lqdm1/bsp29_lit/";
-    if (!fs::exists(from + "lqdm1.unlit.bsp")) {
-        WARN("SKIPPED: " << from << "lqdm1.unlit.bsp not found");
-        return;
-    }
-    const std::string dir = tempDir("q1-relayout-lqdm1");
-    fs::copy_file(from + "lqdm1.unlit.bsp", dir + "/lqdm1.bsp", fs::copy_options::overwrite_existing);
-    fs::copy_file(from + "lqdm1.texinfo.json", dir + "/lqdm1.texinfo.json", fs::copy_options::overwrite_existing);
-    for (int threads : {1, 2}) {
-        const std::string out = dir + "/t" + std::to_string(threads);
-        fs::create_directories(out);
-        const CommandResult r = runLuxel("bake " + dir + "/lqdm1.bsp --write " + out + "/lqdm1.bsp --lit --threads " + std::to_string(threads));
-        INFO(r.err);
-        REQUIRE(r.exitCode == 0);
-    }
-    // The same bytes at 1 and 2 threads.
-    CHECK(readFileText(dir + "/t1/lqdm1.bsp") == readFileText(dir + "/t2/lqdm1.bsp"));
-    CHECK(readFileText(dir + "/t1/lqdm1.lit") == readFileText(dir + "/t2/lqdm1.lit"));
-
-    const Q1Lighting ericw = readQ1Lighting(from + "lqdm1.bsp", from + "lqdm1.lit");
-    const Q1Lighting ours = readQ1Lighting(dir + "/t2/lqdm1.bsp", dir + "/t2/lqdm1.lit");
-    REQUIRE(ours.faces == ericw.faces);
-    std::map<uint32_t, const Q1FaceLight*> byFace;
-    for (const Q1FaceLight& f : ericw.lit) byFace[f.face] = &f;
-    size_t both = 0, sameExtents = 0, sameStyles = 0;
-    std::vector<double> relative;
-    double lumaEricw = 0, lumaOurs = 0;
-    for (const Q1FaceLight& f : ours.lit) {
-        const auto it = byFace.find(f.face);
-        if (it == byFace.end()) continue;
-        const Q1FaceLight& e = *it->second;
-        ++both;
-        sameExtents += f.width == e.width && f.height == e.height;
-        sameStyles += f.styles == e.styles;
-        if (f.width != e.width || f.height != e.height) continue;
-        for (size_t k = 0; k < f.rgb.size(); k += 3) {
-            const double ye = 0.2126 * e.rgb[k] + 0.7152 * e.rgb[k + 1] + 0.0722 * e.rgb[k + 2];
-            const double yo = 0.2126 * f.rgb[k] + 0.7152 * f.rgb[k + 1] + 0.0722 * f.rgb[k + 2];
-            lumaEricw += ye, lumaOurs += yo;
-            if (ye > 0) relative.push_back(std::abs(yo - ye) / ye);
+    // Per build: the faces both light whose styles may differ, and the share of ericw-tools' lit faces that
+    // luxel must light too (luxel leaves a few dark: their samples all in solid for luxel, or shadowed where
+    // ericw-tools' samples see the light), each as measured today, so neither gets worse.
+    struct Build {
+        std::string name;
+        size_t styleMismatches;
+        double bothShare;
+    };
+    for (const Build& b : {Build{"lqdm1", 0, 0.99}, Build{"lq_e1m2", 10, 0.98}, Build{"lq_e1m5", 3, 0.99}}) {
+        INFO(b.name);
+        const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
+        if (!fs::exists(from + b.name + ".unlit.bsp")) {
+            WARN("SKIPPED: " << from << b.name << ".unlit.bsp not found");
+            continue;
         }
+        const std::string dir = tempDir("q1-relayout-" + b.name);
+        fs::copy_file(from + b.name + ".unlit.bsp", dir + "/" + b.name + ".bsp", fs::copy_options::overwrite_existing);
+        fs::copy_file(from + b.name + ".texinfo.json", dir + "/" + b.name + ".texinfo.json", fs::copy_options::overwrite_existing);
+        // lqdm1 at 1 and 2 threads, for the same bytes; the others at 2.
+        for (int threads : {1, 2}) {
+            if (threads == 1 && b.name != "lqdm1") continue;
+            const std::string out = dir + "/t" + std::to_string(threads);
+            fs::create_directories(out);
+            const CommandResult r = runLuxel("bake " + dir + "/" + b.name + ".bsp --write " + out + "/" + b.name +
+                                             ".bsp --lit --threads " + std::to_string(threads));
+            INFO(r.err);
+            REQUIRE(r.exitCode == 0);
+        }
+        if (b.name == "lqdm1") {
+            CHECK(readFileText(dir + "/t1/lqdm1.bsp") == readFileText(dir + "/t2/lqdm1.bsp"));
+            CHECK(readFileText(dir + "/t1/lqdm1.lit") == readFileText(dir + "/t2/lqdm1.lit"));
+        }
+        const Q1Lighting ericw = readQ1Lighting(from + b.name + ".bsp", from + b.name + ".lit");
+        const Q1Lighting ours = readQ1Lighting(dir + "/t2/" + b.name + ".bsp", dir + "/t2/" + b.name + ".lit");
+        REQUIRE(ours.faces == ericw.faces);
+        std::map<uint32_t, const Q1FaceLight*> byFace;
+        for (const Q1FaceLight& f : ericw.lit) byFace[f.face] = &f;
+        size_t both = 0, sameExtents = 0, sameStyles = 0;
+        std::vector<double> relative;
+        double lumaEricw = 0, lumaOurs = 0;
+        for (const Q1FaceLight& f : ours.lit) {
+            const auto it = byFace.find(f.face);
+            if (it == byFace.end()) continue;
+            const Q1FaceLight& e = *it->second;
+            ++both;
+            sameExtents += f.width == e.width && f.height == e.height;
+            sameStyles += f.styles == e.styles;
+            if (f.width != e.width || f.height != e.height) continue;
+            for (size_t k = 0; k < f.rgb.size(); k += 3) {
+                const double ye = 0.2126 * e.rgb[k] + 0.7152 * e.rgb[k + 1] + 0.0722 * e.rgb[k + 2];
+                const double yo = 0.2126 * f.rgb[k] + 0.7152 * f.rgb[k + 1] + 0.0722 * f.rgb[k + 2];
+                lumaEricw += ye, lumaOurs += yo;
+                if (ye > 0) relative.push_back(std::abs(yo - ye) / ye);
+            }
+        }
+        REQUIRE(!relative.empty());
+        std::sort(relative.begin(), relative.end());
+        const double median = relative[relative.size() / 2], luma = lumaOurs / lumaEricw - 1;
+        WARN(b.name << " from unlit: " << ours.lit.size() << " faces lit (ericw-tools " << ericw.lit.size() << "), " << both
+                    << " both, " << sameStyles << " with the same styles; median relative error " << 100 * median
+                    << "%, mean luma " << 100 * luma << "%");
+        CHECK(sameExtents == both);  // every face both light has the same block
+        CHECK(both - sameStyles <= b.styleMismatches);
+        CHECK(double(both) >= b.bothShare * double(ericw.lit.size()));
+        CHECK(median <= 0.05);          // the bounds: 5% median relative error,
+        CHECK(std::abs(luma) <= 0.03);  // mean luma within 3%
     }
-    REQUIRE(!relative.empty());
-    std::sort(relative.begin(), relative.end());
-    const double median = relative[relative.size() / 2], luma = lumaOurs / lumaEricw - 1;
-    WARN("lqdm1 from unlit: " << ours.lit.size() << " faces lit (ericw-tools " << ericw.lit.size() << "), " << both
-         << " both; median relative error " << 100 * median << "%, mean luma " << 100 * luma << "%");
-    // Every face both light has the same block size and the same styles.
-    CHECK(sameExtents == both);
-    CHECK(sameStyles == both);
-    // ericw-tools lights a few faces luxel leaves dark (their samples all in solid for luxel, or blocked where
-    // ericw-tools' sample sees the light): 99.3% of its faces are lit by both; the bound keeps it from worsening.
-    CHECK(double(both) >= 0.99 * double(ericw.lit.size()));
-    CHECK(median <= 0.05);
-    CHECK(std::abs(luma) <= 0.03);
 }
 
 TEST_CASE("relayout: Quake 2 builds baked from unlit have ericw-tools' faces and blocks and its light", "[maps][q2][relayout]") {
