@@ -173,3 +173,36 @@ TEST_CASE("q1 lights: phong normals from texinfo.json, weighted by area and corn
         }
     }
 }
+
+TEST_CASE("q1 lights: _surface templates light nothing and put a copy on each 128-unit piece of their faces", "[q1][q1lights]") {
+    using namespace luxel::test;
+    // The floor map's face 0 ("floor1", 64 x 32 at z = 0, normal +z) is under 128 units: one light at its centroid
+    // (32, 16, 0) + 2 x (0, 0, 1). A 256 x 32 face of "bigtex" (x 0..256, y 64..96) is cut at x = 128 (the multiple
+    // of 128 nearest its middle, more than 8 units inside both ends): lights at (192, 80) then (64, 80), and with
+    // _surface_offset 6 and _surface_spotlight 1 the second template's copies sit 6 units up, aimed along +z.
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+    const int32_t big = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, b.addMiptex("bigtex", 16, 16, std::vector<uint8_t>(256, 3)));
+    b.addFace({{0, 64, 0}, {0, 96, 0}, {256, 96, 0}, {256, 64, 0}}, 0, false, big);
+    b.models[0].numFaces = int32_t(b.faces.size());
+    b.entities = "{\n\"classname\" \"worldspawn\"\n}\n"
+                 "{\n\"classname\" \"light\"\n\"origin\" \"0 0 500\"\n\"light\" \"200\"\n\"_surface\" \"FLOOR1\"\n}\n"
+                 "{\n\"classname\" \"light\"\n\"origin\" \"0 0 500\"\n\"light\" \"100\"\n\"_surface\" \"bigtex\"\n"
+                 "\"_surface_offset\" \"6\"\n\"_surface_spotlight\" \"1\"\n}\n";
+    const MapSource source = memorySource(b.build(), "test.bsp");
+    const World w = decodeMap(source);
+    const MapLights lights = mapLights(w, source, {});
+    REQUIRE(lights.lights.size() == 3);  // the templates themselves light nothing
+    CHECK(lights.lights[0].origin.x == Approx(32));
+    CHECK(lights.lights[0].origin.y == Approx(16));
+    CHECK(lights.lights[0].origin.z == Approx(2));
+    CHECK(lights.lights[0].kind == Light::Kind::Point);
+    for (size_t i : {1, 2}) {
+        CHECK(lights.lights[i].origin.x == Approx(i == 1 ? 192 : 64));  // the front piece (x >= 128) first, as GLQuake recurses
+        CHECK(lights.lights[i].origin.y == Approx(80));
+        CHECK(lights.lights[i].origin.z == Approx(6));
+        CHECK(lights.lights[i].kind == Light::Kind::Spot);
+        CHECK(lights.lights[i].direction.z == Approx(1).margin(1e-5));
+    }
+    // Each copy is its template's light: 200 linear, 100 units above the floor: (200 - 100) in Quake's units.
+    CHECK(quake2LightArrival(lights.lights[0], Vec3{32, 16, 102}, Vec3{0, 0, -1}).color.x == Approx(q1(100)));
+}

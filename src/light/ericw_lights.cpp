@@ -68,6 +68,9 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
     const Vec3 origin = originOf(ericwValue(e, {"origin"}));
     const std::string where = describe(index, cls, origin);
     if (number(ericwValue(e, {"nostaticlight"})) != 0) return;
+    // A _surface light is a template: it lights nothing itself (MakeSurfaceLights sets its value to 0); the
+    // lights made from it on the faces of its texture are separate entities (light/q1/surface_templates.cpp).
+    if (const std::string* surface = ericwValue(e, {"surface"}); surface && !surface->empty()) return;
     const std::string* lightKey = ericwValue(e, {"light"});
     const float value = lightKey ? number(lightKey) : 300.0f;
     float wait = number(ericwValue(e, {"wait"}));
