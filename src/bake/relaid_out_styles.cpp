@@ -15,27 +15,6 @@ namespace {
 
 constexpr uint8_t kNoStyle = 255;
 
-// The texels of every lit face's block that no luxel samples: they take their neighbours' light.
-std::vector<LightmapHole> uncoveredTexels(const World& world, const LuxelSamples& samples) {
-    std::vector<std::vector<uint8_t>> covered(world.lightmaps.size());
-    for (size_t p = 0; p < covered.size(); ++p)
-        covered[p].assign(size_t(world.lightmaps[p].width) * size_t(world.lightmaps[p].height), 0);
-    for (const Luxel& l : samples.luxels)
-        if (l.page >= 0 && size_t(l.page) < covered.size())
-            covered[size_t(l.page)][size_t(l.y) * size_t(world.lightmaps[size_t(l.page)].width) + size_t(l.x)] = 1;
-    std::vector<LightmapHole> holes;
-    for (const Surface& s : world.surfaces) {
-        if (s.lightmapPage < 0 || size_t(s.lightmapPage) >= covered.size()) continue;
-        const auto& r = s.lightmapRect;
-        const int32_t width = world.lightmaps[size_t(s.lightmapPage)].width;
-        for (int32_t y = r[1]; y < r[1] + r[3]; ++y)
-            for (int32_t x = r[0]; x < r[0] + r[2]; ++x)
-                if (!covered[size_t(s.lightmapPage)][size_t(y) * size_t(width) + size_t(x)])
-                    holes.push_back({s.lightmapPage, x, y, r});
-    }
-    return holes;
-}
-
 // ericw-tools' LightFace_AutoMin: a brush entity's face with samples in solid (or too far off the face) gets
 // at those samples the light at the model's centre (its light grid sample there: every light of the style
 // with no receiver angle, shadow rays from the centre, moved out of solid first), instead of its neighbours'.
@@ -93,7 +72,6 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
     for (const Light& l : lights.lights)
         if (std::find(styles.begin(), styles.end(), l.style) == styles.end()) styles.push_back(l.style);
     std::sort(styles.begin() + 1, styles.end());
-    const std::vector<LightmapHole> uncovered = uncoveredTexels(world, samples);
     std::vector<StylePass> passes;
     for (uint8_t style : styles) {
         for (Surface& s : world.surfaces)
@@ -104,9 +82,8 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
         StylePass pass;
         pass.style = style;
         pass.set = bakeLightmapsDirect(world, geometry, scene, ofStyle, lights.rules, stats, &samples);
-        // Holes of the set from now on, so what later passes add (bounce) is filled the same way; a brush
-        // entity's take the light at its centre instead.
-        pass.set.holes.insert(pass.set.holes.end(), uncovered.begin(), uncovered.end());
+        // The set's holes (samples in solid, texels no luxel samples) are filled from their neighbours, now and
+        // after bounce; a brush entity's take the light at its centre instead.
         pass.set.holes = autoMinlight(world, scene, ofStyle, lights.rules, std::move(pass.set.holes), pass.set.slots[0]);
         fillHoles(pass.set.slots[0], pass.set.holes);
         if (!pass.set.floor.empty()) fillHoles(pass.set.floor, pass.set.holes);

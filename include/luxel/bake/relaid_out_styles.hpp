@@ -20,9 +20,9 @@ struct StylePass {
 };
 
 // One pass per style (style 0 first, then ascending). `world`'s surfaces must hold one style-0 slot each;
-// their styles are changed during the passes and left at {0}. Texels of a face's block that no luxel covers
-// (corners outside the polygon, which ericw-tools lights at points moved onto the face) take the mean of
-// their neighbours, as holes do.
+// their styles are changed during the passes and left at {0}. The rules must fill holes
+// (DirectBakeRules::fillSolidSamples, as ericw-tools' do): texels of a face's block no luxel samples take the
+// mean of their neighbours, a brush entity's the light at its model's centre (ericw-tools' autominlight).
 std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, const RayScene& scene, const MapLights& lights,
                                      const LuxelSamples& samples, DirectBakeStats& stats);
 
