@@ -199,3 +199,40 @@ TEST_CASE("luxels: ericw-tools' reach takes a texel within one luxel of the face
     }
     CHECK(ericw.size() > half.size());
 }
+
+TEST_CASE("relayout: LIGHTINGDIR holds each luxel's light direction in the face's texture space", "[q1][relayout]") {
+    // The floor map's face 0: plane z = 0 facing +z, texture s = x, t = y, so light's axes are s (1, 0, 0),
+    // -t (0, -1, 0) and the normal (0, 0, 1). Directions (0, 0, 1), (0.6, 0, 0.8), (0, 0.6, 0.8) and none give
+    // (0, 0, 1), (0.6, 0, 0.8), (0, -0.6, 0.8), (0, 0, 1), each c stored as int((c + 1) x 128) at most 255:
+    // (128, 128, 255), (204, 128, 230), (128, 51, 230), (128, 128, 255).
+    const Bytes file = layoutMap(Q1Variant::Bsp29).build();
+    const MapSource source = memorySource(file, "test.bsp");
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    World w = decodeMap(source, o);
+    w.surfaces[1].styles = w.surfaces[2].styles = {255, 255, 255, 255};
+    LightmapSet set;
+    set.slots[0] = w.lightmaps;
+    std::array<std::vector<LightmapPage>, 4> directions;
+    directions[0] = w.lightmaps;
+    const Surface& s = w.surfaces[0];
+    LightmapPage& d = directions[0][size_t(s.lightmapPage)];
+    const std::array<Vec3, 4> dirs{Vec3{0, 0, 1}, Vec3{0.6f, 0, 0.8f}, Vec3{0, 0.6f, 0.8f}, Vec3{}};
+    for (size_t k = 0; k < dirs.size(); ++k) {
+        float* t = d.rgb.data() + (size_t(s.lightmapRect[1]) * size_t(d.width) + size_t(s.lightmapRect[0]) + k) * 3;
+        t[0] = dirs[k].x, t[1] = dirs[k].y, t[2] = dirs[k].z;
+    }
+    RelaidOutLightingOptions options;
+    options.bspxLux = true;
+    options.directions = &directions;
+    const RelaidOutLightingFiles out = writeRelaidOutLighting(source, w, set, options);
+    const size_t dir = q1BspxDirectory(out.map);
+    REQUIRE(dir > 0);
+    REQUIRE(le32(out.map, dir + 4) == 1);
+    CHECK(std::string(reinterpret_cast<const char*>(out.map.data() + dir + 8)) == "LIGHTINGDIR");
+    const uint32_t at = le32(out.map, dir + 8 + 24), length = le32(out.map, dir + 8 + 28);
+    CHECK(length == 3 * 15);  // face 0's 5 x 3 luxels, the only lit face
+    const std::array<std::array<uint8_t, 3>, 4> expected{{{128, 128, 255}, {204, 128, 230}, {128, 51, 230}, {128, 128, 255}}};
+    for (size_t k = 0; k < expected.size(); ++k)
+        for (size_t c = 0; c < 3; ++c) CHECK(int(out.map[at + k * 3 + c]) == int(expected[k][c]));
+}

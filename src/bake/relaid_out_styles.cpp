@@ -86,6 +86,7 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
         // after bounce; a brush entity's take the light at its centre instead.
         pass.set.holes = autoMinlight(world, scene, ofStyle, lights.rules, std::move(pass.set.holes), pass.set.slots[0]);
         fillHoles(pass.set.slots[0], pass.set.holes);
+        if (!pass.set.deluxe.empty()) fillHoles(pass.set.deluxe, pass.set.holes);
         if (!pass.set.floor.empty()) fillHoles(pass.set.floor, pass.set.holes);
         passes.push_back(std::move(pass));
     }
@@ -98,9 +99,11 @@ StyleChoice chooseFaceStyles(World& world, const std::vector<StylePass>& passes,
     StyleChoice out;
     if (passes.empty()) return out;
     const std::vector<LightmapPage>& layout = passes[0].set.slots[0];
-    for (auto& slot : out.set.slots) {
-        slot = layout;
-        for (LightmapPage& p : slot) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
+    const bool directions = !passes[0].set.deluxe.empty();
+    for (size_t k = 0; k < 4; ++k) {
+        out.set.slots[k] = layout;
+        for (LightmapPage& p : out.set.slots[k]) std::fill(p.rgb.begin(), p.rgb.end(), 0.0f);
+        if (directions) out.directions[k] = out.set.slots[k];
     }
     for (size_t i = 0; i < world.surfaces.size(); ++i) {
         Surface& s = world.surfaces[i];
@@ -140,12 +143,14 @@ StyleChoice chooseFaceStyles(World& world, const std::vector<StylePass>& passes,
         for (size_t k = 0; k < sortable.size(); ++k) {
             const size_t p = sortable[k].second;
             s.styles[k] = passes[p].style;
-            const std::vector<float>& from = passes[p].set.slots[0][page].rgb;
-            std::vector<float>& to = out.set.slots[k][page].rgb;
-            for (int32_t y = r[1]; y < r[1] + r[3]; ++y) {
-                const size_t at = (size_t(y) * width + size_t(r[0])) * 3;
-                std::copy(from.begin() + std::ptrdiff_t(at), from.begin() + std::ptrdiff_t(at + size_t(r[2]) * 3), to.begin() + std::ptrdiff_t(at));
-            }
+            auto copyBlock = [&](const std::vector<float>& from, std::vector<float>& to) {
+                for (int32_t y = r[1]; y < r[1] + r[3]; ++y) {
+                    const size_t at = (size_t(y) * width + size_t(r[0])) * 3;
+                    std::copy(from.begin() + std::ptrdiff_t(at), from.begin() + std::ptrdiff_t(at + size_t(r[2]) * 3), to.begin() + std::ptrdiff_t(at));
+                }
+            };
+            copyBlock(passes[p].set.slots[0][page].rgb, out.set.slots[k][page].rgb);
+            if (directions && page < passes[p].set.deluxe.size()) copyBlock(passes[p].set.deluxe[page].rgb, out.directions[k][page].rgb);
         }
         (sortable.empty() ? out.facesDark : out.facesLit)++;
     }
@@ -154,7 +159,7 @@ StyleChoice chooseFaceStyles(World& world, const std::vector<StylePass>& passes,
         const bool used = std::any_of(world.surfaces.begin(), world.surfaces.end(), [&](const Surface& s) {
             return s.lightmapPage >= 0 && s.styles[k] != kNoStyle;
         });
-        if (!used) out.set.slots[k].clear();
+        if (!used) out.set.slots[k].clear(), out.directions[k].clear();
     }
     return out;
 }

@@ -72,8 +72,9 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
         header.fail(0, "not a Quake 1, Quake 2 or Half-Life map");
     }
     if (f.wide) f.faceBytes = 28;
-    if (f.rgbLump() && (options.lit || options.bspxLit))
-        throw UsageError("Quake 2 and Half-Life maps hold RGB light in their lighting lump: --lit and --bspxlit are for Quake 1");
+    if (f.rgbLump() && (options.lit || options.bspxLit || options.bspxLux))
+        throw UsageError("Quake 2 and Half-Life maps hold RGB light in their lighting lump: --lit, --bspxlit and --bspxlux are for Quake 1");
+    if (options.bspxLux && !options.directions) throw UsageError("LIGHTINGDIR needs the baked light directions");
     if (in.size() < f.directory + 8 * f.lumps) header.fail(0, "file too small for its lump directory");
     const size_t faceBytes = f.faceBytes;
     std::vector<Lump> lumps(f.lumps);
@@ -93,7 +94,32 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
     // Faces in order, each lit face's styles packed from the running offset (ericw-tools hands out offsets
     // in whatever order its threads finish; face order gives the same bytes every time).
     Bytes faces(in.begin() + lumps[f.faces].offset, in.begin() + lumps[f.faces].offset + lumps[f.faces].length);
-    Bytes grey, rgb;
+    Bytes grey, rgb, lux;
+    // The face's texture-space axes for LIGHTINGDIR: light's snormal, tnormal and plane normal.
+    auto faceAxes = [&](size_t i) {
+        const uint8_t* rec = in.data() + lumps[f.faces].offset + i * faceBytes;
+        int32_t plane = 0, side = 0, texinfo = 0;
+        if (f.wide) {
+            std::memcpy(&plane, rec, 4), std::memcpy(&side, rec + 4, 4), std::memcpy(&texinfo, rec + 16, 4);
+        } else {
+            uint16_t p16 = 0;
+            int16_t s16 = 0, t16 = 0;
+            std::memcpy(&p16, rec, 2), std::memcpy(&s16, rec + 2, 2), std::memcpy(&t16, rec + 10, 2);
+            plane = p16, side = s16, texinfo = t16;
+        }
+        constexpr size_t kPlanes = 1, kTexinfo = 6;
+        std::array<Vec3, 3> axes{Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
+        float v[8] = {}, n[3] = {};
+        if (texinfo >= 0 && (uint64_t(texinfo) + 1) * 40 <= lumps[kTexinfo].length)
+            std::memcpy(v, in.data() + lumps[kTexinfo].offset + size_t(texinfo) * 40, 32);
+        if (plane >= 0 && (uint64_t(plane) + 1) * 20 <= lumps[kPlanes].length)
+            std::memcpy(n, in.data() + lumps[kPlanes].offset + size_t(plane) * 20, 12);
+        auto unit = [](Vec3 a) { return length(a) > 0 ? normalize(a) : a; };
+        axes[0] = unit(Vec3{v[0], v[1], v[2]});
+        axes[1] = unit(Vec3{v[4], v[5], v[6]}) * -1.0f;
+        axes[2] = Vec3{n[0], n[1], n[2]} * (side ? -1.0f : 1.0f);
+        return axes;
+    };
     for (size_t i = 0; i < numFaces; ++i) {
         const Surface& s = world.surfaces[i];
         const size_t rec = i * faceBytes;
@@ -110,6 +136,20 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
                 if (s.lightmapRect[0] + w > page.width || s.lightmapRect[1] + h > page.height)
                     throw UsageError("face " + std::to_string(i) + " lightmap lies outside its page");
                 styles[k] = s.styles[k];
+                if (options.bspxLux) {
+                    const std::array<Vec3, 3> axes = faceAxes(i);
+                    const std::vector<LightmapPage>& dirs = (*options.directions)[k];
+                    if (size_t(s.lightmapPage) >= dirs.size()) throw UsageError("face " + std::to_string(i) + " has no direction page");
+                    const LightmapPage& dp = dirs[size_t(s.lightmapPage)];
+                    for (int y = 0; y < h; ++y)
+                        for (int x = 0; x < w; ++x) {
+                            const float* d = dp.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(dp.width) + size_t(s.lightmapRect[0] + x)) * 3;
+                            Vec3 t{d[0] * axes[0].x + d[1] * axes[0].y + d[2] * axes[0].z, d[0] * axes[1].x + d[1] * axes[1].y + d[2] * axes[1].z,
+                                   d[0] * axes[2].x + d[1] * axes[2].y + d[2] * axes[2].z};
+                            t = t.x == 0 && t.y == 0 && t.z == 0 ? Vec3{0, 0, 1} : normalize(t);
+                            for (float c : {t.x, t.y, t.z}) lux.push_back(uint8_t(std::min(255, int((c + 1) * 128))));
+                        }
+                }
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) {
                         const float* t = page.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(page.width) + size_t(s.lightmapRect[0] + x)) * 3;
@@ -143,6 +183,7 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
         }
     }
     if (options.bspxLit) bspx.emplace_back("RGBLIGHTING", rgb);
+    if (options.bspxLux) bspx.emplace_back("LIGHTINGDIR", lux);
 
     // The standard lumps in their file order, each replaced or copied, 4-aligned.
     std::vector<Bytes> contents(f.lumps);

@@ -29,7 +29,7 @@ struct BakeArgs {
     std::string lights, output, report, write, compiler, emissiveQuality = "low";
     float pointScale = 1, areaScale = 1, skyScale = 1;
     BounceArgs bounce;
-    bool relayout = false, lit = false, bspxLit = false;
+    bool relayout = false, lit = false, bspxLit = false, bspxLux = false;
 };
 
 // One line naming the lights whose style no surface has a slot for (they light nothing), or "".
@@ -59,9 +59,10 @@ int runBake(const BakeArgs& args) {
         std::optional<Q2LightCompiler> compiler;
         if (args.compiler == "qrad3") compiler = Q2LightCompiler::Qrad3;
         if (args.compiler == "ericw") compiler = Q2LightCompiler::Ericw;
-        return bakeRelaidOut(args.map, args.bounce, {args.write, args.report, args.output, args.lit, args.bspxLit}, compiler);
+        return bakeRelaidOut(args.map, args.bounce, {args.write, args.report, args.output, args.lit, args.bspxLit, args.bspxLux}, compiler);
     }
-    if (args.lit || args.bspxLit) throw UsageError("--lit and --bspxlit write a map laid out anew (--relayout or a map without light)");
+    if (args.lit || args.bspxLit || args.bspxLux)
+        throw UsageError("--lit, --bspxlit and --bspxlux write a map laid out anew (--relayout or a map without light)");
     Geometry geometry = tessellate(world);
     const double tLoaded = nowMs();
     MapLightOptions lightOptions;
@@ -224,6 +225,8 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_flag("--lit", args->lit, "with a new layout: also write the coloured light as OUT.lit beside --write (light -lit)");
     sub->add_flag("--bspxlit", args->bspxLit,
                   "with a new layout: also write the coloured light as BSPX RGBLIGHTING inside --write (light -bspxlit)");
+    sub->add_flag("--bspxlux", args->bspxLux,
+                  "with a new layout: also write each luxel's light direction as BSPX LIGHTINGDIR inside --write (light -bspxlux)");
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }

@@ -34,7 +34,14 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     lightOptions.materials = map.materialOptions();
     lightOptions.loaded = &materials;
     lightOptions.quake2Compiler = quake2Compiler;
-    const MapLights lights = mapLights(world, source, lightOptions);
+    MapLights lights = mapLights(world, source, lightOptions);
+    if (out.bspxLux) {
+        // Directions baked beside the light: each light's direction weighted by its brightness (ericw-tools
+        // weights by the light's value before its colour; the same for white lights), no normal term.
+        world.deluxemaps = world.lightmaps;
+        lights.rules.deluxeWeights = {1.0f / 3, 1.0f / 3, 1.0f / 3};
+        lights.rules.deluxeNormal = 0;
+    }
     for (const std::string& note : lights.notes) std::cerr << "luxel: note: " << note << "\n";
     const RayScene scene(world, geometry, &materials, &lights.castsNoShadow);
     const double tScene = nowMs();
@@ -72,6 +79,8 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
         RelaidOutLightingOptions options;
         options.lit = out.lit;
         options.bspxLit = out.bspxLit;
+        options.bspxLux = out.bspxLux;
+        options.directions = &choice.directions;
         // ericw-tools writes the switchable styles it gave into the light entities; qrad3 does not.
         const std::vector<Entity> styled =
             lights.quake2Compiler == Q2LightCompiler::Qrad3 ? world.entities : withSwitchableStyles(world.entities);

@@ -12,7 +12,7 @@ namespace luxel::cli {
 
 struct RelaidOutOutput {
     std::string write, report, output;  // --write, --json, -o
-    bool lit = false, bspxLit = false;  // --lit, --bspxlit
+    bool lit = false, bspxLit = false, bspxLux = false;  // --lit, --bspxlit, --bspxlux
 };
 
 // `quake2Compiler`: --compiler (Quake 2), unset: guessed from the entities.

@@ -28,6 +28,9 @@ std::vector<StylePass> bakeEachStyle(World& world, const Geometry& geometry, con
 
 struct StyleChoice {
     LightmapSet set;             // the kept styles' light, slot k = each face's k-th style
+    // With direction pages in the passes (World::deluxemaps laid out like the lightmaps): each kept style's
+    // unit direction towards its light, slot by slot like `set.slots` (empty: none).
+    std::array<std::vector<LightmapPage>, 4> directions;
     size_t facesLit = 0, facesDark = 0;  // faces that kept a style; faces that kept none (stored unlit)
     size_t facesOverflow = 0;    // faces that had light of more than 4 styles (the dimmest were dropped)
     std::vector<std::string> overflowNotes;  // the first few of them, one line each

@@ -10,6 +10,7 @@
 // decodes a byte b as b x 264 / 256 / 255), linear x 255 for Quake 2 (q2/lighting.cpp: b / 255); all three
 // channels scaled down together past 255, truncated; the grey lump holds the largest of the three (ericw-tools'
 // WriteSingleLightmap). Half-Life's and Quake 2's lumps are the RGB bytes, their offsets counting bytes.
+#include <array>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,11 @@ namespace luxel {
 struct RelaidOutLightingOptions {
     bool lit = false;       // also a .lit file (Quake 1 only)
     bool bspxLit = false;   // also BSPX RGBLIGHTING inside the map (Quake 1 only)
+    // BSPX LIGHTINGDIR (Quake 1 only, -bspxlux): per luxel of each kept style the direction towards its light
+    // from `directions` (world space, laid out like the set's slots), in the face's texture space as light
+    // writes it: (s, -t, normal) axes, each component c stored as (c + 1) x 128 (at most 255); no light: (0, 0, 1).
+    bool bspxLux = false;
+    const std::array<std::vector<LightmapPage>, 4>* directions = nullptr;
     // A new entities lump (light switchable styles written into the light entities); nullopt: kept.
     std::optional<std::string> entities;
 };
