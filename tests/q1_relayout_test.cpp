@@ -236,3 +236,29 @@ TEST_CASE("relayout: LIGHTINGDIR holds each luxel's light direction in the face'
     for (size_t k = 0; k < expected.size(); ++k)
         for (size_t c = 0; c < 3; ++c) CHECK(int(out.map[at + k * 3 + c]) == int(expected[k][c]));
 }
+
+TEST_CASE("relayout: qbsp's LMSHIFT sizes the new blocks and stays in the written map", "[q1][relayout]") {
+    // LMSHIFT 3 on face 0 (8 units a luxel): s 0..64 -> luxels 0..8, t 0..32 -> 0..4: 9 x 5. LMSHIFT 5 on face 1
+    // (32 units): s 72..104 -> floor 2.25 = 2 .. ceil 3.25 = 4, t -4..28 -> -1..1: 3 x 3.
+    Q1FloorOptions shift;
+    shift.lmShift = std::array<uint8_t, 2>{3, 5};
+    const Bytes file = makeQ1FloorMap(Q1Variant::Bsp29, shift).build();
+    const MapSource source = memorySource(file, "test.bsp");
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    const World w = decodeMap(source, o);
+    REQUIRE(w.surfaces[0].lightmapPage >= 0);
+    CHECK(w.surfaces[0].lightmapRect[2] == 9);
+    CHECK(w.surfaces[0].lightmapRect[3] == 5);
+    CHECK(w.surfaces[1].lightmapRect[2] == 3);
+    CHECK(w.surfaces[1].lightmapRect[3] == 3);
+    LightmapSet set;
+    set.slots[0] = w.lightmaps;
+    const RelaidOutLightingFiles out = writeRelaidOutLighting(source, w, set, {});
+    const size_t dir = q1BspxDirectory(out.map);
+    REQUIRE(dir > 0);
+    bool kept = false;
+    for (uint32_t k = 0; k < le32(out.map, dir + 4); ++k)
+        kept = kept || std::string(reinterpret_cast<const char*>(out.map.data() + dir + 8 + 32 * k)) == "LMSHIFT";
+    CHECK(kept);
+}

@@ -176,7 +176,8 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
             const std::string name = r.fixedString(24);
             const uint32_t o = r.u32(), n = r.u32();
             if (uint64_t(o) + n > in.size()) r.fail(r.position() - 8, "BSPX lump " + name + " extends past end of file");
-            static const char* const kStale[] = {"RGBLIGHTING", "LIGHTINGDIR", "LMSHIFT", "LMOFFSET", "LMSTYLE", "LMSTYLE16",
+            // LMSHIFT stays: the new layout was made with it.
+            static const char* const kStale[] = {"RGBLIGHTING", "LIGHTINGDIR", "LMOFFSET", "LMSTYLE", "LMSTYLE16",
                                                  "DECOUPLED_LM", "LIGHTING_E5BGR9"};
             if (std::any_of(std::begin(kStale), std::end(kStale), [&](const char* s) { return name == s; })) continue;
             bspx.emplace_back(name, Bytes(in.begin() + o, in.begin() + o + n));

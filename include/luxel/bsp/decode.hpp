@@ -11,8 +11,8 @@ namespace luxel {
 struct DecodeOptions {
     bool preferLdr = false;  // Source: decode the LDR lighting even when HDR lighting is present
     // Quake 1, Quake 2, Half-Life: ignore the stored lightmaps and lay out a style-0 block of zeros on every
-    // face ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel: the layout a light
-    // tool makes for a map fresh from qbsp and vis, for the baker to fill.
+    // face ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel (or the BSPX LMSHIFT
+    // qbsp wrote): the layout a light tool makes for a map fresh from qbsp and vis, for the baker to fill.
     bool relayoutLightmaps = false;
 };
 

@@ -3,8 +3,8 @@
 // as ericw-tools' light writes it (write.cc SaveLightmapSurfaces): each face's styles and lightofs rewritten in the faces
 // lump, a new lighting lump, and optionally the coloured light as a .lit file (QLIT v1, -lit) or BSPX
 // RGBLIGHTING (-bspxlit). Every other lump keeps its bytes (moved, 4-aligned, when a lump before it
-// changed size); BSPX lumps the new layout makes stale (RGBLIGHTING, LIGHTINGDIR, LMSHIFT, LMOFFSET,
-// LMSTYLE, LMSTYLE16, DECOUPLED_LM) are dropped, the others kept.
+// changed size); BSPX lumps the new layout makes stale (RGBLIGHTING, LIGHTINGDIR, LMOFFSET, LMSTYLE,
+// LMSTYLE16, DECOUPLED_LM) are dropped, the others kept (LMSHIFT too: the layout honours it).
 //
 // Bytes from luxel's linear light: value = linear x 255 x 256 / 264 for Quake 1 and Half-Life (q1/lighting.cpp
 // decodes a byte b as b x 264 / 256 / 255), linear x 255 for Quake 2 (q2/lighting.cpp: b / 255); all three
