@@ -206,3 +206,28 @@ TEST_CASE("q1 lights: _surface templates light nothing and put a copy on each 12
     // Each copy is its template's light: 200 linear, 100 units above the floor: (200 - 100) in Quake's units.
     CHECK(quake2LightArrival(lights.lights[0], Vec3{32, 16, 102}, Vec3{0, 0, -1}).color.x == Approx(q1(100)));
 }
+
+TEST_CASE("q1 lights: _deviance makes _samples copies within the deviance; inverse lights share their value", "[q1][q1lights]") {
+    const std::vector<Entity> e = ents(
+        "{\n\"classname\" \"worldspawn\"\n}\n"
+        "{\n\"classname\" \"light\"\n\"origin\" \"100 0 0\"\n\"light\" \"400\"\n\"delay\" \"2\"\n\"_deviance\" \"8\"\n\"_samples\" \"4\"\n}\n"
+        "{\n\"classname\" \"light\"\n\"origin\" \"0 0 0\"\n\"light\" \"300\"\n\"_deviance\" \"5\"\n}\n");
+    const std::vector<Light> l = ericwLights(e, EricwGame::Quake1);
+    REQUIRE(l.size() == 4 + 16);  // _samples 4; the default 16 with a deviance
+    const Vec3 facing{-1, 0, 0};
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(std::abs(l[i].origin.x - 100) <= 8);
+        CHECK(std::abs(l[i].origin.y) <= 8);
+        CHECK(std::abs(l[i].origin.z) <= 8);
+        // Each copy carries 400 / 4: at 100 units straight in front of the first, 100 x 128^2 / 100^2.
+        if (i == 0) CHECK(quake2LightArrival(l[i], Vec3{200, 0, 0}, facing).color.x == Approx(q1(100 * 128.0 * 128.0 / (100 * 100))));
+    }
+    CHECK(l[0].origin == Vec3{100, 0, 0});
+    CHECK(!(l[1].origin == l[0].origin));
+    // Linear lights keep their whole value in every copy, as light leaves it.
+    CHECK(quake2LightArrival(l[4], Vec3{0, 0, 100}, Vec3{0, 0, -1}).color.x == Approx(q1(200)));
+    for (size_t i = 4; i < l.size(); ++i) CHECK(length(l[i].origin) <= 5 * std::sqrt(3.0f) + 1e-4f);
+    // The same entities give the same copies.
+    const std::vector<Light> again = ericwLights(e, EricwGame::Quake1);
+    for (size_t i = 0; i < l.size(); ++i) CHECK(again[i].origin == l[i].origin);
+}

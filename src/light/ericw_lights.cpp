@@ -3,6 +3,7 @@
 #include "luxel/light/ericw_lights.hpp"
 
 #include "entity_values.hpp"
+#include "luxel/util/random.hpp"
 
 namespace luxel {
 
@@ -72,7 +73,7 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
     // lights made from it on the faces of its texture are separate entities (light/q1/surface_templates.cpp).
     if (const std::string* surface = ericwValue(e, {"surface"}); surface && !surface->empty()) return;
     const std::string* lightKey = ericwValue(e, {"light"});
-    const float value = lightKey ? number(lightKey) : 300.0f;
+    float value = lightKey ? number(lightKey) : 300.0f;
     float wait = number(ericwValue(e, {"wait"}));
     if (!ericwValue(e, {"wait"})) wait = 1;
     if (wait <= 0) wait = 1;
@@ -81,6 +82,16 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
         note(problems, where + ": delay " + std::to_string(delay) + " is not 0..5; read as 0 (linear)");
         delay = 0;
     }
+    // _deviance / _samples (CheckEntityFields, JitterEntity): `samples` copies, the first at the origin, the others
+    // moved up to deviance units on each axis; inverse, inverse-square and unattenuated lights share their value
+    // among them (linear ones do not: light leaves their value whole). light draws the offsets from rand();
+    // luxel from a hash of the entity's index, so the same map gives the same bytes everywhere.
+    float deviance = number(ericwValue(e, {"deviance"}));
+    int samples = integer(ericwValue(e, {"samples"}));
+    if (deviance > 0 && samples == 0) samples = 16;
+    if (!(deviance > 0) || samples <= 1) deviance = 0, samples = 1;
+    samples = std::min(samples, 256);
+    if (delay == 1 || delay == 2 || delay == 3 || delay == 5) value /= float(samples);
     float falloffDistance = std::max(0.0f, number(ericwValue(e, {"falloff"})));
     if (delay != 0) falloffDistance = 0;  // only linear lights take _falloff
     const Vec3 color = ericwColor(ericwValue(e, {"color"}));
@@ -88,8 +99,6 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
     const std::string* angleKey = ericwValue(e, {"anglesense", "anglescale"});
     float anglescale = angleKey ? number(angleKey) : -1.0f;
     if (anglescale < 0 || anglescale > 1) anglescale = g.anglescale;
-    if (number(ericwValue(e, {"deviance"})) > 0)
-        note(problems, where + ": _deviance jitter approximated by one light at the origin");
     const std::string* mangleKey = ericwValue(e, {"mangle"});
     Vec3 mangle;
     const bool hasMangle = mangleKey && parseVec3(*mangleKey, mangle) && isFinite(mangle);
@@ -165,7 +174,16 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
         l.spotCosOuter = std::cos(degToRad(base / 2));
         l.spotCosInner = std::cos(degToRad(soft / 2));
     }
+    const Light first = l;
     out.push_back(std::move(l));
+    uint64_t state = 0x243f6a8885a308d3ull ^ (uint64_t(index) * 0x9e3779b97f4a7c15ull);
+    for (int k = 1; k < samples; ++k) {
+        Light copy = first;
+        const float dx = unitFloat(state) * 2 - 1, dy = unitFloat(state) * 2 - 1, dz = unitFloat(state) * 2 - 1;
+        copy.origin = first.origin + Vec3{dx, dy, dz} * deviance;
+        copy.source = where + ", _deviance copy " + std::to_string(k);
+        out.push_back(std::move(copy));
+    }
 }
 
 // The worldspawn entity (nullptr: none).

@@ -26,7 +26,7 @@
 // compiler's value / 255 (per falloff below) and its colour is scaled so its largest component is 1.
 //
 // Approximated or left out, with a problems line where it happens: negative lights (antilights), ericw-tools'
-// local minlight (delay 4), its _deviance jitter (one light at the origin), sun penumbra (one sun). Not
+// local minlight (delay 4), sun penumbra (one sun); _deviance makes _samples copies (ericw_lights.cpp). Not
 // lights of entities, so not here: textures' surface lights, bounce, minlight, dirt, projected textures. The
 // compilers' clamps of the summed light (qrad3: maxlight 196, hue kept) belong to whoever sums the arrivals.
 #include <optional>
