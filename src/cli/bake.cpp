@@ -50,12 +50,13 @@ int runBake(const BakeArgs& args) {
     const double t0 = nowMs();
     MapSource source = args.map.open();
     World world = decodeMap(source, args.map.decodeOptions());
-    // A Quake 1, Quake 2 or Half-Life map without light gets the layout a light tool makes (as one asked to, with --relayout).
-    const bool quakeFamily = world.format == MapFormat::Quake1 || world.format == MapFormat::HalfLife || world.format == MapFormat::Quake2;
+    // A Quake 2 map without light gets the layout a light tool makes (as one asked to, with --relayout); a Quake 1
+    // or Half-Life map always does, as ericw-tools' light lays every map out anew.
+    const bool quake1 = world.format == MapFormat::Quake1 || world.format == MapFormat::HalfLife;
     const bool unlit = std::none_of(world.surfaces.begin(), world.surfaces.end(), [](const Surface& s) { return s.lightmapPage >= 0; });
-    if (args.relayout || (quakeFamily && unlit)) {
-        if (!unlit || args.relayout) std::cerr << "luxel: note: the stored lightmaps are laid out anew (--relayout)\n";
-        else std::cerr << "luxel: note: the map has no light: its lightmaps are laid out as ericw-tools' light lays them out\n";
+    if (args.relayout || quake1 || (world.format == MapFormat::Quake2 && unlit)) {
+        if (unlit) std::cerr << "luxel: note: the map has no light: its lightmaps are laid out as ericw-tools' light lays them out\n";
+        else std::cerr << "luxel: note: the stored lightmaps are laid out anew, as ericw-tools' light does (the stored light is not read)\n";
         std::optional<Q2LightCompiler> compiler;
         if (args.compiler == "qrad3") compiler = Q2LightCompiler::Qrad3;
         if (args.compiler == "ericw") compiler = Q2LightCompiler::Ericw;
@@ -219,9 +220,9 @@ void addBakeCommand(CLI::App& app, Action& action) {
                     "or high (faces diced by the worldspawn's _surflightsubdivision, 16)")
         ->check(CLI::IsMember({"low", "high"}));
     sub->add_flag("--relayout", args->relayout,
-                  "Quake 1, Quake 2, Half-Life: lay the lightmaps out anew as ericw-tools' light does (every face's extents at "
-                  "16 units a luxel, styles from the lights that reach it) instead of filling the stored layout; "
-                  "automatic for a map without light");
+                  "Quake 2: lay the lightmaps out anew as ericw-tools' light does (every face's extents at 16 units a "
+                  "luxel, styles from the lights that reach it) instead of filling the stored layout; automatic for a "
+                  "map without light, and always for Quake 1 and Half-Life maps");
     sub->add_flag("--lit", args->lit, "with a new layout: also write the coloured light as OUT.lit beside --write (light -lit)");
     sub->add_flag("--bspxlit", args->bspxLit,
                   "with a new layout: also write the coloured light as BSPX RGBLIGHTING inside --write (light -bspxlit)");
