@@ -292,3 +292,32 @@ TEST_CASE("relayout: a sun straight down leaves the floor under a roof dark, its
         CHECK(int(luxel[12]) == 50);
     }
 }
+
+TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a coplanar neighbour", "[q1][relayout]") {
+    // Two triangles on the floor plane split the square (0, 0)-(64, 32) along its diagonal: T (0,0) (0,32) (64,0)
+    // and U (64,0) (0,32) (64,32). T's block (s = x, t = y: 5 x 3 luxels at 16-unit steps) has a texel at (64, 32),
+    // 1.8 luxels past T's diagonal: light walks across the diagonal into U, which holds it, and samples it there.
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 0, 0}}, 0, false, 0);
+    b.addFace({{64, 0, 0}, {0, 32, 0}, {64, 32, 0}}, 0, false, 0);
+    b.models[0].numFaces = int32_t(b.faces.size());
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    const World w = decodeMap(memorySource(b.build(), "test.bsp"), o);
+    const Geometry g = tessellate(w);
+    const Surface& t = w.surfaces[2];
+    REQUIRE(t.lightmapRect[2] == 5);
+    REQUIRE(t.lightmapRect[3] == 3);
+    auto find = [&](const std::vector<Luxel>& luxels) -> const Luxel* {
+        for (const Luxel& l : luxels)
+            if (l.surface == 2 && l.x == t.lightmapRect[0] + 4 && l.y == t.lightmapRect[1] + 2) return &l;
+        return nullptr;
+    };
+    CHECK(find(luxelCentres(w, g)) == nullptr);
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    const Luxel* l = find(ericw);
+    REQUIRE(l);
+    CHECK(l->position.x == Approx(64).margin(1e-3));
+    CHECK(l->position.y == Approx(32).margin(1e-3));
+    CHECK(l->position.z == Approx(0).margin(1e-3));
+}

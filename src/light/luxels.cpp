@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
 
 namespace luxel {
 
@@ -56,8 +59,82 @@ std::array<float, 3> nearestOnTriangle(Vec2 p, Vec2 a, Vec2 b, Vec2 c) {
     return {1 - v - w, v, w};
 }
 
+// ericw-tools' walk onto coplanar neighbours (CalcPointNormal, Face_EdgeIndexSmoothed): the polygons' directed
+// edges by their end points, to find the face across an edge.
+using PointKey = std::array<uint32_t, 3>;
+PointKey pointKey(Vec3 p) {
+    PointKey k;
+    std::memcpy(k.data(), &p, sizeof(k));
+    return k;
+}
+using EdgeMap = std::map<std::pair<PointKey, PointKey>, std::vector<uint32_t>>;
+
+EdgeMap polygonEdges(const Geometry& g) {
+    EdgeMap edges;
+    for (uint32_t s = 0; s < g.surfaces.size(); ++s) {
+        const DrawSurface& d = g.surfaces[s];
+        if (d.shading == SurfaceShading::Hidden || d.numVertices < 3) continue;
+        for (uint32_t k = 0; k < d.numVertices; ++k) {
+            const Vec3 a = g.vertices[d.firstVertex + k].position, b = g.vertices[d.firstVertex + (k + 1) % d.numVertices].position;
+            edges[{pointKey(a), pointKey(b)}].push_back(s);
+        }
+    }
+    return edges;
+}
+
+Vec3 polygonNormal(const Geometry& g, const DrawSurface& d) {
+    Vec3 n;
+    const Vec3 a = g.vertices[d.firstVertex].position;
+    for (uint32_t k = 1; k + 1 < d.numVertices; ++k)
+        n += cross(g.vertices[d.firstVertex + k].position - a, g.vertices[d.firstVertex + k + 1].position - a);
+    return length(n) > 0 ? normalize(n) : n;
+}
+
+// The surface whose polygon holds `p` (a point on `s`'s plane outside its polygon), walking across the edge `p`
+// lies least past the ends of, into a coplanar neighbour, at most three faces on; nullopt when none does.
+std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges, uint32_t s, Vec3 p, int depth) {
+    const DrawSurface& d = g.surfaces[s];
+    const Vec3 n = polygonNormal(g, d);
+    if (!(length(n) > 0)) return std::nullopt;
+    Vec3 centroid;
+    for (uint32_t k = 0; k < d.numVertices; ++k) centroid += g.vertices[d.firstVertex + k].position;
+    centroid = centroid / float(d.numVertices);
+    bool inside = true;
+    int best = -1;
+    float bestDist = 1e30f;
+    for (uint32_t k = 0; k < d.numVertices; ++k) {
+        const Vec3 a = g.vertices[d.firstVertex + k].position, b = g.vertices[d.firstVertex + (k + 1) % d.numVertices].position;
+        const Vec3 e = b - a;
+        const float len = length(e);
+        if (!(len > 0)) continue;
+        Vec3 in = normalize(cross(n, e));
+        if (dot(in, centroid - a) < 0) in = in * -1.0f;
+        if (dot(in, p - a) >= -0.01f) continue;  // POINT_EQUAL_EPSILON
+        inside = false;
+        const float t = dot(p - a, e) / (len * len);
+        const float past = t < 0 ? -t * len : t > 1 ? t * len : 0;
+        if (past < bestDist) bestDist = past, best = int(k);
+    }
+    if (inside) return depth > 0 ? std::optional<uint32_t>(s) : std::nullopt;
+    if (best < 0 || depth >= 3) return std::nullopt;
+    const Vec3 a = g.vertices[d.firstVertex + uint32_t(best)].position;
+    const Vec3 b = g.vertices[d.firstVertex + (uint32_t(best) + 1) % d.numVertices].position;
+    const auto it = edges.find({pointKey(b), pointKey(a)});
+    if (it == edges.end()) return std::nullopt;
+    for (uint32_t other : it->second) {
+        if (other == s) continue;
+        const DrawSurface& od = g.surfaces[other];
+        const Vec3 on = polygonNormal(g, od);
+        // The same plane, facing the same way.
+        if (dot(on, n) < 0.9999f || std::fabs(dot(n, g.vertices[od.firstVertex].position - a)) > 0.01f) continue;
+        return walkToNeighbour(g, edges, other, p, depth + 1);
+    }
+    return std::nullopt;
+}
+
 // The luxels of one surface (see luxelCentres).
-void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach reach, std::vector<Luxel>& out, double& areaOut) {
+void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach reach, const EdgeMap* edges,
+                   std::vector<Luxel>& out, double& areaOut) {
     const DrawSurface& ds = g.surfaces[s];
     if (ds.shading != SurfaceShading::Lightmap) return;
     const LightmapPage* page = ds.lightmapPage >= 0 && size_t(ds.lightmapPage) < w.lightmaps.size()
@@ -150,6 +227,38 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                 }
         }
     }
+    // A texel outside the polygon first walks onto coplanar neighbours, where light samples it in place.
+    if (edges && reach == LuxelReach::EricwOneTexel && ds.numIndices >= 3) {
+        const DrawVertex &a = g.vertices[g.indices[ds.firstIndex]], &b = g.vertices[g.indices[ds.firstIndex + 1]],
+                         &c = g.vertices[g.indices[ds.firstIndex + 2]];
+        const Vec2 ta{a.lightmapUV.x * W, a.lightmapUV.y * H}, tb{b.lightmapUV.x * W, b.lightmapUV.y * H},
+            tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
+        const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
+        const Vec3 n = triangleNormal(a, b, c);
+        const auto& rect = w.surfaces[s].lightmapRect;
+        if (std::fabs(area) > 1e-9f && std::isfinite(area) && dot(n, n) > 0 && rect[2] > 0 && rect[3] > 0) {
+            for (int y = std::max(by0, rect[1]); y <= std::min(by1, rect[1] + rect[3] - 1); ++y)
+                for (int x = std::max(bx0, rect[0]); x <= std::min(bx1, rect[0] + rect[2] - 1); ++x) {
+                    const size_t t = size_t(y - by0) * bw + size_t(x - bx0);
+                    if (taken[t]) continue;
+                    const Vec2 centre{float(x) + 0.5f, float(y) + 0.5f};
+                    const float wa = ((tb.x - centre.x) * (tc.y - centre.y) - (tc.x - centre.x) * (tb.y - centre.y)) / area;
+                    const float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
+                    const float wc = 1.0f - wa - wb;
+                    const Vec3 p = a.position * wa + b.position * wb + c.position * wc;
+                    if (!walkToNeighbour(g, *edges, s, p, 0)) continue;
+                    Luxel l;
+                    l.surface = s;
+                    l.page = ds.lightmapPage;
+                    l.x = x, l.y = y;
+                    l.uv = {centre.x / W, centre.y / H};
+                    l.position = l.inset = p;
+                    l.normal = n;
+                    out.push_back(l);
+                    taken[t] = 1;
+                }
+        }
+    }
     for (size_t t = 0; t < nearest.size(); ++t) {
         const Nearest& best = nearest[t];
         if (best.d2 > 1.0f || taken[t]) continue;
@@ -178,8 +287,9 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
 std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas, LuxelReach reach) {
     std::vector<std::vector<Luxel>> perSurface(g.surfaces.size());
     std::vector<double> area(g.surfaces.size(), 0.0);
+    const std::optional<EdgeMap> edges = reach == LuxelReach::EricwOneTexel ? std::optional<EdgeMap>(polygonEdges(g)) : std::nullopt;
     tbb::parallel_for(tbb::blocked_range<size_t>(0, g.surfaces.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, perSurface[s], area[s]);
+        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, edges ? &*edges : nullptr, perSurface[s], area[s]);
     });
     size_t total = 0;
     for (const auto& v : perSurface) total += v.size();
