@@ -135,11 +135,16 @@ constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
 
 }  // namespace
 
-std::optional<Vec3> openSamplePoint(const World& world, Vec3 p) {
-    if (!inSolid(world, p)) return p;
+std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf) {
+    auto open = [&](Vec3 q) {
+        const int32_t l = findLeaf(world, q);
+        if (leaf) *leaf = l;
+        return !(l >= 0 && world.leaves[size_t(l)].cluster < 0);  // inSolid
+    };
+    if (open(p)) return p;
     for (int i = 0; i < 8; ++i) {
         const Vec3 q = p + Vec3{i & 4 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 1 ? 0.5f : -0.5f};
-        if (!inSolid(world, q)) return q;
+        if (open(q)) return q;
     }
     return std::nullopt;
 }
@@ -181,10 +186,11 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
         for (size_t i = r.begin(); i != r.end(); ++i) {
             const Luxel& x = out.luxels[i];
             Vec3 sample = x.position + x.normal * rules.sampleOffset;
+            int32_t leaf = -2;  // -2: not looked up
             if (solidKnown) {
-                const std::optional<Vec3> open = openSamplePoint(world, sample);
+                const std::optional<Vec3> open = openSamplePoint(world, sample, &leaf);
                 if (open) sample = *open;
-                else out.hole[i] = 1;
+                else out.hole[i] = 1, leaf = -2;
             }
             // Shadow rays start off the plane; the light's angle and the dirt rays take the phong normal.
             out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
@@ -198,7 +204,10 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
             if (!occlusionRays.empty() && !translucent && !out.hole[i])
                 out.occlusion[i] = occlusionAt(scene, geometry, rules, occlusionRays, sample, x.normal);
             out.sample[i] = sample;
-            out.cluster[i] = rules.usePvs ? findCluster(world, out.from[i]) : -1;
+            // The sample's leaf when the shadow rays start at the sample (looked up above), else the start's.
+            if (!rules.usePvs) out.cluster[i] = -1;
+            else if (leaf != -2 && rules.sampleOffset > 0) out.cluster[i] = leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
+            else out.cluster[i] = findCluster(world, out.from[i]);
         }
     });
     return out;

@@ -8,7 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <optional>
 
 namespace luxel {
@@ -67,38 +67,47 @@ PointKey pointKey(Vec3 p) {
     std::memcpy(k.data(), &p, sizeof(k));
     return k;
 }
-using EdgeMap = std::map<std::pair<PointKey, PointKey>, std::vector<uint32_t>>;
+struct EdgeKeyHash {
+    size_t operator()(const std::pair<PointKey, PointKey>& k) const {
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (uint32_t v : k.first) h = (h ^ v) * 0x100000001b3ull;
+        for (uint32_t v : k.second) h = (h ^ v) * 0x100000001b3ull;
+        return size_t(h);
+    }
+};
+// The polygons' directed edges, and each polygon's unit normal (zero: degenerate) and centroid.
+struct EdgeMap {
+    std::unordered_map<std::pair<PointKey, PointKey>, std::vector<uint32_t>, EdgeKeyHash> edges;
+    std::vector<Vec3> normal, centroid;
+};
 
 EdgeMap polygonEdges(const Geometry& g) {
-    EdgeMap edges;
+    EdgeMap m;
+    m.normal.resize(g.surfaces.size());
+    m.centroid.resize(g.surfaces.size());
     for (uint32_t s = 0; s < g.surfaces.size(); ++s) {
         const DrawSurface& d = g.surfaces[s];
         if (d.shading == SurfaceShading::Hidden || d.numVertices < 3) continue;
+        Vec3 n, c;
+        const Vec3 first = g.vertices[d.firstVertex].position;
         for (uint32_t k = 0; k < d.numVertices; ++k) {
             const Vec3 a = g.vertices[d.firstVertex + k].position, b = g.vertices[d.firstVertex + (k + 1) % d.numVertices].position;
-            edges[{pointKey(a), pointKey(b)}].push_back(s);
+            m.edges[{pointKey(a), pointKey(b)}].push_back(s);
+            if (k >= 1 && k + 1 < d.numVertices) n += cross(a - first, b - first);  // the fan's triangles
+            c += a;
         }
+        m.normal[s] = length(n) > 0 ? normalize(n) : n;
+        m.centroid[s] = c / float(d.numVertices);
     }
-    return edges;
-}
-
-Vec3 polygonNormal(const Geometry& g, const DrawSurface& d) {
-    Vec3 n;
-    const Vec3 a = g.vertices[d.firstVertex].position;
-    for (uint32_t k = 1; k + 1 < d.numVertices; ++k)
-        n += cross(g.vertices[d.firstVertex + k].position - a, g.vertices[d.firstVertex + k + 1].position - a);
-    return length(n) > 0 ? normalize(n) : n;
+    return m;
 }
 
 // The surface whose polygon holds `p` (a point on `s`'s plane outside its polygon), walking across the edge `p`
 // lies least past the ends of, into a coplanar neighbour, at most three faces on; nullopt when none does.
 std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges, uint32_t s, Vec3 p, int depth) {
     const DrawSurface& d = g.surfaces[s];
-    const Vec3 n = polygonNormal(g, d);
+    const Vec3 n = edges.normal[s], centroid = edges.centroid[s];
     if (!(length(n) > 0)) return std::nullopt;
-    Vec3 centroid;
-    for (uint32_t k = 0; k < d.numVertices; ++k) centroid += g.vertices[d.firstVertex + k].position;
-    centroid = centroid / float(d.numVertices);
     bool inside = true;
     int best = -1;
     float bestDist = 1e30f;
@@ -119,12 +128,12 @@ std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges,
     if (best < 0 || depth >= 3) return std::nullopt;
     const Vec3 a = g.vertices[d.firstVertex + uint32_t(best)].position;
     const Vec3 b = g.vertices[d.firstVertex + (uint32_t(best) + 1) % d.numVertices].position;
-    const auto it = edges.find({pointKey(b), pointKey(a)});
-    if (it == edges.end()) return std::nullopt;
+    const auto it = edges.edges.find({pointKey(b), pointKey(a)});
+    if (it == edges.edges.end()) return std::nullopt;
     for (uint32_t other : it->second) {
         if (other == s) continue;
         const DrawSurface& od = g.surfaces[other];
-        const Vec3 on = polygonNormal(g, od);
+        const Vec3 on = edges.normal[other];
         // The same plane, facing the same way.
         if (dot(on, n) < 0.9999f || std::fabs(dot(n, g.vertices[od.firstVertex].position - a)) > 0.01f) continue;
         return walkToNeighbour(g, edges, other, p, depth + 1);

@@ -104,7 +104,8 @@ struct LuxelSamples {
 // ericw-tools' nudge of a sample point in solid: p when it is in open space, else the first of the eight +-0.5
 // offsets in open space in its order (PositionSamplePointOnFace: x outermost, z innermost, minus before plus);
 // nullopt when all are in solid.
-std::optional<Vec3> openSamplePoint(const World& world, Vec3 p);
+// `leaf`, when given, receives the leaf of the point returned.
+std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf = nullptr);
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules);
 
