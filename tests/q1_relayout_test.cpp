@@ -321,3 +321,19 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a coplanar neigh
     CHECK(l->position.y == Approx(32).margin(1e-3));
     CHECK(l->position.z == Approx(0).margin(1e-3));
 }
+
+TEST_CASE("relayout: a texinfo's minlight from texinfo.json floors its faces, in Quake's units", "[q1][relayout][cli]") {
+    // No lights; texinfo 0 (the floor map's face 0) has "minlight" 100: every luxel 100 x rangescale 0.5 = 50.
+    // Face 1 (texinfo 1) has none: no style reaches 1, so it keeps none.
+    const Bytes map = makeQ1FloorMap(Q1Variant::Bsp29).build();
+    const std::string dir = tempDir("q1-relayout-minlight");
+    std::ofstream(dir + "/floor.bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
+    std::ofstream(dir + "/floor.texinfo.json") << "{\"0\":{\"minlight\":100.0}}";
+    const CommandResult r = runLuxel("bake " + dir + "/floor.bsp --write " + dir + "/out.bsp");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const Q1Lighting lit = readQ1Lighting(dir + "/out.bsp");
+    REQUIRE(lit.lit.size() == 1);
+    CHECK(lit.lit[0].face == 0);
+    for (uint8_t b : lit.lit[0].rgb) CHECK(int(b) == 50);
+}

@@ -27,6 +27,13 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     EricwSurfaces surfaces = ericwSurfaces(world, source, out.notes);
     out.castsNoShadow = std::move(surfaces.castsNoShadow);
     DirectBakeRules& r = out.rules;
+    // Faces with a minlight of their own (texinfo.json, a brush entity's _minlight): their floor, scaled as the
+    // worldspawn's (Quake 2's 0..1 x 128).
+    std::vector<Vec3> faceMinimum(world.surfaces.size());
+    for (size_t i = 0; i < faceMinimum.size(); ++i)
+        if (surfaces.minlight[i] > 0)
+            faceMinimum[i] = surfaces.minlightColor[i] * (surfaces.minlight[i] * (q2 ? 128.0f : 1.0f) * settings.range / 255.0f / 255.0f);
+    r.surfaceMinimum = faceMinimum;
     r.phongNormals = std::move(surfaces.phongNormals);
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
@@ -97,6 +104,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     if (options.emissiveHigh) surface.subdivide = settings.surflightSubdivision;
     std::vector<std::string> problems;
     std::vector<Light> emitters = quake2SurfaceLights(world, materials, settings, surface, r.surfaceMinimum, &problems);
+    for (size_t i = 0; i < faceMinimum.size() && i < r.surfaceMinimum.size(); ++i) r.surfaceMinimum[i] = vmax(r.surfaceMinimum[i], faceMinimum[i]);
     if (!emitters.empty())
         out.notes.push_back(fmt::format("{} surface light points from SURF_LIGHT faces (ericw-tools -emissivequality {})",
                                         emitters.size(), options.emissiveHigh ? "high" : "low"));

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "luxel/bsp/entities.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/math.hpp"
 
@@ -19,6 +20,8 @@ namespace {
 struct TexinfoFlags {
     bool noShadow = false;
     float phongAngle = 0, phongAngleConcave = 0;
+    float minlight = -1;  // < 0: none
+    std::optional<Vec3> minlightColor;
 };
 
 std::vector<TexinfoFlags> readTexinfoJson(const World& world, const MapSource& source, std::vector<std::string>& notes) {
@@ -39,6 +42,18 @@ std::vector<TexinfoFlags> readTexinfoJson(const World& world, const MapSource& s
         if (f.contains("no_shadow") && f["no_shadow"].is_boolean() && f["no_shadow"].get<bool>()) flags[t].noShadow = true, ++noShadow;
         if (f.contains("phong_angle")) flags[t].phongAngle = number(f["phong_angle"]), ++phong;
         if (f.contains("phong_angle_concave")) flags[t].phongAngleConcave = number(f["phong_angle_concave"]);
+        if (f.contains("minlight") && f["minlight"].is_number() && std::isfinite(f["minlight"].get<double>()))
+            flags[t].minlight = std::clamp(f["minlight"].get<float>(), 0.0f, 1e6f);
+        if (f.contains("minlight_color") && f["minlight_color"].is_array() && f["minlight_color"].size() == 3) {
+            Vec3 c;
+            bool ok = true;
+            for (size_t k = 0; k < 3; ++k) {
+                const auto& v = f["minlight_color"][k];
+                ok = ok && v.is_number() && std::isfinite(v.get<double>());
+                if (ok) (k == 0 ? c.x : k == 1 ? c.y : c.z) = std::clamp(v.get<float>(), 0.0f, 255.0f);
+            }
+            if (ok) flags[t].minlightColor = c;
+        }
     }
     notes.push_back(fmt::format("{} read: {} texinfos cast no shadow, {} are phong-smoothed", name, noShadow, phong));
     return flags;
@@ -149,10 +164,14 @@ EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::ve
     out.castsNoShadow.assign(n, false);
     const std::vector<TexinfoFlags> texinfo = readTexinfoJson(world, source, notes);
     std::vector<float> angle(n, 0), concave(n, 0);
+    out.minlight.assign(n, -1.0f);
+    out.minlightColor.assign(n, Vec3{255, 255, 255});
     for (size_t i = 0; i < n; ++i) {
         const int32_t m = world.surfaces[i].material;
         if (m < 0 || size_t(m) >= texinfo.size()) continue;
         out.castsNoShadow[i] = texinfo[size_t(m)].noShadow;
+        out.minlight[i] = texinfo[size_t(m)].minlight;
+        if (texinfo[size_t(m)].minlightColor) out.minlightColor[i] = *texinfo[size_t(m)].minlightColor;
         angle[i] = texinfo[size_t(m)].phongAngle;
         concave[i] = texinfo[size_t(m)].phongAngleConcave;
     }
@@ -168,10 +187,18 @@ EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::ve
         if (phongAngle) a = std::clamp(float(std::atof(phongAngle->c_str())), 0.0f, 180.0f);
         else if (phong && std::atoi(phong->c_str()) == 1) a = 89;
         if (!std::isfinite(a)) a = 0;
+        // The entity's own _minlight / _minlight_color (_mincolor) win over the texinfo's.
+        const std::string* minlight = e ? e->get("_minlight") : nullptr;
+        const std::string* minColor = e ? (e->get("_minlight_color") ? e->get("_minlight_color") : e->get("_mincolor")) : nullptr;
+        Vec3 color;
+        const bool hasColor = minColor && parseVec3(*minColor, color) && isFinite(color);
+        if (hasColor && color.x <= 1 && color.y <= 1 && color.z <= 1) color = color * 255.0f;
         const Model& model = world.models[m];
         for (uint32_t s = model.firstSurface; s < model.firstSurface + model.numSurfaces && s < n; ++s) {
             if (!casts && e) out.castsNoShadow[s] = true;
             if (a > 0) angle[s] = a;
+            if (minlight && std::isfinite(std::atof(minlight->c_str()))) out.minlight[s] = std::clamp(float(std::atof(minlight->c_str())), 0.0f, 1e6f);
+            if (hasColor) out.minlightColor[s] = color;
         }
     }
     out.phongNormals = phongNormals(world, angle, concave, world.format == MapFormat::Quake2);

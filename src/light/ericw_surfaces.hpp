@@ -13,6 +13,10 @@ namespace luxel {
 struct EricwSurfaces {
     std::vector<bool> castsNoShadow;                 // per surface
     std::vector<std::vector<Vec3>> phongNormals;     // per surface: one unit normal a vertex, or empty (flat)
+    // Per surface: its own minlight in the game's units (Lightsurf_Init: the brush entity's _minlight, else the
+    // texinfo's "minlight"; < 0: none, the worldspawn's applies) and colour (0..255).
+    std::vector<float> minlight;
+    std::vector<Vec3> minlightColor;
 };
 
 // Throws UsageError for a texinfo.json that is not a JSON object. Notes what it read into `notes`.
