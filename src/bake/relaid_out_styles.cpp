@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "luxel/bsp/brush_entities.hpp"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -22,10 +24,7 @@ constexpr uint8_t kNoStyle = 255;
 std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene, const std::vector<Light>& lights,
                                        const DirectBakeRules& rules, std::vector<LightmapHole> holes,
                                        std::vector<LightmapPage>& pages) {
-    std::vector<int32_t> modelOf(world.surfaces.size(), 0);
-    for (size_t m = 1; m < world.models.size(); ++m)
-        for (uint32_t s = world.models[m].firstSurface; s < world.models[m].firstSurface + world.models[m].numSurfaces && s < modelOf.size(); ++s)
-            modelOf[s] = int32_t(m);
+    const std::vector<int32_t> modelOf = surfaceModels(world);
     std::vector<std::optional<Vec3>> centreLight(world.models.size());
     auto lightAt = [&](size_t m) -> const std::optional<Vec3>& {
         std::optional<Vec3>& out = centreLight[m];

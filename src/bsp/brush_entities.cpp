@@ -104,6 +104,14 @@ bool drawnAtStart(MapFormat format, const Entity& e) {
 
 }  // namespace
 
+std::vector<int32_t> surfaceModels(const World& world) {
+    std::vector<int32_t> out(world.surfaces.size(), 0);
+    for (size_t m = 1; m < world.models.size(); ++m)
+        for (uint32_t s = world.models[m].firstSurface; s < world.models[m].firstSurface + world.models[m].numSurfaces && s < out.size(); ++s)
+            out[s] = int32_t(m);
+    return out;
+}
+
 void placeBrushModels(World& world) {
     for (size_t m = 1; m < world.models.size(); ++m) {
         world.models[m].drawn = false;

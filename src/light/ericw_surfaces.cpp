@@ -59,18 +59,6 @@ std::vector<TexinfoFlags> readTexinfoJson(const World& world, const MapSource& s
     return flags;
 }
 
-// The brush entity of each model (-1: none).
-std::vector<const Entity*> modelEntities(const World& world) {
-    std::vector<const Entity*> out(world.models.size(), nullptr);
-    for (const Entity& e : world.entities) {
-        const std::string* model = e.get("model");
-        if (!model || model->size() < 2 || (*model)[0] != '*') continue;
-        const long index = std::strtol(model->c_str() + 1, nullptr, 10);
-        if (index > 0 && size_t(index) < out.size() && !out[size_t(index)]) out[size_t(index)] = &e;
-    }
-    return out;
-}
-
 float polygonArea(const World& w, const Surface& s) {
     Vec3 sum;
     const Vec3 a = w.vertices[s.firstVertex].position;
@@ -176,9 +164,10 @@ EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::ve
         concave[i] = texinfo[size_t(m)].phongAngleConcave;
     }
     // Brush entities: no shadow unless "_shadow" "1"; "_phong" "1" smooths at "_phong_angle" (default 89).
-    const std::vector<const Entity*> entity = modelEntities(world);
     for (size_t m = 1; m < world.models.size(); ++m) {
-        const Entity* e = entity[m];
+        // The entity that uses the model (placeBrushModels found it).
+        const int32_t index = world.models[m].entity;
+        const Entity* e = index >= 0 && size_t(index) < world.entities.size() ? &world.entities[size_t(index)] : nullptr;
         const std::string* shadow = e ? e->get("_shadow") : nullptr;
         const bool casts = shadow && std::atoi(shadow->c_str()) == 1;
         const std::string* phong = e ? e->get("_phong") : nullptr;

@@ -17,4 +17,7 @@ namespace luxel {
 // models[0] keeps its defaults.
 void placeBrushModels(World& world);
 
+// The model each surface belongs to (0: the world, or a surface no model lists), one entry a surface.
+std::vector<int32_t> surfaceModels(const World& world);
+
 }  // namespace luxel

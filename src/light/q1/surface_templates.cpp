@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../entity_values.hpp"
+#include "luxel/bsp/brush_entities.hpp"
 
 namespace luxel {
 
@@ -70,10 +71,7 @@ std::vector<Entity> surfaceTemplateLights(const World& world, std::vector<std::s
     std::vector<Entity> out;
     if (templates.empty()) return out;
     std::vector<size_t> made(templates.size(), 0);
-    std::vector<int32_t> modelOf(world.surfaces.size(), 0);
-    for (size_t m = 1; m < world.models.size(); ++m)
-        for (uint32_t s = world.models[m].firstSurface; s < world.models[m].firstSurface + world.models[m].numSurfaces && s < modelOf.size(); ++s)
-            modelOf[s] = int32_t(m);
+    const std::vector<int32_t> modelOf = surfaceModels(world);
     for (size_t s = 0; s < world.surfaces.size(); ++s) {
         const Surface& surface = world.surfaces[s];
         if (surface.kind != SurfaceKind::Polygon || surface.material < 0 || size_t(surface.material) >= world.materials.size()) continue;
