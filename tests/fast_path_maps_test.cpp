@@ -1,6 +1,6 @@
 // The vector shading loops against the portable ones, and 1 thread against 2, on real maps: every shared Quake
-// 3 map from its spawn, and the OpenArena views of issue 19 (stage programs with environment maps, turbulent
-// lava, cloud skies), lit and lightmap-only, each pair byte for byte.
+// 3 map from its spawn, the OpenArena views of issue 19 (stage programs with environment maps, turbulent
+// lava, cloud skies) and Quake 1 views over warped liquids, lit and lightmap-only, each pair byte for byte.
 #include <catch2/catch.hpp>
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
@@ -23,7 +23,8 @@ const fs::path kOpenArena = "/usr/share/games/openarena/baseoa";
 
 struct MapView {
     std::string map;
-    std::optional<Vec3> pos, angles;  // none: the first spawn
+    std::optional<Vec3> pos, angles;  // none: the camera below
+    std::string camera = "spawn";
 };
 
 bool sameBytes(const Image& a, const Image& b) {
@@ -37,7 +38,7 @@ void checkView(const MapView& v, const std::vector<std::string>& gameDirs) {
         for (Look look : {Look::Engine, Look::Linear}) {
             INFO(v.map << " " << mode << " look " << int(look));
             ViewRequest request;
-            request.camera = "spawn";
+            request.camera = v.camera;
             request.pos = v.pos;
             request.angles = v.angles;
             request.mode = mode;
@@ -91,6 +92,22 @@ TEST_CASE("real maps: vector and portable stage programs and cloud skies give th
     checkView({pak + "oa_dm1.bsp", Vec3{1128, 1424, 124}, Vec3{0, -135, 0}}, {kOpenArena.string()});
     checkView({pak + "oa_dm4.bsp", Vec3{464, -112, 48}, Vec3{43.090f, -155.433f, 0}}, {kOpenArena.string()});
     checkView({patch + "oasago2.bsp", Vec3{-60, -1536, 436}, Vec3{0, 90, 0}}, {kOpenArena.string()});
+}
+
+TEST_CASE("real maps: vector and portable Quake 1 warped liquids, fullbrights, skies and Half-Life light give the same bytes", "[render][maps]") {
+    const auto maps = sharedMaps();
+    if (!maps) {
+        WARN("SKIPPED: ../shared/maps not found");
+        return;
+    }
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 2);
+    const fs::path q1 = fs::path(*maps) / "q1";
+    // lq_e1m5's intermission looks over slime and water (a tenth of its pixels warped); lqdm1's is QuakeSpasm's
+    // reference view (fullbrights, sky).
+    checkView({(q1 / "lq_e1m5/bsp29_lit/lq_e1m5.bsp").string(), std::nullopt, std::nullopt, "intermission"}, {});
+    checkView({(q1 / "lqdm1/bsp29_lit/lqdm1.bsp").string(), std::nullopt, std::nullopt, "intermission"}, {});
+    // Half-Life's per-channel light clamp (grey textures: halflife.wad is not given).
+    checkView({(fs::path(*maps) / "hl/more/freehl_test_weapons.bsp").string(), std::nullopt, std::nullopt, "spawn"}, {});
 }
 
 TEST_CASE("real maps: Source props' cut-out foliage, vector and portable, 1 and 2 threads, the same bytes", "[render][maps]") {

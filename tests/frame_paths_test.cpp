@@ -65,8 +65,10 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
     struct LookCase {
         Look look;
         float hueClampAt, gamma;
+        bool perChannel = false;  // Half-Life's clamp
     };
-    const LookCase looks[] = {{Look::Engine, 2, 1}, {Look::Engine, 0, 2.2f}, {Look::Engine, 2, 1.2f}, {Look::Linear, 0, 1}};
+    const LookCase looks[] = {{Look::Engine, 2, 1},      {Look::Engine, 0, 2.2f},       {Look::Engine, 2, 1.2f},
+                              {Look::Linear, 0, 1},      {Look::Engine, 1, 1, true},    {Look::Engine, 1.5f, 1.2f, true}};
     const bool hadAvx2 = raster::useAvx2();
     INFO("AVX2 available: " << hadAvx2);
     size_t compared = 0;
@@ -75,6 +77,7 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
             for (int spp : {1, 2}) {
                 s.world.look.hueClampAt = lc.hueClampAt;
                 s.world.look.gamma = lc.gamma;
+                s.world.look.clampPerChannel = lc.perChannel;
                 RenderOptions o;
                 o.mode = mode;
                 o.look = lc.look;
@@ -85,7 +88,8 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
                 raster::allowAvx2(true);
                 FrameStats st;
                 const Image fast = renderScene(s, cam, o, &st);
-                INFO("mode " << renderModeName(mode) << " look " << int(lc.look) << " gamma " << lc.gamma << " spp " << spp);
+                INFO("mode " << renderModeName(mode) << " look " << int(lc.look) << " gamma " << lc.gamma << " per channel "
+                             << lc.perChannel << " spp " << spp);
                 REQUIRE(st.pixelsCovered > size_t(cam.width) * cam.height / 2);
                 size_t finite = 0;
                 for (float f : fast.pixels) finite += std::isfinite(f);
@@ -101,7 +105,7 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
                 }
                 ++compared;
             }
-    REQUIRE(compared == 24);
+    REQUIRE(compared == 36);
 }
 
 TEST_CASE("render: lightmap frames are the same bytes for 1, 2 and 8 threads", "[render]") {

@@ -10,6 +10,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
+#include "luxel/render/raster.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/util/error.hpp"
@@ -260,6 +261,37 @@ TEST_CASE("render: engine look clamps keeping hue, then applies gamma; linear ke
     o.look = Look::Linear;
     c = pixelAt(renderScene(s, cam, o), 8, 8);
     REQUIRE(c == Vec3{3.0f, 1.5f, 0.75f});
+}
+
+TEST_CASE("render: Half-Life's clamp takes each channel on its own", "[render]") {
+    // Lightmap (1.6, 0.5, 1.2) on a wall whose material albedo is (0.5, 1, 0.25): GoldSrc saturates each lightmap
+    // channel at 1 (texel 255), then modulates: (1, 0.5, 1) x albedo = (0.5, 0.5, 0.25). The hue-keeping clamp
+    // would scale all three by 1/1.6 instead: (1, 0.3125, 0.75) x albedo = (0.5, 0.3125, 0.1875).
+    RenderScene s;
+    int32_t page = addLightmapPage(s, 2, 2, [](int, int) { return Vec3{1.6f, 0.5f, 1.2f}; });
+    s.world.materials.push_back({"m", 0, 0, 0, {0.5f, 1.0f, 0.25f}});
+    std::vector<FixtureVertex> v;
+    for (Vec3 p : wall(100, 500)) v.push_back({p, {1, 1, 1, 1}, {0.5f, 0.5f}});
+    addPolygon(s, v, {-1, 0, 0}, SurfaceShading::Lightmap, page, true, 0);
+    const Camera cam = makeCamera({0, 0, 0}, {0, 0, 0}, 16, 16);
+    RenderOptions o;
+    o.mode = RenderMode::Lit;
+    o.look = Look::Engine;
+    s.world.look.hueClampAt = 1;
+    s.world.look.clampPerChannel = true;
+    for (bool vec : {true, false}) {
+        raster::allowAvx2(vec);
+        const Vec3 c = pixelAt(renderScene(s, cam, o), 8, 8);
+        CHECK(c.x == Approx(0.5f));
+        CHECK(c.y == Approx(0.5f));
+        CHECK(c.z == Approx(0.25f));
+    }
+    raster::allowAvx2(true);
+    s.world.look.clampPerChannel = false;
+    const Vec3 hue = pixelAt(renderScene(s, cam, o), 8, 8);
+    CHECK(hue.x == Approx(0.5f));
+    CHECK(hue.y == Approx(0.3125f));
+    CHECK(hue.z == Approx(0.1875f));
 }
 
 TEST_CASE("render: billboards face the camera in their colour unless flares are off", "[render]") {

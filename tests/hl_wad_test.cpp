@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
@@ -111,14 +112,19 @@ WadLumpSpec grate() {
     return s;
 }
 
-// The texels a texture of `s` must show: each index through the palette, opaque; a fence's 255 fully clear.
-Texels expectedTexels(const WadLumpSpec& s, const Palette& palette, bool fence) {
+// GoldSrc's texgammatable at its default cvars, written out from BuildGammaTable: (int)(pow(b / 255, 2.0 / 2.5) x 255).
+uint8_t texGamma(uint8_t b) { return uint8_t(int(std::pow(double(b) / 255.0, 0.8) * 255.0)); }
+
+// The texels a texture of `s` must show: each index through the palette (in a Half-Life map, then through
+// texGamma), opaque; a fence's 255 fully clear.
+Texels expectedTexels(const WadLumpSpec& s, const Palette& palette, bool fence, bool halfLife = true) {
     Texels out;
+    auto curve = [&](uint8_t c) { return halfLife ? texGamma(c) : c; };
     for (uint8_t k : s.pixels) {
         if (fence && k == 255)
             out.push_back({0, 0, 0, 0});
         else
-            out.push_back({palette[k][0], palette[k][1], palette[k][2], 255});
+            out.push_back({curve(palette[k][0]), curve(palette[k][1]), curve(palette[k][2]), 255});
     }
     return out;
 }
@@ -158,6 +164,17 @@ bool listedMissing(const MaterialSet& set, const std::string& name) {
 }
 
 }  // namespace
+
+TEST_CASE("hl: GoldSrc's texture gamma at its default cvars, by hand", "[hl]") {
+    // pow(b / 255, 0.8) x 255, truncated: 64 -> 0.25098^0.8 = 0.33090 -> 84.38; 128 -> 0.57618 -> 146.9.
+    const std::array<uint8_t, 256>& t = halfLifeTextureGamma();
+    CHECK(t[0] == 0);
+    CHECK(t[1] == 3);
+    CHECK(t[64] == 84);
+    CHECK(t[128] == 146);
+    CHECK(t[255] == 255);
+    for (size_t b = 1; b < 256; ++b) CHECK(t[b] >= t[b - 1]);
+}
 
 TEST_CASE("hl: textures not embedded are read from the WADs the worldspawn names", "[hl]") {
     const fs::path game = tempDir("hl-wad-basic");
@@ -210,7 +227,8 @@ TEST_CASE("hl: WAD search order, the map's own copy first, and a texture in no W
             for (int x = 0; x < 8; ++x) {
                 const int k = (x + y) % 2 ? 255 : 32 + x + 8 * y;
                 want.push_back(k == 255 ? std::array<uint8_t, 4>{0, 0, 0, 0}
-                                        : std::array<uint8_t, 4>{p[size_t(k)][0], p[size_t(k)][1], p[size_t(k)][2], 255});
+                                        : std::array<uint8_t, 4>{texGamma(p[size_t(k)][0]), texGamma(p[size_t(k)][1]),
+                                                                 texGamma(p[size_t(k)][2]), 255});
             }
         CHECK(level0(textureOf(l.set, 1)) == want);
         CHECK(level0(textureOf(l.set, 0)) == expectedTexels(wallA(), paletteA(), false));
@@ -247,7 +265,7 @@ TEST_CASE("hl: Quake's WAD2 textures are read through the Quake palette", "[hl]"
 
     Q1MapBuilder b = hlWadMap("\"wad\" \"quake.wad\"\n", Q1Variant::Bsp29);
     const Loaded l = loadAt(root / "maps" / "q1wad.bsp", b);
-    CHECK(level0(textureOf(l.set, 0)) == expectedTexels(s, defaultQuakePalette(), false));
+    CHECK(level0(textureOf(l.set, 0)) == expectedTexels(s, defaultQuakePalette(), false, false));
     CHECK(listedMissing(l.set, "{grate"));
 }
 

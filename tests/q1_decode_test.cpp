@@ -32,6 +32,7 @@ namespace {
 // Every luxel of surface `face`'s slot `slot` equals the floor map's byte (grey, or RGB when `rgb`).
 void checkFloorBlock(const World& w, int face, int slot, bool rgb) {
     const Surface& s = w.surfaces[size_t(face)];
+    const bool hl = w.format == MapFormat::HalfLife;
     size_t wrong = 0;
     for (int j = 0; j < s.lightmapRect[3]; ++j)
         for (int i = 0; i < s.lightmapRect[2]; ++i) {
@@ -39,9 +40,9 @@ void checkFloorBlock(const World& w, int face, int slot, bool rgb) {
             Vec3 want;
             if (rgb) {
                 const auto c = q1FloorRgb(face, slot, i, j);
-                want = {stored(c[0]), stored(c[1]), stored(c[2])};
+                want = {stored(c[0], hl), stored(c[1], hl), stored(c[2], hl)};
             } else {
-                const float g = stored(q1FloorGrey(face, slot, i, j));
+                const float g = stored(q1FloorGrey(face, slot, i, j), hl);
                 want = {g, g, g};
             }
             wrong += !(got == want);
@@ -127,10 +128,10 @@ TEST_CASE("q1: the floor map decodes into the neutral model in every variant", "
         checkFloorBlock(w, 0, 0, !quake(v));
         checkFloorBlock(w, 1, 0, !quake(v));
         checkFloorBlock(w, 1, 1, !quake(v));
-        // Luxel (0, 0) of face 0 by hand: grey byte 5 -> 5 x 264 / 256 / 255.
-        CHECK(luxelAt(w, 0, s0, 0, 0).x == Approx(5 * 1.03125 / 255.0));
+        // Luxel (0, 0) of face 0 by hand: grey byte 5 -> 5 x 264 / 256 / 255 (Half-Life: x 338 / 256 more).
+        CHECK(luxelAt(w, 0, s0, 0, 0).x == Approx(5 * 1.03125 * (quake(v) ? 1.0 : 1.3203125) / 255.0));
         // Half-Life: luxel (2, 1) of face 1's second style: grey 5 + 20 + 25 + 100 + 60 = 210 -> (210, 45, 118).
-        if (!quake(v)) CHECK(near(luxelAt(w, 1, s1, 2, 1), Vec3{stored(210), stored(45), stored(118)}));
+        if (!quake(v)) CHECK(near(luxelAt(w, 1, s1, 2, 1), Vec3{stored(210, true), stored(45, true), stored(118, true)}));
         // Luxel coordinates: texture coordinate / 16 less the extents' mins (face 1: (4, -1)).
         checkLuxelCoord(w, s0, 0, 0, 0);
         checkLuxelCoord(w, s0, 2, 4, 2);

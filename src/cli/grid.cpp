@@ -57,7 +57,7 @@ int defaultScale(int cellsWide, int cellsHigh) {
 }
 
 Vec3 shown(Vec3 light, const World& world, bool engineLook) {
-    return engineLook ? toDisplay(clampLightHue(light, world.look), world.look) : light;
+    return engineLook ? toDisplay(clampEngineLight(light, world.look), world.look) : light;
 }
 
 void setPixel(Image& image, int x, int y, Vec3 c) {

@@ -41,7 +41,7 @@ void writePage(const LightmapPage& page, const World& world, bool engineLook, co
     Image image(page.width, page.height, 3);
     for (size_t t = 0; t < size_t(page.width) * size_t(page.height); ++t) {
         Vec3 light{page.rgb[t * 3], page.rgb[t * 3 + 1], page.rgb[t * 3 + 2]};
-        if (engineLook) light = toDisplay(clampLightHue(light, world.look), world.look);
+        if (engineLook) light = toDisplay(clampEngineLight(light, world.look), world.look);
         image.pixels[t * 3] = light.x;
         image.pixels[t * 3 + 1] = light.y;
         image.pixels[t * 3 + 2] = light.z;

@@ -42,7 +42,7 @@ const char* const kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 // Luminance of a linear light value as the game displays it (hue-preserving clamp, [0,1], gamma).
 float displayLuminance(Vec3 linear, const EngineLook& look) {
-    return luminance(toDisplay(clampLightHue(linear, look), look));
+    return luminance(toDisplay(clampEngineLight(linear, look), look));
 }
 
 bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -50,7 +50,7 @@ bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::i
 // The signed change from A to B in display values: the difference of the channel that changed most (the
 // measure the thresholds use), so a change of hue shows as much as one of brightness.
 double signedChange(Vec3 linearA, Vec3 linearB, const EngineLook& lookA, const EngineLook& lookB) {
-    const Vec3 da = toDisplay(clampLightHue(linearA, lookA), lookA), db = toDisplay(clampLightHue(linearB, lookB), lookB);
+    const Vec3 da = toDisplay(clampEngineLight(linearA, lookA), lookA), db = toDisplay(clampEngineLight(linearB, lookB), lookB);
     const double d[3] = {double(db.x) - double(da.x), double(db.y) - double(da.y), double(db.z) - double(da.z)};
     double best = d[0];
     for (double v : {d[1], d[2]})

@@ -273,7 +273,7 @@ DirectionDiff directionDiff(const std::vector<float>& angle, const std::vector<f
     return d;
 }
 
-Vec3 display(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
+Vec3 display(Vec3 linear, const EngineLook& look) { return toDisplay(clampEngineLight(linear, look), look); }
 
 struct SurfaceAcc {
     size_t luxels = 0, unmatched = 0;

@@ -28,7 +28,7 @@ constexpr size_t kMaxWorst = 20;
 constexpr size_t kBlock = 4096;
 
 // What the game shows for light `linear`: the look's hue-preserving clamp, then [0,1] and the display gamma.
-Vec3 displayOf(Vec3 linear, const EngineLook& look) { return toDisplay(clampLightHue(linear, look), look); }
+Vec3 displayOf(Vec3 linear, const EngineLook& look) { return toDisplay(clampEngineLight(linear, look), look); }
 
 double largestChannelDiff(Vec3 a, Vec3 b) {
     return std::max({std::fabs(double(b.x) - double(a.x)), std::fabs(double(b.y) - double(a.y)),

@@ -260,7 +260,8 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
     // One request per (texture, what of it): its content hash keys the cache across maps.
     TextureRequests requests;
     auto add = [&](const MiptexSource& src, const std::string& what, MiptexDecode how, bool fullbrightPart) {
-        return requests.addEmbedded(src.contentKey(paletteKey) + "|" + what, src.file + ":" + src.entry.name,
+        const std::string curve = how.colourCurve ? "|texgamma" : "";
+        return requests.addEmbedded(src.contentKey(paletteKey) + "|" + what + curve, src.file + ":" + src.entry.name,
                                     [src, how, fullbrightPart] {
                                         MiptexImage image = src.decode(how);
                                         if (fullbrightPart && image.fullbright.empty())  // cannot be: hasFullbrights said so
@@ -350,6 +351,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         MiptexDecode how;
         how.fence = fence;
         how.splitFullbrights = !halfLife && !liquid && src.palette && hasFullbrights(src.lump(), e, fence);
+        if (halfLife) how.colourCurve = &halfLifeTextureGamma();
         look.texture = add(src, how.splitFullbrights ? "base" : "whole", how, false);
         if (how.splitFullbrights) fullbrightRequest[i] = add(src, "fullbright", how, true);
         if (fence) look.blend = BlendMode::AlphaTest, look.alphaRef = 0.5f, look.shadow = ShadowCast::AlphaTexture;

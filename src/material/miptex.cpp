@@ -1,6 +1,9 @@
 // Quake 1 / Half-Life miptex textures: the lump directory and level 0 through a palette.
 #include "luxel/material/miptex.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "luxel/io/reader.hpp"
 #include "luxel/util/error.hpp"
 
@@ -83,6 +86,12 @@ MiptexImage decodeMiptex(std::span<const uint8_t> lump, const MiptexEntry& entry
         for (size_t i = 0; i < colours; ++i) own[i] = {p.u8(), p.u8(), p.u8()};
         palette = &own;
     }
+    Palette curved;
+    if (how.colourCurve) {
+        for (size_t i = 0; i < curved.size(); ++i)
+            for (size_t c = 0; c < 3; ++c) curved[i][c] = (*how.colourCurve)[(*palette)[i][c]];
+        palette = &curved;
+    }
 
     MiptexImage out;
     out.base.width = out.fullbright.width = entry.width;
@@ -122,6 +131,17 @@ bool hasFullbrights(std::span<const uint8_t> lump, const MiptexEntry& entry, boo
     for (uint64_t i = 0; i < texels; ++i)
         if (lump[size_t(start + i)] >= kFirstFullbright && !(fence && lump[size_t(start + i)] == 255)) return true;
     return false;
+}
+
+const std::array<uint8_t, 256>& halfLifeTextureGamma() {
+    static const std::array<uint8_t, 256> table = [] {
+        constexpr double kGamma = 2.5, kTextureGamma = 2.0;  // the engine's defaults of gamma and texgamma
+        std::array<uint8_t, 256> t{};
+        for (size_t i = 0; i < t.size(); ++i)
+            t[i] = uint8_t(std::clamp(int(std::pow(double(i) / 255.0, kTextureGamma / kGamma) * 255.0), 0, 255));
+        return t;
+    }();
+    return table;
 }
 
 }  // namespace luxel

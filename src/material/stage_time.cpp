@@ -76,6 +76,15 @@ float engineSine(double periods) { return tableSine<1024>(periods); }
 
 float quake2Turbulence(double radians) { return 8.0f * tableSine<256>(radians / (2.0 * std::numbers::pi)); }
 
+const float* quake2TurbulenceTable() {
+    static const std::array<float, 256> table = [] {
+        std::array<float, 256> t{};
+        for (size_t i = 0; i < t.size(); ++i) t[i] = 8.0f * sineTable<256>()[i];
+        return t;
+    }();
+    return table.data();
+}
+
 double evalWave(const Wave& w, double time) {
     // RB_CalcWaveColor: noise is read at (time + phase) * frequency, not phase + time * frequency.
     if (w.func == Wave::Func::Noise)

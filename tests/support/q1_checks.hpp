@@ -47,8 +47,11 @@ inline size_t miptexHeader(const Bytes& file, int slot) {
     return lump + le32(file, lump + 4 + 4 * size_t(slot));
 }
 
-// A stored light byte as the World holds it: QuakeSpasm's style 'm' (264) over 256, as a fraction of 255.
-inline float stored(uint8_t b) { return float(double(b) * 264.0 / 256.0 / 255.0); }
+// A stored light byte as the World holds it: QuakeSpasm's style 'm' (264) over 256, as a fraction of 255; Half-Life's
+// GoldSrc also scales by its lightscale at lightgamma 2.5, (int)(2^0.4 x 256 + 0.5) = 338, over 256.
+inline float stored(uint8_t b, bool halfLife = false) {
+    return float(double(b) * 264.0 / 256.0 * (halfLife ? 338.0 / 256.0 : 1.0) / 255.0);
+}
 
 // Luxel (i, j) of surface s's block in style slot `slot`.
 inline Vec3 luxelAt(const World& w, int slot, const Surface& s, int i, int j) {

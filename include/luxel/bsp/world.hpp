@@ -241,6 +241,9 @@ struct EngineLook {
     // Look::EngineWindowed's clamp (Quake 3 without hardware overbright: the whole x4 shift applied to the
     // bytes, clamped hue-preserving at 255, so at 1 here); 0: the same as hueClampAt.
     float windowedHueClampAt = 0;
+    // The clamp at hueClampAt takes each channel on its own instead of keeping the hue (Half-Life: each lightmap
+    // texel channel saturates at 255 by itself, R_BuildLightMap's t > 1023).
+    bool clampPerChannel = false;
     float gamma = 1.0f;    // display gamma applied after clamping to [0,1]
     // Lightmap mode (the engine's r_lightmap) draws surfaces without a lightmap (sky, liquids) white, as
     // QuakeSpasm does, instead of with their own stages (Quake 3's rule).

@@ -90,6 +90,9 @@ double evalWave(const Wave& wave, double time);
 float engineSine(double periods);
 // Quake 2's r_turbsin (256 entries of 8 sin) read as EmitWaterPolys does: at (int)(radians * 256 / (2 pi)) & 255.
 float quake2Turbulence(double radians);
+// quake2Turbulence's 256 values, 8 sin(2 pi i / 256): entry i is its value where the period's fraction times 256,
+// truncated, is i mod 256 (for the vector loops, which compute that index themselves).
+const float* quake2TurbulenceTable();
 
 // One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
 // the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.

@@ -1,6 +1,7 @@
 #pragma once
 // Textures embedded in Quake 1 and Half-Life maps (the miptex lump) and in WAD3 files: a 40-byte header (name,
 // size, four mip offsets) and 8-bit palette indices; Half-Life's carry their own palette after the last mip.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -36,7 +37,13 @@ struct MiptexDecode {
     // Quake's fullbright indices (224-255, drawn unlit): `base` gets them black, `fullbright` them alone (the
     // rest black, alpha 0). Off: `base` has every colour and `fullbright` stays empty.
     bool splitFullbrights = false;
+    // Each colour's channels through this table (Half-Life: halfLifeTextureGamma()); null: as stored.
+    const std::array<uint8_t, 256>* colourCurve = nullptr;
 };
+
+// GoldSrc's texgammatable at the engine's default cvars (BuildGammaTable: gamma 2.5, texgamma 2.0): byte b becomes
+// (int)(pow(b / 255, texgamma / gamma) * 255), applied to every texture's palette as it is loaded.
+const std::array<uint8_t, 256>& halfLifeTextureGamma();
 
 struct MiptexImage {
     RgbaImage base;

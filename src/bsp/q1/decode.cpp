@@ -78,6 +78,11 @@ Context openQuake1(const MapSource& source, World& w) {
     w.layoutName = magic == "BSP2" || magic == "2PSB" ? magic : std::string();
     w.file = source.displayName;
     w.look.lightmapModeUnlitWhite = true;  // QuakeSpasm's r_lightmap 1
+    if (c.variant == Variant::HalfLife) {
+        // GoldSrc's lightmap texels saturate channel by channel at 255 (q1/lighting.cpp).
+        w.look.hueClampAt = 1.0f;
+        w.look.clampPerChannel = true;
+    }
     // The player's eye: Quake's view_ofs 22 above the origin, Half-Life's VEC_VIEW 28.
     w.eyeHeight = c.variant == Variant::HalfLife ? 28.0f : 22.0f;
     bsp::readLumpDirectory(file, kLumpNames, bsp::DirectoryCheck::AtLumpOffset, c.lumps, w);

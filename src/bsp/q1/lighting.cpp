@@ -5,8 +5,14 @@
 // Colour. QuakeSpasm (R_BuildLightMap) sums sample x style value (style 'm' = 264) and shifts by 8 with
 // gl_overbright 1, clamping each channel at 255: linear 1.0 here = that texel 255, so a stored byte b of a
 // normal style is b x 264 / 256 / 255. The world is then drawn texture x 2 x texel / 255 (the materials' x 2,
-// material/load_q1.cpp), and r_lightmap 1 shows the texel alone. Half-Life's engine builds its lightmaps from
-// the same sums.
+// material/load_q1.cpp), and r_lightmap 1 shows the texel alone.
+//
+// Half-Life's engine (without overbright: GoldSrc's GL renderer, as Xash3D's ref_gl R_BuildLightMap rebuilds it)
+// sums sample x style value (264) the same way, scales by lightscale = (int)(2^(1 / lightgamma) x 256 + 0.5) = 338
+// at the default lightgamma 2.5, shifts by 14 to a 10-bit value clamped at 1023, and stores lightgammatable of
+// it >> 2. At the default brightness 0 that table is the identity (pow(pow(x, 2.5), 0.4), truncated: at most one
+// step of 1023 low), so a texel is min(255, sum x 338 / 256 >> 8): b x 264 / 256 x 338 / 256 / 255 here, each
+// channel clamped at 1 (EngineLook::clampPerChannel), and the world is drawn texture x texel / 255 (no x 2).
 #include <algorithm>
 
 #include <tbb/parallel_for.h>
@@ -19,6 +25,7 @@ namespace luxel::q1 {
 namespace {
 
 constexpr double kNormalStyle = 264.0 / 256.0;  // QuakeSpasm's d_lightstylevalue for 'm' over the >> 8
+constexpr double kHalfLifeLightScale = 338.0 / 256.0;  // GoldSrc's lightscale at lightgamma 2.5 over its 256
 
 // The light bytes the engines would show, and how many bytes a luxel takes there (1 grey, 3 RGB).
 struct LightBytes {
@@ -113,7 +120,8 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
     for (int slot = 1; slot < maxStyles; ++slot) w.extraLightmapSlots[size_t(slot - 1)] = makeAtlasPages(layout);
 
     std::array<float, 256> lut;
-    for (int b = 0; b < 256; ++b) lut[size_t(b)] = float(double(b) * kNormalStyle / 255.0);
+    const double scale = c.variant == Variant::HalfLife ? kNormalStyle * kHalfLifeLightScale : kNormalStyle;
+    for (int b = 0; b < 256; ++b) lut[size_t(b)] = float(double(b) * scale / 255.0);
     tbb::parallel_for(size_t(0), lit.size(), [&](size_t i) {
         const FaceLightmap& f = lit[i];
         const AtlasPlacement& p = layout.placements[i];

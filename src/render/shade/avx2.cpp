@@ -32,7 +32,7 @@ RunFn lightmapRunFor(const TriShade& t, const LookParams& lp) {
     const bool single = t.slots == 1 && t.unitWeight;
     if (!t.hasAlbedo && lp.linear)
         return single ? lightmapRunAvx2<true, LookKind::Identity> : lightmapRunAvx2<false, LookKind::Identity>;
-    if (!t.hasAlbedo && !lp.linear && !lp.gamma && lp.hueClampAt > 0)
+    if (!t.hasAlbedo && !lp.linear && !lp.gamma && lp.hueClampAt > 0 && !lp.clampPerChannel)
         return single ? lightmapRunAvx2<true, LookKind::HueClamp> : lightmapRunAvx2<false, LookKind::HueClamp>;
     return single ? lightmapRunAvx2<true, LookKind::General> : lightmapRunAvx2<false, LookKind::General>;
 }

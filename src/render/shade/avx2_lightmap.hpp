@@ -20,7 +20,9 @@ static LUXEL_AVX2 inline __m256 lookPair(__m256 c, __m256 albedo, __m256 clampAt
         return c;
     } else {
         if (K == LookKind::General && lp.linear) return t.hasAlbedo ? _mm256_mul_ps(c, albedo) : c;
-        if (K == LookKind::HueClamp || lp.hueClampAt > 0) {
+        if (lp.clampPerChannel && lp.hueClampAt > 0) {
+            c = _mm256_min_ps(clampAt, c);  // std::min per channel (see hueClamp8)
+        } else if (K == LookKind::HueClamp || lp.hueClampAt > 0) {
             const __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_permute_ps(c, 0xaa), _mm256_permute_ps(c, 0x55)),
                                            _mm256_permute_ps(c, 0x00));
             const __m256 over = _mm256_cmp_ps(m, clampAt, _CMP_GT_OQ);

@@ -1,13 +1,14 @@
 // The AVX2 loop of stage programs: programRun's pixels 8 at a time, every lane through the same IEEE
 // operations as programPixel (program.cpp), so both give the same bits. It covers the stages real
-// maps are made of (a texture on its base, lightmap or environment coordinates, turbulent or not; the
-// lightmap; white; every colour generator, blend and alpha test; texture, vertex and constant alpha).
-// Programs with other stages (tcGen vector, Quake 2 warps, specular or portal alpha, textures
-// that are not powers of two) stay scalar.
+// maps are made of (a texture on its base, lightmap or environment coordinates, turbulent or not, or Quake 1
+// and 2 warped; the lightmap; white; every colour generator, blend and alpha test; texture, vertex and constant
+// alpha). Programs with other stages (tcGen vector, specular or portal alpha, textures that are not powers of
+// two) stay scalar.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
+#include <numbers>
 
 #include "avx2_lightmap.hpp"
 #include "program_parts.hpp"
@@ -21,7 +22,7 @@ namespace {
 // ProgramLight::fb on 8 pixels.
 LUXEL_AVX2 inline Rgb8 framebufferLight8(Rgb8 l, const ProgramLight& pl) {
     if (pl.linear) return l;
-    if (pl.clampAt > 0) hueClamp8(l.r, l.g, l.b, pl.clampAt);
+    if (pl.clampAt > 0) hueClamp8(l.r, l.g, l.b, pl.clampAt, pl.clampPerChannel);
     return scale8(l, _mm256_set1_ps(1.0f / pl.ramp));
 }
 
@@ -60,6 +61,24 @@ LUXEL_AVX2 inline void environmentCoordinates8(Vec3 eye, const DrawVertex& v0, c
     t = _mm256_sub_ps(half, _mm256_mul_ps(rz, half));
 }
 
+// quake2Turbulence(double(x) * 0.125 + time) per lane, in the scalar function's double arithmetic: fmod(p, 1)
+// is p - trunc(p) (exact), and ((i % 256) + 256) % 256 of the truncated i in (-256, 256) is i & 255. A lane whose
+// period is not finite reads 0, as tableSine returns.
+LUXEL_AVX2 inline __m256 quake2Turbulence8(__m256 x, double time, const float* table) {
+    auto indices = [&](__m128 xs, __m128& finite) LUXEL_AVX2 {
+        const __m256d radians = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(xs), _mm256_set1_pd(0.125)), _mm256_set1_pd(time));
+        const __m256d periods = _mm256_div_pd(radians, _mm256_set1_pd(2.0 * std::numbers::pi));
+        const __m256d fraction = _mm256_sub_pd(periods, _mm256_round_pd(periods, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+        // periods - periods is 0 exactly when periods is finite (NaN otherwise).
+        finite = _mm256_cvtpd_ps(_mm256_cmp_pd(_mm256_sub_pd(periods, periods), _mm256_setzero_pd(), _CMP_EQ_OQ));
+        return _mm_and_si128(_mm256_cvttpd_epi32(_mm256_mul_pd(fraction, _mm256_set1_pd(256.0))), _mm_set1_epi32(255));
+    };
+    __m128 finiteLow, finiteHigh;
+    const __m128i low = indices(_mm256_castps256_ps128(x), finiteLow), high = indices(_mm256_extractf128_ps(x, 1), finiteHigh);
+    const __m256 value = _mm256_i32gather_ps(table, _mm256_set_m128i(high, low), 4);
+    return _mm256_and_ps(value, _mm256_set_m128(finiteHigh, finiteLow));
+}
+
 }  // namespace
 
 bool programFitsAvx2(const ShadeContext& ctx, const TriShade& t) {
@@ -67,7 +86,7 @@ bool programFitsAvx2(const ShadeContext& ctx, const TriShade& t) {
     if (stages.size() > kMaxProgramStages) return false;
     for (const MaterialStage& s : stages) {
         if (s.source == MaterialStage::Source::Texture && s.texture >= 0) {
-            if (s.texGen == MaterialStage::TexGen::Vector || s.texGen == MaterialStage::TexGen::Quake2Warp) return false;
+            if (s.texGen == MaterialStage::TexGen::Vector) return false;
             if (!textureFits(*ctx.materials->textures[size_t(s.texture)])) return false;
         }
         if (s.alpha == MaterialStage::Alpha::LightingSpecular || s.alpha == MaterialStage::Alpha::Portal) return false;
@@ -95,6 +114,7 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
         scale2[k] = affineScale2(stages[k]);
     }
     const bool identityTable = ctx.albedoTable->identity;
+    const float* turbulence = quake2TurbulenceTable();
     const bool vectorLightmap = t.path == ShadePath::Lightmap && t.narrowIndices;
     const LightmapRow lightRow = vectorLightmap ? lightmapRow(t, fy) : LightmapRow{};
     for (int k = 0; k < n; k += 8) {
@@ -146,6 +166,11 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
                     const Vec2 &t0 = lm ? v0.lightmapUV : v0.texUV, &t1 = lm ? v1.lightmapUV : v1.texUV,
                                &t2 = lm ? v2.lightmapUV : v2.texUV;
                     su = interp8(t0.x, t1.x, t2.x, b0, b1, b2), sv = interp8(t0.y, t1.y, t2.y, b0, b1, b2);
+                    if (m.texGen == MaterialStage::TexGen::Quake2Warp) {
+                        const __m256 warpedU = _mm256_add_ps(su, quake2Turbulence8(sv, m.warpTime, turbulence));
+                        sv = _mm256_add_ps(sv, quake2Turbulence8(su, m.warpTime, turbulence));
+                        su = warpedU;
+                    }
                     // stageCoordinates' level: max(row, column footprint) * (iw2 * iw2) * the stage's scale.
                     const TexFootprint& f = s.feet[st];
                     const __m256 q = _mm256_add_ps(_mm256_set1_ps(f.dyU[0]), _mm256_mul_ps(_mm256_set1_ps(f.dyU[1]), fx));

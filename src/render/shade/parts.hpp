@@ -22,6 +22,7 @@
 #define LUXEL_AVX2 __attribute__((target("avx2")))
 #endif
 
+#include "luxel/render/look.hpp"
 #include "luxel/render/shade.hpp"
 
 namespace luxel::render::shading {
@@ -75,6 +76,7 @@ static inline Vec3 normalOf(const Pixel& p) { return normalize(interp3(p.v0->nor
 struct LookParams {
     bool linear = false;
     float hueClampAt = 0;
+    bool clampPerChannel = false;  // the clamp at hueClampAt per channel (EngineLook::clampPerChannel)
     bool gamma = false;
     float invGamma = 1;
     const GammaTable* table = nullptr;  // gamma through the table; nullptr: pow
@@ -88,10 +90,7 @@ static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) :
 
 static inline Vec3 lookOf(Vec3 light, Vec3 albedo, const LookParams& lp) {
     if (lp.linear) return light * albedo;
-    if (lp.hueClampAt > 0) {
-        float m = std::max(light.x, std::max(light.y, light.z));
-        if (m > lp.hueClampAt) light *= lp.hueClampAt / m;
-    }
+    light = clampLight(light, lp.hueClampAt, lp.clampPerChannel);
     Vec3 c{clamp01(light.x * albedo.x), clamp01(light.y * albedo.y), clamp01(light.z * albedo.z)};
     if (lp.gamma) {
         if (lp.table)
@@ -333,14 +332,11 @@ static inline Vec4 texturedPixel(const ShadeContext& ctx, const TriShade& t, con
 struct ProgramLight {
     bool linear = false;
     float ramp = 1;      // the display ramp: framebuffer values are light / ramp
-    float clampAt = 0;   // the look's hue clamp (light units)
+    float clampAt = 0;   // the look's clamp (light units)
+    bool clampPerChannel = false;
     Vec3 fb(Vec3 light) const {  // light as the framebuffer holds it
         if (linear) return light;
-        if (clampAt > 0) {
-            const float m = std::max(light.x, std::max(light.y, light.z));
-            if (m > clampAt) light *= clampAt / m;
-        }
-        return light * (1.0f / ramp);
+        return clampLight(light, clampAt, clampPerChannel) * (1.0f / ramp);
     }
 };
 
@@ -348,6 +344,7 @@ static inline ProgramLight programLight(const LookParams& lp) {
     ProgramLight p;
     p.linear = lp.linear;
     p.clampAt = lp.hueClampAt;
+    p.clampPerChannel = lp.clampPerChannel;
     p.ramp = !lp.linear && lp.hueClampAt > 0 ? lp.hueClampAt : 1.0f;
     return p;
 }

@@ -73,6 +73,7 @@ LookParams lookParams(Look look, const EngineLook& engine, const GammaTable* tab
     lp.linear = look == Look::Linear;
     lp.hueClampAt = look == Look::EngineWindowed && engine.windowedHueClampAt > 0 ? engine.windowedHueClampAt
                                                                                  : engine.hueClampAt;
+    lp.clampPerChannel = engine.clampPerChannel;
     lp.gamma = engine.gamma > 0 && engine.gamma != 1.0f;
     lp.invGamma = lp.gamma ? 1.0f / engine.gamma : 1.0f;
     lp.table = lp.gamma && table && table->valid ? table : nullptr;
