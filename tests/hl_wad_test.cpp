@@ -420,3 +420,67 @@ TEST_CASE("hl: --palette that is neither a palette.lmp nor a PCX says so", "[hl]
         CHECK_THAT(e.what(), Catch::Contains("neither a 768-byte palette.lmp nor a PCX file") && Catch::Contains("bad.pal"));
     }
 }
+
+namespace {
+
+// The Half-Life floor map with face 1 (the "{grate" texinfo) moved into brush model *1, a func_wall with these keys.
+Q1MapBuilder renderModeMap(const std::string& keys) {
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::HalfLife);
+    b.models[0].numFaces = 1;
+    Q1Model wall = b.models[0];
+    wall.firstFace = 1, wall.numFaces = 1, wall.visLeaves = 0;
+    b.models.push_back(wall);
+    b.entities += "{\n\"classname\" \"func_wall\"\n\"model\" \"*1\"\n" + keys + "}\n";
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("hl: brush entities' render modes as GoldSrc draws them", "[hl]") {
+    const fs::path root = tempDir("hl-render-modes");
+    struct Case {
+        std::string keys;
+        int mode;
+        BlendMode blend;
+        bool unlit;
+        float opacity, alphaRef;
+    };
+    const Case cases[] = {
+        {"\"rendermode\" \"2\"\n\"renderamt\" \"100\"\n", 2, BlendMode::Blend, true, 100 / 255.0f, 0.5f},   // texture
+        {"\"rendermode\" \"3\"\n\"renderamt\" \"51\"\n", 3, BlendMode::Blend, true, 51 / 255.0f, 0.5f},     // glow
+        {"\"rendermode\" \"5\"\n\"renderamt\" \"255\"\n", 5, BlendMode::Additive, true, 1.0f, 0.5f},        // additive
+        {"\"rendermode\" \"4\"\n\"renderamt\" \"255\"\n", 4, BlendMode::AlphaTest, false, 1.0f, 0.25f},     // solid
+    };
+    for (const Case& c : cases) {
+        INFO(c.keys);
+        const Loaded l = loadAt(root / "maps" / ("mode" + std::to_string(c.mode) + ".bsp"), renderModeMap(c.keys));
+        const int32_t own = l.world.surfaces[1].material;
+        // The world's face keeps texinfo 0; the entity's face has a material of its own after the two texinfos.
+        CHECK(l.world.surfaces[0].material == 0);
+        REQUIRE(own == 2);
+        REQUIRE(l.world.materials.size() == 3);
+        CHECK(l.world.materials[2].name == "{grate");
+        CHECK(l.world.materials[2].entityRenderMode == c.mode);
+        const SurfaceLook& look = l.set.looks[size_t(own)];
+        CHECK(look.blend == c.blend);
+        CHECK(look.unlit == c.unlit);
+        CHECK(look.opacity == Approx(c.opacity));
+        CHECK(look.alphaRef == Approx(c.alphaRef));
+        CHECK(look.texture == l.set.looks[1].texture);  // the same texture as the texinfo's own look
+    }
+    SECTION("colour: rendercolor instead of the texture") {
+        const Loaded l = loadAt(root / "maps" / "colour.bsp",
+                                renderModeMap("\"rendermode\" \"1\"\n\"renderamt\" \"200\"\n\"rendercolor\" \"255 128 0\"\n"));
+        const SurfaceLook& look = l.set.looks[size_t(l.world.surfaces[1].material)];
+        CHECK(look.texture == -1);
+        CHECK(look.unlit);
+        CHECK(look.blend == BlendMode::Blend);
+        CHECK(look.opacity == Approx(200 / 255.0f));
+        CHECK(l.world.materials[2].reflectivity == Vec3{1.0f, 128 / 255.0f, 0.0f});
+    }
+    SECTION("rendermode 0 keeps the texinfo's material") {
+        const Loaded normal = loadAt(root / "maps" / "normal.bsp", renderModeMap("\"rendermode\" \"0\"\n"));
+        CHECK(normal.world.materials.size() == 2);
+        CHECK(normal.world.surfaces[1].material == 1);
+    }
+}

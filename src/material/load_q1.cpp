@@ -114,8 +114,44 @@ size_t animationFrame(const std::vector<MiptexEntry>& dir, size_t entry, float t
     return size_t(frames[size_t(k)]);
 }
 
-// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit.
-std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time) {
+// GoldSrc's render modes of brush entities (Material::entityRenderMode), as its renderer sets them up
+// (R_SetRenderMode, R_HasLightmap in Xash3D's ref_gl, which rebuilds it): colour, texture, glow and additive are
+// drawn without the lightmap, blended by renderamt over what is behind (additive: added, scaled by it) and
+// without writing depth; colour draws rendercolor (the material's reflectivity) instead of the texture; solid
+// keeps the lightmap and cuts the texture out where its alpha is under 0.25.
+enum EntityRenderMode : int32_t { kRenderTransColor = 1, kRenderTransTexture, kRenderGlow, kRenderTransAlpha, kRenderTransAdd };
+
+void applyEntityRenderMode(const Material& mat, SurfaceLook& look) {
+    const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
+    switch (mat.entityRenderMode) {
+        case kRenderTransColor:
+            look.texture = -1;
+            look.missing = false;
+            [[fallthrough]];
+        case kRenderTransTexture:
+        case kRenderGlow:
+            look.unlit = true;
+            look.blend = BlendMode::Blend;
+            look.opacity = amount;
+            look.shadow = ShadowCast::None;
+            break;
+        case kRenderTransAdd:
+            look.unlit = true;
+            look.blend = BlendMode::Additive;
+            look.opacity = amount;
+            look.shadow = ShadowCast::None;
+            break;
+        case kRenderTransAlpha:
+            look.blend = BlendMode::AlphaTest;
+            look.alphaRef = 0.25f;
+            break;
+        default: break;
+    }
+}
+
+// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit; a
+// Half-Life brush entity's blended over what is behind by its render mode.
+std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat) {
     auto program = std::make_shared<StageProgram>();
     MaterialStage s;
     s.texture = texture;
@@ -123,6 +159,18 @@ std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time) {
     s.warpTime = double(time);
     const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
     std::copy(std::begin(m), std::end(m), std::begin(s.affine));
+    const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
+    if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow) {
+        s.blends = true;
+        s.src = BlendFactor::SrcAlpha, s.dst = BlendFactor::OneMinusSrcAlpha;
+        s.alpha = MaterialStage::Alpha::Constant;
+        s.alphaConstant = amount;
+    } else if (mat.entityRenderMode == kRenderTransAdd) {
+        s.blends = true;
+        s.src = BlendFactor::One, s.dst = BlendFactor::One;
+        s.color = MaterialStage::Color::Constant;
+        s.constant = {amount, amount, amount};
+    }
     program->stages.push_back(s);
     return program;
 }
@@ -272,6 +320,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
     };
 
     std::vector<int32_t> fullbrightRequest(world.materials.size(), -1);
+    std::vector<uint8_t> warped(world.materials.size(), 0);  // liquids, drawn by warpProgram
     bool anySky = false;
     set.skies.resize(1);
     set.skies[0].dome = SkyBox::Dome::Quake1;
@@ -299,6 +348,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
             look.tcScale = {1.0f / float(dir[entry].width), 1.0f / float(dir[entry].height)};
             look.missing = true;
             addMissing(set, dir[entry].name);
+            applyEntityRenderMode(mat, look);
             continue;
         }
         const MiptexSource& src = *found;
@@ -358,8 +408,17 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         if (liquid) {
             look.unlit = true;
             look.shadow = ShadowCast::None;
+            warped[i] = 1;
         } else if (!halfLife) {
             look.albedoScale = {2, 2, 2};  // gl_overbright 1
+        }
+        if (!liquid || mat.entityRenderMode == kRenderTransColor) {
+            applyEntityRenderMode(mat, look);
+            if (mat.entityRenderMode == kRenderTransColor) warped[i] = 0;
+        } else if (mat.entityRenderMode != 0) {  // the warp program blends; the look has it drawn after the opaque
+            look.blend = mat.entityRenderMode == kRenderTransAdd     ? BlendMode::Additive
+                         : mat.entityRenderMode == kRenderTransAlpha ? BlendMode::Opaque
+                                                                      : BlendMode::Blend;
         }
     }
 
@@ -368,8 +427,8 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         SurfaceLook& look = set.looks[i];
         const Material& mat = world.materials[i];
         if (look.texture < 0 || (mat.flags & (kMaterialNoDraw | kMaterialSky))) continue;
-        if (look.unlit) {
-            look.program = warpProgram(look.texture, options.time);
+        if (warped[i]) {
+            look.program = warpProgram(look.texture, options.time, mat);
             continue;
         }
         const int32_t fullbright = requests.textureIndex(fullbrightRequest[i]);

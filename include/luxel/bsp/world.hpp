@@ -75,6 +75,9 @@ struct Material {
     // alpha, 0-1): white, or a Source static prop's diffuse modulation. As the engine's ColorModulate and
     // AlphaModulate it takes the place of the material's $color and $alpha (Source: times $color2).
     std::optional<Vec4> modelColor{};
+    // Half-Life brush entities' materials: the entity's rendermode as GoldSrc's kRender* numbers it (1 colour,
+    // 2 texture, 3 glow, 4 solid, 5 additive; 0 drawn normally), its rendercolor and renderamt in modelColor.
+    int32_t entityRenderMode = 0;
 };
 
 // One side of a light-blocking brush: the brush holds the points p with dot(plane.normal, p) <= plane.dist.

@@ -99,6 +99,8 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
         {"tree", {kVisibility, kMarkSurfaces, kLeafs, kNodes, kClipnodes, kModels}, [](Context& c, World& w) {
              decodeTree(c, w);
              placeBrushModels(w);
+             // Not for the baker's relaid-out maps: its texinfo.json rules index materials by texinfo.
+             if (c.variant == Variant::HalfLife && !c.relayout) applyRenderModes(w);
          }},
         {"counts", {}, [](Context& c, World& w) {
              w.otherCounts = {{"edges", c.numEdges},
