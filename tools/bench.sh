@@ -15,13 +15,16 @@
 #   --scale         instead: how build/luxel's frame scales with resolution (640x360 .. 3840x2160), map size
 #                   (every shared Quake 3 map's spawn) and threads, with the peak memory of each run
 #                   (GNU time's maximum resident set) and its growth per frame pixel
+#   --quake1        instead: issue 42's Quake 1 speed, for build/luxel alone: lq_e1m5 against oa_dm1 at 1920x1080 lit,
+#                   the same camera kinds (spawn, intermission or the map's best view, overview), each map's runs
+#                   alternating; frame ms, pixels covered and ns per covered pixel
 #   --props         instead: static props' cost on ../shared/source-content's background_01 (issue 17's
 #                   targets: a frame with props at most 1.25x one without; props and their materials loaded in
 #                   at most 50 ms), for build/luxel alone
 # Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0 props=0
+base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0 props=0 quake1=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base_commit=$2; shift ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
     --targets) targets=1 ;;
     --scale) scale=1 ;;
     --props) props=1 ;;
+    --quake1) quake1=1 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -59,6 +63,37 @@ if [ "$targets" = 1 ]; then
   echo "== rebake accuracy by ray count"
   "$luxel" rebake "$maps/q3/oa085_ctf_compromise.bsp" --rays 4096 --compare-rays 64,256,1024
   "$luxel" rebake "$maps/source/sdk2013ce_sdk_vehicles_v20.bsp" --rays 4096 --compare-rays 64,256,1024
+  exit 0
+fi
+
+if [ "$quake1" = 1 ]; then
+  [ -d "$maps/q1" ] && [ -d "$baseoa" ] || { echo "bench.sh: needs $maps/q1 and $baseoa" >&2; exit 2; }
+  command -v jq >/dev/null || { echo "bench.sh: needs jq (tools/setup.sh)" >&2; exit 2; }
+  median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+  q1=$maps/q1/lq_e1m5/bsp29_lit/lq_e1m5.bsp
+  echo "build/luxel $(git rev-parse --short HEAD)  runs: $runs x $frames frames  $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "1920x1080 lit, frame median of $runs alternating runs; ns per covered pixel = frame / pixels covered"
+  echo
+  echo "| camera | lq_e1m5 ms | pixels | ns/pixel | oa_dm1 ms | pixels | ns/pixel | lq_e1m5 ÷ oa_dm1 per pixel |"
+  echo "|---|---|---|---|---|---|---|---|"
+  # camera name | lq_e1m5's camera | oa_dm1's (its info_player_intermission: the best view when it has none)
+  for row in "spawn|--camera spawn|--pos 1128 1424 124 --angles 0 -135 0" "intermission|--camera intermission|--camera intermission" \
+             "best|--camera best|--camera best" "overview|--camera overview|--camera overview"; do
+    IFS='|' read -r name q1cam oacam <<<"$row"
+    q1ms=() oams=()
+    for ((r = 0; r < runs; ++r)); do
+      # shellcheck disable=SC2086  # the cameras are word lists
+      jq1=$("$luxel" bench "$q1" $q1cam --size 1920x1080 --mode lit --frames "$frames" --json 2>/dev/null)
+      # shellcheck disable=SC2086
+      joa=$("$luxel" bench --game-dir "$baseoa" --map oa_dm1 --world-only $oacam --size 1920x1080 --mode lit --frames "$frames" --json 2>/dev/null)
+      q1ms+=("$(jq -r .frame_ms_median <<<"$jq1")") oams+=("$(jq -r .frame_ms_median <<<"$joa")")
+    done
+    a=$(printf '%s\n' "${q1ms[@]}" | median) b=$(printf '%s\n' "${oams[@]}" | median)
+    pa=$(jq -r .pixels_covered <<<"$jq1") pb=$(jq -r .pixels_covered <<<"$joa")
+    awk -v n="$name" -v a="$a" -v pa="$pa" -v b="$b" -v pb="$pb" 'BEGIN {
+      printf "| %s | %.2f | %d | %.2f | %.2f | %d | %.2f | %.2f |\n", n, a, pa, a * 1e6 / pa, b, pb, b * 1e6 / pb, (a / pa) / (b / pb) }'
+  done
   exit 0
 fi
 
