@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/util/huge_page_heap.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -283,6 +284,7 @@ void addInfoCommand(CLI::App& app, Action& action) {
     sub->add_flag("--materials", args->materials,
                   "load the materials (--game-dir, --palette) and list each one's texture, blending and flags");
     sub->callback([args, &action] { action = [args] {
+        growHeapOnHugePages(size_t(64) << 20);
         MapSource source = args->map.open();
         World world = decodeMap(source, args->map.decodeOptions());
         Geometry geometry = tessellate(world);
