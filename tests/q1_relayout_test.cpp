@@ -265,21 +265,33 @@ TEST_CASE("relayout: qbsp's LMSHIFT sizes the new blocks and stays in the writte
 
 TEST_CASE("relayout: a sun straight down leaves the floor under a roof dark, its edge where the roof ends", "[q1][relayout][cli]") {
     // The floor map's face 0 (x 0..64, y 0..32 at z = 0, 5 x 3 luxels at x = 0, 16, 32, 48, 64) under a roof over
-    // x 0..32 at z = 64, and worldspawn "_sunlight" 100 along "_sun_mangle" 0 -90 0 (straight down). Luxels at
-    // x = 0 and 16 are shadowed; those at 48 and 64 see the sky (the sun's rays leave the map): 100 x ((1 - 0.5) +
-    // 0.5 cos 0) x rangescale 0.5 = 50 in the grey lump.
-    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
-    const int32_t roofPlane = b.addPlane({0, 0, 1}, 64);
-    b.addFace({{0, 0, 64}, {32, 0, 64}, {32, 32, 64}, {0, 32, 64}}, roofPlane, true, 0);
-    b.models[0].numFaces = int32_t(b.faces.size());
-    b.entities = "{\n\"classname\" \"worldspawn\"\n\"_sunlight\" \"100\"\n\"_sun_mangle\" \"0 -90 0\"\n}\n";
+    // x 0..32 at z = 64 and a sky face over all of it at z = 128, and worldspawn "_sunlight" 100 along "_sun_mangle"
+    // 0 -90 0 (straight down). Luxels at x = 0 and 16 are shadowed; those at 48 and 64 see the sky: 100 x ((1 - 0.5)
+    // + 0.5 cos 0) x rangescale 0.5 = 50 in the grey lump. Without the sky face the sun's rays leave the map meeting
+    // nothing, and ericw-tools' LightFace_Sky (its first hit must be a sky face) lights nothing.
     const std::string dir = tempDir("q1-relayout-sun");
-    const Bytes map = b.build();
-    std::ofstream(dir + "/sun.bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
-    const CommandResult r = runLuxel("bake " + dir + "/sun.bsp --write " + dir + "/out.bsp");
-    INFO(r.err);
-    REQUIRE(r.exitCode == 0);
-    const Q1Lighting lit = readQ1Lighting(dir + "/out.bsp");
+    auto bake = [&](bool skyFace) {
+        Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+        const int32_t roofPlane = b.addPlane({0, 0, 1}, 64);
+        b.addFace({{0, 0, 64}, {32, 0, 64}, {32, 32, 64}, {0, 32, 64}}, roofPlane, true, 0);
+        if (skyFace) {
+            const int32_t skyPlane = b.addPlane({0, 0, 1}, 128);
+            const int32_t skyTexinfo = b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, b.addMiptex("sky1", 16, 16, std::vector<uint8_t>(256, 3)), 1);
+            b.addFace({{-64, -64, 128}, {160, -64, 128}, {160, 96, 128}, {-64, 96, 128}}, skyPlane, true, skyTexinfo);
+        }
+        b.models[0].numFaces = int32_t(b.faces.size());
+        b.entities = "{\n\"classname\" \"worldspawn\"\n\"_sunlight\" \"100\"\n\"_sun_mangle\" \"0 -90 0\"\n}\n";
+        const Bytes map = b.build();
+        const std::string name = skyFace ? "sun" : "nosky";
+        std::ofstream(dir + "/" + name + ".bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
+        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/" + name + "-out.bsp");
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        return readQ1Lighting(dir + "/" + name + "-out.bsp");
+    };
+    const Q1Lighting noSky = bake(false);
+    CHECK(std::none_of(noSky.lit.begin(), noSky.lit.end(), [](const Q1FaceLight& f) { return f.face == 0; }));
+    const Q1Lighting lit = bake(true);
     const auto face = std::find_if(lit.lit.begin(), lit.lit.end(), [](const Q1FaceLight& f) { return f.face == 0; });
     REQUIRE(face != lit.lit.end());
     REQUIRE(face->width == 5);

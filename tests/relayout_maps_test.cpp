@@ -16,15 +16,14 @@ namespace fs = std::filesystem;
 
 TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' extents and styles and its light", "[maps][q1][relayout]") {
     LUXEL_REQUIRE_SHARED_MAPS();
-    // Per build: the faces both light whose styles may differ, and the share of ericw-tools' lit faces that
-    // luxel must light too (luxel leaves a few dark: their samples all in solid for luxel, or shadowed where
-    // ericw-tools' samples see the light), each as measured today, so neither gets worse.
+    // Per build: the faces whose styles differ from ericw-tools', counting a face one of the two lights and the
+    // other leaves dark (most at the threshold of a style's first level: a maximum of 1 or 2 in one of them), as
+    // measured today (ericw-tools' rules for bmodel placement and sun rays included), so it gets no worse.
     struct Build {
         std::string name;
-        size_t styleMismatches;
-        double bothShare;
+        size_t styleDifferences;
     };
-    for (const Build& b : {Build{"lqdm1", 0, 0.999}, Build{"lq_e1m2", 1, 0.99}, Build{"lq_e1m5", 1, 0.995}}) {
+    for (const Build& b : {Build{"lqdm1", 4}, Build{"lq_e1m2", 54}, Build{"lq_e1m5", 53}}) {
         INFO(b.name);
         const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
         if (!fs::exists(from + b.name + ".unlit.bsp")) {
@@ -74,12 +73,14 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
         REQUIRE(!relative.empty());
         std::sort(relative.begin(), relative.end());
         const double median = relative[relative.size() / 2], luma = lumaOurs / lumaEricw - 1;
+        // Faces lit by one only: each has styles (s, ...) on one side and none on the other.
+        const size_t differences = (both - sameStyles) + (ours.lit.size() - both) + (ericw.lit.size() - both);
         WARN(b.name << " from unlit: " << ours.lit.size() << " faces lit (ericw-tools " << ericw.lit.size() << "), " << both
-                    << " both, " << sameStyles << " with the same styles; median relative error " << 100 * median
-                    << "%, mean luma " << 100 * luma << "%");
+                    << " both, " << sameStyles << " with the same styles (" << differences << " faces of "
+                    << ours.faces << " differ in styles); median relative error " << 100 * median << "%, mean luma "
+                    << 100 * luma << "%");
         CHECK(sameExtents == both);  // every face both light has the same block
-        CHECK(both - sameStyles <= b.styleMismatches);
-        CHECK(double(both) >= b.bothShare * double(ericw.lit.size()));
+        CHECK(differences <= b.styleDifferences);
         CHECK(median <= 0.05);          // the issue's bounds: 5% median relative error,
         CHECK(std::abs(luma) <= 0.03);  // mean luma within 3%
     }

@@ -30,19 +30,19 @@ constexpr float kShadowBias = 0.25f;
 constexpr float kSunDistance = 1.0e6f;
 
 // Shadow rays of one receiver point or of a run of luxels, fired as Embree packets of up to 16: a sun's ray
-// must leave the map through the sky (sky triangles let it through; the map is sealed, so nothing lies beyond
-// them), any other light's must reach it, stopping kShadowBias short. Hits nearer than `tNear` do not count
-// (q3map2's inhibit radius).
+// must leave the map through the sky (sky triangles let it through; the rules' sunRay says whether it must
+// also meet one), any other light's must reach it, stopping kShadowBias short. Hits nearer than `tNear` do not
+// count (q3map2's inhibit radius).
 class ShadowPackets {
 public:
-    explicit ShadowPackets(const RayScene& scene, float tNear) : scene_(scene), tNear_(tNear) {}
+    ShadowPackets(const RayScene& scene, float tNear, ShadowRay sunRay) : scene_(scene), tNear_(tNear), sunRay_(sunRay) {}
     // Queues the ray from `from` towards the light of `a`; returns false (and queues nothing) when the ray is
     // too short to be blocked. Up to 16 rays of one kind at a time.
     bool add(const Light& light, const LightArrival& a, Vec3 from) {
         const bool sun = light.kind == Light::Kind::Sun;
         const float far = sun ? kSunDistance : a.distance - kShadowBias;
         if (!(far > tNear_)) return false;
-        kind_ = sun ? ShadowRay::Sun : ShadowRay::Light;
+        kind_ = sun ? sunRay_ : ShadowRay::Light;
         origins_[count_] = from, directions_[count_] = a.toLight, far_[count_] = far;
         ++count_;
         return true;
@@ -60,6 +60,7 @@ public:
 private:
     const RayScene& scene_;
     float tNear_;
+    ShadowRay sunRay_;
     ShadowRay kind_ = ShadowRay::Light;
     int count_ = 0;
     Vec3 origins_[16], directions_[16];
@@ -302,7 +303,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     LightArrival arrivals[16];
                     size_t queued[16];
                     uint32_t lit = 0;  // bit j: luxel j gets this light
-                    ShadowPackets packet(scene, rules.inhibitRadius);
+                    ShadowPackets packet(scene, rules.inhibitRadius, rules.sunRay);
                     for (size_t j = 0; j < count; ++j) {
                         if (hole[g + j] || !world.pvs.visible(cluster[j], lightCluster[li])) continue;
                         arrivals[j] = arrival(l, sample[j], luxels[g + j].normal);
@@ -437,7 +438,7 @@ ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& 
                 candidates.push_back({li, a, true});
             }
             for (const bool suns : {true, false}) {
-                ShadowPackets packet(scene, 0.0f);
+                ShadowPackets packet(scene, 0.0f, rules.sunRay);
                 size_t queued[16];
                 auto fire = [&] {
                     const int fired = packet.size();

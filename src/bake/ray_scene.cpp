@@ -23,7 +23,7 @@ namespace {
 // shadow ray's traversal never meets the drawn copies). Ray masks within the shadow scene: a Light's ray
 // sees the sky, a Sun's does not.
 constexpr unsigned kMaskAll = 0xffffffffu, kMaskShadow = 1, kMaskSky = 2;
-unsigned shadowMask(ShadowRay kind) { return kind == ShadowRay::Sun ? kMaskShadow : kMaskShadow | kMaskSky; }
+unsigned shadowMask(ShadowRay kind) { return kind == ShadowRay::Light ? kMaskShadow | kMaskSky : kMaskShadow; }
 
 // The first `count` (<= 16, else invalid_argument) lanes of a packet: origins, unit directions, [tNear, tFar[i]);
 // the other lanes are switched off in `valid`.
@@ -412,7 +412,14 @@ bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, Sh
     ShadowContext context;
     rtcInitIntersectContext(&context.base);
     rtcOccluded1(impl_->shadowScene, &context.base, &ray);
-    return ray.tfar < 0;  // Embree sets tfar to -inf when something blocks the ray
+    if (ray.tfar < 0) return true;  // Embree sets tfar to -inf when something blocks the ray
+    if (kind != ShadowRay::SunToSky) return false;
+    RTCRay sky = singleRay(origin, direction, tNear, tFar).ray;  // unblocked: it must meet a sky face
+    sky.mask = kMaskSky;
+    ShadowContext skyContext;
+    rtcInitIntersectContext(&skyContext.base);
+    rtcOccluded1(impl_->shadowScene, &skyContext.base, &sky);
+    return !(sky.tfar < 0);
 }
 
 uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const float* tFar, int count, float tNear,
@@ -432,6 +439,19 @@ uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const f
     uint32_t blocked = 0;
     for (int i = 0; i < count; ++i)
         if (r.tfar[i] < 0) blocked |= 1u << i;
+    if (kind == ShadowRay::SunToSky && blocked != (1u << count) - 1u) {  // the unblocked must meet a sky face
+        alignas(64) RTCRay16 sky;
+        alignas(64) int skyValid[16];
+        fillPacket(sky, skyValid, origins, directions, tFar, count, tNear, kMaskSky);
+        for (int i = 0; i < count; ++i)
+            if (blocked & (1u << i)) skyValid[i] = 0;
+        ShadowContext skyContext;
+        rtcInitIntersectContext(&skyContext.base);
+        skyContext.base.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
+        rtcOccluded16(skyValid, impl_->shadowScene, &skyContext.base, &sky);
+        for (int i = 0; i < count; ++i)
+            if (skyValid[i] && !(sky.tfar[i] < 0)) blocked |= 1u << i;
+    }
     return blocked;
 }
 

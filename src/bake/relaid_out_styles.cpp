@@ -38,7 +38,7 @@ std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene
             const LightArrival a = rules.arrival(l, *open, Vec3{});
             if (!a.reaches()) continue;
             const bool sun = l.kind == Light::Kind::Sun;
-            if (scene.occluded(*open, a.toLight, 0.01f, sun ? 1e30f : a.distance, sun ? ShadowRay::Sun : ShadowRay::Light)) continue;
+            if (scene.occluded(*open, a.toLight, 0.01f, sun ? 1e30f : a.distance, sun ? rules.sunRay : ShadowRay::Light)) continue;
             *out += a.color;
         }
         return out;

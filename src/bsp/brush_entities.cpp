@@ -154,4 +154,14 @@ void placeBrushModels(World& world) {
     }
 }
 
+void placeBrushModelsAsCompiled(World& world) {
+    for (size_t m = 1; m < world.models.size(); ++m) {
+        Model& model = world.models[m];
+        model.drawn = true;
+        model.origin = model.entity >= 0 && size_t(model.entity) < world.entities.size() ? entityOrigin(world.entities[size_t(model.entity)])
+                                                                                        : Vec3{};
+        model.axis = {Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
+    }
+}
+
 }  // namespace luxel

@@ -8,6 +8,7 @@
 
 #include "lightmap_images.hpp"
 #include "luxel/bake/relaid_out_styles.hpp"
+#include "luxel/bsp/brush_entities.hpp"
 #include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/ericw_lights.hpp"
@@ -23,6 +24,7 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     DecodeOptions decode = map.decodeOptions();
     decode.relayoutLightmaps = true;
     World world = decodeMap(source, decode);
+    placeBrushModelsAsCompiled(world);  // lit where the light tools light them, not where the game starts them
     const bool quake2 = world.format == MapFormat::Quake2;
     if (world.format != MapFormat::Quake1 && world.format != MapFormat::HalfLife && !quake2)
         throw UsageError(source.displayName + ": laying lightmaps out anew is done for Quake 1, Quake 2 and Half-Life maps (this is " +

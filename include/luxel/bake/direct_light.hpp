@@ -82,6 +82,8 @@ struct DirectBakeRules {
     // Whether the floors are left to the caller (LightmapSet::floor) to raise to after bounce (ericw-tools
     // bounces the light before minlight), instead of raising the direct light to them here.
     bool floorAfterBounce = false;
+    // The kind of shadow ray a sun's light takes (ShadowRay::SunToSky: ericw-tools').
+    ShadowRay sunRay = ShadowRay::Sun;
 };
 
 struct DirectBakeStats {

@@ -31,8 +31,11 @@ struct RayHit {
 
 // What a shadow ray passes through: a Light's ray is stopped by the sky (a sky brush is solid to every
 // compiler's tracer), a Sun's passes it (q3map2 TraceLine counts a sun ray that met a sky triangle as lit;
-// vrad TestLine_DoesHitSky).
-enum class ShadowRay : uint8_t { Light, Sun };
+// vrad TestLine_DoesHitSky). A SunToSky ray is also blocked when it meets no sky face at all: ericw-tools'
+// LightFace_Sky lights a sample only when its ray's first hit is a sky face, so a ray that leaves the map where
+// no face closes it (skip faces, clip brushes) brings no sunlight. (A shadow caster beyond the sky still blocks
+// it, as a Sun's: telling it from one before the sky would cost a closest-hit query on every sun ray.)
+enum class ShadowRay : uint8_t { Light, Sun, SunToSky };
 
 class RayScene {
 public:

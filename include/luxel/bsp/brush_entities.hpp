@@ -17,6 +17,11 @@ namespace luxel {
 // models[0] keeps its defaults.
 void placeBrushModels(World& world);
 
+// Where the light compilers light brush entities instead (after placeBrushModels, which finds their entities):
+// every model drawn, at its entity's "origin" (the point qbsp stored a rotating entity's faces around; nothing
+// otherwise), unturned: ericw-tools' modelinfo offset. A plat is lit raised and a train where it was built.
+void placeBrushModelsAsCompiled(World& world);
+
 // The model each surface belongs to (0: the world, or a surface no model lists), one entry a surface.
 std::vector<int32_t> surfaceModels(const World& world);
 
