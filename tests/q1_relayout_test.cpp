@@ -263,6 +263,45 @@ TEST_CASE("relayout: qbsp's LMSHIFT sizes the new blocks and stays in the writte
     CHECK(kept);
 }
 
+TEST_CASE("relayout: --lmshift lays every face out at 2^N units and replaces the map's LMSHIFT", "[q1][relayout][cli]") {
+    // qbsp's LMSHIFT {3, 5} on the floor map, baked with --lmshift 2 (4 units a luxel): face 0 s 0..64 -> luxels
+    // 0..16, t 0..32 -> 0..8: 17 x 9; face 1 s 72..104 -> 18..26, t -4..28 -> -1..7: 9 x 9. The written map carries
+    // LMSHIFT 2 for both faces, and luxel's decoder reads those sizes back from it.
+    Q1FloorOptions qbspShift;
+    qbspShift.lmShift = std::array<uint8_t, 2>{3, 5};
+    const std::string dir = tempDir("q1-relayout-lmshift");
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29, qbspShift);
+    b.entities += "{\n\"classname\" \"light\"\n\"origin\" \"48 16 48\"\n\"light\" \"300\"\n}\n";  // both faces lit
+    const Bytes file = b.build();
+    writeFile(dir + "/floor.bsp", file);
+    const CommandResult r = runLuxel("bake " + dir + "/floor.bsp --lmshift 2 --write " + dir + "/out.bsp");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const std::string outText = readFileText(dir + "/out.bsp");
+    const Bytes out(outText.begin(), outText.end());
+    const size_t bspx = q1BspxDirectory(out);
+    REQUIRE(bspx > 0);
+    size_t found = 0;
+    for (uint32_t k = 0; k < le32(out, bspx + 4); ++k) {
+        const size_t entry = bspx + 8 + 32 * k;
+        if (std::string(reinterpret_cast<const char*>(out.data() + entry)) != "LMSHIFT") continue;
+        ++found;
+        REQUIRE(le32(out, entry + 28) == 2);  // one byte per face
+        CHECK(out[le32(out, entry + 24)] == 2);
+        CHECK(out[le32(out, entry + 24) + 1] == 2);
+    }
+    CHECK(found == 1);
+    const World w = decodeMap(memorySource(out, "out.bsp"));
+    CHECK(w.surfaces[0].lightmapRect[2] == 17);
+    CHECK(w.surfaces[0].lightmapRect[3] == 9);
+    CHECK(w.surfaces[1].lightmapRect[2] == 9);
+    CHECK(w.surfaces[1].lightmapRect[3] == 9);
+    // Out of range, or on a map laid out as stored: one clear line.
+    const CommandResult bad = runLuxel("bake " + dir + "/floor.bsp --lmshift 11 --write " + dir + "/bad.bsp");
+    CHECK(bad.exitCode != 0);
+    CHECK_THAT(bad.err, Catch::Contains("lmshift"));
+}
+
 TEST_CASE("relayout: a sun straight down leaves the floor under a roof dark, its edge where the roof ends", "[q1][relayout][cli]") {
     // The floor map's face 0 (x 0..64, y 0..32 at z = 0, 5 x 3 luxels at x = 0, 16, 32, 48, 64) under a roof over
     // x 0..32 at z = 64 and a sky face over all of it at z = 128, and worldspawn "_sunlight" 100 along "_sun_mangle"

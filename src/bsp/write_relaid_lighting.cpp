@@ -75,6 +75,7 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
     if (f.rgbLump() && (options.lit || options.bspxLit || options.bspxLux))
         throw UsageError("Quake 2 and Half-Life maps hold RGB light in their lighting lump: --lit, --bspxlit and --bspxlux are for Quake 1");
     if (options.bspxLux && !options.directions) throw UsageError("LIGHTINGDIR needs the baked light directions");
+    if (options.luxelShift && f.rgbLump()) throw UsageError("--lmshift (a BSPX LMSHIFT lump) is for Quake 1 maps");
     if (in.size() < f.directory + 8 * f.lumps) header.fail(0, "file too small for its lump directory");
     const size_t faceBytes = f.faceBytes;
     std::vector<Lump> lumps(f.lumps);
@@ -176,13 +177,15 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
             const std::string name = r.fixedString(24);
             const uint32_t o = r.u32(), n = r.u32();
             if (uint64_t(o) + n > in.size()) r.fail(r.position() - 8, "BSPX lump " + name + " extends past end of file");
-            // LMSHIFT stays: the new layout was made with it.
+            // LMSHIFT stays (the new layout was made with it) unless a shift of its own replaces it.
             static const char* const kStale[] = {"RGBLIGHTING", "LIGHTINGDIR", "LMOFFSET", "LMSTYLE", "LMSTYLE16",
                                                  "DECOUPLED_LM", "LIGHTING_E5BGR9"};
             if (std::any_of(std::begin(kStale), std::end(kStale), [&](const char* s) { return name == s; })) continue;
+            if (options.luxelShift && name == "LMSHIFT") continue;
             bspx.emplace_back(name, Bytes(in.begin() + o, in.begin() + o + n));
         }
     }
+    if (options.luxelShift) bspx.emplace_back("LMSHIFT", Bytes(numFaces, uint8_t(*options.luxelShift)));
     if (options.bspxLit) bspx.emplace_back("RGBLIGHTING", rgb);
     if (options.bspxLux) bspx.emplace_back("LIGHTINGDIR", lux);
 

@@ -30,6 +30,7 @@ struct BakeArgs {
     float pointScale = 1, areaScale = 1, skyScale = 1;
     BounceArgs bounce;
     bool relayout = false, lit = false, bspxLit = false, bspxLux = false;
+    std::optional<int> lmShift;
 };
 
 // One line naming the lights whose style no surface has a slot for (they light nothing), or "".
@@ -60,10 +61,11 @@ int runBake(const BakeArgs& args) {
         std::optional<Q2LightCompiler> compiler;
         if (args.compiler == "qrad3") compiler = Q2LightCompiler::Qrad3;
         if (args.compiler == "ericw") compiler = Q2LightCompiler::Ericw;
-        return bakeRelaidOut(args.map, args.bounce, {args.write, args.report, args.output, args.lit, args.bspxLit, args.bspxLux}, compiler);
+        return bakeRelaidOut(args.map, args.bounce,
+                             {args.write, args.report, args.output, args.lit, args.bspxLit, args.bspxLux, args.lmShift}, compiler);
     }
-    if (args.lit || args.bspxLit || args.bspxLux)
-        throw UsageError("--lit, --bspxlit and --bspxlux write a map laid out anew (--relayout or a map without light)");
+    if (args.lit || args.bspxLit || args.bspxLux || args.lmShift)
+        throw UsageError("--lit, --bspxlit, --bspxlux and --lmshift write a map laid out anew (--relayout or a map without light)");
     Geometry geometry = tessellate(world);
     const double tLoaded = nowMs();
     MapLightOptions lightOptions;
@@ -228,6 +230,9 @@ void addBakeCommand(CLI::App& app, Action& action) {
                   "with a new layout: also write the coloured light as BSPX RGBLIGHTING inside --write (light -bspxlit)");
     sub->add_flag("--bspxlux", args->bspxLux,
                   "with a new layout: also write each luxel's light direction as BSPX LIGHTINGDIR inside --write (light -bspxlux)");
+    sub->add_option("--lmshift", args->lmShift,
+                    "Quake 1: lay every face out at 2^N units a luxel (light -lmshift N) and write that as a BSPX LMSHIFT lump")
+        ->check(CLI::Range(0, 10));
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }

@@ -23,6 +23,7 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     MapSource source = map.open();
     DecodeOptions decode = map.decodeOptions();
     decode.relayoutLightmaps = true;
+    decode.relayoutLuxelShift = out.lmShift;
     World world = decodeMap(source, decode);
     placeBrushModelsAsCompiled(world);  // lit where the light tools light them, not where the game starts them
     const bool quake2 = world.format == MapFormat::Quake2;
@@ -82,6 +83,7 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
         options.lit = out.lit;
         options.bspxLit = out.bspxLit;
         options.bspxLux = out.bspxLux;
+        options.luxelShift = out.lmShift;
         options.directions = &choice.directions;
         // ericw-tools writes the switchable styles it gave into the light entities; qrad3 does not.
         const std::vector<Entity> styled =

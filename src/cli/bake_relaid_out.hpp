@@ -13,6 +13,7 @@ namespace luxel::cli {
 struct RelaidOutOutput {
     std::string write, report, output;  // --write, --json, -o
     bool lit = false, bspxLit = false, bspxLux = false;  // --lit, --bspxlit, --bspxlux
+    std::optional<int> lmShift{};                        // --lmshift
 };
 
 // `quake2Compiler`: --compiler (Quake 2), unset: guessed from the entities.

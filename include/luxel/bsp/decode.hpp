@@ -14,6 +14,9 @@ struct DecodeOptions {
     // face ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel (or the BSPX LMSHIFT
     // qbsp wrote): the layout a light tool makes for a map fresh from qbsp and vis, for the baker to fill.
     bool relayoutLightmaps = false;
+    // Quake 1 with relayoutLightmaps: every face's luxel is 2^shift units instead (light -lmshift), whatever
+    // LMSHIFT the map has; 0..10.
+    std::optional<int> relayoutLuxelShift{};
 };
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});
@@ -25,7 +28,7 @@ std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source, bool relayoutLightmaps = false);
 // Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
-World decodeQuake1(const MapSource& source, bool relayoutLightmaps = false);
+World decodeQuake1(const MapSource& source, bool relayoutLightmaps = false, std::optional<int> relayoutLuxelShift = {});
 World decodeSource(const MapSource& source);
 // Source maps may carry LDR and HDR lighting; decodeSource(source) prefers HDR, preferLdr picks the LDR
 // set when the map has one.

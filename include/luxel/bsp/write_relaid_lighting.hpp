@@ -30,6 +30,9 @@ struct RelaidOutLightingOptions {
     const std::array<std::vector<LightmapPage>, 4>* directions = nullptr;
     // A new entities lump (light switchable styles written into the light entities); nullopt: kept.
     std::optional<std::string> entities;
+    // Quake 1: the luxel shift every face was laid out with (DecodeOptions::relayoutLuxelShift), written as a
+    // BSPX LMSHIFT lump of one byte per face in place of any the map had (light -lmshift); nullopt: kept.
+    std::optional<int> luxelShift{};
 };
 
 struct RelaidOutLightingFiles {

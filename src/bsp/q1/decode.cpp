@@ -115,10 +115,13 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
 
 }  // namespace q1
 
-World decodeQuake1(const MapSource& source, bool relayoutLightmaps) {
+World decodeQuake1(const MapSource& source, bool relayoutLightmaps, std::optional<int> relayoutLuxelShift) {
     World w;
     q1::Context c = q1::openQuake1(source, w);
     c.relayout = relayoutLightmaps;
+    if (relayoutLuxelShift && (*relayoutLuxelShift < 0 || *relayoutLuxelShift > 10))
+        throw UsageError("luxel shift " + std::to_string(*relayoutLuxelShift) + " is out of range (0..10)");
+    c.relayoutShift = relayoutLightmaps ? relayoutLuxelShift : std::nullopt;
     for (const auto& stage : q1::decodeStages()) stage.run(c, w);
     return w;
 }

@@ -226,8 +226,11 @@ void decodeFaces(Context& c, World& w) {
                 if (fl.lightOffset < 0 || fl.size[0] == 0 || fl.size[1] == 0) fl.numStyles = 0;
             } else {
                 int shift = 4;
-                // A new layout keeps qbsp's LMSHIFT (_lightmap_scale): light honours the lump it finds.
-                if (lmShift) {
+                // A new layout keeps qbsp's LMSHIFT (_lightmap_scale): light honours the lump it finds, unless
+                // told otherwise (-lmshift).
+                if (c.relayoutShift) {
+                    shift = *c.relayoutShift;
+                } else if (lmShift) {
                     shift = lmShift->data()[i];
                     if (shift > 10) lmShift->fail(i, "face " + std::to_string(i) + " luxel shift " + std::to_string(shift) + " (at most 10)");
                 }

@@ -71,6 +71,7 @@ struct Context {
     std::vector<int32_t> texinfoMiptex;             // the miptex each texinfo names (-1: none)
     std::vector<uint32_t> texinfoFlags;
     bool relayout = false;  // DecodeOptions::relayoutLightmaps
+    std::optional<int> relayoutShift;  // DecodeOptions::relayoutLuxelShift (with relayout)
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
     const ByteReader* bspxLump(const std::string& name) const {
         for (const auto& [n, r] : bspx)
