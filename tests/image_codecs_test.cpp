@@ -6,9 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <png.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csetjmp>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -333,4 +336,39 @@ TEST_CASE("Without the OpenImageIO module PNG renders go on and other formats fa
     // The PNG made without the module has the pixels of one made with it.
     REQUIRE(test::runLuxel("render '" + map + "' --size 64x36 -o '" + dir + "/b.png'").exitCode == 0);
     CHECK(oiio().readImage(dir + "/a.png").pixels == oiio().readImage(dir + "/b.png").pixels);
+}
+
+TEST_CASE("display bytes: every value clamped, NaN and infinities 0, v x 255 rounded half up, on every path", "[image]") {
+    // Values at and beside every step k / 255 and every rounding boundary (k + 0.5) / 255 (a few ulps either
+    // side), out of range, -0, NaN and infinities: each byte must be floor(float(v x 255) + 0.5), computed here
+    // in double from the clamped value. The count is odd, so the vector loop's tail runs too.
+    std::vector<float> values{-0.0f, -1.0f, 2.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min(), 1e30f};
+    for (int k = 0; k <= 255; ++k)
+        for (float centre : {float(k) / 255.0f, (float(k) + 0.5f) / 255.0f}) {
+            float below = centre, above = centre;
+            for (int u = 0; u < 4; ++u) {
+                below = std::nextafter(below, -1.0f), above = std::nextafter(above, 2.0f);
+                values.push_back(below), values.push_back(above);
+            }
+            values.push_back(centre);
+        }
+    if (values.size() % 3 == 0) values.push_back(0.25f);
+    while (values.size() % 3 != 0) values.push_back(0.75f);
+    values.push_back(0.5f), values.push_back(0.5f), values.push_back(0.5f);  // whole pixels, and 3 more
+    Image image(int(values.size() / 3), 1, 3);
+    image.pixels.assign(values.begin(), values.end());
+    const std::vector<uint8_t> bytes = displayBytes(image);
+    REQUIRE(bytes.size() == values.size());
+    size_t wrong = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+        const float v = values[i];
+        const float c = std::isnan(v) || std::isinf(v) ? 0.0f : std::min(std::max(v, 0.0f), 1.0f);
+        const int want = int(std::floor(double(c * 255.0f) + 0.5));
+        if (bytes[i] != want) {
+            if (wrong < 5) WARN("value " << v << ": byte " << int(bytes[i]) << ", want " << want);
+            ++wrong;
+        }
+    }
+    CHECK(wrong == 0);
 }

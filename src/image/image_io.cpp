@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "codecs.hpp"
 #include "luxel/image/image.hpp"
@@ -68,6 +72,40 @@ void checkDecodedSize(int width, int height, int channels, size_t fileBytes, con
                               " bytes can hold");
 }
 
+namespace {
+
+// One display byte: the value clamped to [0, 1] (NaN and infinities as 0), times 255 in float, rounded half up
+// (lround of the float product: the product plus one half is exact in double, and truncating a non-negative
+// value is rounding it down).
+inline uint8_t displayByte(float v) {
+    v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
+    return uint8_t(double(v * 255.0f) + 0.5);
+}
+
+// displayByte of n values, four at a time where SSE2 is there: with p = v x 255 in [0, 255], p + 1/2 rounded
+// down is trunc(p) plus one when p - trunc(p) (exact) is at least one half, the same byte with no double.
+void displayBytesOf(const float* in, uint8_t* out, size_t n) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), scale = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+    for (; i + 4 <= n; i += 4) {
+        __m128 v = _mm_loadu_ps(in + i);
+        v = _mm_and_ps(v, _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));  // v - v is 0 only for finite v
+        v = _mm_min_ps(_mm_max_ps(v, zero), one);
+        const __m128 p = _mm_mul_ps(v, scale);
+        const __m128i whole = _mm_cvttps_epi32(p);
+        const __m128 up = _mm_cmpge_ps(_mm_sub_ps(p, _mm_cvtepi32_ps(whole)), half);
+        const __m128i rounded = _mm_sub_epi32(whole, _mm_castps_si128(up));  // up is -1 where set
+        const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(rounded, rounded), _mm_setzero_si128());
+        const int bytes = _mm_cvtsi128_si32(packed);
+        std::memcpy(out + i, &bytes, 4);
+    }
+#endif
+    for (; i < n; ++i) out[i] = displayByte(in[i]);
+}
+
+}  // namespace
+
 std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     dropAlpha = dropAlpha && image.channels == 4;
     const int channels = dropAlpha ? 3 : image.channels;
@@ -76,13 +114,11 @@ std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha) {
     // is otherwise serial, and a thumbnail service waits for it.
     const size_t row = size_t(image.width) * size_t(channels);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, size_t(image.height), 16), [&](const tbb::blocked_range<size_t>& rows) {
-        for (size_t i = rows.begin() * row; i < rows.end() * row; ++i) {
-            float v = dropAlpha ? image.pixels[i / 3 * 4 + i % 3] : image.pixels[i];
-            v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
-            // lround of the float product, without the libm call: the product plus one half is exact in double,
-            // and truncating a non-negative value is rounding it down.
-            bytes[i] = uint8_t(double(v * 255.0f) + 0.5);
+        if (!dropAlpha) {
+            displayBytesOf(image.pixels.data() + rows.begin() * row, bytes.data() + rows.begin() * row, rows.size() * row);
+            return;
         }
+        for (size_t i = rows.begin() * row; i < rows.end() * row; ++i) bytes[i] = displayByte(image.pixels[i / 3 * 4 + i % 3]);
     });
     return bytes;
 }
