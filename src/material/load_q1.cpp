@@ -122,31 +122,18 @@ size_t animationFrame(const std::vector<MiptexEntry>& dir, size_t entry, float t
 enum EntityRenderMode : int32_t { kRenderTransColor = 1, kRenderTransTexture, kRenderGlow, kRenderTransAlpha, kRenderTransAdd };
 
 void applyEntityRenderMode(const Material& mat, SurfaceLook& look) {
-    const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
-    switch (mat.entityRenderMode) {
-        case kRenderTransColor:
-            look.texture = -1;
-            look.missing = false;
-            [[fallthrough]];
-        case kRenderTransTexture:
-        case kRenderGlow:
-            look.unlit = true;
-            look.blend = BlendMode::Blend;
-            look.opacity = amount;
-            look.shadow = ShadowCast::None;
-            break;
-        case kRenderTransAdd:
-            look.unlit = true;
-            look.blend = BlendMode::Additive;
-            look.opacity = amount;
-            look.shadow = ShadowCast::None;
-            break;
-        case kRenderTransAlpha:
-            look.blend = BlendMode::AlphaTest;
-            look.alphaRef = 0.25f;
-            break;
-        default: break;
+    const int32_t mode = mat.entityRenderMode;
+    if (mode == kRenderTransAlpha) {
+        look.blend = BlendMode::AlphaTest;
+        look.alphaRef = 0.25f;
+        return;
     }
+    if (mode < kRenderTransColor || mode > kRenderTransAdd) return;  // kRenderNormal
+    if (mode == kRenderTransColor) look.texture = -1, look.missing = false;
+    look.unlit = true;
+    look.blend = mode == kRenderTransAdd ? BlendMode::Additive : BlendMode::Blend;
+    look.opacity = mat.modelColor ? mat.modelColor->w : 1.0f;
+    look.shadow = ShadowCast::None;
 }
 
 // Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit; a
