@@ -183,16 +183,24 @@ std::shared_ptr<const StageProgram> fullbrightProgram(int32_t base, int32_t full
     return program;
 }
 
-// The worldspawn's "fog" (QuakeSpasm: "density" or "density r g b", grey 0.3 when only the density is given)
-// over the sky at r_skyfog, as a last cloud layer of one texel.
-void addSkyFog(const World& world, TextureRequests& requests, SkyBox& sky) {
+// The worldspawn's "fog" (QuakeSpasm: "density" or "density r g b", grey 0.3 when only the density is given);
+// nullopt when absent, unreadable or not positive.
+std::optional<MaterialSet::DistanceFog> worldspawnFog(const World& world) {
     const std::string* fog = world.entities.empty() ? nullptr : world.entities[0].get("fog");
-    if (!fog) return;
+    if (!fog) return std::nullopt;
     float v[4] = {0, 0.3f, 0.3f, 0.3f};
     const int n = std::sscanf(fog->c_str(), "%f %f %f %f", &v[0], &v[1], &v[2], &v[3]);
-    if (n < 1 || !(v[0] > 0) || (n != 1 && n != 4)) return;
+    if (n < 1 || !(v[0] > 0) || !std::isfinite(v[0]) || (n != 1 && n != 4)) return std::nullopt;
+    return MaterialSet::DistanceFog{v[0], {std::clamp(v[1], 0.0f, 1.0f), std::clamp(v[2], 0.0f, 1.0f), std::clamp(v[3], 0.0f, 1.0f)}};
+}
+
+// The worldspawn's fog over the sky at r_skyfog, as a last cloud layer of one texel.
+void addSkyFog(const World& world, TextureRequests& requests, SkyBox& sky) {
+    const std::optional<MaterialSet::DistanceFog> fog = worldspawnFog(world);
+    if (!fog) return;
+    const float v[4] = {fog->density, fog->color.x, fog->color.y, fog->color.z};
     std::array<uint8_t, 4> texel;
-    for (size_t c = 0; c < 3; ++c) texel[c] = uint8_t(std::lround(std::clamp(v[c + 1], 0.0f, 1.0f) * 255.0f));
+    for (size_t c = 0; c < 3; ++c) texel[c] = uint8_t(std::lround(v[c + 1] * 255.0f));
     texel[3] = uint8_t(std::lround(kSkyFog * 255.0f));
     CloudLayer layer;
     layer.texture = requests.addEmbedded("sky fog " + std::to_string(texel[0]) + " " + std::to_string(texel[1]) + " " +
@@ -241,6 +249,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
     const bool halfLife = world.format == MapFormat::HalfLife;
     set.textureGamma = 1.0f;
     set.time = options.time;  // the sky layers scroll with it
+    if (!halfLife) set.distanceFog = worldspawnFog(world);  // a QuakeSpasm key (GoldSrc's fog is an entity's)
     const GameFiles files = quake1GameFiles(source, options, set.warnings);
     const std::span<const uint8_t> lump = world.embeddedTextures;
     std::vector<MiptexEntry> dir;

@@ -273,6 +273,13 @@ struct MaterialSet {
         float distance = 0;
     };
     std::vector<Fog> fogs;
+    // QuakeSpasm's world fog (the worldspawn's "fog": density, colour): GL_EXP2 fog of each lit world pixel but the
+    // sky's (which r_skyfog covers), f = exp(-(density / 64 x view depth)^2), the pixel f x itself + (1 - f) x colour.
+    struct DistanceFog {
+        float density = 0;  // the key's, before the / 64
+        Vec3 color;
+    };
+    std::optional<DistanceFog> distanceFog;
     float time = 0;  // the time (seconds) animated layers are drawn at (MaterialOptions::time)
     // Texture bytes -> albedo: (byte / 255)^textureGamma. Quake 2 and 3 multiply display-encoded texels by
     // the light (1); Source lights linear texels (2.2).

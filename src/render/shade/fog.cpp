@@ -65,4 +65,15 @@ void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, i
     }
 }
 
+void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out) {
+    // GL_EXP2 with QuakeSpasm's density / 64, of the eye-space depth (w: what llvmpipe's fog coordinate holds).
+    const float density = fog.density / 64.0f;
+    for (int k = 0; k < n; ++k) {
+        const float d = density / depth[k];
+        const float f = std::exp(-(d * d));
+        float* o = out + 3 * k;
+        o[0] += (fog.color.x - o[0]) * (1.0f - f), o[1] += (fog.color.y - o[1]) * (1.0f - f), o[2] += (fog.color.z - o[2]) * (1.0f - f);
+    }
+}
+
 }  // namespace luxel::render::shading

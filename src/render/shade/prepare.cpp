@@ -106,6 +106,9 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     }
     // x * 1 is x, so surfaces without a material skip the multiply and keep the same values.
     t.hasAlbedo = !(t.albedo == Vec3{1, 1, 1});
+    // QuakeSpasm fogs its world in r_lightmap too (lqdm1's r_lightmap frame: 1.45/255 off without, 0.41/255 with).
+    t.distanceFog = (mode == RenderMode::Lit || mode == RenderMode::Lightmap) && ctx.materials && ctx.materials->distanceFog &&
+                    s.kind != SourceKind::Flare && s.kind != SourceKind::Sky && !(ownLook && ownLook->sky);
     if (mode == RenderMode::Lit && ctx.materials && s.kind != SourceKind::Flare && s.surface < world.surfaces.size()) {
         const int32_t f = world.surfaces[s.surface].fog;
         if (f >= 0 && size_t(f) < world.fogs.size() && size_t(f) < ctx.materials->fogs.size() &&
@@ -210,7 +213,8 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
 
 TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     TriShade t = prepareShading(ctx, tri);
-    t.packable = t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 && texturedVectorFits(t);
+    t.packable = t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 && !t.distanceFog &&
+                 texturedVectorFits(t);
     return t;
 }
 

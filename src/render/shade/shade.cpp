@@ -227,6 +227,7 @@ void shadeRun(const ShadeContext& ctx, const LookParams& lp, bool vec, uint32_t 
 #endif
         lightRunScalar(t, lp, dx, fy, depth, n, out);
     if (t.fog >= 0) fogRun(ctx, t, tri, x + i, y + j, depth, n, out);
+    if (t.distanceFog) distanceFogRun(*ctx.materials->distanceFog, depth, n, out);
 }
 
 // The block's rows are shaded into a buffer of this many rows (a tile's); taller blocks go a row at a time.
