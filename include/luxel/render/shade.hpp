@@ -81,7 +81,7 @@ struct TriShade {
     // texture coordinates in texPlane, unscaled).
     const StageProgram* program = nullptr;
     int32_t fog = -1;  // Lit: the fog volume the surface lies in (World::fogs), drawn over its pixels
-    bool distanceFog = false;  // Lit: MaterialSet::distanceFog over its pixels
+    bool distanceFog = false;  // Lit and lightmap: MaterialSet::distanceFog over its pixels
     bool fogSurface = false;  // the fog volume's own surface: only its fog pass is drawn
     // Source water (SurfaceLook::water): only its fog over what lies behind is drawn (waterOverPixel).
     bool water = false;

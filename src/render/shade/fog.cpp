@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "parts.hpp"
+#include "avx2.hpp"
 
 namespace luxel::render {
 
@@ -65,15 +65,68 @@ void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, i
     }
 }
 
+namespace {
+
+// exp(-x) for x in [0, 16] at steps of 1/256, linearly interpolated between them (off by under 2e-6), 0 past 16
+// (exp(-16) is 1e-7): a table and one lerp a pixel instead of a libm call.
+struct FogCurve {
+    float at[16 * 256 + 1];
+    FogCurve() {
+        for (int i = 0; i <= 16 * 256; ++i) at[i] = float(std::exp(-double(i) / 256.0));
+    }
+    float operator()(float x) const {
+        if (!(x < 16.0f)) return 0.0f;  // and NaN
+        const float s = x * 256.0f;
+        const int i = int(s);
+        return at[i] + (at[i + 1] - at[i]) * (s - float(i));
+    }
+};
+
+const FogCurve& fogCurve() {
+    static const FogCurve curve;
+    return curve;
+}
+
+}  // namespace
+
 void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out) {
+    const FogCurve& keep = fogCurve();
     // GL_EXP2 with QuakeSpasm's density / 64, of the eye-space depth (w: what llvmpipe's fog coordinate holds).
     const float density = fog.density / 64.0f;
     for (int k = 0; k < n; ++k) {
         const float d = density / depth[k];
-        const float f = std::exp(-(d * d));
+        const float f = keep(d * d);
         float* o = out + 3 * k;
         o[0] += (fog.color.x - o[0]) * (1.0f - f), o[1] += (fog.color.y - o[1]) * (1.0f - f), o[2] += (fog.color.z - o[2]) * (1.0f - f);
     }
 }
+
+#if defined(LUXEL_SHADE_AVX2)
+// distanceFogRun 8 pixels at a time, each lane through the scalar loop's operations; the last n % 8 by it.
+LUXEL_AVX2 void distanceFogRunAvx2(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out) {
+    const FogCurve& keep = fogCurve();
+    const __m256 density = _mm256_set1_ps(fog.density / 64.0f), limit = _mm256_set1_ps(16.0f), steps = _mm256_set1_ps(256.0f);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 cr = _mm256_set1_ps(fog.color.x), cg = _mm256_set1_ps(fog.color.y), cb = _mm256_set1_ps(fog.color.z);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m256 d = _mm256_div_ps(density, _mm256_loadu_ps(depth + k));
+        const __m256 x = _mm256_mul_ps(d, d);
+        const __m256 inside = _mm256_cmp_ps(x, limit, _CMP_LT_OQ);  // false for NaN: those lanes take 0
+        const __m256 s = _mm256_mul_ps(_mm256_and_ps(x, inside), steps);
+        const __m256i i = _mm256_cvttps_epi32(s);
+        const __m256 a = _mm256_i32gather_ps(keep.at, i, 4), b = _mm256_i32gather_ps(keep.at + 1, i, 4);
+        const __m256 f = _mm256_and_ps(_mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), _mm256_sub_ps(s, _mm256_cvtepi32_ps(i)))), inside);
+        const __m256 w = _mm256_sub_ps(one, f);
+        __m256 r, g, bl;
+        loadRgb8(out + 3 * k, r, g, bl);
+        r = _mm256_add_ps(r, _mm256_mul_ps(_mm256_sub_ps(cr, r), w));
+        g = _mm256_add_ps(g, _mm256_mul_ps(_mm256_sub_ps(cg, g), w));
+        bl = _mm256_add_ps(bl, _mm256_mul_ps(_mm256_sub_ps(cb, bl), w));
+        storeRgb8(out + 3 * k, r, g, bl);
+    }
+    distanceFogRun(fog, depth + k, n - k, out + 3 * k);
+}
+#endif
 
 }  // namespace luxel::render::shading

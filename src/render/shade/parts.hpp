@@ -382,8 +382,11 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
 // The fog of the run's surface over its pixels (display values), in the fog's colour.
 void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, int py, const float* depth, int n,
             float* out);
-// QuakeSpasm's world fog over the run's pixels (1/w depth[k]).
+// QuakeSpasm's world fog over the run's pixels (1/w depth[k]); distanceFogRunAvx2: the same bits, 8 at a time.
 void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out);
+#if defined(LUXEL_SHADE_AVX2)
+LUXEL_AVX2 void distanceFogRunAvx2(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out);
+#endif
 
 #if defined(LUXEL_SHADE_AVX2)
 LUXEL_AVX2 void skyBoxRunAvx2(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int px0, int py,

@@ -213,8 +213,7 @@ TriShade prepareShading(const ShadeContext& ctx, const raster::ShadeTri& tri) {
 
 TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri) {
     TriShade t = prepareShading(ctx, tri);
-    t.packable = t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 && !t.distanceFog &&
-                 texturedVectorFits(t);
+    t.packable = t.texture && t.path != ShadePath::Probe && !t.skyBox && !t.program && t.fog < 0 && texturedVectorFits(t);
     return t;
 }
 

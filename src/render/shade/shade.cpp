@@ -227,7 +227,11 @@ void shadeRun(const ShadeContext& ctx, const LookParams& lp, bool vec, uint32_t 
 #endif
         lightRunScalar(t, lp, dx, fy, depth, n, out);
     if (t.fog >= 0) fogRun(ctx, t, tri, x + i, y + j, depth, n, out);
-    if (t.distanceFog) distanceFogRun(*ctx.materials->distanceFog, depth, n, out);
+    if (t.distanceFog)
+#if defined(LUXEL_SHADE_AVX2)
+        vec ? distanceFogRunAvx2(*ctx.materials->distanceFog, depth, n, out) :
+#endif
+              distanceFogRun(*ctx.materials->distanceFog, depth, n, out);
 }
 
 // The block's rows are shaded into a buffer of this many rows (a tile's); taller blocks go a row at a time.
@@ -276,14 +280,16 @@ void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* ta
         const uint32_t tri = first.tri;
         const TriShade& t = ctx.triShade[tri];
         if (first.next < 0) {
-            texturedRunAvx2(ctx, t, lp, tri, x + first.col - t.x0, float(y + first.row - t.y0),
-                            depth + size_t(first.row) * size_t(stride) + first.col, first.n, out);
+            const float* runDepth = depth + size_t(first.row) * size_t(stride) + first.col;
+            texturedRunAvx2(ctx, t, lp, tri, x + first.col - t.x0, float(y + first.row - t.y0), runDepth, first.n, out);
+            if (t.distanceFog) distanceFogRunAvx2(*ctx.materials->distanceFog, runDepth, first.n, out);
             std::memcpy(rows[first.row] + 3 * first.col, out, size_t(3 * first.n) * sizeof(float));
             continue;
         }
         int m = 0;
         auto flush = [&] {
             texturedPixelsAvx2(ctx, t, lp, tri, dx, dy, invW, m, out);
+            if (t.distanceFog) distanceFogRunAvx2(*ctx.materials->distanceFog, invW, m, out);
             for (int k = 0; k < m; ++k) std::memcpy(rows[atRow[k]] + 3 * atCol[k], out + 3 * k, 3 * sizeof(float));
             m = 0;
         };
