@@ -20,13 +20,6 @@ bool listed(std::string_view cls, std::span<const std::string_view> names) {
     return false;
 }
 
-int keyInt(const Entity& e, const char* key) {
-    const std::string* v = e.get(key);
-    int out = 0;
-    if (v) std::from_chars(v->data(), v->data() + v->size(), out);
-    return out;
-}
-
 float keyFloat(const Entity& e, const char* key, float fallback) {
     const std::string* v = e.get(key);
     float out = fallback;
@@ -71,7 +64,7 @@ bool drawnAtStart(MapFormat format, const Entity& e) {
         case MapFormat::Quake3: return listed(cls, kQ3Drawn);
         case MapFormat::Quake2: {
             if (!listed(cls, kQ2Drawn)) return false;
-            const int flags = keyInt(e, "spawnflags");
+            const int flags = entityInt(e, "spawnflags");
             // TRIGGER_SPAWN (1): linked into the world when triggered; func_wall's START_ON (16) shows it at once.
             if (cls == "func_wall") return !(flags & 1) || (flags & 16);
             if (cls == "func_explosive") return !(flags & 1);
@@ -82,20 +75,20 @@ bool drawnAtStart(MapFormat format, const Entity& e) {
             if (startsWith(cls, "trigger_") || cls == "func_ladder" || cls == "func_buyzone" || cls == "func_bomb_target" ||
                 cls == "func_hostage_rescue" || cls == "func_vip_safetyzone" || cls == "func_escapezone")
                 return false;
-            const int renderMode = keyInt(e, "rendermode");
+            const int renderMode = entityInt(e, "rendermode");
             // kRenderTransColor / Texture / Glow / Alpha / Add with renderamt 0 are invisible.
-            if (renderMode != 0 && e.get("renderamt") && keyInt(e, "renderamt") == 0) return false;
+            if (renderMode != 0 && e.get("renderamt") && entityInt(e, "renderamt") == 0) return false;
             return startsWith(cls, "func_") || startsWith(cls, "momentary_");
         }
         case MapFormat::Source: {
             if (startsWith(cls, "trigger_") || startsWith(cls, "func_nav_") || startsWith(cls, "env_") ||
                 listed(cls, kSourceHidden))
                 return false;
-            const int renderMode = keyInt(e, "rendermode");
+            const int renderMode = entityInt(e, "rendermode");
             if (renderMode == 10) return false;  // kRenderNone
-            if (renderMode != 0 && e.get("renderamt") && keyInt(e, "renderamt") == 0) return false;
-            if ((cls == "func_brush" || cls == "func_wall_toggle") && keyInt(e, "StartDisabled") != 0) return false;
-            if (cls == "func_wall_toggle" && (keyInt(e, "spawnflags") & 1)) return false;  // starts invisible
+            if (renderMode != 0 && e.get("renderamt") && entityInt(e, "renderamt") == 0) return false;
+            if ((cls == "func_brush" || cls == "func_wall_toggle") && entityInt(e, "StartDisabled") != 0) return false;
+            if (cls == "func_wall_toggle" && (entityInt(e, "spawnflags") & 1)) return false;  // starts invisible
             return true;
         }
     }

@@ -44,6 +44,13 @@ std::vector<const Entity*> findEntities(const World& world, std::string_view cla
     return out;
 }
 
+int entityInt(const Entity& e, const char* key) {
+    const std::string* v = e.get(key);
+    int out = 0;
+    if (v) std::from_chars(v->data(), v->data() + v->size(), out);
+    return out;
+}
+
 bool parseVec3(const std::string& text, Vec3& out) {
     float v[3] = {0, 0, 0};
     int n = 0;

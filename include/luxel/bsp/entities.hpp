@@ -14,6 +14,9 @@ std::vector<Entity> parseEntities(std::string_view text, const std::string& file
 // Entities whose "classname" equals `classname`, in file order.
 std::vector<const Entity*> findEntities(const World& world, std::string_view classname);
 
+// An entity's integer key (its leading digits; 0 when missing or unreadable).
+int entityInt(const Entity& e, const char* key);
+
 // Parses "x y z" (missing components 0); returns false when no number could be read.
 bool parseVec3(const std::string& text, Vec3& out);
 

@@ -2,38 +2,24 @@
 // their own carrying the mode, "renderamt" and "rendercolor" (Material::entityRenderMode, modelColor), which the
 // material loader turns into the look GoldSrc's renderer gives them (material/load_q1.cpp).
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <tuple>
 
 #include "format.hpp"
+#include "luxel/bsp/entities.hpp"
+#include "luxel/util/math.hpp"
 
 namespace luxel::q1 {
 
 namespace {
 
-int keyInt(const Entity& e, const char* key, int fallback) {
-    const std::string* v = e.get(key);
-    int out = fallback;
-    if (v) std::from_chars(v->data(), v->data() + v->size(), out);
-    return out;
-}
-
-// "R G B" of 0-255 values; white when absent or unreadable.
+// "R G B" of 0-255 values, as 0-1; white when absent or unreadable.
 Vec3 renderColor(const Entity& e) {
     const std::string* v = e.get("rendercolor");
-    if (!v) return {1, 1, 1};
-    int c[3] = {255, 255, 255};
-    const char* at = v->data();
-    const char* end = v->data() + v->size();
-    for (int& channel : c) {
-        while (at < end && *at == ' ') ++at;
-        const auto [next, ec] = std::from_chars(at, end, channel);
-        if (ec != std::errc()) return {1, 1, 1};
-        at = next;
-    }
-    auto unit = [](int b) { return float(std::clamp(b, 0, 255)) / 255.0f; };
-    return {unit(c[0]), unit(c[1]), unit(c[2])};
+    Vec3 c;
+    if (!v || !parseVec3(*v, c) || !isFinite(c)) return {1, 1, 1};
+    auto unit = [](float b) { return std::clamp(b, 0.0f, 255.0f) / 255.0f; };
+    return {unit(c.x), unit(c.y), unit(c.z)};
 }
 
 }  // namespace
@@ -45,9 +31,9 @@ void applyRenderModes(World& w) {
         const Model& model = w.models[m];
         if (model.entity < 0 || size_t(model.entity) >= w.entities.size()) continue;
         const Entity& e = w.entities[size_t(model.entity)];
-        const int mode = keyInt(e, "rendermode", 0);
+        const int mode = entityInt(e, "rendermode");
         if (mode < 1 || mode > 5) continue;  // kRenderNormal, or nothing GoldSrc draws brushes with
-        const int amount = std::clamp(keyInt(e, "renderamt", 0), 0, 255);
+        const int amount = std::clamp(entityInt(e, "renderamt"), 0, 255);
         const Vec3 color = renderColor(e);
         const uint64_t end = std::min<uint64_t>(uint64_t(model.firstSurface) + model.numSurfaces, w.surfaces.size());
         for (uint64_t s = model.firstSurface; s < end; ++s) {

@@ -31,8 +31,8 @@ static LUXEL_AVX2 inline __m256 gamma8(__m256 v, const GammaTable& t) {
 
 // lookOf's clamp on 8 pixels (clampLight): light above clampAt scaled down with all three channels, or each
 // channel clamped on its own. std::min(v, at) is (at < v ? at : v), which is _mm256_min_ps(at, v) (NaN stays).
-static LUXEL_AVX2 inline void hueClamp8(__m256& r, __m256& g, __m256& b, float hueClampAt, bool perChannel) {
-    const __m256 clampAt = _mm256_set1_ps(hueClampAt);
+static LUXEL_AVX2 inline void clampLight8(__m256& r, __m256& g, __m256& b, float at, bool perChannel) {
+    const __m256 clampAt = _mm256_set1_ps(at);
     if (perChannel) {
         r = _mm256_min_ps(clampAt, r), g = _mm256_min_ps(clampAt, g), b = _mm256_min_ps(clampAt, b);
         return;
@@ -56,7 +56,7 @@ static LUXEL_AVX2 inline void hueClamp8(__m256& r, __m256& g, __m256& b, float h
         if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
         return;
     }
-    if (lp.hueClampAt > 0) hueClamp8(r, g, b, lp.hueClampAt, lp.clampPerChannel);
+    if (lp.hueClampAt > 0) clampLight8(r, g, b, lp.hueClampAt, lp.clampPerChannel);
     if (t.hasAlbedo) r = _mm256_mul_ps(r, ar), g = _mm256_mul_ps(g, ag), b = _mm256_mul_ps(b, ab);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     r = _mm256_min_ps(_mm256_max_ps(r, zero), one);
@@ -302,7 +302,7 @@ static LUXEL_AVX2 inline __m256 clamp01x8(__m256 v) {
 // lookOf(light, albedo) on 8 pixels.
 static LUXEL_AVX2 inline Rgb8 litLook8(__m256 lr, __m256 lg, __m256 lb, __m256 ar, __m256 ag, __m256 ab, const LookParams& lp) {
     if (lp.linear) return {_mm256_mul_ps(lr, ar), _mm256_mul_ps(lg, ag), _mm256_mul_ps(lb, ab)};
-    if (lp.hueClampAt > 0) hueClamp8(lr, lg, lb, lp.hueClampAt, lp.clampPerChannel);
+    if (lp.hueClampAt > 0) clampLight8(lr, lg, lb, lp.hueClampAt, lp.clampPerChannel);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     Rgb8 c{_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lr, ar), zero), one),
            _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(lg, ag), zero), one),

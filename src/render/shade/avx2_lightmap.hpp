@@ -21,7 +21,7 @@ static LUXEL_AVX2 inline __m256 lookPair(__m256 c, __m256 albedo, __m256 clampAt
     } else {
         if (K == LookKind::General && lp.linear) return t.hasAlbedo ? _mm256_mul_ps(c, albedo) : c;
         if (lp.clampPerChannel && lp.hueClampAt > 0) {
-            c = _mm256_min_ps(clampAt, c);  // std::min per channel (see hueClamp8)
+            c = _mm256_min_ps(clampAt, c);  // std::min per channel (see clampLight8)
         } else if (K == LookKind::HueClamp || lp.hueClampAt > 0) {
             const __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_permute_ps(c, 0xaa), _mm256_permute_ps(c, 0x55)),
                                            _mm256_permute_ps(c, 0x00));

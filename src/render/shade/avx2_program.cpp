@@ -22,7 +22,7 @@ namespace {
 // ProgramLight::fb on 8 pixels.
 LUXEL_AVX2 inline Rgb8 framebufferLight8(Rgb8 l, const ProgramLight& pl) {
     if (pl.linear) return l;
-    if (pl.clampAt > 0) hueClamp8(l.r, l.g, l.b, pl.clampAt, pl.clampPerChannel);
+    if (pl.clampAt > 0) clampLight8(l.r, l.g, l.b, pl.clampAt, pl.clampPerChannel);
     return scale8(l, _mm256_set1_ps(1.0f / pl.ramp));
 }
 
