@@ -34,7 +34,7 @@ ViewRequest refView(const std::string& mode, Look look, Vec3 pos = {1128, 1424, 
 
 double meanError(LoadedMap& map, const ViewRequest& request, const std::string& refFile) {
     const RenderedView view = renderView(map, request);
-    return diffImages(view.image, readImage(refFile), refFile, {}).stats.meanAbsDisplay;
+    return diffImages(viewFloats(view), readImage(refFile), refFile, {}).stats.meanAbsDisplay;
 }
 
 }  // namespace
@@ -112,6 +112,6 @@ TEST_CASE("Quake 1 as QuakeSpasm draws it, against its own frames of lqdm1", "[m
     if (fs::exists(dir + "bsp2_bspx/lqdm1.bsp")) {
         LoadedMap bsp2 = loadMap(openMapPath(dir + "bsp2_bspx/lqdm1.bsp"), {}, {{}, "", 0});
         const RenderedView a = renderView(bsp29, view("lit")), b = renderView(bsp2, view("lit"));
-        CHECK(diffImages(a.image, b.image, "bsp2", {}).stats.meanAbsDisplay < 1.0 / 255.0);
+        CHECK(diffImages(viewFloats(a), viewFloats(b), "bsp2", {}).stats.meanAbsDisplay < 1.0 / 255.0);
     }
 }

@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 
+#include "luxel/util/cpu.hpp"
 #include "luxel/light/styles.hpp"
 #include "luxel/render/render.hpp"
 #include "luxel/render/raster.hpp"
@@ -69,7 +70,7 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
     };
     const LookCase looks[] = {{Look::Engine, 2, 1},      {Look::Engine, 0, 2.2f},       {Look::Engine, 2, 1.2f},
                               {Look::Linear, 0, 1},      {Look::Engine, 1, 1, true},    {Look::Engine, 1.5f, 1.2f, true}};
-    const bool hadAvx2 = raster::useAvx2();
+    const bool hadAvx2 = useAvx2();
     INFO("AVX2 available: " << hadAvx2);
     size_t compared = 0;
     for (RenderMode mode : {RenderMode::Lightmap, RenderMode::Lit, RenderMode::Vertex})
@@ -83,9 +84,9 @@ TEST_CASE("render: AVX2 and portable shading give the same bytes in every mode, 
                 o.look = lc.look;
                 o.spp = spp;
                 o.styleWeights = weights;
-                raster::allowAvx2(false);
+                allowAvx2(false);
                 const Image portable = renderScene(s, cam, o);
-                raster::allowAvx2(true);
+                allowAvx2(true);
                 FrameStats st;
                 const Image fast = renderScene(s, cam, o, &st);
                 INFO("mode " << renderModeName(mode) << " look " << int(lc.look) << " gamma " << lc.gamma << " per channel "

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "luxel/util/cpu.hpp"
 #include "luxel/bsp/decode.hpp"
 #include "luxel/io/map_source.hpp"
 #include "luxel/render/raster.hpp"
@@ -280,13 +281,13 @@ TEST_CASE("render: Half-Life's clamp takes each channel on its own", "[render]")
     s.world.look.hueClampAt = 1;
     s.world.look.clampPerChannel = true;
     for (bool vec : {true, false}) {
-        raster::allowAvx2(vec);
+        allowAvx2(vec);
         const Vec3 c = pixelAt(renderScene(s, cam, o), 8, 8);
         CHECK(c.x == Approx(0.5f));
         CHECK(c.y == Approx(0.5f));
         CHECK(c.z == Approx(0.25f));
     }
-    raster::allowAvx2(true);
+    allowAvx2(true);
     s.world.look.clampPerChannel = false;
     const Vec3 hue = pixelAt(renderScene(s, cam, o), 8, 8);
     CHECK(hue.x == Approx(0.5f));

@@ -124,21 +124,21 @@ TEST_CASE("levelshot: the size option keeps the 4x3 box on a (size*4)x(size*3) g
     CHECK_THROWS_AS(levelshotReduce(gradientFrame(), 0), UsageError);
 }
 
-TEST_CASE("levelshot: a rendered frame's display bytes are reduced and written back unchanged", "[levelshot]") {
-    // A float frame whose display bytes are the gradient: b / 255 rounds back to b.
+TEST_CASE("levelshot: a rendered frame with coverage alpha is reduced by its RGB", "[levelshot]") {
+    // The gradient as a 4-channel frame (transparent views carry coverage alpha): the alpha is not a colour.
     const ByteImage bytes = gradientFrame();
-    Image frame(640, 480, 4);
+    ByteImage frame{640, 480, 4, std::vector<uint8_t>(size_t(640) * 480 * 4)};
     for (size_t i = 0, j = 0; i < bytes.bytes.size(); i += 3, j += 4) {
-        for (int c = 0; c < 3; ++c) frame.pixels[j + size_t(c)] = float(bytes.bytes[i + size_t(c)]) / 255.0f;
-        frame.pixels[j + 3] = 0.25f;  // coverage alpha: dropped
+        for (int c = 0; c < 3; ++c) frame.bytes[j + size_t(c)] = bytes.bytes[i + size_t(c)];
+        frame.bytes[j + 3] = 64;
     }
-    const Image shot = levelshotImage(frame);
+    const ByteImage shot = levelshotReduce(frame);
     REQUIRE(shot.width == 128);
     REQUIRE(shot.channels == 3);
-    const std::vector<uint8_t> out = displayBytes(shot);
-    CHECK(out[(size_t(64) * 128 + 1) * 3 + 0] == 6);    // as worked out above
-    CHECK(out[(size_t(127) * 128 + 5) * 3 + 1] == 222);
-    CHECK(out[(size_t(0) * 128 + 0) * 3 + 1] == 2);
+    CHECK(shot.bytes[(size_t(64) * 128 + 1) * 3 + 0] == 6);    // as worked out above
+    CHECK(shot.bytes[(size_t(127) * 128 + 5) * 3 + 1] == 222);
+    CHECK(shot.bytes[(size_t(0) * 128 + 0) * 3 + 1] == 2);
+    CHECK(shot.bytes == levelshotReduce(bytes).bytes);
 }
 
 TEST_CASE("levelshot: a pk3 written with libzip reads back with the zip reader, members stored in order",

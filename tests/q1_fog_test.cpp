@@ -23,6 +23,8 @@ Image floorFrom300(const std::string& worldspawnKeys, const std::string& mode) {
     r.fov = 10;  // 52 units across: the middle 8 x 8 pixels all on face 0
     r.width = r.height = 64;
     r.mode = mode;
+    r.look = Look::Engine;
+    r.ldrOutput = false;  // floats: the fog checked to 1e-5
     return renderView(map, r).image;
 }
 

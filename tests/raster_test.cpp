@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "luxel/util/cpu.hpp"
 #include "luxel/render/raster.hpp"
 
 using namespace luxel;

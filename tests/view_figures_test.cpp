@@ -14,31 +14,31 @@ using namespace luxel;
 using namespace luxel::test;
 
 TEST_CASE("view figures of a hand-made 4x2 frame", "[figures]") {
-    Image img(4, 2, 3);
+    ByteImage img{4, 2, 3, std::vector<uint8_t>(24, 0)};
     FrameSamples s;
     s.width = 4, s.height = 2;
     s.depth.assign(8, 0.0f);
     s.surface.assign(8, -1);
     s.sky.assign(8, 0);
-    // Pixels 0..4 grey 0.5 (the same bytes), 5 white, 6 pure green, 7 black (nothing drawn).
+    // Pixels 0..4 grey 128, 5 white, 6 pure green, 7 black (nothing drawn).
     for (int i = 0; i < 5; ++i) {
-        float* p = img.pixels.data() + 3 * i;
-        p[0] = p[1] = p[2] = 0.5f;
+        uint8_t* p = img.bytes.data() + 3 * i;
+        p[0] = p[1] = p[2] = 128;
         s.surface[size_t(i)] = i;
         s.depth[size_t(i)] = float(30 + 20 * i);  // 30, 50 under 64; 70, 90, 110 not
     }
-    img.pixels[15] = img.pixels[16] = img.pixels[17] = 1.0f;
+    img.bytes[15] = img.bytes[16] = img.bytes[17] = 255;
     s.surface[5] = 9, s.sky[5] = 1, s.depth[5] = 1000;
-    img.pixels[19] = 1.0f;
+    img.bytes[19] = 255;
     s.surface[6] = 10, s.depth[6] = 20;  // near
     const ViewFigures f = viewFigures(img, s);
-    // Luma: 5 x 0.5 + 1 + 0.7152 (green), over 8.
-    CHECK(f.brightness == Approx((2.5 + 1.0 + 0.7152) / 8.0).epsilon(1e-9));
+    // Luma: 5 x 128/255 + 1 + 0.7152 (green), over 8.
+    CHECK(f.brightness == Approx((5 * 128 / 255.0 + 1.0 + 0.7152) / 8.0).epsilon(1e-9));
     CHECK(f.nearShare == Approx(3.0 / 8.0));
     CHECK(f.oneColour == Approx(5.0 / 8.0));
     CHECK(f.coverage == Approx(6.0 / 8.0));  // 7 drawn, one of them sky
     CHECK_FALSE(acceptableView(f));           // one colour: 62.5% > 60%
-    img.pixels[0] = 0.6f;                     // now 4 of 8 share a colour
+    img.bytes[0] = 153;                       // now 4 of 8 share a colour
     const ViewFigures g = viewFigures(img, s);
     CHECK(g.oneColour == Approx(0.5));
     CHECK(acceptableView(g));
@@ -55,14 +55,14 @@ TEST_CASE("the most common colour's share is counted exactly, colours spread ove
     // counted independently with a map of the bytes each pixel holds.
     std::mt19937 rng(7);
     for (int paletteSize : {1, 3, 50, 5000, 200000}) {
-        Image img(160, 90, 3);
+        ByteImage img{160, 90, 3, std::vector<uint8_t>(size_t(160) * 90 * 3)};
         std::vector<std::array<uint8_t, 3>> palette(static_cast<size_t>(paletteSize));
         for (auto& c : palette) c = {uint8_t(rng()), uint8_t(rng()), uint8_t(rng())};
         std::map<std::array<uint8_t, 3>, size_t> counts;
         for (size_t i = 0; i < size_t(img.width * img.height); ++i) {
             // Skewed towards the palette's start, so the winner is not a tie of ones.
             const auto& c = palette[std::min<size_t>(rng() % size_t(paletteSize), rng() % size_t(paletteSize))];
-            for (int k = 0; k < 3; ++k) img.pixels[i * 3 + size_t(k)] = float(c[size_t(k)]) / 255.0f;
+            for (int k = 0; k < 3; ++k) img.bytes[i * 3 + size_t(k)] = c[size_t(k)];
             ++counts[c];
         }
         size_t most = 0;

@@ -38,19 +38,6 @@ ByteImage levelshotReduce(const ByteImage& frame, int size) {
     return out;
 }
 
-Image levelshotImage(const Image& frame, int size) {
-    ByteImage bytes;
-    bytes.width = frame.width;
-    bytes.height = frame.height;
-    bytes.channels = frame.channels == 4 ? 3 : frame.channels;
-    bytes.bytes = displayBytes(frame, true);
-    const ByteImage reduced = levelshotReduce(bytes, size);
-    Image out(reduced.width, reduced.height, 3);
-    // b / 255 is within half a step of b, so writeImage's rounding gives b back.
-    for (size_t i = 0; i < reduced.bytes.size(); ++i) out.pixels[i] = float(reduced.bytes[i]) / 255.0f;
-    return out;
-}
-
 SceneView levelshotView(int size) {
     SceneView v;
     v.name = "levelshot";

@@ -97,15 +97,15 @@ void checkTime(const MapLimits& limits, double startMs, const std::string& stage
 }
 
 // The image file `luxel render` would write, or (test hook) half of it under the temporary name, then SIGKILL.
-void writeViewImage(const fs::path& file, const Image& image, const ImageMetadata& metadata) {
+void writeViewImage(const fs::path& file, const RenderedView& view, const ImageMetadata& metadata) {
+    const Bytes bytes = encodeView(file.string(), view, metadata);
     if (testKillPoint("image-write")) {
-        const Bytes bytes = encodeImage(file.string(), image, metadata);
         std::ofstream torn(file.string() + ".tmp" + std::to_string(::getpid()), std::ios::binary);
         torn.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size() / 2));
         torn.flush();
         testKillNow();
     }
-    writeImage(file.string(), image, metadata);
+    writeFileAtomic(file.string(), bytes);
 }
 
 Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, const Json& previous, Journal* journal,
@@ -158,13 +158,17 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
                 throw UsageError(map.materials->overLimit.front() +
                                  fmt::format(" (the map's share of --max-memory: {} MiB)", limits.textureBytes >> 20));
             checkTime(limits, t0, "drawing view " + v.name);
-            const int frameWidth = r.image.width, frameHeight = r.image.height;
-            if (v.levelshot > 0) r.image = levelshotImage(r.image, v.levelshot);
+            const bool display = !r.display.bytes.empty();
+            const int frameWidth = display ? r.display.width : r.image.width, frameHeight = display ? r.display.height : r.image.height;
+            if (v.levelshot > 0) {
+                r.display = levelshotReduce(display ? r.display : toDisplayImage(r.image), v.levelshot);
+                r.image = Image();
+            }
             const std::string rel = outputPath(job, v);
             const fs::path file = fs::path(options.outDir) / rel;
             fs::create_directories(file.parent_path());
             const double w0 = nowMs();
-            writeViewImage(file, r.image, viewMetadata(map, r));
+            writeViewImage(file, r, viewMetadata(map, r));
             const double w1 = nowMs();
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
@@ -172,11 +176,10 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             // A worker of --isolate leaves it to the parent, which reads the file back: fitting would load the
             // OpenImageIO module in every worker.
             if (&v == &job.views.front() && options.sheetPath != "-" && !options.worker &&
-                r.image.channels == 3 && file.extension() == ".png") {
-                const std::vector<uint8_t> bytes = displayBytes(r.image);
+                r.display.channels == 3 && file.extension() == ".png") {
                 try {
-                    out.sheetThumbnail = fitThumbnail(bytes.data(), r.image.width, r.image.height, options.sheetTileWidth,
-                                                      sheetTileHeight(options));
+                    out.sheetThumbnail = fitThumbnail(r.display.bytes.data(), r.display.width, r.display.height,
+                                                      options.sheetTileWidth, sheetTileHeight(options));
                 } catch (const UsageError&) {
                     // No OpenImageIO module: the map is rendered all the same; the sheet then reports why it is
                     // missing (a warning in the manifest), as any failure to draw it does.
@@ -190,8 +193,8 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             vj["output"] = rel;
             std::error_code ec;
             vj["bytes"] = uint64_t(fs::file_size(file, ec));
-            vj["width"] = r.image.width;
-            vj["height"] = r.image.height;
+            vj["width"] = r.display.bytes.empty() ? r.image.width : r.display.width;
+            vj["height"] = r.display.bytes.empty() ? r.image.height : r.display.height;
             vj["mode"] = renderModeName(r.mode);
             if (v.levelshot > 0) vj["levelshot_of"] = {frameWidth, frameHeight};  // the frame it was reduced from
             vj["camera"] = cameraJson(r.camera);

@@ -54,8 +54,9 @@ int runBench(const BenchArgs& args) {
     const std::optional<MaterialSet> materials = loadMaterialsFor(options.mode, world, source, args.map, &materialsMs);
     if (materials) options.materials = &*materials;
 
-    // One frame buffer for every frame, as a viewer keeps its own: the first frame pays for its pages.
-    Image image;
+    // One frame buffer for every frame, as a viewer keeps its own: the first frame pays for its pages. Display
+    // bytes, the frame `luxel render` and `luxel serve` draw for PNG, JPEG and WebP.
+    ByteImage image;
     FrameStats first;
     double f0 = nowMs();
     renderFrame(world, geometry, camera, options, image, &first);
@@ -74,8 +75,7 @@ int runBench(const BenchArgs& args) {
         skyView.push_back(stats.skyViewMs);
     }
 
-    // The last frame encoded as each common format, as `luxel render` and `luxel serve` write it (display bytes
-    // included); WebP (method 6, as OpenImageIO wrote it) is slow enough that fewer runs do.
+    // The last frame encoded as each common format, as `luxel render` and `luxel serve` write it; WebP (method 6, as OpenImageIO wrote it) is slow enough that fewer runs do.
     struct Encoded {
         const char* format;
         double medianMs = 0;

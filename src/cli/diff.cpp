@@ -162,7 +162,7 @@ DiffReport diffMaps(const DiffArgs& args, const std::string& pathA, const std::s
             const RenderedView vb = renderView(b, pinned);
             // Scene views keep their names; camera specs are named by the camera used ("spawn:0").
             const std::string name = args.scene.empty() ? va.camera.used : viewName;
-            ImageDiff d = diffImages(va.image, vb.image, name, r.imageThresholds);
+            ImageDiff d = diffImages(viewFloats(va), viewFloats(vb), name, r.imageThresholds);
             d.a = pathA;
             d.b = pathB;
             r.images.push_back(std::move(d));
@@ -259,7 +259,7 @@ DiffReport diffGolden(const DiffArgs& args, DiffReport r) {
         const RenderedView view = renderView(map, request);
         const std::string file = (fs::path(args.golden) / (sanitizeFileName(name) + ".png")).string();
         if (args.updateGolden) {
-            writeImage(file, view.image, viewMetadata(map, view));
+            writeFileAtomic(file, encodeView(file, view, viewMetadata(map, view)));
             continue;
         }
         ImageDiff d;
@@ -270,11 +270,8 @@ DiffReport diffGolden(const DiffArgs& args, DiffReport r) {
             d.error = file + ": no golden image (write them with --update-golden)";
             d.verdict = Verdict::Fail;
         } else {
-            // The golden PNG holds bytes: compare the render as it would be stored.
-            Image stored = view.image;
-            for (float& v : stored.pixels) v = std::round(std::clamp(std::isfinite(v) ? v : 0.0f, 0.0f, 1.0f) * 255.0f) / 255.0f;
-            const Image golden = readImage(file);
-            d = diffImages(stored, golden, name, r.imageThresholds);
+            // The golden PNG holds display bytes, as the view does (an LDR request).
+            d = diffImages(viewFloats(view), readImage(file), name, r.imageThresholds);
             d.a = args.a;
             d.b = file;
         }

@@ -27,7 +27,7 @@ int runRender(const RenderArgs& args) {
         std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
     const RenderedView view = renderView(map, request);
     for (const std::string& w : view.warnings) std::cerr << "luxel: warning: " << map.displayName << ": " << w << "\n";
-    writeImage(args.output, view.image, viewMetadata(map, view));
+    writeFileAtomic(args.output, encodeView(args.output, view, viewMetadata(map, view)));
     if (!args.stats) return 0;
     const Camera& camera = view.camera.camera;
     const FrameStats& stats = view.stats;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -101,9 +102,17 @@ const char* renderModeName(RenderMode mode) {
     return "?";
 }
 
-void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
-                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
-                    Image& image, FrameSamples* samples, const Image* skyView) {
+namespace {
+
+// Where a frame's finished tiles go: display bytes (what PNG, JPEG and WebP hold) or floats (one of the two).
+struct FrameTarget {
+    Image* floats = nullptr;
+    ByteImage* display = nullptr;
+};
+
+void drawSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                  const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                  const FrameTarget& target, FrameSamples* samples, const Image* skyView) {
     const int W = camera.width, H = camera.height;
     if (W < 1 || H < 1 || W > raster::kMaxImageSide || H > raster::kMaxImageSide)
         throw UsageError("image size " + std::to_string(W) + "x" + std::to_string(H) + " is out of range (1.." +
@@ -116,11 +125,24 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
     const StyleWeights styleWeights =
         options.styleWeights ? *options.styleWeights
                              : parseStyleSpec(options.styleSpec.empty() ? "rest" : options.styleSpec, world);
+    // Tiles are shaded in floats in a buffer of their own, then stored. A display frame gets their bytes, unless
+    // it needs floats first: sample passes are summed, coverage becomes alpha.
+    const bool toBytes = target.display != nullptr;
+    const bool floatFrame = !toBytes || options.spp > 1 || options.transparentBackground;
+    Image ownFloats;
+    Image& image = toBytes ? ownFloats : *target.floats;
     // Every pixel is written by the first pass's shading, so the frame is not zero-filled first, and a
     // frame of the right size is drawn over as it is (no allocation, no page faults).
     tbb::task_group allocation;
-    if (image.width != W || image.height != H || image.channels != 3 || image.pixels.size() != size_t(W) * size_t(H) * 3)
+    if (floatFrame && (image.width != W || image.height != H || image.channels != 3 ||
+                       image.pixels.size() != size_t(W) * size_t(H) * 3))
         allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
+    if (!floatFrame && (target.display->width != W || target.display->height != H || target.display->channels != 3 ||
+                        target.display->bytes.size() != size_t(W) * size_t(H) * 3))
+        allocation.run([display = target.display, W, H] {
+            display->width = W, display->height = H, display->channels = 3;
+            display->bytes.resize(size_t(W) * size_t(H) * 3);
+        });
 
     // Lightmap mode under r_lightmap's rules draws surfaces without a lightmap stage with their own stages.
     const bool ownStagesInLightmapMode = options.mode == RenderMode::Lightmap && options.unlit == UnlitSurfaces::Engine;
@@ -185,7 +207,6 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         frameDepth.resize(size_t(W) * size_t(H));
         frameId.resize(size_t(W) * size_t(H));
     }
-    Image scratch;
     // Transparent background: per pixel, how many sample passes drew something there.
     std::vector<uint16_t> coverage;
     if (options.transparentBackground) coverage.assign(size_t(W) * size_t(H), 0);
@@ -335,11 +356,6 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         raster::Bins bins = raster::binTriangles(tris, W, H, 0, hasOverlay ? &isOverlay : nullptr);
         raster::Bins overlayBins;
         if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
-        // With several samples per pixel the overlay must blend over this pass's own picture, not the sum
-        // of the passes so far: shade into a scratch frame, then add it.
-        const bool useScratch = hasOverlay && options.spp > 1;
-        if (useScratch && scratch.pixels.empty()) scratch = Image::uninitialized(W, H, 3);
-        Image& target = useScratch ? scratch : image;
         const int numTiles = bins.tilesX * bins.tilesY;
         tileRasterMs.assign(size_t(numTiles), 0.0f);
         tileShadeMs.assign(size_t(numTiles), 0.0f);
@@ -353,7 +369,23 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         const CutoutContext cutoutContext{&ctx, &cands, shadeTris.data()};
         const raster::CutoutTest cutoutTest{isCutout.data(), render::keepCutout, &cutoutContext};
         const bool accumulate = pass > 0;
+        // Shaded rows (3 floats a pixel, `w` a row) to the frame at (x, y): display bytes, or floats added over
+        // the earlier passes' sum.
+        auto store = [&](const float* rows, int x, int y, int w, int h) {
+            for (int j = 0; j < h; ++j) {
+                const float* src = rows + size_t(j) * size_t(3 * w);
+                if (!floatFrame) {
+                    toDisplayBytes(src, target.display->bytes.data() + (size_t(y + j) * size_t(W) + size_t(x)) * 3, size_t(3 * w));
+                } else if (accumulate) {
+                    float* dst = image.at(x, y + j);
+                    for (int f = 0; f < 3 * w; ++f) dst[f] += src[f];
+                } else {
+                    std::memcpy(image.at(x, y + j), src, size_t(3 * w) * sizeof(float));
+                }
+            }
+        };
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
+            alignas(32) float pixels[raster::kTileSize * raster::kTileSize * 3];
             float depth[raster::kTileSize * raster::kTileSize];
             uint32_t id[raster::kTileSize * raster::kTileSize];
             uint8_t drawn[raster::kTileSize * raster::kTileSize];
@@ -393,23 +425,18 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
                 } else {
-                    tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, target,
-                                                                useScratch ? false : accumulate, &tileMissing[size_t(t)]);
+                    const render::PixelRows tileRows{pixels, size_t(3 * tw), tx, ty};
+                    tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, tileRows, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
                         // The sky's pixels count as infinitely far for what is drawn over them.
                         if (tileSky)
                             for (int i = 0; i < tw * th; ++i)
                                 if (id[i] != raster::kNoTriangle && skyTri[id[i]]) depth[i] = 0.0f;
                         const uint32_t o0 = overlayBins.offsets[size_t(t)], o1 = overlayBins.offsets[size_t(t) + 1];
-                        render::drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth, target,
-                                     coverage.empty() ? nullptr : drawn);
-                        if (useScratch)
-                            for (int j = 0; j < th; ++j) {
-                                const float* src = scratch.at(tx, ty + j);
-                                float* dst = image.at(tx, ty + j);
-                                for (int f = 0; f < 3 * tw; ++f) dst[f] = accumulate ? dst[f] + src[f] : src[f];
-                            }
+                        render::drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth,
+                                             tileRows, coverage.empty() ? nullptr : drawn);
                     }
+                    store(pixels, tx, ty, tw, th);
                 }
                 if (!coverage.empty())
                     for (int j = 0; j < th; ++j)
@@ -446,8 +473,10 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                 ctx.depthFar = 1.0f / minInvW;
             }
             tbb::parallel_for(tbb::blocked_range<int>(0, H, 8), [&](const tbb::blocked_range<int>& r) {
+                std::vector<float> rows(size_t(3 * W) * size_t(r.size()));
                 render::shadeBlock(ctx, frameDepth.data() + size_t(r.begin()) * W, frameId.data() + size_t(r.begin()) * W,
-                                   W, 0, r.begin(), W, r.end() - r.begin(), image, accumulate);
+                                   W, 0, r.begin(), W, int(r.size()), {rows.data(), size_t(3 * W), 0, r.begin()});
+                store(rows.data(), 0, r.begin(), W, int(r.size()));
             });
             shadeMs += msBetween(tShade, Clock::now());
         }
@@ -483,9 +512,28 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
         });
         image = std::move(rgba);
     }
+    if (toBytes && floatFrame) {
+        ByteImage& display = *target.display;
+        display.width = W, display.height = H, display.channels = image.channels;
+        display.bytes = displayBytes(image);
+    }
     stats.setupMs = setupMs;
     stats.rasterMs = rasterMs;
     stats.shadeMs = shadeMs;
+}
+
+}  // namespace
+
+void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats, Image& image,
+                    FrameSamples* samples, const Image* skyView) {
+    drawSurfaces(world, geometry, camera, view, options, surfaces, stats, {&image, nullptr}, samples, skyView);
+}
+
+void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                    ByteImage& display, FrameSamples* samples, const Image* skyView) {
+    drawSurfaces(world, geometry, camera, view, options, surfaces, stats, {nullptr, &display}, samples, skyView);
 }
 
 Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
@@ -495,8 +543,12 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
     return image;
 }
 
-void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                 Image& image, FrameStats* stats, FrameSamples* samples) {
+namespace {
+
+// renderFrame into either kind of frame (Image: floats, ByteImage: display bytes).
+template <class Frame>
+void renderFrameInto(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                     Frame& image, FrameStats* stats, FrameSamples* samples) {
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
     st = FrameStats{};
@@ -530,6 +582,18 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
         }
     }
     renderSurfaces(world, geometry, camera, view, options, surfaces, st, image, samples, withSkyView ? &skyImage : nullptr);
+}
+
+}  // namespace
+
+void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                 Image& image, FrameStats* stats, FrameSamples* samples) {
+    renderFrameInto(world, geometry, camera, options, image, stats, samples);
+}
+
+void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                 ByteImage& display, FrameStats* stats, FrameSamples* samples) {
+    renderFrameInto(world, geometry, camera, options, display, stats, samples);
 }
 
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,

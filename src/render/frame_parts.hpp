@@ -33,7 +33,7 @@ std::vector<Candidate> frameCandidates(const World& world, const Geometry& geome
 // `drawn` (tile-local, may be null) marks the pixels written.
 void drawOverlays(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris, const std::vector<Candidate>& cands,
                   const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids, size_t count,
-                  const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn);
+                  const raster::TileRect& rect, float* depth, const PixelRows& target, uint8_t* drawn);
 
 // Whether a triangle is a cut-out the visibility buffer resolves: alpha-tested, shaded like an opaque surface (no
 // stage program, not a fog volume's own surface), so the nearest pixel its alpha test keeps is all it shows.

@@ -229,9 +229,12 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         const double t1 = nowMs();
         FrameSamples samples;
         const bool measure = request.figures || view.camera.used == "best";
-        renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, measure ? &samples : nullptr);
+        if (request.ldrOutput)
+            renderFrame(map.world, map.geometry, camera, o, view.display, &view.stats, measure ? &samples : nullptr);
+        else
+            renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, measure ? &samples : nullptr);
         view.frameMs += nowMs() - t1;
-        if (measure) view.figures = viewFigures(view.image, samples);
+        if (measure) view.figures = viewFigures(request.ldrOutput ? view.display : toDisplayImage(view.image), samples);
     };
     if (view.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
@@ -258,6 +261,12 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
     }
     return view;
 }
+
+std::vector<uint8_t> encodeView(const std::string& path, const RenderedView& view, const ImageMetadata& metadata) {
+    return view.display.bytes.empty() ? encodeImage(path, view.image, metadata) : encodeImage(path, view.display, metadata);
+}
+
+Image viewFloats(const RenderedView& view) { return view.display.bytes.empty() ? view.image : floatsOf(view.display); }
 
 ImageMetadata viewMetadata(const LoadedMap& map, const RenderedView& view) {
     const Camera& c = view.camera.camera;

@@ -10,7 +10,7 @@ namespace {
 // (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
 // `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
 void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
-                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, Image& target,
+                         const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, const PixelRows& target,
                          uint8_t* drawn) {
     raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
                                 [&](int px, int py, float z) {
@@ -76,7 +76,7 @@ void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::Rast
 
 void drawOverlays(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
                   const std::vector<Candidate>& cands, const std::vector<raster::ShadeTri>& shadeTris, const uint32_t* ids,
-                  size_t count, const raster::TileRect& rect, float* depth, Image& target, uint8_t* drawn) {
+                  size_t count, const raster::TileRect& rect, float* depth, const PixelRows& target, uint8_t* drawn) {
     for (size_t k = 0; k < count; ++k)
         drawOverlayTriangle(ctx, tris, cands[shadeTris[ids[k]].source], ids[k], rect, depth, target, drawn);
 }

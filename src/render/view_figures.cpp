@@ -31,7 +31,7 @@ size_t mostCommonCount(const std::vector<uint32_t>& colours) {
 
 }  // namespace
 
-ViewFigures viewFigures(const Image& image, const FrameSamples& samples) {
+ViewFigures viewFigures(const ByteImage& image, const FrameSamples& samples) {
     ViewFigures f;
     const size_t pixels = size_t(image.width) * size_t(image.height);
     if (pixels == 0 || image.channels < 3) return f;
@@ -44,14 +44,9 @@ ViewFigures viewFigures(const Image& image, const FrameSamples& samples) {
     double luma = 0;
     size_t near = 0, covered = 0;
     for (size_t i = 0; i < pixels; ++i) {
-        const float* p = image.pixels.data() + i * size_t(image.channels);
-        const double r = std::clamp(double(p[0]), 0.0, 1.0), g = std::clamp(double(p[1]), 0.0, 1.0),
-                     b = std::clamp(double(p[2]), 0.0, 1.0);
-        luma += 0.2126 * r + 0.7152 * g + 0.0722 * b;
-        if (i % step == 0) {
-            auto byte = [](double v) { return uint32_t(std::lround(v * 255.0)); };  // as the PNG holds it
-            colours.push_back((byte(r) << 16) | (byte(g) << 8) | byte(b));
-        }
+        const uint8_t* p = image.bytes.data() + i * size_t(image.channels);
+        luma += (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0;
+        if (i % step == 0) colours.push_back((uint32_t(p[0]) << 16) | (uint32_t(p[1]) << 8) | p[2]);
         if (!withSamples || samples.surface[i] < 0) continue;
         if (samples.depth[i] > 0 && samples.depth[i] < kNearDepth) ++near;
         if (!samples.sky[i]) ++covered;

@@ -91,7 +91,7 @@ std::shared_ptr<const EncodedImage> RenderService::draw(LoadedMap& map, const Vi
                                                                              options_.requestMemoryBytes >> 20));
     deadline.check("after drawing, before encoding");
     auto image = std::make_shared<EncodedImage>();
-    image->bytes = encodeImage("view." + query.format, view.image, viewMetadata(map, view));
+    image->bytes = encodeView("view." + query.format, view, viewMetadata(map, view));
     image->contentType = contentType(query.format);
     image->etag = etag;
     image->mapKey = mapKey;

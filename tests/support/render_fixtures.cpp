@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "luxel/util/cpu.hpp"
 #include "luxel/render/raster.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/vis/visibility.hpp"
@@ -161,11 +162,11 @@ RenderOptions materialOptions(RenderMode mode, const MaterialSet& m) {
 
 BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const RenderOptions& options) {
     BothPaths out;
-    raster::allowAvx2(true);
+    allowAvx2(true);
     out.vec = renderScene(scene, camera, options, &out.vecStats);
-    raster::allowAvx2(false);
+    allowAvx2(false);
     out.portable = renderScene(scene, camera, options, &out.portableStats);
-    raster::allowAvx2(true);
+    allowAvx2(true);
     return out;
 }
 

@@ -91,7 +91,7 @@ uint32_t addTexturedWall(RenderScene& scene, float d, int32_t material, Vec3 ver
 // Options drawing `mode` with materials m, the linear look and no PVS (fixture scenes have no tree).
 RenderOptions materialOptions(RenderMode mode, const MaterialSet& m);
 
-// The scene drawn by the vector loops and again by the portable ones (raster::allowAvx2), with their stats.
+// The scene drawn by the vector loops and again by the portable ones (allowAvx2), with their stats.
 struct BothPaths {
     Image vec, portable;
     FrameStats vecStats, portableStats;

@@ -56,7 +56,19 @@ CommandResult runLuxel(const std::string& args);
 // A JSON file a command wrote, parsed (throws when it is missing or malformed).
 nlohmann::json readJson(const std::string& path);
 
+// Debian's openarena-data (the OpenArena maps, textures and shaders).
+inline const std::filesystem::path kOpenArenaDir = "/usr/share/games/openarena/baseoa";
+
 }  // namespace luxel::test
+
+#define LUXEL_REQUIRE_OPENARENA()                                                                  \
+    do {                                                                                           \
+        std::error_code openArenaError;                                                            \
+        if (!std::filesystem::is_directory(::luxel::test::kOpenArenaDir, openArenaError)) {           \
+            WARN("SKIPPED: " << ::luxel::test::kOpenArenaDir.string() << " not installed (openarena-data)"); \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
 
 #define LUXEL_REQUIRE_SHARED_MAPS()                                                          \
     do {                                                                                     \

@@ -21,9 +21,6 @@ constexpr int kLevelshotSize = 128;  // the engine's
 // and the same point samples are taken. size 128 is the engine's (a 512 x 384 grid of samples).
 ByteImage levelshotReduce(const ByteImage& frame, int size = kLevelshotSize);
 
-// The same for a rendered frame: its display bytes (displayBytes, alpha dropped) reduced, back as a float image
-// whose display bytes are the reduced ones (writeImage stores them unchanged).
-Image levelshotImage(const Image& frame, int size = kLevelshotSize);
 
 // The preset's view and output: the intermission camera (its fallbacks: spawn:0, best, overview), a 640x480
 // frame in lit mode with the engine look, reduced to size x size, written as levelshots/{map}.jpg and

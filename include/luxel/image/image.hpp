@@ -78,6 +78,8 @@ std::optional<std::vector<uint8_t>> encodeOwnFormat(const std::string& path, con
 // The 8-bit values writeImage stores for PNG / JPEG: each value clamped to [0, 1] (NaN as 0) and rounded to
 // nearest of 255 steps; with dropAlpha a 4-channel image's RGB alone.
 std::vector<uint8_t> displayBytes(const Image& image, bool dropAlpha = false);
+// The same for n values (the renderer stores its tiles with it).
+void toDisplayBytes(const float* values, uint8_t* bytes, size_t n);
 
 // Decodes an image file held in memory (TGA, JPEG, PNG, ...) to float in [0,1] per byte value,
 // no colour conversion. `name` is used for the format hint and messages. Throws DecodeError.
@@ -90,6 +92,16 @@ struct ByteImage {
     std::vector<uint8_t> bytes;
 };
 ByteImage decodeImageBytes(std::span<const uint8_t> bytes, const std::string& name);
+
+// Display bytes (a frame as PNG, JPEG and WebP hold it) written as writeImage / encodeImage write an Image with
+// those values: luxel's own codecs take the bytes as they are; the OpenImageIO module's formats get the floats
+// (floatsOf).
+std::vector<uint8_t> encodeImage(const std::string& path, const ByteImage& image, const ImageMetadata& metadata = {});
+void writeImage(const std::string& path, const ByteImage& image, const ImageMetadata& metadata = {});
+// Each byte b as b / 255 (displayBytes gives b back).
+Image floatsOf(const ByteImage& image);
+// displayBytes of an image, with its size.
+ByteImage toDisplayImage(const Image& image);
 
 // Reads an image file from disk (tests, diff).
 Image readImage(const std::string& path);

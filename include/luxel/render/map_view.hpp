@@ -83,6 +83,9 @@ struct ViewRequest {
 };
 
 struct RenderedView {
+    // The frame as drawn: display bytes (what PNG, JPEG and WebP hold) when the request's output is LDR,
+    // floats when it is not; the other one is empty.
+    ByteImage display;
     Image image;
     ResolvedCamera camera;
     RenderMode mode = RenderMode::Lightmap;  // the mode drawn ("auto" resolved)
@@ -97,6 +100,11 @@ void checkViewRequest(const ViewRequest& request);
 
 // Renders one view (materials loaded on demand). Throws UsageError (bad request, nothing to frame).
 RenderedView renderView(LoadedMap& map, const ViewRequest& request);
+
+// The view's frame as an image file named like `path` (its extension picks the format).
+std::vector<uint8_t> encodeView(const std::string& path, const RenderedView& view, const ImageMetadata& metadata);
+// The view's frame as floats: its display bytes / 255, or the floats drawn.
+Image viewFloats(const RenderedView& view);
 
 // What goes into the image file's metadata: software, map, camera, mode.
 ImageMetadata viewMetadata(const LoadedMap& map, const RenderedView& view);

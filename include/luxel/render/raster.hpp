@@ -171,11 +171,6 @@ struct CutoutTest {
 void rasterTile(const RasterTri* tris, const uint32_t* ids, size_t count, int tileX, int tileY, int w, int h,
                 float* depth, uint32_t* id, uint16_t* writeCount = nullptr, const CutoutTest* cutouts = nullptr);
 
-// Whether the rasterizer and shading run their AVX2 loops: on CPUs with AVX2 unless turned off. The
-// AVX2 and portable loops give the same bits; the switch exists so tests can compare them.
-bool useAvx2();
-void allowAvx2(bool allowed);
-
 inline float evalPlane(const AttrPlane& p, int x0, int y0, int px, int py) {
     return p.c + p.a * float(px - x0) + p.b * float(py - y0);
 }

@@ -103,5 +103,9 @@ Image renderFrame(const World& world, const Geometry& geometry, const Camera& ca
 // `samples`, when given, receives the frame's per-pixel facts.
 void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
                  Image& image, FrameStats* stats = nullptr, FrameSamples* samples = nullptr);
+// The same as display bytes, displayBytes(image) of the frame above: what PNG, JPEG and WebP files hold,
+// stored tile by tile as they are shaded (no float frame written and read back).
+void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                 ByteImage& display, FrameStats* stats = nullptr, FrameSamples* samples = nullptr);
 
 }  // namespace luxel

@@ -17,6 +17,11 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
                     Image& image, FrameSamples* samples = nullptr, const Image* skyView = nullptr);
+// The same as display bytes (writeImage's 8-bit values), the frame's own output for PNG, JPEG and WebP: each
+// tile stored as bytes once shaded, no float frame (unless sample passes are summed or coverage is kept).
+void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                    const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                    ByteImage& display, FrameSamples* samples = nullptr, const Image* skyView = nullptr);
 
 // Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
 // the centre, the rest follow the R2 low-discrepancy sequence.

@@ -159,11 +159,20 @@ void waterOverPixel(const TriShade& t, float invW, float behindInvW, float* rgb)
 // means black), material albedo in Lit mode, and the look applied to constant colours.
 TriShade prepareTriangle(const ShadeContext& ctx, const raster::ShadeTri& tri);
 
+// Rows of 3-channel float pixels: a tile being shaded (its own buffer, in cache) or the frame's rows. `pixels`
+// holds frame pixel (x0, y0); rows are `stride` floats apart.
+struct PixelRows {
+    float* pixels = nullptr;
+    size_t stride = 0;
+    int x0 = 0, y0 = 0;
+    float* at(int x, int y) const { return pixels + size_t(y - y0) * stride + size_t(x - x0) * 3; }
+};
+
 // Shades a w x h block of the visibility buffer whose top-left pixel is (x, y). depth/id have row stride
-// `stride`; results go to image rows (3 channels), written or added to what is there. Returns the number
-// of pixels with a triangle; `missingTexture`, when given, receives how many of them show missing-texture grey.
+// `stride`; results are written to `out` at the block's frame positions. Returns the number of pixels with a
+// triangle; `missingTexture`, when given, receives how many of them show missing-texture grey.
 uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                    int h, Image& image, bool accumulate, uint32_t* missingTexture = nullptr);
+                    int h, const PixelRows& out, uint32_t* missingTexture = nullptr);
 
 // One pixel of a light-bearing triangle with its coverage: rgb as shadeBlock would write it (look applied),
 // alpha = texture alpha times the material's opacity (1 without a texture). For the passes that alpha-test

@@ -18,7 +18,7 @@ struct ViewFigures {
 };
 
 // The figures of `image` (display values: the engine look) with the samples renderFrame gave for it.
-ViewFigures viewFigures(const Image& image, const FrameSamples& samples);
+ViewFigures viewFigures(const ByteImage& image, const FrameSamples& samples);
 
 // The automatic camera's rules for a thumbnail (issue 29): on a map that has light a view must not be dark
 // (brightness at least kMinBrightness), nor be mostly wall in the face (nearShare at most kMaxNearShare), nor

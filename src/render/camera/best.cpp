@@ -176,7 +176,7 @@ ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& 
     const double D = std::min(1.0, s.depthSpread / 1.25), S = std::min(1.0, double(s.surfaces) / 24.0),
                  B = std::min(1.0, s.brightness / 0.35), W = 1.0 - std::max(0.0, s.largestSurface - 0.4);
     s.score = s.coverage * (1.0 - s.nearWall) * W * (0.4 + 0.2 * D + 0.2 * S + 0.2 * B) - 0.5 * s.sky;
-    s.figures = viewFigures(image, samples);
+    s.figures = viewFigures(toDisplayImage(image), samples);
     return s;
 }
 
@@ -257,7 +257,7 @@ std::vector<double> coverage(const World& world, const Geometry& geometry, const
         o.mode = RenderMode::Lightmap;
         o.drawFlares = false;
         o.drawSky = false;
-        Image image;
+        ByteImage image;  // only its samples are used
         FrameSamples samples;
         renderFrame(world, geometry, scoringCamera(cameras[i]), o, image, nullptr, &samples);
         size_t n = 0;

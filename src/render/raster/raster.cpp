@@ -1,8 +1,8 @@
 #include "luxel/render/raster.hpp"
+#include "luxel/util/cpu.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -16,21 +16,6 @@
 #endif
 
 namespace luxel::raster {
-
-namespace {
-std::atomic<bool> gAvx2Allowed{true};
-}  // namespace
-
-bool useAvx2() {
-#if defined(LUXEL_RASTER_AVX2)
-    static const bool has = __builtin_cpu_supports("avx2");
-    return has && gAvx2Allowed.load(std::memory_order_relaxed);
-#else
-    return false;
-#endif
-}
-
-void allowAvx2(bool allowed) { gAvx2Allowed.store(allowed, std::memory_order_relaxed); }
 
 namespace {
 

@@ -62,16 +62,6 @@ LUXEL_AVX2 void vertexRunAvx2(const TriShade& t, const LookParams& lp, int dx, f
 
 // A finished row segment to the image with streaming stores: the frame is written once and not read
 // again here, so its cache lines need not be fetched first. Returns false when dst is not 32-byte aligned.
-LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf) {
-    if (reinterpret_cast<uintptr_t>(dst) % 32 != 0) return false;
-    int f = 0;
-    for (; f + 8 <= nf; f += 8) _mm256_stream_ps(dst + f, _mm256_load_ps(src + f));
-    for (; f < nf; ++f) dst[f] = src[f];
-    return true;
-}
-
-LUXEL_AVX2 void streamFence() { _mm_sfence(); }
-
 // Bit k set where a run starts: k = 0, or id[k] != id[k - 1] (n <= 64).
 LUXEL_AVX2 uint64_t runStartsAvx2(const uint32_t* id, int n) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

@@ -17,7 +17,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define LUXEL_SHADE_AVX2 1
-// AVX2 loops are compiled for that target only and picked at run time (raster::useAvx2), so the library
+// AVX2 loops are compiled for that target only and picked at run time (useAvx2, util/cpu.hpp), so the library
 // still runs on plain x86-64.
 #define LUXEL_AVX2 __attribute__((target("avx2")))
 #endif
@@ -101,16 +101,10 @@ static inline Vec3 lookOf(Vec3 light, Vec3 albedo, const LookParams& lp) {
     return c;
 }
 
-static inline void put(float* out, Vec3 c, bool accumulate) {
-    if (accumulate) {
-        out[0] += c.x;
-        out[1] += c.y;
-        out[2] += c.z;
-    } else {
-        out[0] = c.x;
-        out[1] = c.y;
-        out[2] = c.z;
-    }
+static inline void put(float* out, Vec3 c) {
+    out[0] = c.x;
+    out[1] = c.y;
+    out[2] = c.z;
 }
 
 // A cut-out's test, keep = !(alpha * opacity < ref), on a footprint's alpha bytes: it keeps whatever the
@@ -149,7 +143,7 @@ static inline void fillRgb(float* out, Vec3 c, int n) {
     for (int k = 0; k < 8; ++k) pattern[3 * k] = c.x, pattern[3 * k + 1] = c.y, pattern[3 * k + 2] = c.z;
     int k = 0;
     for (; k + 8 <= n; k += 8) std::memcpy(out + 3 * k, pattern, sizeof pattern);
-    for (; k < n; ++k) put(out + 3 * k, c, false);
+    for (; k < n; ++k) put(out + 3 * k, c);
 }
 
 // sampleLightmap with the page's constants hoisted and the lerps done on (r,g,b,0) vectors. Every lane
@@ -373,7 +367,7 @@ static inline bool texturedVectorFits(const TriShade& t) {
 // loops do the same IEEE operations per lane and may write up to 8 pixels past the run (callers give
 // them room and overwrite them).
 // programRun: program.cpp; skyBoxRun, skyBoxRunAvx2: sky.cpp; fogRun: fog.cpp;
-// lightmapRunFor, vertexRunAvx2, runStartsAvx2, streamRow: avx2.cpp; texturedRunAvx2:
+// lightmapRunFor, vertexRunAvx2, runStartsAvx2: avx2.cpp; texturedRunAvx2:
 // avx2_textured.cpp.
 void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp, uint32_t tri, int px0, int py,
                 const float* depth, int n, float* out);
@@ -411,8 +405,6 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, int x
                                 const int32_t* py, const float* invW, int n, const CutoutBytes& test, uint8_t* keep);
 
 // A finished row segment to the image with streaming stores; false when dst is not 32-byte aligned.
-LUXEL_AVX2 bool streamRow(float* dst, const float* src, int nf);
-LUXEL_AVX2 void streamFence();
 // Bit k set where a run starts: k = 0, or id[k] != id[k - 1] (n <= 64).
 LUXEL_AVX2 uint64_t runStartsAvx2(const uint32_t* id, int n);
 #endif

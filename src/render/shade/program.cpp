@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "luxel/util/cpu.hpp"
+
 #include "program_parts.hpp"
 
 namespace luxel::render::shading {
@@ -216,7 +218,7 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
                 const float* depth, int n, float* out) {
     const ProgramSetup s = programSetup(ctx, t, tri, lp);
 #if defined(LUXEL_SHADE_AVX2)
-    if (raster::useAvx2() && (!lp.gamma || lp.table) && programFitsAvx2(ctx, t))
+    if (useAvx2() && (!lp.gamma || lp.table) && programFitsAvx2(ctx, t))
         return programRunAvx2(ctx, t, s, lp, tri, px0, py, depth, n, out);
 #endif
     const float fy = float(py - t.y0);
@@ -224,7 +226,7 @@ void programRun(const ShadeContext& ctx, const TriShade& t, const LookParams& lp
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
         const Vec3 c = programPixel(ctx, t, s, p, float(px0 + k - t.x0), fy, 1.0f / depth[k]);
-        put(out + 3 * k, lookOf(c, white, lp), false);
+        put(out + 3 * k, lookOf(c, white, lp));
     }
 }
 

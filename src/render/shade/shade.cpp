@@ -2,6 +2,7 @@
 // triangle on a row to its loop), the scalar loops that are the reference for the vector ones, single
 // translucent pixels (shadePixelWithAlpha), the look (gamma table, lookParams, applyLook), and the debug
 // colours of the normals, depth and clusters modes. The other parts are listed in parts.hpp.
+#include "luxel/util/cpu.hpp"
 #include "luxel/render/shade.hpp"
 
 #include <algorithm>
@@ -110,15 +111,14 @@ inline Vec3 shadeOne(const ShadeContext& ctx, uint32_t triId, int px, int py, fl
 
 // Clusters of a run. On a flat triangle the stepped-off points of a run lie on one 3D segment, and BSP
 // leaves are convex: when both ends of a piece are in the same leaf, all of it is. Split until they are.
-void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* depth, int n, float* out,
-                     bool accumulate) {
+void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* depth, int n, float* out) {
     const raster::ShadeTri& st = ctx.tris[tri];
     const SourceTri& src = ctx.sources[st.source];
     const DrawVertex* vb = vertexBase(ctx, src);
     const DrawVertex &a = vb[src.v[0]], &b = vb[src.v[1]], &c = vb[src.v[2]];
     if (!(a.normal == b.normal && a.normal == c.normal)) {
         for (int k = 0; k < n; ++k)
-            put(out + 3 * k, shadeOne<RenderMode::Clusters>(ctx, tri, px0 + k, py, depth[k]), accumulate);
+            put(out + 3 * k, shadeOne<RenderMode::Clusters>(ctx, tri, px0 + k, py, depth[k]));
         return;
     }
     const Vec3 nrm = normalize(a.normal);
@@ -142,10 +142,10 @@ void shadeClusterRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, con
         const Piece pc = stack[--top];
         if (pc.l0 == pc.l1) {
             const Vec3 col = colorOf(pc.l0);
-            for (int k = pc.k0; k <= pc.k1; ++k) put(out + 3 * k, col, accumulate);
+            for (int k = pc.k0; k <= pc.k1; ++k) put(out + 3 * k, col);
         } else if (pc.k1 - pc.k0 <= 1) {
-            put(out + 3 * pc.k0, colorOf(pc.l0), accumulate);
-            put(out + 3 * pc.k1, colorOf(pc.l1), accumulate);
+            put(out + 3 * pc.k0, colorOf(pc.l0));
+            put(out + 3 * pc.k1, colorOf(pc.l1));
         } else {
             const int mid = (pc.k0 + pc.k1) / 2;
             const int32_t lm = leafAt(mid);
@@ -164,7 +164,7 @@ void lightRunScalar(const TriShade& t, const LookParams& lp, int dx, float fy, c
     pageViews(t, pages);
     for (int k = 0; k < n; ++k) {
         const float fx = float(dx + k), iw = 1.0f / depth[k];
-        put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), t.albedo, lp), false);
+        put(out + 3 * k, lookOf(lightAt(t, pages, fx, fy, iw), t.albedo, lp));
     }
 }
 
@@ -177,7 +177,7 @@ void probeRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int p
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
         const Vec3 nrm = normalOf(p);
-        put(out + 3 * k, lookOf(probeLight(*ctx.probes, positionOf(p) + nrm, nrm), white, lp), false);
+        put(out + 3 * k, lookOf(probeLight(*ctx.probes, positionOf(p) + nrm, nrm), white, lp));
     }
 }
 
@@ -186,7 +186,7 @@ void texturedRun(const ShadeContext& ctx, const TriShade& t, const LookParams& l
     const TexturedSetup s = texturedSetup(ctx, t, tri);
     for (int k = 0; k < n; ++k) {
         const Vec4 c = texturedPixel(ctx, t, s, lp, float(dx + k), fy, 1.0f / depth[k]);
-        put(out + 3 * k, Vec3{c.x, c.y, c.z}, false);
+        put(out + 3 * k, Vec3{c.x, c.y, c.z});
     }
 }
 
@@ -236,8 +236,7 @@ void shadeRun(const ShadeContext& ctx, const LookParams& lp, bool vec, uint32_t 
 
 // The block's rows are shaded into a buffer of this many rows (a tile's); taller blocks go a row at a time.
 constexpr int kPackRows = raster::kTileSize;
-// A row segment and the 8 pixels a vector loop may overrun, rounded to whole 32-byte lines (streamRow reads
-// rows with aligned loads).
+// A row segment and the 8 pixels a vector loop may overrun, rounded to whole 32-byte lines.
 constexpr int kRowFloats = ((kMaxRun + 9) * 3 + 7) / 8 * 8;
 
 // The last pixels of a packable run that do not fill a group of 8 (block row, column, count): shaded after
@@ -315,12 +314,12 @@ void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* ta
 // are shaded together (short runs, as foliage and small triangles make, fill groups together rather than
 // one each). Then each row goes to the image in one pass.
 uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y,
-                         int w, int h, Image& image, bool accumulate, uint32_t* missingTexture) {
+                         int w, int h, const PixelRows& image, uint32_t* missingTexture) {
     uint32_t missing = 0;
     const Vec3 bg = ctx.background;
     const LookParams lp = lookParams(ctx);
 #if defined(LUXEL_SHADE_AVX2)
-    const bool vec = raster::useAvx2() && (!lp.gamma || lp.table);
+    const bool vec = useAvx2() && (!lp.gamma || lp.table);
 #else
     const bool vec = false;
 #endif
@@ -330,22 +329,9 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
     RunTail tails[kPackRows * kMaxRun];
     int tailCount = 0;
     uint32_t covered = 0;
-    bool streamed = false;
-    // A finished row segment (block columns s0..s1) to the image.
+    // A finished row segment (block columns s0..s1) to the output rows.
     auto writeRow = [&](int j, int s0, int s1, const float* buf) {
-        float* dst = image.at(x + s0, y + j);
-        const int nf = 3 * (s1 - s0);
-        if (accumulate) {
-            for (int f = 0; f < nf; ++f) dst[f] += buf[f];
-            return;
-        }
-#if defined(LUXEL_SHADE_AVX2)
-        if (vec && streamRow(dst, buf, nf)) {
-            streamed = true;
-            return;
-        }
-#endif
-        std::memcpy(dst, buf, size_t(nf) * sizeof(float));
+        std::memcpy(image.at(x + s0, y + j), buf, size_t(3 * (s1 - s0)) * sizeof(float));
     };
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
@@ -395,16 +381,13 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
 #endif
         for (int j = 0; j < h; ++j) writeRow(j, 0, w, rows[j]);
     }
-#if defined(LUXEL_SHADE_AVX2)
-    if (streamed) streamFence();  // streaming stores are weakly ordered: finish them before others read
-#endif
     if (missingTexture) *missingTexture = missing;
     return covered;
 }
 
 template <RenderMode M>
 uint32_t shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                     int h, Image& image, bool accumulate) {
+                     int h, const PixelRows& image) {
     const Vec3 bg = ctx.background;
     uint32_t covered = 0;
     for (int j = 0; j < h; ++j) {
@@ -415,7 +398,7 @@ uint32_t shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t
         while (i < w) {
             const uint32_t tri = irow[i];
             if (tri == raster::kNoTriangle) {
-                put(out + 3 * i, bg, accumulate);
+                put(out + 3 * i, bg);
                 ++i;
                 continue;
             }
@@ -424,10 +407,10 @@ uint32_t shadeBlockT(const ShadeContext& ctx, const float* depth, const uint32_t
             covered += uint32_t(end - i);
             int k = i;
             if constexpr (M == RenderMode::Clusters) {
-                shadeClusterRun(ctx, tri, x + i, y + j, drow + i, end - i, out + 3 * i, accumulate);
+                shadeClusterRun(ctx, tri, x + i, y + j, drow + i, end - i, out + 3 * i);
                 k = end;
             }
-            for (; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]), accumulate);
+            for (; k < end; ++k) put(out + 3 * k, shadeOne<M>(ctx, tri, x + k, y + j, drow[k]));
             i = end;
         }
     }
@@ -479,7 +462,7 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
                       float ref, uint8_t* keep) {
 #if defined(LUXEL_SHADE_AVX2)
     const TriShade& t = ctx.triShade[tri];
-    if (raster::useAvx2() && !t.skyBox && !t.program && t.texture && t.texture->hasAlpha &&
+    if (useAvx2() && !t.skyBox && !t.program && t.texture && t.texture->hasAlpha &&
         t.texture->alphaCellRanges.size() == t.texture->mips.size() && t.texture->alphaLevels.size() == t.texture->mips.size()) {
         if (vectorIndexable(*t.texture)) {
             const TexFootprint f = texFootprint(ctx, t, tri);
@@ -514,16 +497,16 @@ Vec3 sampleLightmapFast(const LightmapPage& page, Vec2 uv) {
 }
 
 uint32_t shadeBlock(const ShadeContext& ctx, const float* depth, const uint32_t* id, int stride, int x, int y, int w,
-                    int h, Image& image, bool accumulate, uint32_t* missingTexture) {
+                    int h, const PixelRows& out, uint32_t* missingTexture) {
     switch (ctx.mode) {
         case RenderMode::Lightmap:
         case RenderMode::Vertex:
         case RenderMode::Lit:
         case RenderMode::Albedo:
-        case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, image, accumulate, missingTexture);
-        case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
-        case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
-        case RenderMode::Clusters: return shadeBlockT<RenderMode::Clusters>(ctx, depth, id, stride, x, y, w, h, image, accumulate);
+        case RenderMode::Grid: return shadeLightBlock(ctx, depth, id, stride, x, y, w, h, out, missingTexture);
+        case RenderMode::Normals: return shadeBlockT<RenderMode::Normals>(ctx, depth, id, stride, x, y, w, h, out);
+        case RenderMode::Depth: return shadeBlockT<RenderMode::Depth>(ctx, depth, id, stride, x, y, w, h, out);
+        case RenderMode::Clusters: return shadeBlockT<RenderMode::Clusters>(ctx, depth, id, stride, x, y, w, h, out);
     }
     return 0;
 }

@@ -322,7 +322,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
     if (ctx.skyView) {  // the 3D skybox, drawn with the 2D box behind it: its pixels as they are
         for (int k = 0; k < n; ++k) {
             const float* p = ctx.skyView->at(px0 + k, py);
-            put(out + 3 * k, {p[0], p[1], p[2]}, false);
+            put(out + 3 * k, {p[0], p[1], p[2]});
         }
         return;
     }
@@ -332,7 +332,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
     if (sky.clouds.empty() || !grid) {
         for (int k = 0; k < n; ++k) {
             const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, sky, positionOf(p) - ctx.eye), lp), false);
+            put(out + 3 * k, lookOf(white, skyBoxColor(ctx, sky, positionOf(p) - ctx.eye), lp));
         }
         return;
     }
@@ -358,7 +358,7 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
         const std::optional<Vec2>&a = dome[size_t(k)], &b = dome[size_t(k) + 1];
         const Vec2 delta = a && b ? *b - *a : Vec2{0, 0};
         const float f2 = delta.x * delta.x + delta.y * delta.y;
-        put(out + 3 * k, lookOf(white, skyColorAt(ctx, sky, layers, dirs[size_t(k)], a, f2), lp), false);
+        put(out + 3 * k, lookOf(white, skyColorAt(ctx, sky, layers, dirs[size_t(k)], a, f2), lp));
     }
 }
 
