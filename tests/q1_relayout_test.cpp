@@ -10,6 +10,8 @@
 #include <fstream>
 
 #include "luxel/bsp/decode.hpp"
+#include "luxel/bsp/decoupled_layout.hpp"
+#include "luxel/io/map_source.hpp"
 #include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/luxels.hpp"
@@ -17,6 +19,7 @@
 #include "support/q1_checks.hpp"
 #include "support/q1_lighting_reader.hpp"
 #include "support/q1_writer.hpp"
+#include "support/q2_writer.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
@@ -387,4 +390,177 @@ TEST_CASE("relayout: a texinfo's minlight from texinfo.json floors its faces, in
     REQUIRE(lit.lit.size() == 1);
     CHECK(lit.lit[0].face == 0);
     for (uint8_t b : lit.lit[0].rgb) CHECK(int(b) == 50);
+}
+
+namespace {
+
+// A surface's vertices in luxel coordinates of its own block (atlasUV undone).
+std::vector<Vec2> luxelCoordinates(const World& w, size_t surface) {
+    const Surface& s = w.surfaces[surface];
+    const LightmapPage& page = w.lightmaps[size_t(s.lightmapPage)];
+    std::vector<Vec2> out;
+    for (uint32_t k = 0; k < s.numVertices; ++k) {
+        const Vec2 uv = w.vertices[s.firstVertex + k].lightmapUV;
+        out.push_back({uv.x * float(page.width) - float(s.lightmapRect[0]) - 0.5f,
+                       uv.y * float(page.height) - float(s.lightmapRect[1]) - 0.5f});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("q1 relayout at world units per luxel: hand-computed decoupled extents", "[q1][relayout]") {
+    // Face 0 of the floor map, (0,0,0)-(64,32,0) facing up: snapped normal +z, tangent cross(z, x) = y,
+    // bitangent cross(z, y) = -x; cross(y, -x) = z, so no swap. At 8 units: i = y / 8 in [0, 4], j = -x / 8 in
+    // [-8, 0]: 5 x 9 luxels, row 0 (0, 1/8, 0, 0), row 1 (-1/8, 0, 0, 8).
+    const Vec3 corners[4] = {{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}};
+    const DecoupledLayout d = decoupledLayout(corners, 4, {0, 0, 1}, 8);
+    CHECK(d.width == 5);
+    CHECK(d.height == 9);
+    CHECK(d.worldToLuxel[0] == std::array<float, 4>{0, 0.125f, 0, 0});
+    CHECK(d.worldToLuxel[1] == std::array<float, 4>{-0.125f, 0, 0, 8});
+    // A wall facing -x, from y = 3 to 21 (not on a luxel boundary): snapped -x, tangent cross(-x, y) = -z,
+    // bitangent cross(-x, z) = y; cross(-z, y) = x points against -x: swapped, rows y / 8 and -z / 8.
+    const Vec3 wall[4] = {{0, 3, 0}, {0, 3, 20}, {0, 21, 20}, {0, 21, 0}};
+    const DecoupledLayout e = decoupledLayout(wall, 4, {-1, 0, 0}, 8);
+    CHECK(e.worldToLuxel[0] == std::array<float, 4>{0, 0.125f, 0, -0.0f});  // floor(3 / 8) = 0
+    CHECK(e.width == 4);   // ceil(21 / 8) - floor(3 / 8) = 3, plus one
+    CHECK(e.height == 4);  // -z / 8 in [-2.5, 0]: ceil 0 - floor -3 = 3, plus one
+    CHECK(e.worldToLuxel[1] == std::array<float, 4>{0, 0, -0.125f, 3});
+    // Bad geometry gives no layout rather than an overflowing one.
+    const Vec3 far[3] = {{0, 0, 0}, {0, 1e30f, 0}, {0, 0, 1}};
+    CHECK(decoupledLayout(far, 3, {1, 0, 0}, 8).width == 0);
+}
+
+TEST_CASE("q1 relayout at 8 world units per luxel: every face's extents and luxel mapping as ericw-tools' DECOUPLED_LM",
+          "[q1][relayout][maps]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    const std::string file = *sharedMaps() + "/q1/lq_e1m2/bsp2_wupl8/lq_e1m2.bsp";
+    const MapSource source = openMapPath(file);
+    const World stored = decodeMap(source);  // light's layout, read from its DECOUPLED_LM lump
+    DecodeOptions options;
+    options.relayoutLightmaps = true;
+    options.relayoutWorldUnitsPerLuxel = 8;
+    const World ours = decodeMap(source, options);
+    REQUIRE(stored.surfaces.size() == ours.surfaces.size());
+    // Every face light wrote a lightmap for is laid out; ours has more (the faces no light reached, which get
+    // their styles, or none, from the bake).
+    size_t compared = 0, sizes = 0, mappings = 0, missing = 0;
+    for (size_t i = 0; i < stored.surfaces.size(); ++i) {
+        const bool a = stored.surfaces[i].lightmapPage >= 0, b = ours.surfaces[i].lightmapPage >= 0;
+        if (a && !b) ++missing;
+        if (!a || !b) continue;
+        ++compared;
+        const auto &ra = stored.surfaces[i].lightmapRect, &rb = ours.surfaces[i].lightmapRect;
+        if (ra[2] != rb[2] || ra[3] != rb[3]) {
+            if (sizes < 5) WARN("face " << i << ": " << ra[2] << "x" << ra[3] << " stored, " << rb[2] << "x" << rb[3] << " ours");
+            ++sizes;
+            continue;
+        }
+        const std::vector<Vec2> pa = luxelCoordinates(stored, i), pb = luxelCoordinates(ours, i);
+        for (size_t k = 0; k < pa.size(); ++k)
+            if (std::fabs(pa[k].x - pb[k].x) > 1e-3f || std::fabs(pa[k].y - pb[k].y) > 1e-3f) {
+                ++mappings;
+                break;
+            }
+    }
+    INFO(compared << " lit faces compared");
+    CHECK(compared > 5000);
+    CHECK(missing == 0);
+    CHECK(sizes == 0);
+    CHECK(mappings == 0);
+}
+
+TEST_CASE("relayout: the DECOUPLED_LM writer, its record and the copy at 16 units a luxel, hand-computed", "[q1][relayout]") {
+    // Face 0 of the layout map, (0,0,0)-(64,32,0) facing +z, texture s = x, t = y. At 8 world units a luxel its
+    // block is 5 x 9 (i = y / 8, j = 8 - x / 8: see the test above); luxel (i, j) is given the byte 10 + i + 5j.
+    // The engines' layout is 5 x 3 (s 0..64, t 0..32 over 16); its luxel (u, v) is the world point (16u, 16v, 0),
+    // decoupled (2v, 8 - 2u), a whole luxel: the byte 10 + 2v + 5 (8 - 2u) = 50 + 2v - 10u.
+    const Bytes file = layoutMap(Q1Variant::Bsp29).build();
+    const MapSource source = memorySource(file, "test.bsp");
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    o.relayoutWorldUnitsPerLuxel = 8;
+    World w = decodeMap(source, o);
+    const Surface& s = w.surfaces[0];
+    REQUIRE(s.lightmapRect[2] == 5);
+    REQUIRE(s.lightmapRect[3] == 9);
+    for (size_t i = 1; i < w.surfaces.size(); ++i) w.surfaces[i].styles = {255, 255, 255, 255};
+    LightmapSet set;
+    set.slots[0] = w.lightmaps;
+    LightmapPage& p = set.slots[0][size_t(s.lightmapPage)];
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 5; ++i) {
+            float* t = p.rgb.data() + (size_t(s.lightmapRect[1] + j) * size_t(p.width) + size_t(s.lightmapRect[0] + i)) * 3;
+            t[0] = t[1] = t[2] = stored(uint8_t(10 + i + 5 * j));
+        }
+    RelaidOutLightingOptions options;
+    options.worldUnitsPerLuxel = 8;
+    const Bytes map = writeRelaidOutLighting(source, w, set, options).map;
+    // The BSPX DECOUPLED_LM record of face 0: 5, 9, offset 0, then the two rows.
+    const size_t dir = q1BspxDirectory(map);
+    REQUIRE(dir > 0);
+    REQUIRE(le32(map, dir + 4) == 1);
+    CHECK(std::string(reinterpret_cast<const char*>(map.data() + dir + 8)) == "DECOUPLED_LM");
+    const uint32_t at = le32(map, dir + 8 + 24);
+    CHECK(le32(map, dir + 8 + 28) == 40 * w.surfaces.size());
+    uint16_t size[2];
+    std::memcpy(size, map.data() + at, 4);
+    CHECK(size[0] == 5);
+    CHECK(size[1] == 9);
+    CHECK(int32_t(le32(map, at + 4)) == 0);
+    float rows[8];
+    std::memcpy(rows, map.data() + at + 8, 32);
+    CHECK(std::vector<float>(rows, rows + 8) == std::vector<float>{0, 0.125f, 0, 0, -0.125f, 0, 0, 8});
+    CHECK(int32_t(le32(map, at + 40 + 4)) == -1);  // face 1: no light
+    // The lighting lump: the decoupled block, then the copy the face's lightofs names.
+    const uint32_t lighting = le32(map, 4 + 8 * 8), faces = le32(map, 4 + 8 * 7);
+    CHECK(le32(map, 4 + 8 * 8 + 4) == 45 + 15);
+    CHECK(int32_t(le32(map, faces + 16)) == 45);
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 5; ++i) CHECK(int(map[lighting + size_t(j * 5 + i)]) == 10 + i + 5 * j);
+    for (int v = 0; v < 3; ++v)
+        for (int u = 0; u < 5; ++u) CHECK(int(map[lighting + 45 + size_t(v * 5 + u)]) == 50 + 2 * v - 10 * u);
+    // Without the copy the face's lightofs is -1, and the luxel decoder reads the block back through the record.
+    options.vanilla = false;
+    const Bytes bare = writeRelaidOutLighting(source, w, set, options).map;
+    CHECK(int32_t(le32(bare, le32(bare, 4 + 8 * 7) + 16)) == -1);
+    const World back = decodeMap(memorySource(bare, "back.bsp"));
+    const Surface& b = back.surfaces[0];
+    REQUIRE(b.lightmapRect[2] == 5);
+    REQUIRE(b.lightmapRect[3] == 9);
+    const LightmapPage& bp = back.lightmaps[size_t(b.lightmapPage)];
+    CHECK(bp.rgb[(size_t(b.lightmapRect[1] + 2) * size_t(bp.width) + size_t(b.lightmapRect[0] + 3)) * 3] ==
+          Approx(stored(uint8_t(10 + 3 + 5 * 2))));
+}
+
+TEST_CASE("relayout: --world-units-per-luxel bakes the decoupled layout; wrong uses are one line before any bake",
+          "[q1][relayout][cli]") {
+    const std::string dir = tempDir("q1-relayout-wupl");
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+    b.entities += "{\n\"classname\" \"light\"\n\"origin\" \"48 16 48\"\n\"light\" \"300\"\n}\n";
+    writeFile(dir + "/floor.bsp", b.build());
+    const CommandResult r = runLuxel("bake " + dir + "/floor.bsp --world-units-per-luxel 8 --write " + dir + "/out.bsp");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const std::string outText = readFileText(dir + "/out.bsp");
+    const World w = decodeMap(memorySource(Bytes(outText.begin(), outText.end()), "out.bsp"));
+    CHECK(w.surfaces[0].lightmapRect[2] == 5);  // face 0 at 8 units: 5 x 9 (hand-computed above)
+    CHECK(w.surfaces[0].lightmapRect[3] == 9);
+    for (const std::string& args : {std::string("--novanilla"), std::string("--world-units-per-luxel 0"),
+                                    std::string("--world-units-per-luxel 8 --lmshift 3")}) {
+        INFO(args);
+        const CommandResult bad = runLuxel("bake " + dir + "/floor.bsp " + args + " --write " + dir + "/bad.bsp");
+        CHECK(bad.exitCode != 0);
+        CHECK(bad.err.find('\n') == bad.err.size() - 1);  // one line
+        CHECK_FALSE(std::filesystem::exists(dir + "/bad.bsp"));
+    }
+    // A Quake 2 map is refused before the bake (it was refused only when writing, after it).
+    writeFile(dir + "/q2.bsp", makeQ2FloorMap().build());
+    for (const std::string& args : {std::string("--lmshift 3"), std::string("--world-units-per-luxel 8")}) {
+        const CommandResult q2 = runLuxel("bake " + dir + "/q2.bsp --relayout " + args + " --write " + dir + "/bad.bsp");
+        CHECK(q2.exitCode != 0);
+        CHECK_THAT(q2.err, Catch::Contains("for Quake 1 maps"));
+        CHECK_THAT(q2.out, !Catch::Contains("styles:"));  // no bake report: nothing was baked
+    }
 }

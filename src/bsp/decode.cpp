@@ -30,7 +30,7 @@ World decodeMap(const MapSource& source, const DecodeOptions& options) {
             case MapFormat::Quake2: return decodeQuake2(source, options.relayoutLightmaps);
             case MapFormat::Source: return decodeSource(source, options.preferLdr);
             case MapFormat::Quake1:
-            case MapFormat::HalfLife: return decodeQuake1(source, options.relayoutLightmaps, options.relayoutLuxelShift);
+            case MapFormat::HalfLife: return decodeQuake1(source, options);
         }
     }
     if (header.fixedString(4) == "IBSP")

@@ -5,8 +5,11 @@
 #include <cstring>
 #include <numeric>
 
+#include "luxel/bsp/decoupled_layout.hpp"
 #include "luxel/io/reader.hpp"
 #include "luxel/util/error.hpp"
+
+#include "edge_faces.hpp"
 
 namespace luxel {
 
@@ -76,6 +79,8 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
         throw UsageError("Quake 2 and Half-Life maps hold RGB light in their lighting lump: --lit, --bspxlit and --bspxlux are for Quake 1");
     if (options.bspxLux && !options.directions) throw UsageError("LIGHTINGDIR needs the baked light directions");
     if (options.luxelShift && f.rgbLump()) throw UsageError("--lmshift (a BSPX LMSHIFT lump) is for Quake 1 maps");
+    if (options.worldUnitsPerLuxel && f.rgbLump())
+        throw UsageError("--world-units-per-luxel (a BSPX DECOUPLED_LM lump) is for Quake 1 maps");
     if (in.size() < f.directory + 8 * f.lumps) header.fail(0, "file too small for its lump directory");
     const size_t faceBytes = f.faceBytes;
     std::vector<Lump> lumps(f.lumps);
@@ -95,9 +100,13 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
     // Faces in order, each lit face's styles packed from the running offset (ericw-tools hands out offsets
     // in whatever order its threads finish; face order gives the same bytes every time).
     Bytes faces(in.begin() + lumps[f.faces].offset, in.begin() + lumps[f.faces].offset + lumps[f.faces].length);
-    Bytes grey, rgb, lux;
-    // The face's texture-space axes for LIGHTINGDIR: light's snormal, tnormal and plane normal.
-    auto faceAxes = [&](size_t i) {
+    Bytes grey, rgb, lux, decoupled;
+    // A face's texture vectors (s and t rows of 4) and its plane (normal, distance) as the file holds them.
+    struct FaceFrame {
+        float v[8] = {}, n[4] = {};
+        bool side = false;
+    };
+    auto faceFrame = [&](size_t i) {
         const uint8_t* rec = in.data() + lumps[f.faces].offset + i * faceBytes;
         int32_t plane = 0, side = 0, texinfo = 0;
         if (f.wide) {
@@ -109,57 +118,138 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
             plane = p16, side = s16, texinfo = t16;
         }
         constexpr size_t kPlanes = 1, kTexinfo = 6;
-        std::array<Vec3, 3> axes{Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
-        float v[8] = {}, n[3] = {};
+        FaceFrame frame;
+        frame.side = side != 0;
         if (texinfo >= 0 && (uint64_t(texinfo) + 1) * 40 <= lumps[kTexinfo].length)
-            std::memcpy(v, in.data() + lumps[kTexinfo].offset + size_t(texinfo) * 40, 32);
+            std::memcpy(frame.v, in.data() + lumps[kTexinfo].offset + size_t(texinfo) * 40, 32);
         if (plane >= 0 && (uint64_t(plane) + 1) * 20 <= lumps[kPlanes].length)
-            std::memcpy(n, in.data() + lumps[kPlanes].offset + size_t(plane) * 20, 12);
+            std::memcpy(frame.n, in.data() + lumps[kPlanes].offset + size_t(plane) * 20, 16);
+        return frame;
+    };
+    // The face's texture-space axes for LIGHTINGDIR: light's snormal, tnormal and plane normal.
+    auto faceAxes = [&](size_t i) {
+        const FaceFrame frame = faceFrame(i);
+        const float* v = frame.v;
+        const float* n = frame.n;
+        const bool side = frame.side;
+        std::array<Vec3, 3> axes{Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
         auto unit = [](Vec3 a) { return length(a) > 0 ? normalize(a) : a; };
         axes[0] = unit(Vec3{v[0], v[1], v[2]});
         axes[1] = unit(Vec3{v[4], v[5], v[6]}) * -1.0f;
         axes[2] = Vec3{n[0], n[1], n[2]} * (side ? -1.0f : 1.0f);
         return axes;
     };
+    // One luxel of a block: its light (linear rgb) and, for LIGHTINGDIR, the direction towards it (world space).
+    auto pushLuxel = [&](const float* light, const float* direction, const std::array<Vec3, 3>& axes) {
+        uint8_t c[3], g;
+        texelBytes(light, f.byteScale, c, g);
+        grey.push_back(g);
+        rgb.insert(rgb.end(), c, c + 3);
+        if (!options.bspxLux) return;
+        const float* d = direction;
+        Vec3 t{d[0] * axes[0].x + d[1] * axes[0].y + d[2] * axes[0].z, d[0] * axes[1].x + d[1] * axes[1].y + d[2] * axes[1].z,
+               d[0] * axes[2].x + d[1] * axes[2].y + d[2] * axes[2].z};
+        t = t.x == 0 && t.y == 0 && t.z == 0 ? Vec3{0, 0, 1} : normalize(t);
+        for (float v : {t.x, t.y, t.z}) lux.push_back(uint8_t(std::min(255, int((v + 1) * 128))));
+    };
+    auto putU16 = [](Bytes& b, uint16_t v) { b.insert(b.end(), reinterpret_cast<const uint8_t*>(&v), reinterpret_cast<const uint8_t*>(&v) + 2); };
+    auto putRaw32 = [](Bytes& b, const void* v) { b.insert(b.end(), static_cast<const uint8_t*>(v), static_cast<const uint8_t*>(v) + 4); };
     for (size_t i = 0; i < numFaces; ++i) {
         const Surface& s = world.surfaces[i];
         const size_t rec = i * faceBytes;
         std::array<uint8_t, 4> styles{255, 255, 255, 255};
         int32_t offset = -1;
         const int w = s.lightmapRect[2], h = s.lightmapRect[3];
+        DecoupledLayout layout;  // width 0: no record
+        int32_t decoupledOffset = -1;
         if (s.lightmapPage >= 0 && s.styles[0] != 255 && w > 0 && h > 0) {
             offset = int32_t(f.rgbLump() ? rgb.size() : grey.size());
-            for (size_t k = 0; k < 4 && s.styles[k] != 255; ++k) {
+            std::array<const LightmapPage*, 4> light{}, direction{};
+            size_t slots = 0;
+            for (size_t k = 0; k < 4 && s.styles[k] != 255; ++k, ++slots) {
                 const std::vector<LightmapPage>& pages = set.slots[k];
                 if (size_t(s.lightmapPage) >= pages.size())
                     throw UsageError("face " + std::to_string(i) + " has style slot " + std::to_string(k) + " but the baked set has no page for it");
-                const LightmapPage& page = pages[size_t(s.lightmapPage)];
-                if (s.lightmapRect[0] + w > page.width || s.lightmapRect[1] + h > page.height)
+                light[k] = &pages[size_t(s.lightmapPage)];
+                if (s.lightmapRect[0] + w > light[k]->width || s.lightmapRect[1] + h > light[k]->height)
                     throw UsageError("face " + std::to_string(i) + " lightmap lies outside its page");
                 styles[k] = s.styles[k];
                 if (options.bspxLux) {
-                    const std::array<Vec3, 3> axes = faceAxes(i);
                     const std::vector<LightmapPage>& dirs = (*options.directions)[k];
                     if (size_t(s.lightmapPage) >= dirs.size()) throw UsageError("face " + std::to_string(i) + " has no direction page");
-                    const LightmapPage& dp = dirs[size_t(s.lightmapPage)];
-                    for (int y = 0; y < h; ++y)
-                        for (int x = 0; x < w; ++x) {
-                            const float* d = dp.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(dp.width) + size_t(s.lightmapRect[0] + x)) * 3;
-                            Vec3 t{d[0] * axes[0].x + d[1] * axes[0].y + d[2] * axes[0].z, d[0] * axes[1].x + d[1] * axes[1].y + d[2] * axes[1].z,
-                                   d[0] * axes[2].x + d[1] * axes[2].y + d[2] * axes[2].z};
-                            t = t.x == 0 && t.y == 0 && t.z == 0 ? Vec3{0, 0, 1} : normalize(t);
-                            for (float c : {t.x, t.y, t.z}) lux.push_back(uint8_t(std::min(255, int((c + 1) * 128))));
-                        }
+                    direction[k] = &dirs[size_t(s.lightmapPage)];
                 }
-                for (int y = 0; y < h; ++y)
-                    for (int x = 0; x < w; ++x) {
-                        const float* t = page.rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(page.width) + size_t(s.lightmapRect[0] + x)) * 3;
-                        uint8_t c[3], g;
-                        texelBytes(t, f.byteScale, c, g);
-                        grey.push_back(g);
-                        rgb.insert(rgb.end(), c, c + 3);
-                    }
             }
+            const std::array<Vec3, 3> axes = options.bspxLux ? faceAxes(i) : std::array<Vec3, 3>{};
+            // Luxel (x, y) of the face's block in a page (x, y inside the block).
+            auto texel = [&](const LightmapPage* page, int x, int y) {
+                return page ? page->rgb.data() + (size_t(s.lightmapRect[1] + y) * size_t(page->width) + size_t(s.lightmapRect[0] + x)) * 3
+                            : nullptr;
+            };
+            for (size_t k = 0; k < slots; ++k)
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) pushLuxel(texel(light[k], x, y), texel(direction[k], x, y), axes);
+            std::vector<Vec3> corners(s.numVertices);
+            for (uint32_t k = 0; k < s.numVertices; ++k) corners[k] = world.vertices[s.firstVertex + k].position;
+            if (options.worldUnitsPerLuxel) {
+                layout = decoupledLayout(corners.data(), corners.size(), s.normal, *options.worldUnitsPerLuxel);
+                if (layout.width != w || layout.height != h)
+                    throw UsageError("face " + std::to_string(i) + " was not laid out at " + std::to_string(*options.worldUnitsPerLuxel) +
+                                     " world units a luxel");
+                decoupledOffset = offset;
+                offset = -1;
+            }
+            if (options.worldUnitsPerLuxel && options.vanilla) {
+                // The engines' own layout at 16 units a luxel, each of its luxels taken from the decoupled block
+                // where its world point falls (light: vanillaLMToDecoupled, truncated to the cell, clamped).
+                const FaceFrame frame = faceFrame(i);
+                std::vector<std::array<double, 2>> st(corners.size());
+                for (size_t k = 0; k < corners.size(); ++k)
+                    for (size_t a = 0; a < 2; ++a)
+                        st[k][a] = double(corners[k].x) * frame.v[a * 4] + double(corners[k].y) * frame.v[a * 4 + 1] +
+                                   double(corners[k].z) * frame.v[a * 4 + 2] + double(frame.v[a * 4 + 3]);
+                std::array<int32_t, 4> ext;
+                if (!bsp::lightmapExtents(st.data(), st.size(), ext, 16))
+                    throw UsageError("face " + std::to_string(i) + " has unusable texture extents");
+                // World point of vanilla luxel (u, v): texture (s, t) = ((mins + u) x 16, (mins + v) x 16) on the plane.
+                const DVec3 sAxis{frame.v[0], frame.v[1], frame.v[2]}, tAxis{frame.v[4], frame.v[5], frame.v[6]},
+                    normal{frame.n[0], frame.n[1], frame.n[2]};
+                const double det = dot(sAxis, cross(tAxis, normal));
+                if (!(std::fabs(det) > 1e-12)) throw UsageError("face " + std::to_string(i) + " has texture axes in its plane's normal");
+                offset = int32_t(f.rgbLump() ? rgb.size() : grey.size());
+                const auto& m = layout.worldToLuxel;
+                for (size_t k = 0; k < slots; ++k)
+                    for (int v = 0; v < ext[3]; ++v)
+                        for (int u = 0; u < ext[2]; ++u) {
+                            const double rs = double(ext[0] + u) * 16 - frame.v[3], rt = double(ext[1] + v) * 16 - frame.v[7],
+                                         rn = frame.n[3];
+                            // Cramer's rule on rows sAxis, tAxis, normal.
+                            const DVec3 p = (cross(tAxis, normal) * rs + cross(normal, sAxis) * rt + cross(sAxis, tAxis) * rn) * (1 / det);
+                            const float cx = float(m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3]);
+                            const float cy = float(m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3]);
+                            const int x0 = int(cx), y0 = int(cy);
+                            const float fx = cx - float(x0), fy = cy - float(y0);
+                            auto mixed = [&](const LightmapPage* page, float* out) {
+                                auto at = [&](int x, int y) { return texel(page, std::clamp(x, 0, w - 1), std::clamp(y, 0, h - 1)); };
+                                const float *a = at(x0, y0), *b = at(x0 + 1, y0), *c = at(x0, y0 + 1), *d = at(x0 + 1, y0 + 1);
+                                for (int q = 0; q < 3; ++q) {
+                                    const float top = a[q] + (b[q] - a[q]) * fx, bottom = c[q] + (d[q] - c[q]) * fx;
+                                    out[q] = top + (bottom - top) * fy;
+                                }
+                            };
+                            float l[3], d[3] = {0, 0, 0};
+                            mixed(light[k], l);
+                            if (direction[k]) mixed(direction[k], d);
+                            pushLuxel(l, d, axes);
+                        }
+            }
+        }
+        if (options.worldUnitsPerLuxel) {
+            putU16(decoupled, uint16_t(layout.width));
+            putU16(decoupled, uint16_t(layout.height));
+            putRaw32(decoupled, &decoupledOffset);
+            for (const auto& row : layout.worldToLuxel)
+                for (float v : row) putRaw32(decoupled, &v);
         }
         std::memcpy(faces.data() + rec + faceBytes - 8, styles.data(), 4);
         putI32(faces, rec + faceBytes - 4, offset);
@@ -186,6 +276,7 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
         }
     }
     if (options.luxelShift) bspx.emplace_back("LMSHIFT", Bytes(numFaces, uint8_t(*options.luxelShift)));
+    if (options.worldUnitsPerLuxel) bspx.emplace_back("DECOUPLED_LM", decoupled);
     if (options.bspxLit) bspx.emplace_back("RGBLIGHTING", rgb);
     if (options.bspxLux) bspx.emplace_back("LIGHTINGDIR", lux);
 

@@ -31,6 +31,8 @@ struct BakeArgs {
     BounceArgs bounce;
     bool relayout = false, lit = false, bspxLit = false, bspxLux = false;
     std::optional<int> lmShift;
+    std::optional<float> worldUnitsPerLuxel;
+    bool noVanilla = false;
 };
 
 // One line naming the lights whose style no surface has a slot for (they light nothing), or "".
@@ -62,10 +64,13 @@ int runBake(const BakeArgs& args) {
         if (args.compiler == "qrad3") compiler = Q2LightCompiler::Qrad3;
         if (args.compiler == "ericw") compiler = Q2LightCompiler::Ericw;
         return bakeRelaidOut(args.map, args.bounce,
-                             {args.write, args.report, args.output, args.lit, args.bspxLit, args.bspxLux, args.lmShift}, compiler);
+                             {args.write, args.report, args.output, args.lit, args.bspxLit, args.bspxLux, args.lmShift,
+                              args.worldUnitsPerLuxel, !args.noVanilla},
+                             compiler);
     }
-    if (args.lit || args.bspxLit || args.bspxLux || args.lmShift)
-        throw UsageError("--lit, --bspxlit, --bspxlux and --lmshift write a map laid out anew (--relayout or a map without light)");
+    if (args.lit || args.bspxLit || args.bspxLux || args.lmShift || args.worldUnitsPerLuxel || args.noVanilla)
+        throw UsageError("--lit, --bspxlit, --bspxlux, --lmshift, --world-units-per-luxel and --novanilla write a map laid out anew "
+                         "(--relayout or a map without light)");
     Geometry geometry = tessellate(world);
     const double tLoaded = nowMs();
     MapLightOptions lightOptions;
@@ -233,6 +238,14 @@ void addBakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--lmshift", args->lmShift,
                     "Quake 1: lay every face out at 2^N units a luxel (light -lmshift N) and write that as a BSPX LMSHIFT lump")
         ->check(CLI::Range(0, 10));
+    sub->add_option("--world-units-per-luxel", args->worldUnitsPerLuxel,
+                    "Quake 1: lay every face out in world space, N units a luxel (light -world_units_per_luxel N), written as a "
+                    "BSPX DECOUPLED_LM lump beside a copy at 16 units a luxel for engines without it")
+        ->check(CLI::Range(0.001, 1024.0))
+        ->excludes("--lmshift");
+    sub->add_flag("--novanilla", args->noVanilla,
+                  "with --world-units-per-luxel: no copy at 16 units a luxel; the faces' lightofs are -1 (light -novanilla)")
+        ->needs("--world-units-per-luxel");
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }

@@ -24,11 +24,16 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     DecodeOptions decode = map.decodeOptions();
     decode.relayoutLightmaps = true;
     decode.relayoutLuxelShift = out.lmShift;
+    decode.relayoutWorldUnitsPerLuxel = out.worldUnitsPerLuxel;
     World world = decodeMap(source, decode);
     placeBrushModelsAsCompiled(world);  // lit where the light tools light them, not where the game starts them
     const bool quake2 = world.format == MapFormat::Quake2;
     if (world.format != MapFormat::Quake1 && world.format != MapFormat::HalfLife && !quake2)
         throw UsageError(source.displayName + ": laying lightmaps out anew is done for Quake 1, Quake 2 and Half-Life maps (this is " +
+                         world.formatName + ")");
+    // Refused now, not after the bake: these layouts are BSPX lumps, which only Quake 1 maps carry.
+    if ((out.lmShift || out.worldUnitsPerLuxel) && world.format != MapFormat::Quake1)
+        throw UsageError(source.displayName + ": --lmshift and --world-units-per-luxel write BSPX lumps, for Quake 1 maps (this is " +
                          world.formatName + ")");
     const Geometry geometry = tessellate(world);
     const double tLoad = nowMs();
@@ -84,6 +89,8 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
         options.bspxLit = out.bspxLit;
         options.bspxLux = out.bspxLux;
         options.luxelShift = out.lmShift;
+        options.worldUnitsPerLuxel = out.worldUnitsPerLuxel;
+        options.vanilla = out.vanilla;
         options.directions = &choice.directions;
         // ericw-tools writes the switchable styles it gave into the light entities; qrad3 does not.
         const std::vector<Entity> styled =

@@ -14,6 +14,8 @@ struct RelaidOutOutput {
     std::string write, report, output;  // --write, --json, -o
     bool lit = false, bspxLit = false, bspxLux = false;  // --lit, --bspxlit, --bspxlux
     std::optional<int> lmShift{};                        // --lmshift
+    std::optional<float> worldUnitsPerLuxel{};           // --world-units-per-luxel
+    bool vanilla = true;                                 // not --novanilla
 };
 
 // `quake2Compiler`: --compiler (Quake 2), unset: guessed from the entities.

@@ -17,6 +17,9 @@ struct DecodeOptions {
     // Quake 1 with relayoutLightmaps: every face's luxel is 2^shift units instead (light -lmshift), whatever
     // LMSHIFT the map has; 0..10.
     std::optional<int> relayoutLuxelShift{};
+    // Quake 1 with relayoutLightmaps: every face laid out in world space instead, this many units a luxel
+    // (light -world_units_per_luxel, bsp/decoupled_layout.hpp); (0, 1024].
+    std::optional<float> relayoutWorldUnitsPerLuxel{};
 };
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});
@@ -28,7 +31,8 @@ std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 World decodeQuake3(const MapSource& source);
 World decodeQuake2(const MapSource& source, bool relayoutLightmaps = false);
 // Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
-World decodeQuake1(const MapSource& source, bool relayoutLightmaps = false, std::optional<int> relayoutLuxelShift = {});
+// Of the options, the relayout ones.
+World decodeQuake1(const MapSource& source, const DecodeOptions& options = {});
 World decodeSource(const MapSource& source);
 // Source maps may carry LDR and HDR lighting; decodeSource(source) prefers HDR, preferLdr picks the LDR
 // set when the map has one.

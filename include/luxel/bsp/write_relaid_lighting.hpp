@@ -33,6 +33,14 @@ struct RelaidOutLightingOptions {
     // Quake 1: the luxel shift every face was laid out with (DecodeOptions::relayoutLuxelShift), written as a
     // BSPX LMSHIFT lump of one byte per face in place of any the map had (light -lmshift); nullopt: kept.
     std::optional<int> luxelShift{};
+    // Quake 1: every face was laid out at this many world units a luxel (DecodeOptions::relayoutWorldUnitsPerLuxel),
+    // written as light -world_units_per_luxel writes it: a BSPX DECOUPLED_LM record per face (size, offset, world
+    // to luxel matrix) and, with `vanilla`, a copy at the engines' 16 units a luxel resampled from it (bilinear,
+    // clamped at the block's edges, as light's WriteSingleLightmap_FromDecoupled) that the faces' lightofs name;
+    // without, lightofs -1 (light -novanilla). The copy's grey bytes are the largest channel, as every other
+    // block's (light leaves them 0).
+    std::optional<float> worldUnitsPerLuxel{};
+    bool vanilla = true;
 };
 
 struct RelaidOutLightingFiles {

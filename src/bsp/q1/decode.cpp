@@ -115,13 +115,19 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
 
 }  // namespace q1
 
-World decodeQuake1(const MapSource& source, bool relayoutLightmaps, std::optional<int> relayoutLuxelShift) {
+World decodeQuake1(const MapSource& source, const DecodeOptions& options) {
     World w;
     q1::Context c = q1::openQuake1(source, w);
-    c.relayout = relayoutLightmaps;
-    if (relayoutLuxelShift && (*relayoutLuxelShift < 0 || *relayoutLuxelShift > 10))
-        throw UsageError("luxel shift " + std::to_string(*relayoutLuxelShift) + " is out of range (0..10)");
-    c.relayoutShift = relayoutLightmaps ? relayoutLuxelShift : std::nullopt;
+    c.relayout = options.relayoutLightmaps;
+    const std::optional<int> shift = options.relayoutLuxelShift;
+    if (shift && (*shift < 0 || *shift > 10))
+        throw UsageError("luxel shift " + std::to_string(*shift) + " is out of range (0..10)");
+    const std::optional<float> units = options.relayoutWorldUnitsPerLuxel;
+    if (units && !(*units > 0 && *units <= 1024))
+        throw UsageError("world units per luxel " + std::to_string(*units) + " is out of range (0..1024]");
+    if (shift && units) throw UsageError("a luxel shift and world units per luxel are two layouts: give one");
+    c.relayoutShift = c.relayout ? shift : std::nullopt;
+    c.relayoutUnitsPerLuxel = c.relayout ? units : std::nullopt;
     for (const auto& stage : q1::decodeStages()) stage.run(c, w);
     return w;
 }

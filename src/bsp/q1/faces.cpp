@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "luxel/bsp/decoupled_layout.hpp"
 #include "luxel/util/text.hpp"
 #include "format.hpp"
 
@@ -203,8 +204,12 @@ void decodeFaces(Context& c, World& w) {
         nextIndex += s.numIndices;
 
         const int numStyles = bsp::styleCount(f.styles);
+        // With DECOUPLED_LM the record's offset is the face's light; the face's own lightofs names the copy for
+        // engines without it, or is -1 (light -novanilla).
+        const bool hasLight = decoupled ? int32_t(ByteReader(*decoupled).sub(i * kDecoupledBytes + 4, 4, decoupled->lump()).i32()) >= 0
+                                        : f.lightOffset >= 0;
         const bool lightmapped = c.relayout ? takesLight(c.texinfoFlags[size_t(f.texinfo)], m.name)
-                                            : !(m.flags & kMaterialNoLightmap) && f.lightOffset >= 0;
+                                            : !(m.flags & kMaterialNoLightmap) && hasLight;
         if (lightmapped && numStyles == 0) {
             // Light data but no style: the engine adds no maps to a zeroed block, so the face is black.
             for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, 1};
@@ -224,6 +229,14 @@ void decodeFaces(Context& c, World& w) {
                     for (double v : row)
                         if (!std::isfinite(v)) d.fail(8, "face " + std::to_string(i) + " has a non-finite lightmap matrix");
                 if (fl.lightOffset < 0 || fl.size[0] == 0 || fl.size[1] == 0) fl.numStyles = 0;
+            } else if (c.relayoutUnitsPerLuxel) {
+                std::vector<Vec3> corner(corners);
+                for (uint32_t k = 0; k < corners; ++k) corner[k] = w.vertices[nextVertex + k].position;
+                const DecoupledLayout d = decoupledLayout(corner.data(), corners, s.normal, *c.relayoutUnitsPerLuxel);
+                if (d.width <= 0 || d.height <= 0) r.fail(at, "face " + std::to_string(i) + " has unusable lightmap extents");
+                fl.size = {d.width, d.height};
+                for (size_t a = 0; a < 2; ++a)
+                    for (size_t k = 0; k < 4; ++k) fl.toLuxel[a][k] = double(d.worldToLuxel[a][k]);
             } else {
                 int shift = 4;
                 // A new layout keeps qbsp's LMSHIFT (_lightmap_scale): light honours the lump it finds, unless

@@ -72,6 +72,7 @@ struct Context {
     std::vector<uint32_t> texinfoFlags;
     bool relayout = false;  // DecodeOptions::relayoutLightmaps
     std::optional<int> relayoutShift;  // DecodeOptions::relayoutLuxelShift (with relayout)
+    std::optional<float> relayoutUnitsPerLuxel;  // DecodeOptions::relayoutWorldUnitsPerLuxel (with relayout)
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
     const ByteReader* bspxLump(const std::string& name) const {
         for (const auto& [n, r] : bspx)
