@@ -63,18 +63,29 @@ const std::array<float, Size>& sineTable() {
     return table;
 }
 
+// The entry of a table of Size steps a period that `periods` falls on (the fraction truncated, negative ones
+// wrapped); -1 when it is not finite.
+template <int Size>
+int64_t tableIndex(double periods) {
+    if (!std::isfinite(periods)) return -1;
+    return (int64_t(std::trunc(std::fmod(periods, 1.0) * Size)) % Size + Size) % Size;
+}
+
 template <int Size>
 float tableSine(double periods) {
-    if (!std::isfinite(periods)) return 0;
-    const int64_t index = (int64_t(std::trunc(std::fmod(periods, 1.0) * Size)) % Size + Size) % Size;
-    return sineTable<Size>()[size_t(index)];
+    const int64_t index = tableIndex<Size>(periods);
+    return index < 0 ? 0.0f : sineTable<Size>()[size_t(index)];
 }
 
 }  // namespace
 
 float engineSine(double periods) { return tableSine<1024>(periods); }
 
-float quake2Turbulence(double radians) { return 8.0f * tableSine<256>(radians / (2.0 * std::numbers::pi)); }
+// The vector loop reads the same table, so the two cannot drift apart.
+float quake2Turbulence(double radians) {
+    const int64_t index = tableIndex<256>(radians / (2.0 * std::numbers::pi));
+    return index < 0 ? 0.0f : quake2TurbulenceTable()[index];
+}
 
 const float* quake2TurbulenceTable() {
     static const std::array<float, 256> table = [] {

@@ -37,16 +37,14 @@ float fogAt(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW) {
 void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
     const float a = fogAt(ctx, tri, px, py, invW);
     if (a <= 0) return;
-    const Vec3 c = ctx.materials->fogs[size_t(ctx.triShade[tri].fog)].color;
-    rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
+    shading::blendToward(rgb, ctx.materials->fogs[size_t(ctx.triShade[tri].fog)].color, a);
 }
 
 void waterOverPixel(const TriShade& t, float invW, float behindInvW, float* rgb) {
     // View depths are 1 / (1/w); the distance seen through the water is the depth behind minus the water's.
     const float through = behindInvW > 0 ? 1.0f / behindInvW - 1.0f / invW : std::numeric_limits<float>::infinity();
     const float a = through >= t.waterRange ? 1.0f : std::max(0.0f, through / t.waterRange);
-    const Vec3 c = t.waterColor;
-    rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
+    shading::blendToward(rgb, t.waterColor, a);
 }
 
 }  // namespace luxel::render
@@ -59,9 +57,7 @@ void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, i
     const MaterialSet::Fog& look = ctx.materials->fogs[size_t(t.fog)];
     for (int k = 0; k < n; ++k) {
         const Pixel p = resolve(ctx, tri, px0 + k, py, depth[k]);
-        const float a = fogFactor(fog, look.distance, ctx.eye, ctx.viewForward, positionOf(p));
-        float* o = out + 3 * k;
-        o[0] += (look.color.x - o[0]) * a, o[1] += (look.color.y - o[1]) * a, o[2] += (look.color.z - o[2]) * a;
+        blendToward(out + 3 * k, look.color, fogFactor(fog, look.distance, ctx.eye, ctx.viewForward, positionOf(p)));
     }
 }
 
@@ -95,9 +91,7 @@ void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int
     const float density = fog.density / 64.0f;
     for (int k = 0; k < n; ++k) {
         const float d = density / depth[k];
-        const float f = keep(d * d);
-        float* o = out + 3 * k;
-        o[0] += (fog.color.x - o[0]) * (1.0f - f), o[1] += (fog.color.y - o[1]) * (1.0f - f), o[2] += (fog.color.z - o[2]) * (1.0f - f);
+        blendToward(out + 3 * k, fog.color, 1.0f - keep(d * d));
     }
 }
 

@@ -101,6 +101,11 @@ static inline Vec3 lookOf(Vec3 light, Vec3 albedo, const LookParams& lp) {
     return c;
 }
 
+// rgb moved a share `a` of the way to `c` (fog and water over a pixel): rgb + (c - rgb) x a per channel.
+static inline void blendToward(float* rgb, Vec3 c, float a) {
+    rgb[0] += (c.x - rgb[0]) * a, rgb[1] += (c.y - rgb[1]) * a, rgb[2] += (c.z - rgb[2]) * a;
+}
+
 static inline void put(float* out, Vec3 c) {
     out[0] = c.x;
     out[1] = c.y;
