@@ -369,11 +369,11 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         const CutoutContext cutoutContext{&ctx, &cands, shadeTris.data()};
         const raster::CutoutTest cutoutTest{isCutout.data(), render::keepCutout, &cutoutContext};
         const bool accumulate = pass > 0;
-        // Shaded rows (3 floats a pixel, `w` a row) to the frame at (x, y): display bytes, or floats added over
-        // the earlier passes' sum.
-        auto store = [&](const float* rows, int x, int y, int w, int h) {
+        // Shaded rows (3 floats a pixel, `stride` floats apart) to the frame at (x, y): display bytes, or floats
+        // added over the earlier passes' sum.
+        auto store = [&](const float* rows, size_t stride, int x, int y, int w, int h) {
             for (int j = 0; j < h; ++j) {
-                const float* src = rows + size_t(j) * size_t(3 * w);
+                const float* src = rows + size_t(j) * stride;
                 if (!floatFrame) {
                     toDisplayBytes(src, target.display->bytes.data() + (size_t(y + j) * size_t(W) + size_t(x)) * 3, size_t(3 * w));
                 } else if (accumulate) {
@@ -385,7 +385,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
             }
         };
         tbb::parallel_for(tbb::blocked_range<int>(0, numTiles, 1), [&](const tbb::blocked_range<int>& r) {
-            alignas(32) float pixels[raster::kTileSize * raster::kTileSize * 3];
+            alignas(32) float pixels[raster::kTileSize * render::kTileRowFloats];
             float depth[raster::kTileSize * raster::kTileSize];
             uint32_t id[raster::kTileSize * raster::kTileSize];
             uint8_t drawn[raster::kTileSize * raster::kTileSize];
@@ -425,7 +425,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
                 } else {
-                    const render::PixelRows tileRows{pixels, size_t(3 * tw), tx, ty};
+                    const render::PixelRows tileRows{pixels, render::kTileRowFloats, tx, ty};
                     tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, tileRows, &tileMissing[size_t(t)]);
                     if (hasOverlay) {
                         // The sky's pixels count as infinitely far for what is drawn over them.
@@ -436,7 +436,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         render::drawOverlays(ctx, tris, cands, shadeTris, overlayBins.ids.data() + o0, o1 - o0, rect, depth,
                                              tileRows, coverage.empty() ? nullptr : drawn);
                     }
-                    store(pixels, tx, ty, tw, th);
+                    store(pixels, render::kTileRowFloats, tx, ty, tw, th);
                 }
                 if (!coverage.empty())
                     for (int j = 0; j < th; ++j)
@@ -476,7 +476,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                 std::vector<float> rows(size_t(3 * W) * size_t(r.size()));
                 render::shadeBlock(ctx, frameDepth.data() + size_t(r.begin()) * W, frameId.data() + size_t(r.begin()) * W,
                                    W, 0, r.begin(), W, int(r.size()), {rows.data(), size_t(3 * W), 0, r.begin()});
-                store(rows.data(), 0, r.begin(), W, int(r.size()));
+                store(rows.data(), size_t(3 * W), 0, r.begin(), W, int(r.size()));
             });
             shadeMs += msBetween(tShade, Clock::now());
         }

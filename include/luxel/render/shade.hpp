@@ -168,6 +168,10 @@ struct PixelRows {
     float* at(int x, int y) const { return pixels + size_t(y - y0) * stride + size_t(x - x0) * 3; }
 };
 
+// Floats a row of a tile's buffer: 3 a pixel, and room for the 9 pixels past the row's end that the vector loops
+// may write, so the tile is shaded in place (shadeBlock, out.stride at least 3 (w + 9)).
+constexpr size_t kTileRowFloats = (3 * (raster::kTileSize + 9) + 7) / 8 * 8;
+
 // Shades a w x h block of the visibility buffer whose top-left pixel is (x, y). depth/id have row stride
 // `stride`; results are written to `out` at the block's frame positions. Returns the number of pixels with a
 // triangle; `missingTexture`, when given, receives how many of them show missing-texture grey.

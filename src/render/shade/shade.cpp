@@ -253,7 +253,7 @@ struct RunTail {
 // textured loop, each pixel to its place in the rows. A triangle's tails are chained through a small hash
 // table (cheaper than sorting them: a block has up to a few hundred). A lone tail goes as the run it is.
 void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* tails, int count, int x, int y,
-                      const float* depth, int stride, float (*rows)[kRowFloats]) {
+                      const float* depth, int stride, float* rows, size_t rowStride) {
     int bits = 4;
     while ((1 << bits) < 2 * count) ++bits;
     constexpr int kMaxTails = kPackRows * kMaxRun;
@@ -282,14 +282,14 @@ void shadePackedTails(const ShadeContext& ctx, const LookParams& lp, RunTail* ta
             const float* runDepth = depth + size_t(first.row) * size_t(stride) + first.col;
             texturedRunAvx2(ctx, t, lp, tri, x + first.col - t.x0, float(y + first.row - t.y0), runDepth, first.n, out);
             if (t.distanceFog) distanceFogRunAvx2(*ctx.materials->distanceFog, runDepth, first.n, out);
-            std::memcpy(rows[first.row] + 3 * first.col, out, size_t(3 * first.n) * sizeof(float));
+            std::memcpy(rows + first.row * rowStride + 3 * first.col, out, size_t(3 * first.n) * sizeof(float));
             continue;
         }
         int m = 0;
         auto flush = [&] {
             texturedPixelsAvx2(ctx, t, lp, tri, dx, dy, invW, m, out);
             if (t.distanceFog) distanceFogRunAvx2(*ctx.materials->distanceFog, invW, m, out);
-            for (int k = 0; k < m; ++k) std::memcpy(rows[atRow[k]] + 3 * atCol[k], out + 3 * k, 3 * sizeof(float));
+            for (int k = 0; k < m; ++k) std::memcpy(rows + atRow[k] * rowStride + 3 * atCol[k], out + 3 * k, 3 * sizeof(float));
             m = 0;
         };
         for (int k = heads[g]; k >= 0; k = tails[k].next) {
@@ -325,19 +325,23 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
 #endif
     // (Only where textures are drawn: keeping every row of the block until its end costs the other modes ~4%.)
     const bool pack = vec && ctx.materials && w <= kMaxRun && h <= kPackRows;
+    // A tile's own buffer with room past each row for the vector loops' overrun is shaded in place; other
+    // outputs get each row through a buffer of the block's.
+    const bool inPlace = image.stride >= size_t(3 * (w + 9));
     alignas(32) float rows[kPackRows][kRowFloats];
+    auto rowOf = [&](int j) { return inPlace ? image.at(x, y + j) : rows[pack ? j : 0]; };
     RunTail tails[kPackRows * kMaxRun];
     int tailCount = 0;
     uint32_t covered = 0;
     // A finished row segment (block columns s0..s1) to the output rows.
     auto writeRow = [&](int j, int s0, int s1, const float* buf) {
-        std::memcpy(image.at(x + s0, y + j), buf, size_t(3 * (s1 - s0)) * sizeof(float));
+        if (!inPlace) std::memcpy(image.at(x + s0, y + j), buf, size_t(3 * (s1 - s0)) * sizeof(float));
     };
     for (int j = 0; j < h; ++j) {
         const float* drow = depth + size_t(j) * size_t(stride);
         const uint32_t* irow = id + size_t(j) * size_t(stride);
-        float* buf = rows[pack ? j : 0];
         for (int s0 = 0; s0 < w; s0 += kMaxRun) {
+            float* buf = rowOf(j) + 3 * (inPlace ? s0 : 0);
             const int s1 = std::min(w, s0 + kMaxRun);
             uint64_t starts;
 #if defined(LUXEL_SHADE_AVX2)
@@ -377,9 +381,10 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
     }
     if (pack) {
 #if defined(LUXEL_SHADE_AVX2)
-        if (tailCount > 0) shadePackedTails(ctx, lp, tails, tailCount, x, y, depth, stride, rows);
+        if (tailCount > 0)
+            shadePackedTails(ctx, lp, tails, tailCount, x, y, depth, stride, rowOf(0), inPlace ? image.stride : size_t(kRowFloats));
 #endif
-        for (int j = 0; j < h; ++j) writeRow(j, 0, w, rows[j]);
+        for (int j = 0; j < h; ++j) writeRow(j, 0, w, rowOf(j));
     }
     if (missingTexture) *missingTexture = missing;
     return covered;
