@@ -234,7 +234,8 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         else
             renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, measure ? &samples : nullptr);
         view.frameMs += nowMs() - t1;
-        if (measure) view.figures = viewFigures(request.ldrOutput ? view.display : toDisplayImage(view.image), samples);
+        if (measure)
+            view.figures = request.ldrOutput ? viewFigures(view.display, samples) : viewFigures(toDisplayImage(view.image), samples);
     };
     if (view.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
