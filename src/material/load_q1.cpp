@@ -122,6 +122,12 @@ size_t animationFrame(const std::vector<MiptexEntry>& dir, size_t entry, float t
 enum EntityRenderMode : int32_t { kRenderTransColor = 1, kRenderTransTexture, kRenderGlow, kRenderTransAlpha, kRenderTransAdd };
 
 void applyEntityRenderMode(const Material& mat, SurfaceLook& look) {
+    if (mat.entityAlpha < 1) {  // Quake 1's alpha: lit as ever, blended over what is behind
+        look.blend = BlendMode::Blend;
+        look.opacity = mat.entityAlpha;
+        look.shadow = ShadowCast::None;
+        return;
+    }
     const int32_t mode = mat.entityRenderMode;
     if (mode == kRenderTransAlpha) {
         look.blend = BlendMode::AlphaTest;
@@ -147,11 +153,11 @@ std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, con
     const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
     std::copy(std::begin(m), std::end(m), std::begin(s.affine));
     const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
-    if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow) {
+    if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow || mat.entityAlpha < 1) {
         s.blends = true;
         s.src = BlendFactor::SrcAlpha, s.dst = BlendFactor::OneMinusSrcAlpha;
         s.alpha = MaterialStage::Alpha::Constant;
-        s.alphaConstant = amount;
+        s.alphaConstant = mat.entityAlpha < 1 ? mat.entityAlpha : amount;
     } else if (mat.entityRenderMode == kRenderTransAdd) {
         s.blends = true;
         s.src = BlendFactor::One, s.dst = BlendFactor::One;
@@ -396,7 +402,9 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         const bool fence = !name.empty() && name[0] == '{';
         MiptexDecode how;
         how.fence = fence;
-        how.splitFullbrights = !halfLife && !liquid && src.palette && hasFullbrights(src.lump(), e, fence);
+        // (A see-through brush entity's fullbright texels stay in its texture, lit: the glow is a stage program
+        // drawn over the opaque picture, which blends no further.)
+        how.splitFullbrights = !halfLife && !liquid && mat.entityAlpha >= 1 && src.palette && hasFullbrights(src.lump(), e, fence);
         if (halfLife) how.colourCurve = &halfLifeTextureGamma();
         look.texture = add(src, how.splitFullbrights ? "base" : "whole", how, false);
         if (how.splitFullbrights) fullbrightRequest[i] = add(src, "fullbright", how, true);
@@ -411,8 +419,9 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         if (!liquid || mat.entityRenderMode == kRenderTransColor) {
             applyEntityRenderMode(mat, look);
             if (mat.entityRenderMode == kRenderTransColor) warped[i] = 0;
-        } else if (mat.entityRenderMode != 0) {  // the warp program blends; the look has it drawn after the opaque
-            look.blend = mat.entityRenderMode == kRenderTransAdd     ? BlendMode::Additive
+        } else if (mat.entityRenderMode != 0 || mat.entityAlpha < 1) {  // the warp program blends; the look has it drawn after the opaque
+            look.blend = mat.entityAlpha < 1                          ? BlendMode::Blend
+                         : mat.entityRenderMode == kRenderTransAdd     ? BlendMode::Additive
                          : mat.entityRenderMode == kRenderTransAlpha ? BlendMode::Opaque
                                                                       : BlendMode::Blend;
         }

@@ -42,6 +42,12 @@ void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::Rast
                                     const float keep = ts.fog >= 0 ? 1.0f - fogAt(ctx, tri, px, py, z) : 1.0f;
                                     if (cand.blend == BlendMode::Blend) c.w *= keep;
                                     if (cand.blend == BlendMode::Additive) c.x *= keep, c.y *= keep, c.z *= keep;
+                                    // Quake 1's world fog colours the fragment before it is blended.
+                                    if (ts.distanceFog && cand.blend != BlendMode::Multiply) {
+                                        float f[3] = {c.x, c.y, c.z};
+                                        distanceFogOverPixel(ctx, z, f, cand.blend == BlendMode::Additive);
+                                        c.x = f[0], c.y = f[1], c.z = f[2];
+                                    }
                                     const float a = c.w;
                                     uint8_t* mark =
                                         drawn ? drawn + size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x) : nullptr;

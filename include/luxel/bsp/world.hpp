@@ -78,6 +78,9 @@ struct Material {
     // Half-Life brush entities' materials: the entity's rendermode as GoldSrc's kRender* numbers it (1 colour,
     // 2 texture, 3 glow, 4 solid, 5 additive; 0 drawn normally), its rendercolor and renderamt in modelColor.
     int32_t entityRenderMode = 0;
+    // Quake 1 brush entities' materials: the entity's "alpha" as FitzQuake and QuakeSpasm read it (ENTALPHA: 0 or
+    // absent opaque, else one of 254 steps): its surfaces are drawn lit and blended at this opacity.
+    float entityAlpha = 1;
 };
 
 // One side of a light-blocking brush: the brush holds the points p with dot(plane.normal, p) <= plane.dist.

@@ -148,6 +148,9 @@ float fogAt(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW);
 // The engine's fog pass over a pixel (display values, replaced): blended towards the fog's colour by fogAt.
 // Drawn over opaque and alpha-tested surfaces inside a fog, and as the fog volume's own surface.
 void fogOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
+// QuakeSpasm's world fog (MaterialSet::distanceFog) on a pixel at 1/w `invW` that a blended surface draws, before it
+// is blended (GL fog colours the fragment): rgb moved toward the fog colour, or, additive, faded toward black.
+void distanceFogOverPixel(const ShadeContext& ctx, float invW, float* rgb, bool additive);
 // A Source water surface's pixel at 1/w `invW` over what lies behind it at 1/w `behindInvW` (0: nothing): the
 // engine's water fog of its refraction (CalcWaterFogAlpha: the view depth seen through the water over the fog
 // range, saturated), blending `rgb` towards the fog colour. An approximation: the refraction's bump

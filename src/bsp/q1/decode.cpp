@@ -100,7 +100,7 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
              decodeTree(c, w);
              placeBrushModels(w);
              // Not for the baker's relaid-out maps: its texinfo.json rules index materials by texinfo.
-             if (c.variant == Variant::HalfLife && !c.relayout) applyRenderModes(w);
+             if (!c.relayout) applyRenderModes(w, c.variant == Variant::HalfLife);
          }},
         {"counts", {}, [](Context& c, World& w) {
              w.otherCounts = {{"edges", c.numEdges},

@@ -94,7 +94,7 @@ void decodeMaterials(Context& c, World& w);  // miptex names, texinfo
 void decodeFaces(Context& c, World& w);      // vertices, edges, surfedges, faces -> surfaces + lighting
 void decodeTree(Context& c, World& w);       // visibility, marksurfaces, leaves, nodes, clipnodes, models
 // Half-Life: each brush entity with a "rendermode" gives its surfaces materials of their own (render_modes.cpp).
-void applyRenderModes(World& w);
+void applyRenderModes(World& w, bool halfLife);
 
 // One lit face's lightmap block: `size` luxels a side, `numStyles` blocks from `lightOffset` (in luxels of
 // the grey lump: RGB sources hold 3 bytes per luxel at 3 x that offset); `luxelUV` maps a vertex to luxel

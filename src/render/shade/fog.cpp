@@ -85,14 +85,15 @@ const FogCurve& fogCurve() {
 
 }  // namespace
 
+// The share of a pixel's colour the fog keeps: GL_EXP2 with QuakeSpasm's density / 64, of the eye-space depth
+// (w: what llvmpipe's fog coordinate holds).
+float distanceFogKeep(const MaterialSet::DistanceFog& fog, float invW) {
+    const float d = fog.density / 64.0f / invW;
+    return fogCurve()(d * d);
+}
+
 void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out) {
-    const FogCurve& keep = fogCurve();
-    // GL_EXP2 with QuakeSpasm's density / 64, of the eye-space depth (w: what llvmpipe's fog coordinate holds).
-    const float density = fog.density / 64.0f;
-    for (int k = 0; k < n; ++k) {
-        const float d = density / depth[k];
-        blendToward(out + 3 * k, fog.color, 1.0f - keep(d * d));
-    }
+    for (int k = 0; k < n; ++k) blendToward(out + 3 * k, fog.color, 1.0f - distanceFogKeep(fog, depth[k]));
 }
 
 #if defined(LUXEL_SHADE_AVX2)
@@ -124,3 +125,16 @@ LUXEL_AVX2 void distanceFogRunAvx2(const MaterialSet::DistanceFog& fog, const fl
 #endif
 
 }  // namespace luxel::render::shading
+
+namespace luxel::render {
+
+void distanceFogOverPixel(const ShadeContext& ctx, float invW, float* rgb, bool additive) {
+    const MaterialSet::DistanceFog& fog = *ctx.materials->distanceFog;
+    const float keep = shading::distanceFogKeep(fog, invW);
+    if (additive)
+        rgb[0] *= keep, rgb[1] *= keep, rgb[2] *= keep;
+    else
+        shading::blendToward(rgb, fog.color, 1.0f - keep);
+}
+
+}  // namespace luxel::render
