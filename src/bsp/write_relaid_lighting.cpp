@@ -189,59 +189,59 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
             for (size_t k = 0; k < slots; ++k)
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) pushLuxel(texel(light[k], x, y), texel(direction[k], x, y), axes);
-            std::vector<Vec3> corners(s.numVertices);
-            for (uint32_t k = 0; k < s.numVertices; ++k) corners[k] = world.vertices[s.firstVertex + k].position;
             if (options.worldUnitsPerLuxel) {
+                std::vector<Vec3> corners(s.numVertices);
+                for (uint32_t k = 0; k < s.numVertices; ++k) corners[k] = world.vertices[s.firstVertex + k].position;
                 layout = decoupledLayout(corners.data(), corners.size(), s.normal, *options.worldUnitsPerLuxel);
                 if (layout.width != w || layout.height != h)
                     throw UsageError("face " + std::to_string(i) + " was not laid out at " + std::to_string(*options.worldUnitsPerLuxel) +
                                      " world units a luxel");
                 decoupledOffset = offset;
                 offset = -1;
-            }
-            if (options.worldUnitsPerLuxel && options.vanilla) {
-                // The engines' own layout at 16 units a luxel, each of its luxels taken from the decoupled block
-                // where its world point falls (light: vanillaLMToDecoupled, truncated to the cell, clamped).
-                const FaceFrame frame = faceFrame(i);
-                std::vector<std::array<double, 2>> st(corners.size());
-                for (size_t k = 0; k < corners.size(); ++k)
-                    for (size_t a = 0; a < 2; ++a)
-                        st[k][a] = double(corners[k].x) * frame.v[a * 4] + double(corners[k].y) * frame.v[a * 4 + 1] +
-                                   double(corners[k].z) * frame.v[a * 4 + 2] + double(frame.v[a * 4 + 3]);
-                std::array<int32_t, 4> ext;
-                if (!bsp::lightmapExtents(st.data(), st.size(), ext, 16))
-                    throw UsageError("face " + std::to_string(i) + " has unusable texture extents");
-                // World point of vanilla luxel (u, v): texture (s, t) = ((mins + u) x 16, (mins + v) x 16) on the plane.
-                const DVec3 sAxis{frame.v[0], frame.v[1], frame.v[2]}, tAxis{frame.v[4], frame.v[5], frame.v[6]},
-                    normal{frame.n[0], frame.n[1], frame.n[2]};
-                const double det = dot(sAxis, cross(tAxis, normal));
-                if (!(std::fabs(det) > 1e-12)) throw UsageError("face " + std::to_string(i) + " has texture axes in its plane's normal");
-                offset = int32_t(f.rgbLump() ? rgb.size() : grey.size());
-                const auto& m = layout.worldToLuxel;
-                for (size_t k = 0; k < slots; ++k)
-                    for (int v = 0; v < ext[3]; ++v)
-                        for (int u = 0; u < ext[2]; ++u) {
-                            const double rs = double(ext[0] + u) * 16 - frame.v[3], rt = double(ext[1] + v) * 16 - frame.v[7],
-                                         rn = frame.n[3];
-                            // Cramer's rule on rows sAxis, tAxis, normal.
-                            const DVec3 p = (cross(tAxis, normal) * rs + cross(normal, sAxis) * rt + cross(sAxis, tAxis) * rn) * (1 / det);
-                            const float cx = float(m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3]);
-                            const float cy = float(m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3]);
-                            const int x0 = int(cx), y0 = int(cy);
-                            const float fx = cx - float(x0), fy = cy - float(y0);
-                            auto mixed = [&](const LightmapPage* page, float* out) {
-                                auto at = [&](int x, int y) { return texel(page, std::clamp(x, 0, w - 1), std::clamp(y, 0, h - 1)); };
-                                const float *a = at(x0, y0), *b = at(x0 + 1, y0), *c = at(x0, y0 + 1), *d = at(x0 + 1, y0 + 1);
-                                for (int q = 0; q < 3; ++q) {
-                                    const float top = a[q] + (b[q] - a[q]) * fx, bottom = c[q] + (d[q] - c[q]) * fx;
-                                    out[q] = top + (bottom - top) * fy;
-                                }
-                            };
-                            float l[3], d[3] = {0, 0, 0};
-                            mixed(light[k], l);
-                            if (direction[k]) mixed(direction[k], d);
-                            pushLuxel(l, d, axes);
-                        }
+                if (options.vanilla) {
+                    // The engines' own layout at 16 units a luxel, each of its luxels taken from the decoupled block
+                    // where its world point falls (light: vanillaLMToDecoupled, truncated to the cell, clamped).
+                    const FaceFrame frame = faceFrame(i);
+                    std::vector<std::array<double, 2>> st(corners.size());
+                    for (size_t k = 0; k < corners.size(); ++k)
+                        for (size_t a = 0; a < 2; ++a)
+                            st[k][a] = double(corners[k].x) * frame.v[a * 4] + double(corners[k].y) * frame.v[a * 4 + 1] +
+                                       double(corners[k].z) * frame.v[a * 4 + 2] + double(frame.v[a * 4 + 3]);
+                    std::array<int32_t, 4> ext;
+                    if (!bsp::lightmapExtents(st.data(), st.size(), ext, 16))
+                        throw UsageError("face " + std::to_string(i) + " has unusable texture extents");
+                    // World point of vanilla luxel (u, v): texture (s, t) = ((mins + u) x 16, (mins + v) x 16) on the plane.
+                    const DVec3 sAxis{frame.v[0], frame.v[1], frame.v[2]}, tAxis{frame.v[4], frame.v[5], frame.v[6]},
+                        normal{frame.n[0], frame.n[1], frame.n[2]};
+                    const double det = dot(sAxis, cross(tAxis, normal));
+                    if (!(std::fabs(det) > 1e-12)) throw UsageError("face " + std::to_string(i) + " has texture axes in its plane's normal");
+                    offset = int32_t(f.rgbLump() ? rgb.size() : grey.size());
+                    const auto& m = layout.worldToLuxel;
+                    for (size_t k = 0; k < slots; ++k)
+                        for (int v = 0; v < ext[3]; ++v)
+                            for (int u = 0; u < ext[2]; ++u) {
+                                const double rs = double(ext[0] + u) * 16 - frame.v[3], rt = double(ext[1] + v) * 16 - frame.v[7],
+                                             rn = frame.n[3];
+                                // Cramer's rule on rows sAxis, tAxis, normal.
+                                const DVec3 p = (cross(tAxis, normal) * rs + cross(normal, sAxis) * rt + cross(sAxis, tAxis) * rn) * (1 / det);
+                                const float cx = float(m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3]);
+                                const float cy = float(m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3]);
+                                const int x0 = int(cx), y0 = int(cy);
+                                const float fx = cx - float(x0), fy = cy - float(y0);
+                                auto mixed = [&](const LightmapPage* page, float* out) {
+                                    auto at = [&](int x, int y) { return texel(page, std::clamp(x, 0, w - 1), std::clamp(y, 0, h - 1)); };
+                                    const float *a = at(x0, y0), *b = at(x0 + 1, y0), *c = at(x0, y0 + 1), *d = at(x0 + 1, y0 + 1);
+                                    for (int q = 0; q < 3; ++q) {
+                                        const float top = a[q] + (b[q] - a[q]) * fx, bottom = c[q] + (d[q] - c[q]) * fx;
+                                        out[q] = top + (bottom - top) * fy;
+                                    }
+                                };
+                                float l[3], d[3] = {0, 0, 0};
+                                mixed(light[k], l);
+                                if (direction[k]) mixed(direction[k], d);
+                                pushLuxel(l, d, axes);
+                            }
+                }
             }
         }
         if (options.worldUnitsPerLuxel) {

@@ -18,7 +18,6 @@
 #include "luxel/render/render.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/render/shade.hpp"
-#include "luxel/render/sky_view.hpp"
 #include "luxel/util/error.hpp"
 
 #include "draw_order.hpp"
@@ -78,28 +77,6 @@ Vec2 sampleOffset(int index) {
     double x = std::fmod(0.5 + double(index) / g, 1.0) - 0.5;
     double y = std::fmod(0.5 + double(index) / (g * g), 1.0) - 0.5;
     return {float(x), float(y)};
-}
-
-RenderMode parseRenderMode(const std::string& name) {
-    for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
-                         RenderMode::Clusters, RenderMode::Lit, RenderMode::Albedo, RenderMode::Grid})
-        if (name == renderModeName(m)) return m;
-    throw UsageError("unknown render mode '" + name +
-                     "' (expected lightmap, vertex, normals, depth, clusters, lit or grid)");
-}
-
-const char* renderModeName(RenderMode mode) {
-    switch (mode) {
-        case RenderMode::Lightmap: return "lightmap";
-        case RenderMode::Vertex: return "vertex";
-        case RenderMode::Normals: return "normals";
-        case RenderMode::Depth: return "depth";
-        case RenderMode::Clusters: return "clusters";
-        case RenderMode::Lit: return "lit";
-        case RenderMode::Albedo: return "albedo";
-        case RenderMode::Grid: return "grid";
-    }
-    return "?";
 }
 
 namespace {
@@ -540,66 +517,6 @@ Image renderSurfaces(const World& world, const Geometry& geometry, const Camera&
                      const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats) {
     Image image;
     renderSurfaces(world, geometry, camera, view, options, surfaces, stats, image);
-    return image;
-}
-
-namespace {
-
-// renderFrame into either kind of frame (Image: floats, ByteImage: display bytes).
-template <class Frame>
-void renderFrameInto(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                     Frame& image, FrameStats* stats, FrameSamples* samples) {
-    FrameStats local;
-    FrameStats& st = stats ? *stats : local;
-    st = FrameStats{};
-    const View view = makeView(camera);
-    auto t0 = Clock::now();
-    CullOptions cull;
-    cull.usePvs = options.usePvs;
-    cull.worldOnly = options.worldOnly;
-    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
-    st.cullMs = msBetween(t0, Clock::now());
-    // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible
-    // surface is sky: its picture shows through the main frame's sky pixels.
-    // Kept per thread between frames, as the frame itself is by callers: no allocation or page faults per frame.
-    thread_local Image skyImage;
-    bool withSkyView = false;
-    if (world.skyCamera && options.drawSky && options.materials && !options.skyColorOverride &&
-        (options.mode == RenderMode::Lit || options.mode == RenderMode::Albedo)) {
-        const bool seesSky = std::any_of(surfaces.begin(), surfaces.end(), [&](uint32_t s) {
-            const DrawSurface& ds = geometry.surfaces[s];
-            return ds.shading == SurfaceShading::Sky ||
-                   (ds.material >= 0 && size_t(ds.material) < options.materials->looks.size() &&
-                    options.materials->looks[size_t(ds.material)].sky);
-        });
-        if (const std::optional<SkyboxView> sky = seesSky ? skyboxView(world, geometry, camera, cull) : std::nullopt) {
-            RenderOptions skyOptions = options;
-            skyOptions.transparentBackground = false;
-            FrameStats skyStats;
-            renderSurfaces(world, geometry, sky->camera, makeView(sky->camera), skyOptions, sky->surfaces, skyStats, skyImage);
-            withSkyView = true;
-            st.skyViewMs = msBetween(t0, Clock::now()) - st.cullMs;
-        }
-    }
-    renderSurfaces(world, geometry, camera, view, options, surfaces, st, image, samples, withSkyView ? &skyImage : nullptr);
-}
-
-}  // namespace
-
-void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                 Image& image, FrameStats* stats, FrameSamples* samples) {
-    renderFrameInto(world, geometry, camera, options, image, stats, samples);
-}
-
-void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                 ByteImage& display, FrameStats* stats, FrameSamples* samples) {
-    renderFrameInto(world, geometry, camera, options, display, stats, samples);
-}
-
-Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
-                  FrameStats* stats) {
-    Image image;
-    renderFrame(world, geometry, camera, options, image, stats);
     return image;
 }
 

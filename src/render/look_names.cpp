@@ -1,4 +1,4 @@
-// The names of the looks, shared by every command and the scene files.
+// The names of the looks and the render modes, shared by every command and the scene files.
 #include "luxel/render/render.hpp"
 
 #include <string>
@@ -28,6 +28,28 @@ const char* lookName(Look look) {
         case Look::Linear: return "linear";
     }
     return "engine";
+}
+
+RenderMode parseRenderMode(const std::string& name) {
+    for (RenderMode m : {RenderMode::Lightmap, RenderMode::Vertex, RenderMode::Normals, RenderMode::Depth,
+                         RenderMode::Clusters, RenderMode::Lit, RenderMode::Albedo, RenderMode::Grid})
+        if (name == renderModeName(m)) return m;
+    throw UsageError("unknown render mode '" + name +
+                     "' (expected lightmap, vertex, normals, depth, clusters, lit or grid)");
+}
+
+const char* renderModeName(RenderMode mode) {
+    switch (mode) {
+        case RenderMode::Lightmap: return "lightmap";
+        case RenderMode::Vertex: return "vertex";
+        case RenderMode::Normals: return "normals";
+        case RenderMode::Depth: return "depth";
+        case RenderMode::Clusters: return "clusters";
+        case RenderMode::Lit: return "lit";
+        case RenderMode::Albedo: return "albedo";
+        case RenderMode::Grid: return "grid";
+    }
+    return "?";
 }
 
 }  // namespace luxel
