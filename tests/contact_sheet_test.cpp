@@ -310,3 +310,28 @@ TEST_CASE("Contact sheet: thumbnails fitted from memory give the pixels of the f
     REQUIRE(b.buf.get_pixels(OIIO::ROI(0, b.width, 0, b.height, 0, 1, 0, 3), OIIO::TypeDesc::UINT8, pb.data()));
     CHECK(pa == pb);
 }
+
+TEST_CASE("Contact sheet: a thumbnail halved is the mean of each 2x2 block", "[sheet]") {
+    // The batch's 512x288 thumbnails go into 256x144 tiles: each tile pixel is its four pixels' mean, rounded
+    // (the box filter's weights are a quarter each; float arithmetic may round a .5 either way).
+    const int w = 64, h = 36;
+    std::vector<uint8_t> rgb(size_t(w) * size_t(h) * 3);
+    uint32_t x = 11;
+    for (uint8_t& b : rgb) b = uint8_t((x = x * 1664525u + 1013904223u) >> 24);
+    const auto fitted = fitThumbnail(rgb.data(), w, h, w / 2, h / 2);
+    REQUIRE(fitted);
+    REQUIRE(fitted->width == w / 2);
+    REQUIRE(fitted->height == h / 2);
+    int exact = 0, worst = 0;
+    for (int y = 0; y < h / 2; ++y)
+        for (int x2 = 0; x2 < w / 2; ++x2)
+            for (int k = 0; k < 3; ++k) {
+                const auto at = [&](int px, int py) { return int(rgb[(size_t(py) * size_t(w) + size_t(px)) * 3 + size_t(k)]); };
+                const int sum = at(2 * x2, 2 * y) + at(2 * x2 + 1, 2 * y) + at(2 * x2, 2 * y + 1) + at(2 * x2 + 1, 2 * y + 1);
+                const int got = fitted->rgb[(size_t(y) * size_t(w / 2) + size_t(x2)) * 3 + size_t(k)];
+                exact += got == (sum + 2) / 4;
+                worst = std::max(worst, std::abs(4 * got - sum));
+            }
+    CHECK(worst <= 2);                            // within half a step of the exact mean
+    CHECK(exact >= (w / 2) * (h / 2) * 3 * 9 / 10);  // and almost always its rounding
+}

@@ -314,17 +314,24 @@ TEST_CASE("Without the OpenImageIO module PNG renders go on and other formats fa
     const test::CommandResult png = test::runLuxel("render '" + map + "' --size 64x36 -o '" + dir + "/a.png'");
     const test::CommandResult exr = test::runLuxel("render '" + map + "' --size 64x36 -o '" + dir + "/a.exr'");
     const test::CommandResult version = test::runLuxel("--version");
-    // A batch renders its maps without the module; only the contact sheet (drawn by OpenImageIO) is missing,
-    // a warning in the manifest.
+    // A batch renders its maps, contact sheet and index without the module.
     const test::CommandResult batch = test::runLuxel("batch '" + map + "' --size 64x36 -q -o '" + dir + "/batch'");
+    // A sheet in a format only the module writes is a warning; the maps stay rendered.
+    const test::CommandResult tiff = test::runLuxel("batch '" + map + "' --size 64x36 -q -o '" + dir +
+                                                    "/batch-tiff' --sheet '" + dir + "/batch-tiff/sheet.tif'");
     ::unsetenv("LUXEL_OIIO_MODULE");
     CHECK(batch.exitCode == 0);
     const nlohmann::json manifest = nlohmann::json::parse(test::readFileText(dir + "/batch/manifest.json"));
     CHECK(manifest["summary"]["ok"] == 1);
     CHECK(manifest["summary"]["failed"] == 0);
-    CHECK_THAT(manifest["warnings"].dump(), Catch::Contains("contact sheet not written") && Catch::Contains("/nonexistent/luxel-oiio.so"));
+    CHECK_FALSE(manifest.contains("warnings"));
     CHECK(fs::exists(dir + "/batch/index.html"));
-    CHECK_FALSE(fs::exists(dir + "/batch/sheet.png"));
+    CHECK(fs::exists(dir + "/batch/sheet.png"));
+    CHECK(tiff.exitCode == 0);
+    const nlohmann::json tiffManifest = nlohmann::json::parse(test::readFileText(dir + "/batch-tiff/manifest.json"));
+    CHECK(tiffManifest["summary"]["ok"] == 1);
+    CHECK_THAT(tiffManifest["warnings"].dump(), Catch::Contains("contact sheet not written") && Catch::Contains("/nonexistent/luxel-oiio.so"));
+    CHECK_FALSE(fs::exists(dir + "/batch-tiff/sheet.tif"));
     CHECK(png.exitCode == 0);
     CHECK(version.exitCode == 0);
     CHECK(exr.exitCode == 2);

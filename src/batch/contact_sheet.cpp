@@ -1,12 +1,10 @@
-// Contact sheets: the grid's layout and file names here; the drawing is OpenImageIO's (src/oiio/contact_sheet.cpp),
-// in the module loaded when a sheet is first made.
+// Contact sheets: the grid's layout and file names here; the drawing in contact_sheet_draw.cpp.
 #include "luxel/batch/contact_sheet.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include "luxel/image/oiio_module.hpp"
 #include "luxel/util/error.hpp"
 
 namespace luxel {
@@ -88,18 +86,6 @@ std::string sheetFileName(const std::string& path, int index) {
     fs::path p(path);
     fs::path name = p.stem().string() + "-" + std::to_string(index + 1) + p.extension().string();
     return (p.parent_path() / name).string();
-}
-
-std::shared_ptr<const FittedThumbnail> fitThumbnail(const uint8_t* rgb, int width, int height, int tileWidth,
-                                                    int tileHeight) {
-    return oiioModule("fitting a contact sheet thumbnail").fitThumbnail(rgb, width, height, tileWidth, tileHeight);
-}
-
-std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles, const std::string& path,
-                                            const SheetOptions& options) {
-    layoutSheets(tiles.size(), options);  // a bad layout is refused before the module loads
-    if (tiles.empty()) return {};
-    return oiioModule("drawing the contact sheet " + path).writeContactSheets(tiles, path, options);
 }
 
 }  // namespace luxel

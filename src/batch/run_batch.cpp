@@ -173,17 +173,12 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
             // draws the same sheet). Lossy and linear files are read back.
-            // A worker of --isolate leaves it to the parent, which reads the file back: fitting would load the
-            // OpenImageIO module in every worker.
+            // A worker of --isolate leaves it to the parent, which reads the file back (no channel carries pixels
+            // from the workers).
             if (&v == &job.views.front() && options.sheetPath != "-" && !options.worker &&
                 r.display.channels == 3 && file.extension() == ".png") {
-                try {
-                    out.sheetThumbnail = fitThumbnail(r.display.bytes.data(), r.display.width, r.display.height,
-                                                      options.sheetTileWidth, sheetTileHeight(options));
-                } catch (const UsageError&) {
-                    // No OpenImageIO module: the map is rendered all the same; the sheet then reports why it is
-                    // missing (a warning in the manifest), as any failure to draw it does.
-                }
+                out.sheetThumbnail = fitThumbnail(r.display.bytes.data(), r.display.width, r.display.height,
+                                                  options.sheetTileWidth, sheetTileHeight(options));
             }
             for (std::string& w : r.warnings)
                 if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())

@@ -16,7 +16,7 @@
 
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/image/image.hpp"
-#include "luxel/image/oiio_module.hpp"
+#include "luxel/image/text.hpp"
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
 #include "luxel/render/camera.hpp"
@@ -127,23 +127,50 @@ std::string scaleText(double scale) {
     return buf;
 }
 
+// The labels' glyphs (sizes 12 and 16); without the font the pictures have no labels.
 struct Font {
-    bool found = false;
-    Font() {
-        std::error_code ec;
-        found = fs::is_regular_file(kFontPath, ec);
-    }
+    std::shared_ptr<const GlyphSet> small = loadGlyphs(kFontPath, 12), large = loadGlyphs(kFontPath, 16);
+    bool found = small && large;
+    const GlyphSet& of(int size) const { return size >= 16 ? *large : *small; }
 };
 
-// Labels are drawn by OpenImageIO's text renderer, in its module: loaded only for a picture with labels.
+// White text, baseline at y, over a one-pixel dark shadow (the text's coverage grown by a pixel each way) that
+// keeps it readable on light pixels.
 void drawText(Image& img, int x, int y, const std::string& text, int size, const Font& font,
               TextAlign align = TextAlign::Left) {
-    if (!font.found) return;
-    // A picture without its labels is better than none (as without the font).
-    try {
-        oiioModule("labelling a heatmap").drawText(img, x, y, text, size, kFontPath, align);
-    } catch (const UsageError&) {
+    if (!font.found || img.channels < 3) return;
+    struct Covered {
+        int x, y;
+        uint8_t a;
+    };
+    std::vector<Covered> covered;
+    rasterText(font.of(size), x, y, text, align, [&](int px, int py, uint8_t a) { covered.push_back({px, py, a}); });
+    if (covered.empty()) return;
+    int x0 = covered[0].x, x1 = x0, y0 = covered[0].y, y1 = y0;
+    for (const Covered& c : covered) x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    const int w = x1 - x0 + 3, h = y1 - y0 + 3;  // the shadow reaches one pixel past the ink
+    std::vector<uint8_t> ink(size_t(w) * size_t(h), 0), shadow(ink.size(), 0);
+    for (const Covered& c : covered) {
+        uint8_t& t = ink[size_t(c.y - y0 + 1) * size_t(w) + size_t(c.x - x0 + 1)];
+        t = std::max(t, c.a);
     }
+    for (int sy = 1; sy + 1 < h; ++sy)
+        for (int sx = 1; sx + 1 < w; ++sx)
+            if (const uint8_t a = ink[size_t(sy) * size_t(w) + size_t(sx)])
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        uint8_t& s = shadow[size_t(sy + dy) * size_t(w) + size_t(sx + dx)];
+                        s = std::max(s, a);
+                    }
+    for (int sy = 0; sy < h; ++sy)
+        for (int sx = 0; sx < w; ++sx) {
+            const int px = x0 - 1 + sx, py = y0 - 1 + sy;
+            if (px < 0 || py < 0 || px >= img.width || py >= img.height) continue;
+            const float s = float(shadow[size_t(sy) * size_t(w) + size_t(sx)]) / 255.0f;
+            const float t = float(ink[size_t(sy) * size_t(w) + size_t(sx)]) / 255.0f;
+            float* p = img.at(px, py);
+            for (int k = 0; k < 3; ++k) p[k] = (p[k] * (1.0f - s)) * (1.0f - t) + t;
+        }
 }
 
 void fillRect(Image& img, int x0, int y0, int x1, int y1, Vec3 c) {

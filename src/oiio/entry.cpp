@@ -3,9 +3,7 @@
 
 extern "C" __attribute__((visibility("default"))) const luxel::OiioModule* luxel_oiio_module() {
     using namespace luxel::oiio;
-    static const luxel::OiioModule table{luxel::kOiioModuleAbi, encodeImage,    decodeImage,
-                                         decodeImageBytes,      readImage,      writeContactSheets,
-                                         fitThumbnail,          diffImageFiles, diffImages,
-                                         drawText};
+    static const luxel::OiioModule table{luxel::kOiioModuleAbi, encodeImage, decodeImage, decodeImageBytes,
+                                         readImage,                diffImageFiles, diffImages};
     return &table;
 }

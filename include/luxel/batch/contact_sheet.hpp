@@ -1,7 +1,8 @@
 #pragma once
 // Contact sheets: a grid of map thumbnails, each labelled with its map name, failed maps as marked
-// placeholder tiles; split into several files when one would be too tall. The drawing is OpenImageIO's, in
-// its module (luxel/image/oiio_module.hpp), loaded when a sheet is first made.
+// placeholder tiles; split into several files when one would be too tall. Thumbnails are fitted with a box
+// filter (stb_image_resize), labels drawn with FreeType; OpenImageIO's module is loaded only for thumbnail files
+// or sheet formats that luxel's own codecs do not cover.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +20,7 @@ struct FittedThumbnail {
 
 struct SheetTile {
     std::string label;      // map name, drawn under the thumbnail
-    std::string imagePath;  // thumbnail to place (any format OIIO reads); empty when the map failed
+    std::string imagePath;  // thumbnail to place (any image format luxel reads); empty when the map failed
     std::string error;      // non-empty: a failed map -> a placeholder tile with "FAILED" and the error's start
     // When set, the image at imagePath fitted already (the batch fits what it renders while it still holds
     // it): placed as it is, the file is not read.
@@ -30,7 +31,7 @@ struct SheetOptions {
     int tileWidth = 256, tileHeight = 144;  // thumbnail area per tile; images are fitted (aspect kept, centred)
     int columns = 0;                        // 0: chosen so the sheet is roughly 16:9
     int maxSheetHeight = 8192;              // a sheet taller than this is split into several files
-    std::string fontPath;                   // empty: DejaVu Sans (fonts-dejavu-core), else OIIO's default font
+    std::string fontPath;                   // empty or unusable: DejaVu Sans (fonts-dejavu-core), else no text
 };
 
 // Fixed parts of the grid: every tile is its thumbnail area plus a label strip below it, and tiles are
@@ -81,7 +82,7 @@ std::string sheetFileName(const std::string& path, int index);
 // maxSheetHeight, writes path, then "<stem>-2<ext>", "<stem>-3<ext>", ... Returns the files written, in order
 // (none for no tiles). Each file appears atomically (temporary name in the same folder + rename). The same
 // tiles and options give the same bytes. A thumbnail that cannot be read becomes a failed tile carrying that
-// reason; a missing font falls back to OIIO's default font, or to no text. Throws UsageError when it cannot
+// reason; a missing font falls back to DejaVu Sans, or to no text. Throws UsageError when it cannot
 // write (the folder must exist).
 std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles, const std::string& path,
                                             const SheetOptions& options = {});

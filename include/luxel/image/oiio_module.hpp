@@ -3,7 +3,7 @@
 // time it is needed. Debian's OpenImageIO brings ~260 libraries (OpenCV, FFmpeg, GDAL, ...) that cost every
 // process a quarter of a second to load; the formats most work touches (PNG, JPEG, WebP, TGA) are decoded and
 // encoded by their reference libraries in luxel itself, and only the rest (EXR, TIFF, HDR, DDS, PSD, ...),
-// image comparison, resizing and text drawing come here.
+// image comparison come here.
 //
 // The module is built from src/oiio/ with hidden symbols; what it calls of luxel (errors, file helpers) it
 // finds in the executable, which exports luxel's symbols for it. Both come from one build: the table carries
@@ -18,14 +18,8 @@
 
 namespace luxel {
 
-struct SheetTile;
-struct SheetOptions;
-struct FittedThumbnail;
 struct ImageDiff;
 struct DiffThresholds;
-
-// Where text is anchored horizontally at its pen position.
-enum class TextAlign { Left, Center, Right };
 
 struct OiioModule {
     uint32_t abi;
@@ -34,22 +28,13 @@ struct OiioModule {
     Image (*decodeImage)(std::span<const uint8_t> bytes, const std::string& name);
     ByteImage (*decodeImageBytes)(std::span<const uint8_t> bytes, const std::string& name);
     Image (*readImage)(const std::string& path);
-    // Contact sheets (luxel/batch/contact_sheet.hpp).
-    std::vector<std::string> (*writeContactSheets)(const std::vector<SheetTile>& tiles, const std::string& path,
-                                                   const SheetOptions& options);
-    std::shared_ptr<const FittedThumbnail> (*fitThumbnail)(const uint8_t* rgb, int width, int height, int tileWidth,
-                                                           int tileHeight);
     // Image comparison (luxel/diff/diff.hpp).
     ImageDiff (*diffImageFiles)(const std::string& a, const std::string& b, const DiffThresholds& thresholds);
     ImageDiff (*diffImages)(const Image& a, const Image& b, const std::string& name, const DiffThresholds& thresholds);
-    // White text drawn into a 3- or 4-channel float image with the TrueType font at fontPath, baseline at y;
-    // false (and nothing drawn) when the font cannot be used.
-    bool (*drawText)(Image& image, int x, int y, const std::string& text, int size, const std::string& fontPath,
-                     TextAlign align);
 };
 
 // Changed whenever OiioModule or a type it passes changes shape.
-inline constexpr uint32_t kOiioModuleAbi = 1;
+inline constexpr uint32_t kOiioModuleAbi = 2;
 
 // The module's entry point, the one symbol it exports.
 extern "C" const OiioModule* luxel_oiio_module();
