@@ -197,8 +197,8 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
                              {"near", std::round(r.figures.nearShare * 1e4) / 1e4},
                              {"one_colour", std::round(r.figures.oneColour * 1e4) / 1e4},
                              {"coverage", std::round(r.figures.coverage * 1e4) / 1e4}};
-            vj["ms"] = {{"camera", round2(r.cameraMs)}, {"frame", round2(r.frameMs)}, {"write", round2(w1 - w0)},
-                        {"total", round2(w1 - v0)}};
+            vj["ms"] = {{"camera", round2(r.cameraMs)}, {"materials", round2(r.materialsMs)}, {"frame", round2(r.frameMs)},
+                        {"figures", round2(r.figuresMs)}, {"write", round2(w1 - w0)}, {"total", round2(w1 - v0)}};
             e["views"].push_back(std::move(vj));
         }
         ms["materials"] = round2(map.materialsMs);

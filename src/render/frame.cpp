@@ -82,6 +82,7 @@ Vec2 sampleOffset(int index) {
 namespace {
 
 // Where a frame's finished tiles go: display bytes (what PNG, JPEG and WebP hold) or floats (one of the two).
+// Where a frame goes: floats, display bytes, or neither (the visibility buffer alone, into FrameSamples).
 struct FrameTarget {
     Image* floats = nullptr;
     ByteImage* display = nullptr;
@@ -104,17 +105,20 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                              : parseStyleSpec(options.styleSpec.empty() ? "rest" : options.styleSpec, world);
     // Tiles are shaded in floats in a buffer of their own, then stored. A display frame gets their bytes, unless
     // it needs floats first: sample passes are summed, coverage becomes alpha.
+    const bool samplesOnly = !target.floats && !target.display;
+    if (samplesOnly && (!samples || options.spp != 1))
+        throw UsageError("a visibility pass needs its samples and one pass");
     const bool toBytes = target.display != nullptr;
-    const bool floatFrame = !toBytes || options.spp > 1 || options.transparentBackground;
+    const bool floatFrame = !samplesOnly && (!toBytes || options.spp > 1 || options.transparentBackground);
     Image ownFloats;
-    Image& image = toBytes ? ownFloats : *target.floats;
+    Image& image = toBytes || samplesOnly ? ownFloats : *target.floats;
     // Every pixel is written by the first pass's shading, so the frame is not zero-filled first, and a
     // frame of the right size is drawn over as it is (no allocation, no page faults).
     tbb::task_group allocation;
     if (floatFrame && (image.width != W || image.height != H || image.channels != 3 ||
                        image.pixels.size() != size_t(W) * size_t(H) * 3))
         allocation.run([&image, W, H] { image = Image::uninitialized(W, H, 3); });
-    if (!floatFrame && (target.display->width != W || target.display->height != H || target.display->channels != 3 ||
+    if (toBytes && !floatFrame && (target.display->width != W || target.display->height != H || target.display->channels != 3 ||
                         target.display->bytes.size() != size_t(W) * size_t(H) * 3))
         allocation.run([display = target.display, W, H] {
             display->width = W, display->height = H, display->channels = 3;
@@ -186,7 +190,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
     }
     // Transparent background: per pixel, how many sample passes drew something there.
     std::vector<uint16_t> coverage;
-    if (options.transparentBackground) coverage.assign(size_t(W) * size_t(H), 0);
+    if (options.transparentBackground && !samplesOnly) coverage.assign(size_t(W) * size_t(H), 0);
     if (samples) {
         samples->width = W;
         samples->height = H;
@@ -251,9 +255,11 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
             for (size_t c = r.begin(); c != r.end(); ++c) {
                 std::copy(chunks[c].raster.begin(), chunks[c].raster.end(), tris.begin() + std::ptrdiff_t(chunkBase[c]));
                 std::copy(chunks[c].shade.begin(), chunks[c].shade.end(), shadeTris.begin() + std::ptrdiff_t(chunkBase[c]));
+                // A visibility pass shades nothing: only cut-outs need their texture set up (for the alpha test).
                 if (lightMode)
                     for (size_t i = 0; i < chunks[c].shade.size(); ++i)
-                        triShade[chunkBase[c] + i] = render::prepareTriangle(ctx, chunks[c].shade[i]);
+                        if (!samplesOnly || cands[chunks[c].shade[i].source].blend == BlendMode::AlphaTest)
+                            triShade[chunkBase[c] + i] = render::prepareTriangle(ctx, chunks[c].shade[i]);
             }
         });
         chunks.clear();
@@ -315,6 +321,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;
+        const bool drawsOverlays = hasOverlay && !samplesOnly;  // a visibility pass leaves them out of its buffer alone
         // Sky is drawn behind everything, as both engines draw it (Quake 3 at depth range 1, Source's sky faces
         // only leave the skybox showing): a prop or model reaching past the map's sky brushes stays in view.
         // Sky triangles are rasterized with 1/w times 2^-64, which puts them behind anything else (1/w of
@@ -332,7 +339,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         }
         raster::Bins bins = raster::binTriangles(tris, W, H, 0, hasOverlay ? &isOverlay : nullptr);
         raster::Bins overlayBins;
-        if (hasOverlay) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
+        if (drawsOverlays) overlayBins = raster::binTrianglesInOrder(tris, overlayOrder, W, H);
         const int numTiles = bins.tilesX * bins.tilesY;
         tileRasterMs.assign(size_t(numTiles), 0.0f);
         tileShadeMs.assign(size_t(numTiles), 0.0f);
@@ -393,7 +400,11 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         }
                 if (!coverage.empty())
                     for (int i = 0; i < tw * th; ++i) drawn[i] = id[i] != raster::kNoTriangle ? 1 : 0;
-                if (depthMode) {
+                if (samplesOnly) {
+                    uint32_t covered = 0;
+                    for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
+                    tileCovered[size_t(t)] = covered;
+                } else if (depthMode) {
                     uint32_t covered = 0;
                     for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
                     tileCovered[size_t(t)] = covered;
@@ -404,7 +415,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                 } else {
                     const render::PixelRows tileRows{pixels, render::kTileRowFloats, tx, ty};
                     tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, tileRows, &tileMissing[size_t(t)]);
-                    if (hasOverlay) {
+                    if (drawsOverlays) {
                         // The sky's pixels count as infinitely far for what is drawn over them.
                         if (tileSky)
                             for (int i = 0; i < tw * th; ++i)
@@ -436,7 +447,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         rasterMs += wall * rShare;
         shadeMs += wall * (1.0 - rShare);
 
-        if (depthMode) {
+        if (depthMode && !samplesOnly) {
             auto tShade = Clock::now();
             // The ramp spans the nearest and farthest covered pixels of this pass (min/max: order-free).
             float maxInvW = 0, minInvW = std::numeric_limits<float>::max();
@@ -511,6 +522,14 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
                     ByteImage& display, FrameSamples* samples, const Image* skyView) {
     drawSurfaces(world, geometry, camera, view, options, surfaces, stats, {nullptr, &display}, samples, skyView);
+}
+
+void renderSurfaceSamples(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                          const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                          FrameSamples& samples) {
+    RenderOptions one = options;
+    one.spp = 1;
+    drawSurfaces(world, geometry, camera, view, one, surfaces, stats, {nullptr, nullptr}, &samples, nullptr);
 }
 
 Image renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,

@@ -102,8 +102,7 @@ std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, con
     pass.transparentBackground = false;
     FrameStats stats;
     FrameSamples samples;
-    Image scratch;
-    renderSurfaces(map.world, map.geometry, camera, view, pass, opaque, stats, scratch, &samples);
+    renderSurfaceSamples(map.world, map.geometry, camera, view, pass, opaque, stats, samples);
     std::vector<bool> won(seen.size(), false);
     for (int32_t s : samples.surface) {
         if (s < 0 || size_t(s) >= map.world.surfaces.size()) continue;
@@ -208,6 +207,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         // Every material's textures loaded for this time already (a long-lived map a service keeps): nothing
         // to find out about this camera's materials.
         const bool allLoaded = map.materials && map.materialOptions.time == request.time && map.texturesFor.empty();
+        const double m0 = nowMs();
         if ((needsMaterials(request.mode) || engineLightmap) && !allLoaded) {
             std::vector<bool> seen = materialsSeen(map.world, map.geometry, camera, {request.usePvs, true, request.worldOnly});
             // Lit and albedo views decode the textures the frame can show, not all the PVS names.
@@ -220,6 +220,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
                     if (std::find(view.warnings.begin(), view.warnings.end(), w) == view.warnings.end())
                         view.warnings.push_back(std::move(w));
         }
+        view.materialsMs += nowMs() - m0;
         view.mode = asked;
         if (request.mode == "auto" && !(map.materials && !map.materials->textures.empty())) view.mode = RenderMode::Lightmap;
         o.mode = view.mode;
@@ -233,9 +234,11 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
             renderFrame(map.world, map.geometry, camera, o, view.display, &view.stats, measure ? &samples : nullptr);
         else
             renderFrame(map.world, map.geometry, camera, o, view.image, &view.stats, measure ? &samples : nullptr);
-        view.frameMs += nowMs() - t1;
+        const double t2 = nowMs();
+        view.frameMs += t2 - t1;
         if (measure)
             view.figures = request.ldrOutput ? viewFigures(view.display, samples) : viewFigures(toDisplayImage(view.image), samples);
+        view.figuresMs += nowMs() - t2;
     };
     if (view.mode == RenderMode::Grid && probeKind(map.world) == ProbeKind::None)
         view.warnings.push_back("no light grid or ambient cubes: grid mode draws its surfaces black");
@@ -255,9 +258,9 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
             }
         }
         if (!kept) {
-            const double ms = view.frameMs;
+            const double materialsMs = view.materialsMs, frameMs = view.frameMs, figuresMs = view.figuresMs;
             view = std::move(first);
-            view.frameMs = ms;
+            view.materialsMs = materialsMs, view.frameMs = frameMs, view.figuresMs = figuresMs;
         }
     }
     return view;

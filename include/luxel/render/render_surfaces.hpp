@@ -22,6 +22,12 @@ void renderSurfaces(const World& world, const Geometry& geometry, const Camera& 
 void renderSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
                     const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
                     ByteImage& display, FrameSamples* samples = nullptr, const Image* skyView = nullptr);
+// The frame's visibility buffer alone (the surface each pixel shows, its depth, sky or not), at spp 1: the
+// samples renderSurfaces gives, without shading a pixel. stats: as renderSurfaces fills them, pixelsCovered
+// included (no pixel is missing a texture, none being shaded).
+void renderSurfaceSamples(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                          const RenderOptions& options, const std::vector<uint32_t>& surfaces, FrameStats& stats,
+                          FrameSamples& samples);
 
 // Sub-pixel sample offsets (relative to the pixel centre, in pixels) used for `spp` samples: sample 0 is
 // the centre, the rest follow the R2 low-discrepancy sequence.
