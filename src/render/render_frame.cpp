@@ -65,6 +65,21 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
     renderFrameInto(world, geometry, camera, options, display, stats, samples);
 }
 
+void renderFrameSamples(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                        FrameSamples& samples, FrameStats* stats) {
+    FrameStats local;
+    FrameStats& st = stats ? *stats : local;
+    st = FrameStats{};
+    const View view = makeView(camera);
+    const double t0 = nowMs();
+    CullOptions cull;
+    cull.usePvs = options.usePvs;
+    cull.worldOnly = options.worldOnly;
+    const std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
+    st.cullMs = nowMs() - t0;
+    renderSurfaceSamples(world, geometry, camera, view, options, surfaces, st, samples);
+}
+
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
                   FrameStats* stats) {
     Image image;

@@ -107,5 +107,9 @@ void renderFrame(const World& world, const Geometry& geometry, const Camera& cam
 // stored tile by tile as they are shaded (no float frame written and read back).
 void renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
                  ByteImage& display, FrameStats* stats = nullptr, FrameSamples* samples = nullptr);
+// The frame's samples alone (which surface each pixel shows, its depth, sky or not), at one sample a pixel:
+// what renderFrame gives in `samples`, without shading a pixel (coverage searches, the materials a view shows).
+void renderFrameSamples(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
+                        FrameSamples& samples, FrameStats* stats = nullptr);
 
 }  // namespace luxel

@@ -257,9 +257,8 @@ std::vector<double> coverage(const World& world, const Geometry& geometry, const
         o.mode = RenderMode::Lightmap;
         o.drawFlares = false;
         o.drawSky = false;
-        ByteImage image;  // only its samples are used
         FrameSamples samples;
-        renderFrame(world, geometry, scoringCamera(cameras[i]), o, image, nullptr, &samples);
+        renderFrameSamples(world, geometry, scoringCamera(cameras[i]), o, samples);
         size_t n = 0;
         for (size_t k = 0; k < samples.surface.size(); ++k) n += samples.surface[k] >= 0 && !samples.sky[k];
         covered[i] = samples.surface.empty() ? 0.0 : double(n) / double(samples.surface.size());

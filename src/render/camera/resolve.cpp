@@ -27,11 +27,18 @@ ResolvedCamera resolveCamera(const World& world, const Geometry& geometry, const
         auto most = [](const std::vector<double>& v) { return size_t(std::max_element(v.begin(), v.end()) - v.begin()); };
         r.camera = groups.front().front();
         r.used = "overview";
-        if (camera::coverage(world, geometry, {r.camera}).front() >= camera::kOverviewCoverage) return;
+        const double first = camera::coverage(world, geometry, {r.camera}).front();
+        if (first >= camera::kOverviewCoverage) return;
+        // Each group's first camera is measured once: the first group's is the one above.
         std::vector<Camera> firsts;
-        for (const std::vector<Camera>& g : groups) firsts.push_back(g.front());
-        const std::vector<Camera>& group = groups[most(camera::coverage(world, geometry, firsts))];
-        r.camera = group[most(camera::coverage(world, geometry, group))];
+        for (size_t g = 1; g < groups.size(); ++g) firsts.push_back(groups[g].front());
+        std::vector<double> firstCoverage = camera::coverage(world, geometry, firsts);
+        firstCoverage.insert(firstCoverage.begin(), first);
+        const size_t chosen = most(firstCoverage);
+        const std::vector<Camera>& group = groups[chosen];
+        std::vector<double> groupCoverage = camera::coverage(world, geometry, {group.begin() + 1, group.end()});
+        groupCoverage.insert(groupCoverage.begin(), firstCoverage[chosen]);
+        r.camera = group[most(groupCoverage)];
     };
     auto useBest = [&] {
         std::optional<BestCamera> best = bestCamera(world, geometry, width, height, fovX);
