@@ -199,15 +199,17 @@ TEST_CASE("shardFromEnvironment: Kubernetes Indexed Jobs", "[shard]") {
     CHECK_FALSE(usageErrorOf({{"JOB_COMPLETION_INDEX", "0"}, {"LUXEL_SHARDS", "zero"}}).empty());
 }
 
-TEST_CASE("batchJobs: one map per thread, fewer when memory is short, never zero", "[shard]") {
+TEST_CASE("batchJobs: one map more than the threads, fewer when memory is short, never zero", "[shard]") {
     const size_t gig = size_t(1) << 30;
-    CHECK(batchJobs(4, 64 * gig) == 4);
+    CHECK(batchJobs(4, 64 * gig) == 5);
+    CHECK(batchJobs(2, 64 * gig) == 3);
+    CHECK(batchJobs(1, 64 * gig) == 1);  // one thread: a second map would only take turns with the first
     CHECK(batchJobs(0, 64 * gig) == 1);
     // 5/8 of the memory for maps at kMapMemoryEstimate (384 MiB) each: 1.5 GiB -> 960 MiB -> 2 maps.
     CHECK(batchJobs(8, 3 * gig / 2) == 2);
     CHECK(batchJobs(2, 3 * gig / 2) == 2);
     CHECK(batchJobs(8, 4 * gig) == 6);  // 2560 MiB / 384 MiB = 6.67
-    CHECK(batchJobs(8, 0) == 8);        // no cap: one per thread
+    CHECK(batchJobs(8, 0) == 9);        // no cap: one more than the threads
     CHECK(batchJobs(0, 0) == 1);
     CHECK(batchJobs(8, 100) == 1);
 }

@@ -34,9 +34,10 @@ namespace luxel {
 namespace fs = std::filesystem;
 
 int batchJobs(int threads, size_t maxMemory) {
-    if (maxMemory == 0) return std::max(threads, 1);
+    const int wanted = threads > 1 ? threads + 1 : 1;
+    if (maxMemory == 0) return wanted;
     const size_t byMemory = std::max<size_t>(1, maxMemory / 8 * 5 / kMapMemoryEstimate);
-    return int(std::clamp<size_t>(byMemory, 1, size_t(std::max(threads, 1))));
+    return int(std::clamp<size_t>(byMemory, 1, size_t(wanted)));
 }
 
 namespace batch {

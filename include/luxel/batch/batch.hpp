@@ -46,8 +46,10 @@ struct BatchResult {
     int exitCode() const { return failed ? 1 : 0; }
 };
 
-// Maps in flight for this many threads and memory: one per thread, fewer when the estimate of a map's
-// working set (kMapMemoryEstimate) times the count passes 5/8 of maxMemory (the rest is the texture and model caches').
+// Maps in flight for this many threads and memory: one more than the threads (with several threads: a map's
+// serial stretches, its shader scripts and the ends of its parallel loops, leave a core the next map takes),
+// fewer when the estimate of a map's working set (kMapMemoryEstimate) times the count passes 5/8 of maxMemory
+// (the rest is the texture and model caches').
 constexpr size_t kMapMemoryEstimate = size_t(384) << 20;
 int batchJobs(int threads, size_t maxMemory);
 
