@@ -14,20 +14,33 @@ namespace luxel {
 
 namespace {
 
+CullOptions cullOptions(const RenderOptions& options) {
+    CullOptions cull;
+    cull.usePvs = options.usePvs;
+    cull.worldOnly = options.worldOnly;
+    return cull;
+}
+
+// The surfaces the frame draws (PVS and frustum); resets `stats` and fills its culling figures.
+std::vector<uint32_t> culledSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
+                                     const RenderOptions& options, FrameStats& stats) {
+    stats = FrameStats{};
+    const double t0 = nowMs();
+    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cullOptions(options), &stats.cull);
+    stats.cullMs = nowMs() - t0;
+    return surfaces;
+}
+
 // renderFrame into either kind of frame (Image: floats, ByteImage: display bytes).
 template <class Frame>
 void renderFrameInto(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
                      Frame& image, FrameStats* stats, FrameSamples* samples) {
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
-    st = FrameStats{};
-    const View view = makeView(camera);
     const double t0 = nowMs();
-    CullOptions cull;
-    cull.usePvs = options.usePvs;
-    cull.worldOnly = options.worldOnly;
-    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
-    st.cullMs = nowMs() - t0;
+    const View view = makeView(camera);
+    const CullOptions cull = cullOptions(options);
+    const std::vector<uint32_t> surfaces = culledSurfaces(world, geometry, camera, view, options, st);
     // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible
     // surface is sky: its picture shows through the main frame's sky pixels.
     // Kept per thread between frames, as the frame itself is by callers: no allocation or page faults per frame.
@@ -69,15 +82,9 @@ void renderFrameSamples(const World& world, const Geometry& geometry, const Came
                         FrameSamples& samples, FrameStats* stats) {
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
-    st = FrameStats{};
     const View view = makeView(camera);
-    const double t0 = nowMs();
-    CullOptions cull;
-    cull.usePvs = options.usePvs;
-    cull.worldOnly = options.worldOnly;
-    const std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &st.cull);
-    st.cullMs = nowMs() - t0;
-    renderSurfaceSamples(world, geometry, camera, view, options, surfaces, st, samples);
+    renderSurfaceSamples(world, geometry, camera, view, options, culledSurfaces(world, geometry, camera, view, options, st), st,
+                         samples);
 }
 
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,
