@@ -81,8 +81,8 @@ Vec2 sampleOffset(int index) {
 
 namespace {
 
-// Where a frame's finished tiles go: display bytes (what PNG, JPEG and WebP hold) or floats (one of the two).
-// Where a frame goes: floats, display bytes, or neither (the visibility buffer alone, into FrameSamples).
+// Where a frame's finished tiles go: display bytes (what PNG, JPEG and WebP hold) or floats (one of the two), or
+// nowhere: a visibility pass, whose only output is its FrameSamples.
 struct FrameTarget {
     Image* floats = nullptr;
     ByteImage* display = nullptr;
@@ -400,15 +400,11 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         }
                 if (!coverage.empty())
                     for (int i = 0; i < tw * th; ++i) drawn[i] = id[i] != raster::kNoTriangle ? 1 : 0;
-                if (samplesOnly) {
+                if (samplesOnly || depthMode) {
                     uint32_t covered = 0;
                     for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
                     tileCovered[size_t(t)] = covered;
-                } else if (depthMode) {
-                    uint32_t covered = 0;
-                    for (int i = 0; i < tw * th; ++i) covered += id[i] != raster::kNoTriangle ? 1u : 0u;
-                    tileCovered[size_t(t)] = covered;
-                    for (int j = 0; j < th; ++j) {
+                    for (int j = 0; j < th && !samplesOnly; ++j) {
                         std::copy(depth + j * tw, depth + (j + 1) * tw, frameDepth.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
