@@ -40,7 +40,8 @@ report() {  # manifest, wall seconds, peak KB
     | "  maps \(.summary.maps) (\(.summary.failed) failed), views \(.summary.views); wall \($wall) s, peak RSS \(($rss|tonumber)/1024|floor) MB",
       "  maps/s \((.summary.maps / ($wall|tonumber)) * 100 | round / 100); per map median \($t|median) ms, max \($t|max) ms (in-process, \(.timings.maps_in_flight) maps in flight)",
       "  texture cache: \(.timings.texture_cache.lookups) lookups, hit rate \(.timings.texture_cache.hit_rate), \(.timings.texture_cache.decodes) decodes, \(.timings.texture_cache.megabytes) MB kept; Quake 3 shader mounts \(.timings.shader_mounts)",
-      "  time by phase (sum over maps, ms): open \([.maps[].ms.open] | add | round), decode \([.maps[].ms.decode] | add | round), tessellate \([.maps[].ms.tessellate] | add | round), materials \([.maps[].ms.materials // 0] | add | round), camera \([.maps[].views[]?.ms.camera] | add | round), frame \([.maps[].views[]?.ms.frame] | add | round), write \([.maps[].views[]?.ms.write] | add | round)"
+      "  time by phase (sum over maps, ms): open \([.maps[].ms.open] | add | round), decode \([.maps[].ms.decode] | add | round), tessellate \([.maps[].ms.tessellate] | add | round), materials \([.maps[].ms.materials // 0] | add | round), camera \([.maps[].views[]?.ms.camera] | add | round), frame \([.maps[].views[]?.ms.frame] | add | round), write \([.maps[].views[]?.ms.write] | add | round)",
+      "  per view (sum, ms; builds from 59e88a3 on): materials with the visibility pass \([.maps[].views[]?.ms.materials // 0] | add | round), figures \([.maps[].views[]?.ms.figures // 0] | add | round); camera by view name: \([.maps[].views[]?] | group_by(.name) | map("\(.[0].name) \(map(.ms.camera) | add | round)") | join(", "))"
   ' "$1"
 }
 
