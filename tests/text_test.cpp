@@ -11,7 +11,7 @@ using namespace luxel;
 
 namespace {
 
-constexpr const char* kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kDejaVu = kDefaultFontPath;
 
 struct Ink {
     int x0 = 1 << 30, y0 = 1 << 30, x1 = -(1 << 30), y1 = -(1 << 30);  // inclusive bounds of plotted pixels

@@ -21,8 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kDejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
 constexpr int kLabelFontSize = 13;
 constexpr int kLabelPadding = 6;     // text inset from the strip's left and right ends
 constexpr int kLabelBaseline = 14;   // below the strip's top: capitals sit centred in the 20 px strip
@@ -232,10 +230,10 @@ struct SheetFonts {
 };
 
 SheetFonts loadFonts(const SheetOptions& options) {
-    std::string path = options.fontPath;
-    if (path.empty() || !loadGlyphs(path, kLabelFontSize)) path = kDejaVuSans;
-    return {loadGlyphs(path, kLabelFontSize), loadGlyphs(path, kErrorFontSize),
-            loadGlyphs(path, std::clamp(options.tileHeight / 7, 10, 28))};
+    std::shared_ptr<const GlyphSet> label = options.fontPath.empty() ? nullptr : loadGlyphs(options.fontPath, kLabelFontSize);
+    const std::string path = label ? options.fontPath : kDefaultFontPath;
+    if (!label) label = loadGlyphs(path, kLabelFontSize);
+    return {label, loadGlyphs(path, kErrorFontSize), loadGlyphs(path, std::clamp(options.tileHeight / 7, 10, 28))};
 }
 
 void drawFailed(Canvas& sheet, int x, int y, int w, int h, const std::string& error, const SheetFonts& fonts) {

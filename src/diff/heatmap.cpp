@@ -38,7 +38,6 @@ constexpr Vec3 kWarm{1.0f, 0.35f, 0.0f};
 constexpr Vec3 kCool{0.0f, 0.55f, 1.0f};
 constexpr Vec3 kMagenta{1.0f, 0.0f, 1.0f};
 constexpr float kMinScale = 1.0f / 255.0f;
-const char* const kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 // Luminance of a linear light value as the game displays it (hue-preserving clamp, [0,1], gamma).
 float displayLuminance(Vec3 linear, const EngineLook& look) {
@@ -129,7 +128,7 @@ std::string scaleText(double scale) {
 
 // The labels' glyphs (sizes 12 and 16); without the font the pictures have no labels.
 struct Font {
-    std::shared_ptr<const GlyphSet> small = loadGlyphs(kFontPath, 12), large = loadGlyphs(kFontPath, 16);
+    std::shared_ptr<const GlyphSet> small = loadGlyphs(kDefaultFontPath, 12), large = loadGlyphs(kDefaultFontPath, 16);
     bool found = small && large;
     const GlyphSet& of(int size) const { return size >= 16 ? *large : *small; }
 };

@@ -23,10 +23,10 @@ CullOptions cullOptions(const RenderOptions& options) {
 
 // The surfaces the frame draws (PVS and frustum); resets `stats` and fills its culling figures.
 std::vector<uint32_t> culledSurfaces(const World& world, const Geometry& geometry, const Camera& camera, const View& view,
-                                     const RenderOptions& options, FrameStats& stats) {
+                                     const CullOptions& cull, FrameStats& stats) {
     stats = FrameStats{};
     const double t0 = nowMs();
-    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cullOptions(options), &stats.cull);
+    std::vector<uint32_t> surfaces = visibleSurfaces(world, geometry, view, camera.position, cull, &stats.cull);
     stats.cullMs = nowMs() - t0;
     return surfaces;
 }
@@ -40,7 +40,7 @@ void renderFrameInto(const World& world, const Geometry& geometry, const Camera&
     const double t0 = nowMs();
     const View view = makeView(camera);
     const CullOptions cull = cullOptions(options);
-    const std::vector<uint32_t> surfaces = culledSurfaces(world, geometry, camera, view, options, st);
+    const std::vector<uint32_t> surfaces = culledSurfaces(world, geometry, camera, view, cull, st);
     // The 3D skybox first (Source sky_camera), when the frame draws sky as the game does and some visible
     // surface is sky: its picture shows through the main frame's sky pixels.
     // Kept per thread between frames, as the frame itself is by callers: no allocation or page faults per frame.
@@ -83,8 +83,8 @@ void renderFrameSamples(const World& world, const Geometry& geometry, const Came
     FrameStats local;
     FrameStats& st = stats ? *stats : local;
     const View view = makeView(camera);
-    renderSurfaceSamples(world, geometry, camera, view, options, culledSurfaces(world, geometry, camera, view, options, st), st,
-                         samples);
+    const std::vector<uint32_t> surfaces = culledSurfaces(world, geometry, camera, view, cullOptions(options), st);
+    renderSurfaceSamples(world, geometry, camera, view, options, surfaces, st, samples);
 }
 
 Image renderFrame(const World& world, const Geometry& geometry, const Camera& camera, const RenderOptions& options,

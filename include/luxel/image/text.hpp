@@ -11,6 +11,9 @@
 
 namespace luxel {
 
+// DejaVu Sans (Debian's fonts-dejavu-core): the labels' font unless one is asked for.
+inline constexpr const char* kDefaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
 // Where text is anchored horizontally at its pen position.
 enum class TextAlign { Left, Center, Right };
 
