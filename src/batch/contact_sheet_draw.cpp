@@ -325,11 +325,7 @@ std::vector<std::string> writeContactSheets(const std::vector<SheetTile>& tiles,
         } catch (const std::exception& e) {
             throw UsageError(file + ": cannot write the contact sheet: " + firstLine(e.what()));
         }
-        try {
-            writeFileAtomic(file, bytes);
-        } catch (const std::exception& e) {
-            throw UsageError(file + ": cannot write the contact sheet: " + firstLine(e.what()));
-        }
+        writeFileAtomic(file, bytes);  // its UsageError names the file and what failed
         written.push_back(file);
     }
     return written;

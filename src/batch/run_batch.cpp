@@ -78,7 +78,7 @@ struct MapLimits {
     size_t textureBytes = 0;     // 0: none
 };
 
-// Maps in flight: --jobs, else one per thread, fewer when memory is short (batchJobs).
+// Maps in flight: --jobs, else one more than the threads, fewer when memory is short (batchJobs).
 int mapsInFlight(const BatchOptions& options) {
     return options.jobs > 0 ? options.jobs : batchJobs(std::max(1, options.threads), options.maxMemory);
 }

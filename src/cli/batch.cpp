@@ -205,7 +205,7 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_option("--shard", args->shard, "render only shard K of N (1-based): --shard 2/4");
     sub->add_option("--shards", args->shards, "shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)")
         ->check(CLI::Range(1, 100000));
-    sub->add_option("--jobs", args->jobs, "maps in flight (default: one per thread, fewer when memory is short)")
+    sub->add_option("--jobs", args->jobs, "maps in flight (default: one more than the threads, fewer when memory is short)")
         ->check(CLI::Range(1, 1024));
     sub->add_option("--max-memory", args->maxMemory, "memory the batch may use, e.g. 4G (default: half the RAM, at most 2G); decides maps in flight and the texture cache");
     sub->add_flag("--force", args->force, "redo maps whose outputs are up to date (and forget the journal's poison maps)");
