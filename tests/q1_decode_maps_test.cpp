@@ -23,19 +23,15 @@ namespace {
 std::string lqdm1(const std::string& build, const std::string& file) { return *sharedMaps() + "/q1/lqdm1/" + build + "/" + file; }
 
 // Every face the reader found lit, against the decoded World: the same block size and every style-0 luxel
-// byte x 264 / 256 / 255. Liquids ('*' textures) are the exception: ericw-tools lights them, the decoder draws
-// them unlit (load_q1.cpp) and gives them no block.
+// byte x 264 / 256 / 255 (liquids too: these maps' water is lit, qbsp -splitturb). Every face the reader found
+// dark has one black luxel of style 0, and no other face has a block.
 void compareWithReader(const Q1Lighting& raw, const World& w) {
     REQUIRE(w.surfaces.size() == raw.faces);
     std::set<uint32_t> readerLit;
     size_t compared = 0, wrong = 0, sizes = 0, liquids = 0, outside = 0;
     for (const Q1FaceLight& f : raw.lit) {
         const Surface& s = w.surfaces[f.face];
-        if (!f.texture.empty() && f.texture[0] == '*') {
-            ++liquids;
-            CHECK(s.lightmapPage < 0);
-            continue;
-        }
+        liquids += !f.texture.empty() && f.texture[0] == '*';
         readerLit.insert(f.face);
         REQUIRE(s.lightmapPage >= 0);
         if (s.lightmapRect[2] != f.width || s.lightmapRect[3] != f.height) {
@@ -58,10 +54,19 @@ void compareWithReader(const Q1Lighting& raw, const World& w) {
                 ++compared;
             }
     }
-    // And no face the reader leaves unlit has a block.
+    size_t darkWrong = 0;
+    for (uint32_t face : raw.dark) {
+        const Surface& s = w.surfaces[face];
+        darkWrong += !(s.lightmapPage >= 0 && s.lightmapRect[2] == 1 && s.lightmapRect[3] == 1 && s.styles[0] == 0 &&
+                       s.styles[1] == 255 && luxelAt(w, 0, s, 0, 0) == Vec3{0, 0, 0});
+        readerLit.insert(face);
+    }
+    // And no other face has a block.
     size_t extra = 0;
     for (size_t i = 0; i < w.surfaces.size(); ++i) extra += w.surfaces[i].lightmapPage >= 0 && !readerLit.count(uint32_t(i));
-    INFO(raw.lit.size() << " lit faces, " << liquids << " liquids");
+    INFO(raw.lit.size() << " lit faces, " << liquids << " liquids, " << raw.dark.size() << " dark");
+    CHECK(liquids > 100);
+    CHECK(darkWrong == 0);
     CHECK(sizes == 0);
     CHECK(extra == 0);
     CHECK(outside == 0);
@@ -163,6 +168,6 @@ TEST_CASE("q1 maps: lqdm1's BSP29 + .lit and BSP2 + BSPX builds show the same li
         for (int j = 0; j < sa.lightmapRect[3]; ++j)
             for (int k = 0; k < sa.lightmapRect[2]; ++k) differ += !(luxelAt(a, 0, sa, k, j) == luxelAt(b, 0, sb, k, j));
     }
-    CHECK(lit == 3490);  // 3707 faces with light less 217 of *water0, which the decoder leaves unlit
+    CHECK(lit == 3707 + 433);  // faces with light (217 of them *water0) and the dark ones: 428 walls, 5 *water0
     CHECK(differ == 0);
 }

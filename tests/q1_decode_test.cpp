@@ -328,11 +328,20 @@ TEST_CASE("q1: the light comes from BSPX RGBLIGHTING, else the .lit beside the m
 TEST_CASE("q1: faces without a lightmap", "[q1]") {
     for (const Q1Variant v : kQ1Variants) {
         INFO(q1VariantName(v));
-        DYNAMIC_SECTION("no lighting offset, " << q1VariantName(v)) {
+        // R_BuildLightMap clears a block to no light and adds the face's maps: in a map with light data, a face
+        // with no offset or no style gets one black luxel of style 0.
+        auto checkDark = [](const World& w, const Surface& s) {
+            REQUIRE(s.lightmapPage >= 0);
+            CHECK(s.lightmapRect[2] == 1);
+            CHECK(s.lightmapRect[3] == 1);
+            CHECK(s.styles == std::array<uint8_t, 4>{0, 255, 255, 255});
+            CHECK(luxelAt(w, 0, s, 0, 0) == Vec3{0, 0, 0});
+        };
+        DYNAMIC_SECTION("no lighting offset: black, " << q1VariantName(v)) {
             Q1MapBuilder b = makeQ1FloorMap(v);
             b.faces[1].lightOffset = -1;
             const World w = decodeQ1(b);
-            CHECK(w.surfaces[1].lightmapPage == -1);
+            checkDark(w, w.surfaces[1]);
             CHECK(w.surfaces[0].lightmapPage == 0);
             CHECK(w.extraLightmapSlots[0].empty());
         }
@@ -340,10 +349,8 @@ TEST_CASE("q1: faces without a lightmap", "[q1]") {
             Q1MapBuilder b = makeQ1FloorMap(v);
             b.faces[1].styles = {255, 255, 255, 255};
             const World w = decodeQ1(b);
-            CHECK(w.surfaces[1].lightmapPage == -1);
-            const Vec4 black = w.vertices[w.surfaces[1].firstVertex].color, white = w.vertices[w.surfaces[0].firstVertex].color;
-            CHECK((black.x == 0 && black.y == 0 && black.z == 0 && black.w == 1));
-            CHECK((white.x == 1 && white.y == 1 && white.z == 1 && white.w == 1));
+            checkDark(w, w.surfaces[1]);
+            CHECK(w.surfaces[0].lightmapRect[2] > 1);
         }
         DYNAMIC_SECTION("TEX_SPECIAL: Quake's sky and liquids (Half-Life does not use the flag), " << q1VariantName(v)) {
             Q1MapBuilder b = makeQ1FloorMap(v);
@@ -357,10 +364,22 @@ TEST_CASE("q1: faces without a lightmap", "[q1]") {
             const World w = decodeQ1(b);
             CHECK((w.materials[1].flags & kMaterialSky) != 0);
             CHECK(w.surfaces[1].lightmapPage < 0);
-            b.miptex[1]->name = "*water1";
-            CHECK(decodeQ1(b).surfaces[1].lightmapPage < 0);
             b.miptex[1]->name = "!toxic";  // Half-Life's liquids
             CHECK((decodeQ1(b).surfaces[1].lightmapPage < 0) == !quake(v));
+        }
+        DYNAMIC_SECTION("lit water: liquids without TEX_SPECIAL keep their light (Quake), " << q1VariantName(v)) {
+            Q1MapBuilder b = makeQ1FloorMap(v);
+            const std::array<int32_t, 4> grateBlock = decodeQ1(b).surfaces[1].lightmapRect;
+            b.miptex[1]->name = "*water1";
+            const World lit = decodeQ1(b);
+            CHECK((lit.surfaces[1].lightmapPage >= 0) == quake(v));
+            if (quake(v)) CHECK(lit.surfaces[1].lightmapRect == grateBlock);  // the block it had as a wall
+            b.texinfos[1].flags = kQ1TexSpecial;  // qbsp's usual liquids: warped unlit
+            CHECK(decodeQ1(b).surfaces[1].lightmapPage < 0);
+            // No liquid with light of its own: QuakeSpasm's map has no lit water, and every liquid is unlit.
+            b.texinfos[1].flags = 0;
+            b.faces[1].lightOffset = -1;
+            CHECK(decodeQ1(b).surfaces[1].lightmapPage < 0);
         }
         DYNAMIC_SECTION("a texinfo naming no texture: a missing slot (-1) or one past the directory, " << q1VariantName(v)) {
             Q1MapBuilder b = makeQ1FloorMap(v);

@@ -1,13 +1,15 @@
 // Quake 1 and Half-Life materials: the textures embedded in the map (the miptex lump), else found in the WAD
 // files the worldspawn's "wad" key names, through Quake's palette (Half-Life: each texture's own), drawn as
 // QuakeSpasm draws them: texture x 2 x lightmap (gl_overbright 1),
-// fullbright colours (indices 224-255) added unlit, liquids and teleporters (`*`) warped and unlit, fences (`{`)
+// fullbright colours (indices 224-255) added unlit, liquids and teleporters (`*`) warped and unlit (or lit:
+// litWarpProgram) and blended at the map's liquid alphas, fences (`{`)
 // cut out at index 255, animated textures (`+0`..`+9`) at the set's time, and the sky's two scrolling layers
 // (the texture's left half over its right), or the sky box gfx/env/NAME{rt,bk,lf,ft,up,dn} the worldspawn
 // names (Half-Life: "skyname", "desert" when unset; QuakeSpasm: "sky").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 #include "luxel/io/reader.hpp"
@@ -142,22 +144,64 @@ void applyEntityRenderMode(const Material& mat, SurfaceLook& look) {
     look.shadow = ShadowCast::None;
 }
 
-// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit; a
-// Half-Life brush entity's blended over what is behind by its render mode.
-std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat) {
-    auto program = std::make_shared<StageProgram>();
+// A liquid's texture as the warp moves it at `time`.
+MaterialStage warpStage(int32_t texture, float time) {
     MaterialStage s;
     s.texture = texture;
     s.texGen = MaterialStage::TexGen::Quake2Warp;
     s.warpTime = double(time);
     const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
     std::copy(std::begin(m), std::end(m), std::begin(s.affine));
+    return s;
+}
+
+// QuakeSpasm's liquid opacities (R_ParseWorldspawn): r_wateralpha (1) unless the worldspawn's "wateralpha" sets
+// it, and "lavaalpha", "slimealpha", "telealpha" (r_lavaalpha... 0: the water's). The engine drops one leading
+// '_' and trailing spaces from each key (ericw-tools' maps write "_wateralpha"); a later key wins.
+struct LiquidAlphas {
+    float water = 1, lava = 0, slime = 0, tele = 0;
+};
+
+LiquidAlphas worldspawnLiquidAlphas(const World& world) {
+    LiquidAlphas alphas;
+    if (world.entities.empty()) return alphas;
+    for (const auto& [rawKey, value] : world.entities[0].keys) {
+        std::string key = !rawKey.empty() && rawKey[0] == '_' ? rawKey.substr(1) : rawKey;
+        while (!key.empty() && key.back() == ' ') key.pop_back();
+        float* slot = key == "wateralpha" ? &alphas.water
+                      : key == "lavaalpha" ? &alphas.lava
+                      : key == "slimealpha" ? &alphas.slime
+                      : key == "telealpha" ? &alphas.tele
+                                           : nullptr;
+        if (!slot) continue;
+        const double v = std::atof(value.c_str());  // as the engine reads it: garbage is 0
+        *slot = std::isfinite(v) ? float(std::clamp(v, 0.0, 1.0)) : 0.0f;  // GL clamps a colour's alpha
+    }
+    return alphas;
+}
+
+// GL_WaterAlphaForSurface: the kind from the texture's name (gl_model.c's "*lava", "*slime", "*tele" prefixes).
+float liquidAlpha(const LiquidAlphas& alphas, const std::string& name) {
+    const std::string n = toLowerAscii(name);
+    auto own = [&](float kind) { return kind > 0 ? kind : alphas.water; };
+    if (n.starts_with("*lava")) return own(alphas.lava);
+    if (n.starts_with("*slime")) return own(alphas.slime);
+    if (n.starts_with("*tele")) return own(alphas.tele);
+    return alphas.water;
+}
+
+// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit,
+// blended at `opacity` below 1 (the entity's alpha, else the map's liquid alpha); a Half-Life brush entity's
+// blended over what is behind by its render mode.
+std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat, float opacity) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage s = warpStage(texture, time);
     const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
-    if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow || mat.entityAlpha < 1) {
+    if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow || opacity < 1) {
         s.blends = true;
         s.src = BlendFactor::SrcAlpha, s.dst = BlendFactor::OneMinusSrcAlpha;
         s.alpha = MaterialStage::Alpha::Constant;
-        s.alphaConstant = mat.entityAlpha < 1 ? mat.entityAlpha : amount;
+        s.alphaConstant = opacity < 1 ? opacity : amount;
     } else if (mat.entityRenderMode == kRenderTransAdd) {
         s.blends = true;
         s.src = BlendFactor::One, s.dst = BlendFactor::One;
@@ -165,6 +209,20 @@ std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, con
         s.constant = {amount, amount, amount};
     }
     program->stages.push_back(s);
+    return program;
+}
+
+// QuakeSpasm's lit water (r_litwater 1): the warped texture x 2 x the lightmap, by its world shader.
+std::shared_ptr<const StageProgram> litWarpProgram(int32_t texture, float time) {
+    auto program = std::make_shared<StageProgram>();
+    MaterialStage light;
+    light.source = MaterialStage::Source::Lightmap;
+    light.texGen = MaterialStage::TexGen::Lightmap;
+    program->stages.push_back(light);
+    MaterialStage water = warpStage(texture, time);
+    water.blends = true;
+    water.src = BlendFactor::DstColor, water.dst = BlendFactor::SrcColor;  // texture x lightmap x 2
+    program->stages.push_back(water);
     return program;
 }
 
@@ -323,6 +381,8 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
 
     std::vector<int32_t> fullbrightRequest(world.materials.size(), -1);
     std::vector<uint8_t> warped(world.materials.size(), 0);  // liquids, drawn by warpProgram
+    std::vector<float> liquidOpacity(world.materials.size(), 1.0f);
+    const LiquidAlphas liquidAlphas = halfLife ? LiquidAlphas{} : worldspawnLiquidAlphas(world);
     bool anySky = false;
     set.skies.resize(1);
     set.skies[0].dome = SkyBox::Dome::Quake1;
@@ -402,28 +462,36 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         const bool fence = !name.empty() && name[0] == '{';
         MiptexDecode how;
         how.fence = fence;
-        // (A see-through brush entity's fullbright texels stay in its texture, lit: the glow is a stage program
-        // drawn over the opaque picture, which blends no further.)
-        how.splitFullbrights = !halfLife && !liquid && mat.entityAlpha >= 1 && src.palette && hasFullbrights(src.lump(), e, fence);
+        // The glow is a stage program (fullbrightProgram); a see-through brush entity's program result is blended
+        // at its alpha. A fence's fullbright texels stay in its texture, lit: the program has no alpha to cut
+        // it out with.
+        how.splitFullbrights = !halfLife && !liquid && !fence && src.palette && hasFullbrights(src.lump(), e, fence);
         if (halfLife) how.colourCurve = &halfLifeTextureGamma();
         look.texture = add(src, how.splitFullbrights ? "base" : "whole", how, false);
         if (how.splitFullbrights) fullbrightRequest[i] = add(src, "fullbright", how, true);
-        if (fence) look.blend = BlendMode::AlphaTest, look.alphaRef = 0.5f, look.shadow = ShadowCast::AlphaTexture;
+        // QuakeSpasm's alpha test (glAlphaFunc GL_GREATER 0.666; its world shader discards below 0.666).
+        if (fence) look.blend = BlendMode::AlphaTest, look.alphaRef = halfLife ? 0.5f : 0.666f, look.shadow = ShadowCast::AlphaTexture;
+        // Lit water: the decoder left the lightmap on a liquid (litWaterLightmaps).
+        const bool litLiquid = liquid && !halfLife && !(mat.flags & kMaterialNoLightmap);
         if (liquid) {
-            look.unlit = true;
+            look.unlit = !litLiquid;
             look.shadow = ShadowCast::None;
-            warped[i] = 1;
-        } else if (!halfLife) {
-            look.albedoScale = {2, 2, 2};  // gl_overbright 1
+            warped[i] = litLiquid ? 2 : 1;
         }
-        if (!liquid || mat.entityRenderMode == kRenderTransColor) {
+        if (!halfLife && (!liquid || litLiquid)) look.albedoScale = {2, 2, 2};  // gl_overbright 1
+        // GL_WaterAlphaForEntitySurface: an entity's own alpha, else the map's for this liquid.
+        if (liquid) liquidOpacity[i] = mat.entityAlpha < 1 ? mat.entityAlpha : liquidAlpha(liquidAlphas, name);
+        if (litLiquid) {  // the world shader's result blended at the liquid's alpha, as a see-through entity's
+            look.opacity = liquidOpacity[i];
+            if (look.opacity < 1) look.blend = BlendMode::Blend;
+        } else if (!liquid || mat.entityRenderMode == kRenderTransColor) {
             applyEntityRenderMode(mat, look);
             if (mat.entityRenderMode == kRenderTransColor) warped[i] = 0;
-        } else if (mat.entityRenderMode != 0 || mat.entityAlpha < 1) {  // the warp program blends; the look has it drawn after the opaque
-            look.blend = mat.entityAlpha < 1                          ? BlendMode::Blend
-                         : mat.entityRenderMode == kRenderTransAdd     ? BlendMode::Additive
+        } else if (mat.entityRenderMode != 0 || liquidOpacity[i] < 1) {  // the warp program blends; the look has it drawn after the opaque
+            look.blend = liquidOpacity[i] < 1                        ? BlendMode::Blend
+                         : mat.entityRenderMode == kRenderTransAdd   ? BlendMode::Additive
                          : mat.entityRenderMode == kRenderTransAlpha ? BlendMode::Opaque
-                                                                      : BlendMode::Blend;
+                                                                     : BlendMode::Blend;
         }
     }
 
@@ -432,12 +500,18 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         SurfaceLook& look = set.looks[i];
         const Material& mat = world.materials[i];
         if (look.texture < 0 || (mat.flags & (kMaterialNoDraw | kMaterialSky))) continue;
+        if (warped[i] == 2) {
+            look.program = litWarpProgram(look.texture, options.time);
+            continue;
+        }
         if (warped[i]) {
-            look.program = warpProgram(look.texture, options.time, mat);
+            look.program = warpProgram(look.texture, options.time, mat, liquidOpacity[i]);
             continue;
         }
         const int32_t fullbright = requests.textureIndex(fullbrightRequest[i]);
-        if (fullbright >= 0 && look.blend == BlendMode::Opaque) look.program = fullbrightProgram(look.texture, fullbright, look.tcScale);
+        const bool seeThrough = look.blend == BlendMode::Blend && mat.entityAlpha < 1;  // blended at look.opacity
+        if (fullbright >= 0 && (look.blend == BlendMode::Opaque || seeThrough))
+            look.program = fullbrightProgram(look.texture, fullbright, look.tcScale);
     }
 }
 

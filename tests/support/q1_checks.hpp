@@ -63,4 +63,9 @@ inline Vec3 luxelAt(const World& w, int slot, const Surface& s, int i, int j) {
     return {t[0], t[1], t[2]};
 }
 
+// A face the decoder gave one black luxel because it has no light of its own (R_BuildLightMap's cleared block).
+inline bool darkBlock(const World& w, const Surface& s) {
+    return s.lightmapPage >= 0 && s.lightmapRect[2] == 1 && s.lightmapRect[3] == 1 && luxelAt(w, 0, s, 0, 0) == Vec3{0, 0, 0};
+}
+
 }  // namespace luxel::test

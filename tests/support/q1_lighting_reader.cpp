@@ -144,7 +144,11 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
         fl.lightOffset = f.i32(lightAt + 4);
         const size_t ti = texinfo.offset + size_t(tex) * 40;
         const int32_t miptex = f.i32(ti + 32), flags = f.i32(ti + 36);
-        if (fl.styles[0] == 255 || fl.lightOffset < 0 || (flags & 1)) continue;
+        if (flags & 1) continue;
+        if (fl.styles[0] == 255 || fl.lightOffset < 0) {
+            out.dark.push_back(uint32_t(face));
+            continue;
+        }
         fl.texture = miptex >= 0 && size_t(miptex) < names.size() ? names[size_t(miptex)] : std::string();
         float mins[2] = {1e30f, 1e30f}, maxs[2] = {-1e30f, -1e30f};
         for (int32_t e = 0; e < numEdges; ++e) {
@@ -171,7 +175,10 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
             fl.height = f.u16(record + 2);
             fl.lightOffset = f.i32(record + 4);
             out.decoupled = true;
-            if (fl.lightOffset < 0 || fl.width == 0 || fl.height == 0) continue;
+            if (fl.lightOffset < 0 || fl.width == 0 || fl.height == 0) {
+                out.dark.push_back(uint32_t(face));
+                continue;
+            }
         }
         const size_t luxels = size_t(fl.width) * size_t(fl.height);
         const size_t start = size_t(fl.lightOffset) * size_t(channels), bytes = luxels * size_t(channels);

@@ -28,6 +28,8 @@ struct Q1Lighting {
     size_t faces = 0;     // all faces of the file
     // Faces with light: a style in slot 0 and a lighting offset >= 0 (TEX_SPECIAL faces excluded), in face order.
     std::vector<Q1FaceLight> lit;
+    // Faces without light that are not TEX_SPECIAL (the engine builds them a block and finds nothing to add).
+    std::vector<uint32_t> dark;
 };
 
 // Reads `bspPath` and, when `litPath` is not empty and the map has no RGBLIGHTING, the .lit there. Throws

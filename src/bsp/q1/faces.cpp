@@ -98,6 +98,22 @@ struct FaceRecord {
     int64_t lightOffset = -1;
 };
 
+// Quake's lit water (QuakeSpasm's haslitwater, ericw-tools' qbsp -splitturb): a map with light data where some
+// liquid face qbsp left without TEX_SPECIAL has light of its own draws all such liquids with their lightmaps;
+// the others keep TEX_SPECIAL's unlit warp. Half-Life's liquids are never lit.
+void litWaterLightmaps(Context& c, World& w, const std::vector<FaceRecord>& faces) {
+    if (c.relayout || c.variant == Variant::HalfLife || c.lump(kLighting).size() == 0) return;
+    auto litLiquid = [&](size_t texinfo) {
+        const std::string& name = w.materials[texinfo].name;
+        return !name.empty() && name[0] == '*' && !(c.texinfoFlags[texinfo] & kTexSpecial);
+    };
+    const bool any = std::any_of(faces.begin(), faces.end(),
+                                 [&](const FaceRecord& f) { return f.lightOffset >= 0 && litLiquid(size_t(f.texinfo)); });
+    if (!any) return;
+    for (size_t i = 0; i < c.numTexinfo; ++i)
+        if (litLiquid(i)) w.materials[i].flags &= ~kMaterialNoLightmap;
+}
+
 // BSP2 / 2PSB faces: every field 32-bit.
 FaceRecord readWideFace(ByteReader& r, size_t index, const Context& c) {
     FaceRecord f;
@@ -154,6 +170,7 @@ void decodeFaces(Context& c, World& w) {
         totalVertices += uint64_t(f.numEdges);
     }
     bsp::checkSurfEdgeSharing(r, totalVertices, c.numSurfEdges);
+    litWaterLightmaps(c, w, faces);
 
     const ByteReader* lmShift = perFaceLump(c, "LMSHIFT", 1);
     const ByteReader* lmOffset = perFaceLump(c, "LMOFFSET", 4);
@@ -165,6 +182,7 @@ void decodeFaces(Context& c, World& w) {
     w.vertices.resize(size_t(totalVertices));
     w.indices.resize(size_t(totalVertices - 2 * c.numFaces) * 3);
     std::vector<FaceLightmap> lit;
+    const bool mapHasLight = c.lump(kLighting).size() > 0;
     uint32_t nextVertex = 0, nextIndex = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
         FaceRecord& f = faces[i];
@@ -210,9 +228,18 @@ void decodeFaces(Context& c, World& w) {
                                         : f.lightOffset >= 0;
         const bool lightmapped = c.relayout ? takesLight(c.texinfoFlags[size_t(f.texinfo)], m.name)
                                             : !(m.flags & kMaterialNoLightmap) && hasLight;
-        if (lightmapped && numStyles == 0) {
-            // Light data but no style: the engine adds no maps to a zeroed block, so the face is black.
-            for (uint32_t k = 0; k < corners; ++k) w.vertices[nextVertex + k].color = {0, 0, 0, 1};
+        // R_BuildLightMap clears a face's block to no light and adds its styles' maps: with light data in the
+        // map, a face with no style or no light of its own (light omits the all-dark ones: offset -1) is black.
+        // Without any (an unlit build) every face is full bright.
+        const bool dark = !c.relayout && mapHasLight && !(m.flags & kMaterialNoLightmap) && (!hasLight || numStyles == 0);
+        if (dark) {
+            FaceLightmap fl;
+            fl.surface = uint32_t(i);
+            fl.numStyles = 1;
+            fl.size = {1, 1};
+            fl.dark = true;
+            bsp::setStyles(s, {0, 255, 255, 255}, 1);
+            lit.push_back(fl);
         } else if (lightmapped) {
             FaceLightmap fl;
             fl.surface = uint32_t(i);

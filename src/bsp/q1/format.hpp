@@ -107,6 +107,7 @@ struct FaceLightmap {
     // Luxel coordinates of a vertex: (u, v) = (dot(p, axis[0]) + offset[0], dot(p, axis[1]) + offset[1]) in
     // double (texture-space maps: the texinfo's vectors over the luxel size, less the extents' mins).
     std::array<std::array<double, 4>, 2> toLuxel{};
+    bool dark = false;  // no light of its own in a lit map: one black luxel of style 0, read from nowhere
 };
 
 // Chooses the light the engines would show (BSPX RGBLIGHTING, then a .lit beside the map, then the grey

@@ -100,13 +100,13 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
         const FaceLightmap& f = lit[i];
         const uint64_t bytes = uint64_t(f.size[0]) * uint64_t(f.size[1]) * uint64_t(light.channels) * uint64_t(f.numStyles);
         const uint64_t start = uint64_t(f.lightOffset) * offsetScale;
-        if (!c.relayout && (start > size || bytes > size - start))
+        if (!c.relayout && !f.dark && (start > size || bytes > size - start))
             faces.fail(f.surface * c.layout.faceBytes + c.layout.faceBytes - 4,
                        "face " + std::to_string(f.surface) + " lightmap (" + std::to_string(f.size[0]) + "x" +
                            std::to_string(f.size[1]) + " luxels x " + std::to_string(f.numStyles) + " styles = " +
                            std::to_string(bytes) + " bytes at offset " + std::to_string(start) + ") extends past the " +
                            light.source + " (" + std::to_string(size) + " bytes)");
-        claimed += bytes;
+        if (!f.dark) claimed += bytes;
         maxStyles = std::max(maxStyles, f.numStyles);
         blocks[i] = {f.size[0], f.size[1]};
     }
@@ -127,7 +127,7 @@ void decodeLighting(Context& c, World& w, const std::vector<FaceLightmap>& lit) 
         const AtlasPlacement& p = layout.placements[i];
         const size_t luxels = size_t(f.size[0]) * size_t(f.size[1]);
         std::vector<float> rgb(luxels * 3);
-        for (int slot = 0; slot < f.numStyles && !c.relayout; ++slot) {
+        for (int slot = 0; slot < f.numStyles && !c.relayout && !f.dark; ++slot) {
             const uint8_t* src = light.bytes.data() + size_t(uint64_t(f.lightOffset) * offsetScale) +
                                  size_t(slot) * luxels * size_t(light.channels);
             if (light.channels == 3)

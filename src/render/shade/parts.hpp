@@ -381,6 +381,8 @@ void skyBoxRun(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, int 
 // The fog of the run's surface over its pixels (display values), in the fog's colour.
 void fogRun(const ShadeContext& ctx, const TriShade& t, uint32_t tri, int px0, int py, const float* depth, int n,
             float* out);
+// The share of a pixel's colour QuakeSpasm's world fog keeps at 1/w `invW`.
+float distanceFogKeep(const MaterialSet::DistanceFog& fog, float invW);
 // QuakeSpasm's world fog over the run's pixels (1/w depth[k]); distanceFogRunAvx2: the same bits, 8 at a time.
 void distanceFogRun(const MaterialSet::DistanceFog& fog, const float* depth, int n, float* out);
 #if defined(LUXEL_SHADE_AVX2)

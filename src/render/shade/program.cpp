@@ -99,8 +99,15 @@ Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const Pro
 // Colour and alpha are the texture's times the stage's generated ones, as GL_MODULATE combines them.
 // fogKeep: 1 - the fog factor, for translucent programs in a fog (adjustColorsForFog: an additive or
 // GL_ZERO GL_ONE_MINUS_SRC_COLOR stage's colour, a blend stage's alpha, a premultiplied one's both).
+// distanceFog: Quake 1's world fog over each blended stage's fragment before it is blended, as GL fog does
+// (QuakeSpasm: additive passes fade toward black, Fog_StartAdditive).
+struct FragmentFog {
+    float keep = 1;  // 1 - the fog factor at the pixel
+    Vec3 color;      // in framebuffer units
+};
+
 Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup& setup, const Pixel& p, float fx, float fy,
-                  float iw, Vec3 behind = {}, bool* drawn = nullptr, float fogKeep = 1) {
+                  float iw, Vec3 behind = {}, bool* drawn = nullptr, float fogKeep = 1, const FragmentFog* distanceFog = nullptr) {
     const ProgramLight& pl = setup.pl;
     const Vec3 light = pl.fb(lightAt(t, setup.pages, fx, fy, iw));
     const Vec4 vcolor = interp4(p.v0->color, p.v1->color, p.v2->color, p.bary);
@@ -179,13 +186,15 @@ Vec3 programPixel(const ShadeContext& ctx, const TriShade& t, const ProgramSetup
             }
             continue;
         }
-        if (fogKeep < 1 && s.blends) {
+        if ((fogKeep < 1 || distanceFog) && s.blends) {
             const bool add = (s.src == BlendFactor::One && s.dst == BlendFactor::One) ||
                              (s.src == BlendFactor::Zero && s.dst == BlendFactor::OneMinusSrcColor);
             const bool blend = s.src == BlendFactor::SrcAlpha && s.dst == BlendFactor::OneMinusSrcAlpha;
             const bool premultiplied = s.src == BlendFactor::One && s.dst == BlendFactor::OneMinusSrcAlpha;
             if (add || premultiplied) c *= fogKeep;
             if (blend || premultiplied) a *= fogKeep;
+            if (distanceFog && add) c *= distanceFog->keep;
+            if (distanceFog && (blend || premultiplied)) c = c * distanceFog->keep + distanceFog->color * (1 - distanceFog->keep);
         }
         if (s.blends) {
             c = c * blendFactorOf(s.src, c, a, fb, fbAlpha) + fb * blendFactorOf(s.dst, c, a, fb, fbAlpha);
@@ -254,10 +263,23 @@ bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, flo
     // In a fog: a translucent program (stage 0 blends) fades its stages; an opaque one gets the fog pass.
     const bool translucent = !t.program->stages.empty() && t.program->stages.front().blends;
     const float fog = t.fog >= 0 ? fogAt(ctx, tri, px, py, invW) : 0.0f;
+    FragmentFog distanceFog;
+    if (t.distanceFog && translucent) {
+        distanceFog.keep = distanceFogKeep(*ctx.materials->distanceFog, invW);
+        distanceFog.color = ctx.materials->distanceFog->color * (1.0f / pl.ramp);
+    }
     const Vec3 c = programPixel(ctx, t, s, p, float(px - t.x0), float(py - t.y0), 1.0f / invW, behind, &drawn,
-                                translucent ? 1.0f - fog : 1.0f);
+                                translucent ? 1.0f - fog : 1.0f, t.distanceFog && translucent ? &distanceFog : nullptr);
     if (!drawn) return false;
-    const Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
+    Vec3 out = lookOf(c, Vec3{1, 1, 1}, lp);
+    if (!translucent && t.opacity < 1) {
+        // An opaque program drawn see-through (a Quake 1 entity's alpha): its result, fogged, then blended at
+        // the opacity, as QuakeSpasm's world shader outputs it with the entity's alpha.
+        float f[3] = {out.x, out.y, out.z};
+        if (t.distanceFog) distanceFogOverPixel(ctx, invW, f, false);
+        const float a = t.opacity;
+        out = Vec3{f[0], f[1], f[2]} * a + Vec3{rgb[0], rgb[1], rgb[2]} * (1 - a);
+    }
     rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;
     if (!translucent && fog > 0) fogOverPixel(ctx, tri, px, py, invW, rgb);
     return true;
