@@ -388,7 +388,8 @@ TEST_CASE("blended surfaces: Quake 3 draws by sort value, then shader first use;
     check(centre(), {1.0f, 0.5f, 0.5f});
 }
 
-TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at the time, divided by 64", "[textured]") {
+TEST_CASE("Quake 2 and QuakeSpasm warps: coordinates turned by r_turbsin (8 sin, 256 entries) at the time, divided by 64",
+          "[textured]") {
     // A wall whose texture coordinates run 0..128 texels across and down a 128x128 view, so pixel (26, 26)
     // samples (26.5, 26.5). EmitWaterPolys: s = (26.5 + 8 sin(26.5 / 8 + T)) / 64, the same for t. A 16x16 texture
     // of four quadrants (A top-left, B top-right, C bottom-left, E bottom-right) is exact more than half a texel
@@ -415,11 +416,11 @@ TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at
     m.textures.push_back(std::make_shared<const Texture>(makeTexture("quad", quad)));
     m.looks.resize(1);
     m.looks[0].texture = 0;
-    auto program = [&](double time) {
+    auto program = [&](double time, MaterialStage::TexGen warp = MaterialStage::TexGen::Quake2Warp) {
         auto p = std::make_shared<StageProgram>();
         MaterialStage st;
         st.texture = 0;
-        st.texGen = MaterialStage::TexGen::Quake2Warp;
+        st.texGen = warp;
         st.warpTime = time;
         st.affine[0] = st.affine[3] = 1.0f / 64;
         p->stages.push_back(st);
@@ -441,6 +442,26 @@ TEST_CASE("Quake 2 warp: coordinates turned by r_turbsin (8 sin, 256 entries) at
     check(pixel(1.5 * pi + 0.01 - 3.3125), colour(q[0]));
     CHECK(quake2Turbulence(pi / 2 + 0.01) == 8.0f);
     CHECK(quake2Turbulence(1.5 * pi + 0.01) == -8.0f);
+
+    // QuakeSpasm's warp image: turbsin[(int)(y * 2 + time * 128 / pi) & 255] at every 16th texel, linear between.
+    // At time 0 the vertices read entries 0, 32, 64, 96...: 0, 8 sin(pi / 4) = 5.656854, 8, 5.656854, 0, ...
+    CHECK(quake1WarpOffset(0, 0) == 0.0f);
+    CHECK(quake1WarpOffset(16, 0) == Approx(5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(8, 0) == Approx(0.5 * 5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(40, 0) == Approx((8 + 5.656854) / 2).epsilon(1e-6));
+    // The image repeats every 128 texels: -8 is 120, half way from entry 224 (-5.656854) to entry 256 = 0.
+    CHECK(quake1WarpOffset(-8, 0) == Approx(-0.5 * 5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(-8, 0) == quake1WarpOffset(120, 0));
+    // Time 10.5 pi / 128 shifts the index by 10.5, truncated: vertex 0 reads entry 10.
+    CHECK(quake1WarpOffset(0, 10.5 * pi / 128) == Approx(8 * std::sin(2 * pi * 10 / 256)).epsilon(1e-6));
+    // Pixel (29, 29) samples (29.5, 29.5): S(29.5) = 5.656854 + (8 - 5.656854) x 13.5 / 16 = 7.633917, so
+    // (37.13 / 64) in both: 1.3 texels inside E (no warp: A, 29.5 / 64; Quake 2's at time 0: 25.3 / 64, A).
+    m.looks[0].program = program(0, MaterialStage::TexGen::Quake1Warp);
+    const Image q1 = renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 128, 128), materialOptions(RenderMode::Lit, m));
+    check(pixelAt(q1, 29, 29), colour(q[3]));
+    m.looks[0].program = program(0);
+    check(pixelAt(renderScene(s, makeCamera({0, 0, 0}, {0, 0, 0}, 128, 128), materialOptions(RenderMode::Lit, m)), 29, 29),
+          colour(q[0]));
 }
 
 TEST_CASE("fog: blended surfaces fade their alpha, additive ones their colour, cut-outs and the fog's own surface get its pass",

@@ -144,11 +144,12 @@ void applyEntityRenderMode(const Material& mat, SurfaceLook& look) {
     look.shadow = ShadowCast::None;
 }
 
-// A liquid's texture as the warp moves it at `time`.
-MaterialStage warpStage(int32_t texture, float time) {
+// A liquid's texture as QuakeSpasm's warp image moves it at `time`; Half-Life's as its EmitWaterPolys does (the
+// turbulence Quake 2 kept).
+MaterialStage warpStage(int32_t texture, float time, bool halfLife) {
     MaterialStage s;
     s.texture = texture;
-    s.texGen = MaterialStage::TexGen::Quake2Warp;
+    s.texGen = halfLife ? MaterialStage::TexGen::Quake2Warp : MaterialStage::TexGen::Quake1Warp;
     s.warpTime = double(time);
     const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
     std::copy(std::begin(m), std::end(m), std::begin(s.affine));
@@ -190,12 +191,11 @@ float liquidAlpha(const LiquidAlphas& alphas, const std::string& name) {
     return alphas.water;
 }
 
-// Quake's liquids: the texture warped as EmitWaterPolys moves it (the same turbulence as Quake 2's) and unlit,
-// blended at `opacity` below 1 (the entity's alpha, else the map's liquid alpha); a Half-Life brush entity's
+// Unlit liquids: the texture warped (warpStage) and drawn alone, blended at `opacity` below 1 (the entity's alpha, else the map's liquid alpha); a Half-Life brush entity's
 // blended over what is behind by its render mode.
-std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat, float opacity) {
+std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat, float opacity, bool halfLife) {
     auto program = std::make_shared<StageProgram>();
-    MaterialStage s = warpStage(texture, time);
+    MaterialStage s = warpStage(texture, time, halfLife);
     const float amount = mat.modelColor ? mat.modelColor->w : 1.0f;
     if (mat.entityRenderMode == kRenderTransTexture || mat.entityRenderMode == kRenderGlow || opacity < 1) {
         s.blends = true;
@@ -219,7 +219,7 @@ std::shared_ptr<const StageProgram> litWarpProgram(int32_t texture, float time) 
     light.source = MaterialStage::Source::Lightmap;
     light.texGen = MaterialStage::TexGen::Lightmap;
     program->stages.push_back(light);
-    MaterialStage water = warpStage(texture, time);
+    MaterialStage water = warpStage(texture, time, false);
     water.blends = true;
     water.src = BlendFactor::DstColor, water.dst = BlendFactor::SrcColor;  // texture x lightmap x 2
     program->stages.push_back(water);
@@ -505,7 +505,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
             continue;
         }
         if (warped[i]) {
-            look.program = warpProgram(look.texture, options.time, mat, liquidOpacity[i]);
+            look.program = warpProgram(look.texture, options.time, mat, liquidOpacity[i], halfLife);
             continue;
         }
         const int32_t fullbright = requests.textureIndex(fullbrightRequest[i]);

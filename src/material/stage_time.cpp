@@ -96,6 +96,21 @@ const float* quake2TurbulenceTable() {
     return table.data();
 }
 
+float quake1WarpOffset(float y, double time) {
+    const double shift = time * (128.0 / std::numbers::pi);
+    if (!std::isfinite(y) || !std::isfinite(shift)) return 0.0f;
+    const double cell = std::floor(double(y) / 16.0);
+    const float along = float(double(y) / 16.0 - cell);
+    // The image repeats every 128 texels: its vertex k (0..8) sits at 16 k texels, and k = 8 reads as k = 0.
+    const int64_t k = int64_t(std::fmod(std::fmod(cell, 8.0) + 8.0, 8.0));
+    auto vertex = [&](int64_t j) {
+        const double index = std::floor(double(32 * j) + shift);  // (int) of a value the engine keeps >= 0
+        return quake2TurbulenceTable()[size_t((int64_t(std::fmod(index, 256.0)) + 256) % 256)];
+    };
+    const float a = vertex(k), b = vertex(k + 1);
+    return a + (b - a) * along;
+}
+
 double evalWave(const Wave& w, double time) {
     // RB_CalcWaveColor: noise is read at (time + phase) * frequency, not phase + time * frequency.
     if (w.func == Wave::Func::Noise)

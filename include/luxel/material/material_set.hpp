@@ -93,6 +93,10 @@ float quake2Turbulence(double radians);
 // quake2Turbulence's 256 values, 8 sin(2 pi i / 256): entry i is its value where the period's fraction times 256,
 // truncated, is i mod 256 (for the vector loops, which compute that index themselves).
 const float* quake2TurbulenceTable();
+// QuakeSpasm's water warp (R_UpdateWarpTextures at r_waterquality 8, r_oldwater 0) along one coordinate: the
+// warp image holds 128 texels a side drawn in strips whose vertices, every 16 texels, read turbsin (the same
+// table) at (int)(y * 2 + time * 128 / pi) & 255; between them the offset is linear. y in texels.
+float quake1WarpOffset(float y, double time);
 
 // One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
 // the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.
@@ -103,7 +107,9 @@ struct MaterialStage {
     // coordinates (texels) moved as Quake 2's EmitWaterPolys does at warpTime: s + 8 sin(t / 8 + time),
     // t + 8 sin(s / 8 + time) from its 256-entry table, per pixel (the engine subdivides warped faces into
     // 64-unit pieces; evaluating every pixel is what that approaches); the division by 64 is in `affine`.
-    enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector, Quake2Warp } texGen = TexGen::Base;
+    // Quake1Warp: s + quake1WarpOffset(t), t + quake1WarpOffset(s) at warpTime (QuakeSpasm's warp image read at
+    // the face's coordinates), the division by 64 in `affine` too.
+    enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector, Quake2Warp, Quake1Warp } texGen = TexGen::Base;
     Vec3 texVector[2];
     double warpTime = 0;
     // s' = s a[0] + t a[2] + a[4], t' = s a[1] + t a[3] + a[5] (the stage's tcMods at the set's time).

@@ -61,6 +61,16 @@ LUXEL_AVX2 inline void environmentCoordinates8(Vec3 eye, const DrawVertex& v0, c
     t = _mm256_sub_ps(half, _mm256_mul_ps(rz, half));
 }
 
+// Quake1Warp's coordinates, lane by lane through the scalar function (liquids are few pixels; the bits match).
+LUXEL_AVX2 inline void quake1Warp8(__m256& su, __m256& sv, double time) {
+    alignas(32) float u[8], v[8], wu[8], wv[8];
+    _mm256_store_ps(u, su);
+    _mm256_store_ps(v, sv);
+    for (int k = 0; k < 8; ++k) wu[k] = u[k] + quake1WarpOffset(v[k], time), wv[k] = v[k] + quake1WarpOffset(u[k], time);
+    su = _mm256_load_ps(wu);
+    sv = _mm256_load_ps(wv);
+}
+
 // quake2Turbulence(double(x) * 0.125 + time) per lane, in the scalar function's double arithmetic: fmod(p, 1)
 // is p - trunc(p) (exact), and ((i % 256) + 256) % 256 of the truncated i in (-256, 256) is i & 255. A lane whose
 // period is not finite reads 0, as tableSine returns.
@@ -170,6 +180,8 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
                         const __m256 warpedU = _mm256_add_ps(su, quake2Turbulence8(sv, m.warpTime, turbulence));
                         sv = _mm256_add_ps(sv, quake2Turbulence8(su, m.warpTime, turbulence));
                         su = warpedU;
+                    } else if (m.texGen == MaterialStage::TexGen::Quake1Warp) {
+                        quake1Warp8(su, sv, m.warpTime);
                     }
                     // stageCoordinates' level: max(row, column footprint) * (iw2 * iw2) * the stage's scale.
                     const TexFootprint& f = s.feet[st];

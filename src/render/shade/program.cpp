@@ -78,6 +78,11 @@ Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const Pro
                       o.y + quake2Turbulence(double(o.x) * 0.125 + s.warpTime)};
                 break;
             }
+            case MaterialStage::TexGen::Quake1Warp: {
+                const Vec2 o = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
+                st = {o.x + quake1WarpOffset(o.y, s.warpTime), o.y + quake1WarpOffset(o.x, s.warpTime)};
+                break;
+            }
             default: st = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary); break;
         }
         const TexFootprint& f = setup.feet[k];
