@@ -548,6 +548,27 @@ TEST_CASE("relayout: --world-units-per-luxel bakes the decoupled layout; wrong u
     const World w = decodeMap(memorySource(Bytes(outText.begin(), outText.end()), "out.bsp"));
     CHECK(w.surfaces[0].lightmapRect[2] == 5);  // face 0 at 8 units: 5 x 9 (hand-computed above)
     CHECK(w.surfaces[0].lightmapRect[3] == 9);
+    // qbsp's texinfo.json may give a texinfo its own units (light: extended_flags.world_units_per_luxel, in place
+    // of the option's): texinfo 0 at 4 units makes face 0 9 x 17 (i = y / 4 over 0..32, j = 16 - x / 4 over 0..64);
+    // face 1 (texinfo 1) keeps the option's 8.
+    writeTextFile(dir + "/floor.texinfo.json", R"({"0": {"world_units_per_luxel": 4}, "1": {"no_shadow": true}})");
+    const CommandResult own = runLuxel("bake " + dir + "/floor.bsp --world-units-per-luxel 8 --write " + dir + "/own.bsp");
+    INFO(own.err);
+    REQUIRE(own.exitCode == 0);
+    const std::string ownText = readFileText(dir + "/own.bsp");
+    const World wo = decodeMap(memorySource(Bytes(ownText.begin(), ownText.end()), "own.bsp"));
+    CHECK(wo.surfaces[0].lightmapRect[2] == 9);
+    CHECK(wo.surfaces[0].lightmapRect[3] == 17);
+    CHECK(wo.surfaces[1].lightmapRect[2] == w.surfaces[1].lightmapRect[2]);
+    CHECK(wo.surfaces[1].lightmapRect[3] == w.surfaces[1].lightmapRect[3]);
+    // Without the option the texinfo's units are not used: the engines' 16-unit layout, face 0 5 x 3.
+    const CommandResult plain = runLuxel("bake " + dir + "/floor.bsp --write " + dir + "/plain.bsp");
+    REQUIRE(plain.exitCode == 0);
+    const std::string plainText = readFileText(dir + "/plain.bsp");
+    const World wp = decodeMap(memorySource(Bytes(plainText.begin(), plainText.end()), "plain.bsp"));
+    CHECK(wp.surfaces[0].lightmapRect[2] == 5);
+    CHECK(wp.surfaces[0].lightmapRect[3] == 3);
+    std::filesystem::remove(dir + "/floor.texinfo.json");
     for (const std::string& args : {std::string("--novanilla"), std::string("--world-units-per-luxel 0"),
                                     std::string("--world-units-per-luxel 8 --lmshift 3")}) {
         INFO(args);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "lightmap_images.hpp"
 #include "luxel/bake/relaid_out_styles.hpp"
@@ -12,6 +13,7 @@
 #include "luxel/bsp/write_relaid_lighting.hpp"
 #include "luxel/geometry/geometry.hpp"
 #include "luxel/light/ericw_lights.hpp"
+#include "luxel/light/texinfo_json.hpp"
 #include "luxel/material/material_set.hpp"
 #include "luxel/util/error.hpp"
 
@@ -25,6 +27,10 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     decode.relayoutLightmaps = true;
     decode.relayoutLuxelShift = out.lmShift;
     decode.relayoutWorldUnitsPerLuxel = out.worldUnitsPerLuxel;
+    // light -world_units_per_luxel lays a texinfo out at qbsp's own value for it where texinfo.json has one.
+    if (out.worldUnitsPerLuxel)
+        for (const auto& [texinfo, e] : readTexinfoJson(source, std::numeric_limits<uint32_t>::max()).texinfos)
+            if (e.worldUnitsPerLuxel) decode.relayoutTexinfoUnitsPerLuxel[texinfo] = *e.worldUnitsPerLuxel;
     World world = decodeMap(source, decode);
     placeBrushModelsAsCompiled(world);  // lit where the light tools light them, not where the game starts them
     const bool quake2 = world.format == MapFormat::Quake2;
@@ -90,6 +96,7 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
         options.bspxLux = out.bspxLux;
         options.luxelShift = out.lmShift;
         options.worldUnitsPerLuxel = out.worldUnitsPerLuxel;
+        options.texinfoWorldUnitsPerLuxel = decode.relayoutTexinfoUnitsPerLuxel;
         options.vanilla = out.vanilla;
         options.directions = &choice.directions;
         // ericw-tools writes the switchable styles it gave into the light entities; qrad3 does not.

@@ -6,58 +6,16 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "luxel/bsp/entities.hpp"
+#include "luxel/light/texinfo_json.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/math.hpp"
 
 namespace luxel {
 
 namespace {
-
-struct TexinfoFlags {
-    bool noShadow = false;
-    float phongAngle = 0, phongAngleConcave = 0;
-    float minlight = -1;  // < 0: none
-    std::optional<Vec3> minlightColor;
-};
-
-std::vector<TexinfoFlags> readTexinfoJson(const World& world, const MapSource& source, std::vector<std::string>& notes) {
-    std::vector<TexinfoFlags> flags(world.materials.size());
-    if (!source.openRelated) return flags;
-    const std::string name = source.mapName + ".texinfo.json";
-    const std::optional<Bytes> text = source.openRelated(name);
-    if (!text) return flags;
-    const nlohmann::json j = nlohmann::json::parse(text->begin(), text->end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        throw UsageError(name + ": not a JSON object (qbsp's extended texinfo flags); light reads it from beside the map");
-    size_t noShadow = 0, phong = 0;
-    auto number = [](const nlohmann::json& v) { return v.is_number() && std::isfinite(v.get<double>()) ? std::clamp(v.get<float>(), 0.0f, 180.0f) : 0.0f; };
-    for (const auto& [key, f] : j.items()) {
-        char* end = nullptr;
-        const unsigned long t = std::strtoul(key.c_str(), &end, 10);
-        if (!end || *end || t >= flags.size() || !f.is_object()) continue;
-        if (f.contains("no_shadow") && f["no_shadow"].is_boolean() && f["no_shadow"].get<bool>()) flags[t].noShadow = true, ++noShadow;
-        if (f.contains("phong_angle")) flags[t].phongAngle = number(f["phong_angle"]), ++phong;
-        if (f.contains("phong_angle_concave")) flags[t].phongAngleConcave = number(f["phong_angle_concave"]);
-        if (f.contains("minlight") && f["minlight"].is_number() && std::isfinite(f["minlight"].get<double>()))
-            flags[t].minlight = std::clamp(f["minlight"].get<float>(), 0.0f, 1e6f);
-        if (f.contains("minlight_color") && f["minlight_color"].is_array() && f["minlight_color"].size() == 3) {
-            Vec3 c;
-            bool ok = true;
-            for (size_t k = 0; k < 3; ++k) {
-                const auto& v = f["minlight_color"][k];
-                ok = ok && v.is_number() && std::isfinite(v.get<double>());
-                if (ok) (k == 0 ? c.x : k == 1 ? c.y : c.z) = std::clamp(v.get<float>(), 0.0f, 255.0f);
-            }
-            if (ok) flags[t].minlightColor = c;
-        }
-    }
-    notes.push_back(fmt::format("{} read: {} texinfos cast no shadow, {} are phong-smoothed", name, noShadow, phong));
-    return flags;
-}
 
 float polygonArea(const World& w, const Surface& s) {
     Vec3 sum;
@@ -150,7 +108,12 @@ EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::ve
     EricwSurfaces out;
     const size_t n = world.surfaces.size();
     out.castsNoShadow.assign(n, false);
-    const std::vector<TexinfoFlags> texinfo = readTexinfoJson(world, source, notes);
+    const TexinfoJson json = readTexinfoJson(source, world.materials.size());
+    std::vector<ExtendedTexinfo> texinfo(world.materials.size());
+    size_t noShadow = 0, phong = 0;
+    for (const auto& [t, e] : json.texinfos) texinfo[t] = e, noShadow += e.noShadow, phong += e.phongAngle > 0;
+    if (!json.name.empty())
+        notes.push_back(fmt::format("{} read: {} texinfos cast no shadow, {} are phong-smoothed", json.name, noShadow, phong));
     std::vector<float> angle(n, 0), concave(n, 0);
     out.minlight.assign(n, -1.0f);
     out.minlightColor.assign(n, Vec3{255, 255, 255});

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <optional>
 
 #include "luxel/bsp/world.hpp"
@@ -20,6 +21,9 @@ struct DecodeOptions {
     // Quake 1 with relayoutLightmaps: every face laid out in world space instead, this many units a luxel
     // (light -world_units_per_luxel, bsp/decoupled_layout.hpp); (0, 1024].
     std::optional<float> relayoutWorldUnitsPerLuxel{};
+    // With relayoutWorldUnitsPerLuxel: texinfos with units of their own (qbsp's texinfo.json
+    // "world_units_per_luxel", light's extended_flags), in its place; values outside (0, 1024] are ignored.
+    std::map<uint32_t, float> relayoutTexinfoUnitsPerLuxel{};
 };
 
 World decodeMap(const MapSource& source, const DecodeOptions& options = {});

@@ -11,6 +11,7 @@
 // channels scaled down together past 255, truncated; the grey lump holds the largest of the three (ericw-tools'
 // WriteSingleLightmap). Half-Life's and Quake 2's lumps are the RGB bytes, their offsets counting bytes.
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,7 @@ struct RelaidOutLightingOptions {
     // without, lightofs -1 (light -novanilla). The copy's grey bytes are the largest channel, as every other
     // block's (light leaves them 0).
     std::optional<float> worldUnitsPerLuxel{};
+    std::map<uint32_t, float> texinfoWorldUnitsPerLuxel{};  // its per-texinfo exceptions, as DecodeOptions has them
     bool vanilla = true;
 };
 

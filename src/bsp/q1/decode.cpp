@@ -128,6 +128,9 @@ World decodeQuake1(const MapSource& source, const DecodeOptions& options) {
     if (shift && units) throw UsageError("a luxel shift and world units per luxel are two layouts: give one");
     c.relayoutShift = c.relayout ? shift : std::nullopt;
     c.relayoutUnitsPerLuxel = c.relayout ? units : std::nullopt;
+    if (c.relayoutUnitsPerLuxel)
+        for (const auto& [texinfo, own] : options.relayoutTexinfoUnitsPerLuxel)
+            if (own > 0 && own <= 1024) c.relayoutTexinfoUnits[texinfo] = own;
     for (const auto& stage : q1::decodeStages()) stage.run(c, w);
     return w;
 }

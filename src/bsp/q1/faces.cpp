@@ -259,7 +259,9 @@ void decodeFaces(Context& c, World& w) {
             } else if (c.relayoutUnitsPerLuxel) {
                 std::vector<Vec3> corner(corners);
                 for (uint32_t k = 0; k < corners; ++k) corner[k] = w.vertices[nextVertex + k].position;
-                const DecoupledLayout d = decoupledLayout(corner.data(), corners, s.normal, *c.relayoutUnitsPerLuxel);
+                const auto own = c.relayoutTexinfoUnits.find(uint32_t(f.texinfo));
+                const float units = own != c.relayoutTexinfoUnits.end() ? own->second : *c.relayoutUnitsPerLuxel;
+                const DecoupledLayout d = decoupledLayout(corner.data(), corners, s.normal, units);
                 if (d.width <= 0 || d.height <= 0) r.fail(at, "face " + std::to_string(i) + " has unusable lightmap extents");
                 fl.size = {d.width, d.height};
                 for (size_t a = 0; a < 2; ++a)

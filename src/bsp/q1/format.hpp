@@ -5,6 +5,7 @@
 // notes.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,7 @@ struct Context {
     bool relayout = false;  // DecodeOptions::relayoutLightmaps
     std::optional<int> relayoutShift;  // DecodeOptions::relayoutLuxelShift (with relayout)
     std::optional<float> relayoutUnitsPerLuxel;  // DecodeOptions::relayoutWorldUnitsPerLuxel (with relayout)
+    std::map<uint32_t, float> relayoutTexinfoUnits;  // DecodeOptions::relayoutTexinfoUnitsPerLuxel (with it)
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
     const ByteReader* bspxLump(const std::string& name) const {
         for (const auto& [n, r] : bspx)
