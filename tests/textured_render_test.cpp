@@ -422,6 +422,7 @@ TEST_CASE("Quake 2 and QuakeSpasm warps: coordinates turned by r_turbsin (8 sin,
         st.texture = 0;
         st.texGen = warp;
         st.warpTime = time;
+        st.warpVertices = quake1WarpVertices(time);
         st.affine[0] = st.affine[3] = 1.0f / 64;
         p->stages.push_back(st);
         return p;
@@ -445,15 +446,17 @@ TEST_CASE("Quake 2 and QuakeSpasm warps: coordinates turned by r_turbsin (8 sin,
 
     // QuakeSpasm's warp image: turbsin[(int)(y * 2 + time * 128 / pi) & 255] at every 16th texel, linear between.
     // At time 0 the vertices read entries 0, 32, 64, 96...: 0, 8 sin(pi / 4) = 5.656854, 8, 5.656854, 0, ...
-    CHECK(quake1WarpOffset(0, 0) == 0.0f);
-    CHECK(quake1WarpOffset(16, 0) == Approx(5.656854).epsilon(1e-6));
-    CHECK(quake1WarpOffset(8, 0) == Approx(0.5 * 5.656854).epsilon(1e-6));
-    CHECK(quake1WarpOffset(40, 0) == Approx((8 + 5.656854) / 2).epsilon(1e-6));
+    CHECK(quake1WarpOffset(0, quake1WarpVertices(0)) == 0.0f);
+    CHECK(quake1WarpOffset(16, quake1WarpVertices(0)) == Approx(5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(8, quake1WarpVertices(0)) == Approx(0.5 * 5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(40, quake1WarpVertices(0)) == Approx((8 + 5.656854) / 2).epsilon(1e-6));
     // The image repeats every 128 texels: -8 is 120, half way from entry 224 (-5.656854) to entry 256 = 0.
-    CHECK(quake1WarpOffset(-8, 0) == Approx(-0.5 * 5.656854).epsilon(1e-6));
-    CHECK(quake1WarpOffset(-8, 0) == quake1WarpOffset(120, 0));
+    CHECK(quake1WarpOffset(-8, quake1WarpVertices(0)) == Approx(-0.5 * 5.656854).epsilon(1e-6));
+    CHECK(quake1WarpOffset(-8, quake1WarpVertices(0)) == quake1WarpOffset(120, quake1WarpVertices(0)));
+    CHECK(quake1WarpOffset(std::nanf(""), quake1WarpVertices(0)) == 0.0f);
+    CHECK(quake1WarpOffset(1e30f, quake1WarpVertices(0)) == 0.0f);  // a multiple of 128: vertex 0
     // Time 10.5 pi / 128 shifts the index by 10.5, truncated: vertex 0 reads entry 10.
-    CHECK(quake1WarpOffset(0, 10.5 * pi / 128) == Approx(8 * std::sin(2 * pi * 10 / 256)).epsilon(1e-6));
+    CHECK(quake1WarpOffset(0, quake1WarpVertices(10.5 * pi / 128)) == Approx(8 * std::sin(2 * pi * 10 / 256)).epsilon(1e-6));
     // Pixel (29, 29) samples (29.5, 29.5): S(29.5) = 5.656854 + (8 - 5.656854) x 13.5 / 16 = 7.633917, so
     // (37.13 / 64) in both: 1.3 texels inside E (no warp: A, 29.5 / 64; Quake 2's at time 0: 25.3 / 64, A).
     m.looks[0].program = program(0, MaterialStage::TexGen::Quake1Warp);

@@ -151,6 +151,7 @@ MaterialStage warpStage(int32_t texture, float time, bool halfLife) {
     s.texture = texture;
     s.texGen = halfLife ? MaterialStage::TexGen::Quake2Warp : MaterialStage::TexGen::Quake1Warp;
     s.warpTime = double(time);
+    s.warpVertices = quake1WarpVertices(s.warpTime);
     const float m[6] = {1.0f / 64, 0, 0, 1.0f / 64, 0, 0};
     std::copy(std::begin(m), std::end(m), std::begin(s.affine));
     return s;

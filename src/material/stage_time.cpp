@@ -96,18 +96,24 @@ const float* quake2TurbulenceTable() {
     return table.data();
 }
 
-float quake1WarpOffset(float y, double time) {
+std::array<float, 9> quake1WarpVertices(double time) {
+    std::array<float, 9> v{};
     const double shift = time * (128.0 / std::numbers::pi);
-    if (!std::isfinite(y) || !std::isfinite(shift)) return 0.0f;
-    const double cell = std::floor(double(y) / 16.0);
-    const float along = float(double(y) / 16.0 - cell);
-    // The image repeats every 128 texels: its vertex k (0..8) sits at 16 k texels, and k = 8 reads as k = 0.
-    const int64_t k = int64_t(std::fmod(std::fmod(cell, 8.0) + 8.0, 8.0));
-    auto vertex = [&](int64_t j) {
+    if (!std::isfinite(shift)) return v;
+    for (size_t j = 0; j < v.size(); ++j) {
         const double index = std::floor(double(32 * j) + shift);  // (int) of a value the engine keeps >= 0
-        return quake2TurbulenceTable()[size_t((int64_t(std::fmod(index, 256.0)) + 256) % 256)];
-    };
-    const float a = vertex(k), b = vertex(k + 1);
+        v[j] = quake2TurbulenceTable()[size_t((int64_t(std::fmod(index, 256.0)) + 256) % 256)];
+    }
+    return v;
+}
+
+// The vector loop (avx2_program.cpp) does these float operations lane by lane: every step is exact but the last.
+float quake1WarpOffset(float y, const std::array<float, 9>& vertices) {
+    if (!std::isfinite(y)) return 0.0f;
+    const float cell = std::floor(y * 0.0625f);
+    const float along = y * 0.0625f - cell;
+    const int k = int(cell - 8.0f * std::floor(cell * 0.125f));  // the image repeats every 128 texels
+    const float a = vertices[size_t(k)], b = vertices[size_t(k + 1)];
     return a + (b - a) * along;
 }
 

@@ -95,8 +95,11 @@ float quake2Turbulence(double radians);
 const float* quake2TurbulenceTable();
 // QuakeSpasm's water warp (R_UpdateWarpTextures at r_waterquality 8, r_oldwater 0) along one coordinate: the
 // warp image holds 128 texels a side drawn in strips whose vertices, every 16 texels, read turbsin (the same
-// table) at (int)(y * 2 + time * 128 / pi) & 255; between them the offset is linear. y in texels.
-float quake1WarpOffset(float y, double time);
+// table) at (int)(y * 2 + time * 128 / pi) & 255; between them the offset is linear. quake1WarpVertices: the
+// offsets at the 9 vertices 0, 16, ..., 128 at `time`; quake1WarpOffset: the offset at y texels (0 where y is
+// not finite), a + (b - a) * f in float of the vertices around y mod 128.
+std::array<float, 9> quake1WarpVertices(double time);
+float quake1WarpOffset(float y, const std::array<float, 9>& vertices);
 
 // One stage of a material drawn as a program (StageProgram), its time-dependent parts already evaluated at
 // the set's time: the texture frame, the texture coordinate change as one affine map, wave colours.
@@ -112,6 +115,7 @@ struct MaterialStage {
     enum class TexGen : uint8_t { Base, Lightmap, Environment, Vector, Quake2Warp, Quake1Warp } texGen = TexGen::Base;
     Vec3 texVector[2];
     double warpTime = 0;
+    std::array<float, 9> warpVertices{};  // Quake1Warp: quake1WarpVertices(warpTime)
     // s' = s a[0] + t a[2] + a[4], t' = s a[1] + t a[3] + a[5] (the stage's tcMods at the set's time).
     float affine[6] = {1, 0, 0, 1, 0, 0};
     // tcMod turb (RB_CalcTurbulentTexCoords): each vertex's coordinates move by turbAmplitude times the

@@ -61,14 +61,19 @@ LUXEL_AVX2 inline void environmentCoordinates8(Vec3 eye, const DrawVertex& v0, c
     t = _mm256_sub_ps(half, _mm256_mul_ps(rz, half));
 }
 
-// Quake1Warp's coordinates, lane by lane through the scalar function (liquids are few pixels; the bits match).
-LUXEL_AVX2 inline void quake1Warp8(__m256& su, __m256& sv, double time) {
-    alignas(32) float u[8], v[8], wu[8], wv[8];
-    _mm256_store_ps(u, su);
-    _mm256_store_ps(v, sv);
-    for (int k = 0; k < 8; ++k) wu[k] = u[k] + quake1WarpOffset(v[k], time), wv[k] = v[k] + quake1WarpOffset(u[k], time);
-    su = _mm256_load_ps(wu);
-    sv = _mm256_load_ps(wv);
+// quake1WarpOffset per lane, the scalar function's float operations: floor(y / 16) and the fraction are exact,
+// the cell mod 8 picks the vertex pair (a permute of the 9 vertex offsets), non-finite lanes offset 0.
+LUXEL_AVX2 inline __m256 quake1WarpOffset8(__m256 y, const std::array<float, 9>& vertices) {
+    const __m256 scaled = _mm256_mul_ps(y, _mm256_set1_ps(0.0625f));
+    const __m256 cell = _mm256_floor_ps(scaled);
+    const __m256 along = _mm256_sub_ps(scaled, cell);
+    const __m256 wrapped = _mm256_sub_ps(cell, _mm256_mul_ps(_mm256_set1_ps(8.0f), _mm256_floor_ps(_mm256_mul_ps(cell, _mm256_set1_ps(0.125f)))));
+    // y - y is 0 exactly when y is finite.
+    const __m256 finite = _mm256_cmp_ps(_mm256_sub_ps(y, y), _mm256_setzero_ps(), _CMP_EQ_OQ);
+    const __m256i k = _mm256_and_si256(_mm256_cvttps_epi32(_mm256_and_ps(wrapped, finite)), _mm256_set1_epi32(7));
+    const __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(vertices.data()), k);
+    const __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(vertices.data() + 1), k);
+    return _mm256_and_ps(_mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), along)), finite);
 }
 
 // quake2Turbulence(double(x) * 0.125 + time) per lane, in the scalar function's double arithmetic: fmod(p, 1)
@@ -181,7 +186,9 @@ LUXEL_AVX2 void programRunAvx2(const ShadeContext& ctx, const TriShade& t, const
                         sv = _mm256_add_ps(sv, quake2Turbulence8(su, m.warpTime, turbulence));
                         su = warpedU;
                     } else if (m.texGen == MaterialStage::TexGen::Quake1Warp) {
-                        quake1Warp8(su, sv, m.warpTime);
+                        const __m256 warpedU = _mm256_add_ps(su, quake1WarpOffset8(sv, m.warpVertices));
+                        sv = _mm256_add_ps(sv, quake1WarpOffset8(su, m.warpVertices));
+                        su = warpedU;
                     }
                     // stageCoordinates' level: max(row, column footprint) * (iw2 * iw2) * the stage's scale.
                     const TexFootprint& f = s.feet[st];

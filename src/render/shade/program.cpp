@@ -80,7 +80,7 @@ Vec2 stageCoordinates(const ShadeContext& ctx, const MaterialStage& s, const Pro
             }
             case MaterialStage::TexGen::Quake1Warp: {
                 const Vec2 o = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary);
-                st = {o.x + quake1WarpOffset(o.y, s.warpTime), o.y + quake1WarpOffset(o.x, s.warpTime)};
+                st = {o.x + quake1WarpOffset(o.y, s.warpVertices), o.y + quake1WarpOffset(o.x, s.warpVertices)};
                 break;
             }
             default: st = interp2(p.v0->texUV, p.v1->texUV, p.v2->texUV, p.bary); break;
