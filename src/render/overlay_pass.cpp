@@ -6,12 +6,37 @@ namespace luxel::render {
 
 namespace {
 
+// A see-through opaque program's triangle (seeThroughProgram): the pixels that pass the depth test gathered into
+// row runs, each drawn by programOverRun. A triangle covers a pixel once, so its own depth writes cannot change
+// which of its later pixels pass.
+void drawSeeThroughTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris, const Candidate& cand,
+                            uint32_t tri, const raster::TileRect& rect, float* depth, const PixelRows& target, uint8_t* drawn) {
+    float runDepth[raster::kTileSize];
+    int runX = 0, runY = 0, runN = 0;
+    auto flush = [&] {
+        if (runN > 0) programOverRun(ctx, tri, runX, runY, runDepth, runN, target.at(runX, runY));
+        runN = 0;
+    };
+    raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1, [&](int px, int py, float z) {
+        const size_t at = size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x);
+        float& d = depth[at];
+        if (z < d) return;
+        if (cand.depthWrite) d = z;
+        if (drawn) drawn[at] = 1;
+        if (runN > 0 && (py != runY || px != runX + runN)) flush();
+        if (runN == 0) runX = px, runY = py;
+        runDepth[runN++] = z;
+    });
+    flush();
+}
+
 // One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
 // (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
 // `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
 void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
                          const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, const PixelRows& target,
                          uint8_t* drawn) {
+    if (seeThroughProgram(ctx.triShade[tri])) return drawSeeThroughTriangle(ctx, tris, cand, tri, rect, depth, target, drawn);
     raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
                                 [&](int px, int py, float z) {
                                     float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];

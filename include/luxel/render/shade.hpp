@@ -199,6 +199,13 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
 // by the result): every stage blended over what is behind as the engine's framebuffer does. False when the
 // first stage's alpha test discards the pixel (nothing written).
 bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
+// Whether the triangle is an opaque program drawn see-through (a Quake 1 entity's alpha, lit water at the map's
+// liquid alpha; no Quake 3 fog): programOverRun draws its pixels a run at a time.
+bool seeThroughProgram(const TriShade& t);
+// Such a triangle's run of n <= kTileSize pixels (px0 + k, py) at 1/w invW[k] over `rgb` (3 floats a pixel,
+// contiguous): the program's colour as if opaque (the vector path's), fogged, blended at its opacity, as
+// programOverPixel sums it.
+void programOverRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* invW, int n, float* rgb);
 
 // The display transform of light-bearing values (lightmap, vertex, lit, sky, flares).
 Vec3 applyLook(Vec3 light, Vec3 albedo, Look look, const EngineLook& engine);

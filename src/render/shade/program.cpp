@@ -250,6 +250,26 @@ namespace luxel::render {
 
 using namespace shading;
 
+bool seeThroughProgram(const TriShade& t) {
+    return t.program && !t.program->stages.empty() && !t.program->stages.front().blends && t.opacity < 1 && t.fog < 0;
+}
+
+void programOverRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* invW, int n, float* rgb) {
+    const TriShade& t = ctx.triShade[tri];
+    float seen[3 * raster::kTileSize];
+    programRun(ctx, t, lookParams(ctx), tri, px0, py, invW, n, seen);
+    if (t.distanceFog) {
+#if defined(LUXEL_SHADE_AVX2)
+        if (useAvx2())
+            distanceFogRunAvx2(*ctx.materials->distanceFog, invW, n, seen);
+        else
+#endif
+            distanceFogRun(*ctx.materials->distanceFog, invW, n, seen);
+    }
+    const float a = t.opacity;
+    for (int k = 0; k < 3 * n; ++k) rgb[k] = seen[k] * a + rgb[k] * (1 - a);
+}
+
 bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
     const TriShade& t = ctx.triShade[tri];
     const LookParams lp = lookParams(ctx);
