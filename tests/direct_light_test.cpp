@@ -347,3 +347,29 @@ TEST_CASE("direct bake of a Source map from its worldlights stays within what vr
     // over SunSpreadAngle and samples luxels 1 unit off the face, luxel's sun is one hard ray.
     CHECK(double(over) <= 0.15 * double(n));
 }
+
+TEST_CASE("ericw-tools' sample nudge: a point within 0.1 of a plane is solid when either side is, sky leaves are solid",
+          "[bake]") {
+    // One node on the plane z = 0: above it an open leaf (cluster 0), below a solid one (cluster -1).
+    World w;
+    w.planes.push_back(Plane{Vec3{0, 0, 1}, 0});
+    Node n;
+    n.plane = 0;
+    n.children = {-1, -2};  // leaf 0 in front, leaf 1 behind
+    w.nodes.push_back(n);
+    w.leaves.resize(2);
+    w.leaves[0].cluster = 0;
+    w.leaves[1].cluster = -1;
+    // Well above the plane: open, kept as it is.
+    CHECK(openSamplePoint(w, Vec3{0, 0, 5}) == std::optional<Vec3>(Vec3{0, 0, 5}));
+    // 0.05 above: the solid side counts too (Light_PointInSolid_r), so the first open nudge of the eight, x outermost,
+    // z innermost, minus first: (-0.5, -0.5, -0.5) is below at z -0.45, (-0.5, -0.5, +0.5) above at 0.55.
+    CHECK(openSamplePoint(w, Vec3{0, 0, 0.05f}) == std::optional<Vec3>(Vec3{-0.5f, -0.5f, 0.55f}));
+    // 0.2 above: past the 0.1 band, open.
+    CHECK(openSamplePoint(w, Vec3{0, 0, 0.2f}) == std::optional<Vec3>(Vec3{0, 0, 0.2f}));
+    // Deep below: every nudge is solid too.
+    CHECK_FALSE(openSamplePoint(w, Vec3{0, 0, -5}).has_value());
+    // A sky leaf above is as solid as a wall to sample points.
+    w.leaves[0].sky = true;
+    CHECK_FALSE(openSamplePoint(w, Vec3{0, 0, 5}).has_value());
+}

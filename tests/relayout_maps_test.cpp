@@ -18,14 +18,16 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
     LUXEL_REQUIRE_SHARED_MAPS();
     // Per build: the faces whose styles differ from ericw-tools', counting a face one of the two lights and the
     // other leaves dark, as measured today (ericw-tools' rules for bmodel placement and sun rays included), so it
-    // gets no worse. lq_e1m2's are mostly threshold cases (41 of 54 with a brightest byte of 1 or 2), 28 of
-    // lq_e1m5's 53 are not (10 or more); lqdm1's 4 are faces ericw-tools lights and luxel leaves dark, with
-    // brightest bytes 1, 4, 20 and 34 (faces 579, 4082, 3628, 4165: a thin sliver facing down, leaves facing away).
+    // gets no worse. Since sample points keep out of sky leaves and are tested on both sides of planes they
+    // touch (light's Light_PointInSolid_r) lq_e1m2's are 7 (54 before, 5 of them threshold cases: a brightest
+    // byte of 1 or 2); 25 of lq_e1m5's 45 have 10 or more; lqdm1's 4 are faces ericw-tools lights and luxel
+    // leaves dark, with brightest bytes 1, 4, 20 and 34 (faces 579, 4082, 3628, 4165: a thin sliver facing down,
+    // leaves facing away).
     struct Build {
         std::string name;
         size_t styleDifferences;
     };
-    for (const Build& b : {Build{"lqdm1", 4}, Build{"lq_e1m2", 54}, Build{"lq_e1m5", 53}}) {
+    for (const Build& b : {Build{"lqdm1", 4}, Build{"lq_e1m2", 7}, Build{"lq_e1m5", 45}}) {
         INFO(b.name);
         const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
         if (!fs::exists(from + b.name + ".unlit.bsp")) {
@@ -105,7 +107,8 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
         const size_t differences = (both - sameStyles) + (ours.lit.size() - both) + (ericw.lit.size() - both);
         WARN(b.name << " from unlit: " << ours.lit.size() << " faces lit (ericw-tools " << ericw.lit.size() << "), " << both
                     << " both, " << sameStyles << " with the same styles (" << differences << " faces of "
-                    << ours.faces << " differ in styles); median relative error " << 100 * median << "%, mean luma "
+                    << ours.faces << " differ in styles); median relative error " << 100 * median << "%, p90 "
+                    << 100 * relative[relative.size() * 9 / 10] << "%, mean luma "
                     << 100 * luma << "%");
         CHECK(sameExtents == both);  // every face both light has the same block
         CHECK(differences <= b.styleDifferences);

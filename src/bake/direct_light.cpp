@@ -136,11 +136,37 @@ constexpr size_t kNoSlot = std::numeric_limits<size_t>::max();
 
 }  // namespace
 
+namespace {
+
+// ericw-tools' Light_PointInSolid_r: a point within 0.1 of a node's plane is looked up on both sides, and a solid
+// or sky leaf on either makes it solid. `budget` bounds the walk on hostile trees (each node visited at most
+// once on a path; both sides only near planes).
+bool solidForSamples(const World& world, int32_t index, Vec3 p, int& budget) {
+    if (--budget < 0) return false;
+    if (index < 0) {
+        const int64_t l = -(int64_t(index) + 1);
+        if (l >= int64_t(world.leaves.size())) return false;
+        const Leaf& leaf = world.leaves[size_t(l)];
+        return leaf.cluster < 0 || leaf.sky;
+    }
+    if (size_t(index) >= world.nodes.size()) return false;
+    const Node& node = world.nodes[size_t(index)];
+    if (node.plane < 0 || size_t(node.plane) >= world.planes.size()) return false;
+    const Plane& plane = world.planes[size_t(node.plane)];
+    const double d = double(dot(plane.normal, p)) - double(plane.dist);
+    if (d > 0.1) return solidForSamples(world, node.children[0], p, budget);
+    if (d < -0.1) return solidForSamples(world, node.children[1], p, budget);
+    return solidForSamples(world, node.children[0], p, budget) || solidForSamples(world, node.children[1], p, budget);
+}
+
+}  // namespace
+
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf) {
     auto open = [&](Vec3 q) {
         const int32_t l = findLeaf(world, q);
         if (leaf) *leaf = l;
-        return !(l >= 0 && world.leaves[size_t(l)].cluster < 0);  // inSolid
+        int budget = 4096;
+        return world.nodes.empty() || !solidForSamples(world, 0, q, budget);
     };
     if (open(p)) return p;
     for (int i = 0; i < 8; ++i) {

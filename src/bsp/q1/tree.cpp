@@ -85,6 +85,7 @@ void decodeTree(Context& c, World& w) {
         leafLump.skip(4);  // ambient sound levels
         const bool visible = i >= 1 && int64_t(i) <= clusters;
         leaf.cluster = visible && contents != kContentsSolid ? int32_t(i - 1) : -1;
+        leaf.sky = contents == kContentsSky;
         if (!haveVis || !visible) continue;
         uint8_t* row = w.pvs.rows.data() + size_t(i - 1) * rowBytes;
         if (visOffset < 0) {
