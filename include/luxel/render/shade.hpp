@@ -200,7 +200,8 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
 // first stage's alpha test discards the pixel (nothing written).
 bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
 // Whether the triangle is an opaque program drawn see-through (a Quake 1 entity's alpha, lit water at the map's
-// liquid alpha; no Quake 3 fog): programOverRun draws its pixels a run at a time.
+// liquid alpha) that writes every pixel it covers (no alpha test on its first stage, no Quake 3 fog):
+// programOverRun draws its pixels a run at a time; programOverPixel draws the others.
 bool seeThroughProgram(const TriShade& t);
 // Such a triangle's run of n <= kTileSize pixels (px0 + k, py) at 1/w invW[k] over `rgb` (3 floats a pixel,
 // contiguous): the program's colour as if opaque (the vector path's), fogged, blended at its opacity, as

@@ -251,7 +251,9 @@ namespace luxel::render {
 using namespace shading;
 
 bool seeThroughProgram(const TriShade& t) {
-    return t.program && !t.program->stages.empty() && !t.program->stages.front().blends && t.opacity < 1 && t.fog < 0;
+    if (!t.program || t.program->stages.empty() || !(t.opacity < 1) || t.fog >= 0) return false;
+    const MaterialStage& first = t.program->stages.front();
+    return !first.blends && first.alphaTest == MaterialStage::AlphaTest::None;  // every covered pixel drawn
 }
 
 void programOverRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* invW, int n, float* rgb) {
