@@ -192,8 +192,7 @@ RelaidOutLightingFiles writeRelaidOutLighting(const MapSource& source, const Wor
             if (options.worldUnitsPerLuxel) {
                 std::vector<Vec3> corners(s.numVertices);
                 for (uint32_t k = 0; k < s.numVertices; ++k) corners[k] = world.vertices[s.firstVertex + k].position;
-                const auto own = options.texinfoWorldUnitsPerLuxel.find(uint32_t(s.material));
-                const float units = own != options.texinfoWorldUnitsPerLuxel.end() ? own->second : *options.worldUnitsPerLuxel;
+                const float units = texinfoUnitsPerLuxel(options.texinfoWorldUnitsPerLuxel, uint32_t(s.material), *options.worldUnitsPerLuxel);
                 layout = decoupledLayout(corners.data(), corners.size(), s.normal, units);
                 if (layout.width != w || layout.height != h)
                     throw UsageError("face " + std::to_string(i) + " was not laid out at " + std::to_string(units) +

@@ -192,8 +192,8 @@ float liquidAlpha(const LiquidAlphas& alphas, const std::string& name) {
     return alphas.water;
 }
 
-// Unlit liquids: the texture warped (warpStage) and drawn alone, blended at `opacity` below 1 (the entity's alpha, else the map's liquid alpha); a Half-Life brush entity's
-// blended over what is behind by its render mode.
+// Unlit liquids: the texture warped (warpStage) and drawn alone, blended at `opacity` below 1 (the entity's
+// alpha, else the map's liquid alpha); a Half-Life brush entity's blended over what is behind by its render mode.
 std::shared_ptr<const StageProgram> warpProgram(int32_t texture, float time, const Material& mat, float opacity, bool halfLife) {
     auto program = std::make_shared<StageProgram>();
     MaterialStage s = warpStage(texture, time, halfLife);
@@ -381,7 +381,8 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
     };
 
     std::vector<int32_t> fullbrightRequest(world.materials.size(), -1);
-    std::vector<uint8_t> warped(world.materials.size(), 0);  // liquids, drawn by warpProgram
+    enum class Warp : uint8_t { None, Unlit, Lit };  // liquids: drawn by warpProgram or litWarpProgram
+    std::vector<Warp> warped(world.materials.size(), Warp::None);
     std::vector<float> liquidOpacity(world.materials.size(), 1.0f);
     const LiquidAlphas liquidAlphas = halfLife ? LiquidAlphas{} : worldspawnLiquidAlphas(world);
     bool anySky = false;
@@ -477,7 +478,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         if (liquid) {
             look.unlit = !litLiquid;
             look.shadow = ShadowCast::None;
-            warped[i] = litLiquid ? 2 : 1;
+            warped[i] = litLiquid ? Warp::Lit : Warp::Unlit;
         }
         if (!halfLife && (!liquid || litLiquid)) look.albedoScale = {2, 2, 2};  // gl_overbright 1
         // GL_WaterAlphaForEntitySurface: an entity's own alpha, else the map's for this liquid.
@@ -487,7 +488,7 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
             if (look.opacity < 1) look.blend = BlendMode::Blend;
         } else if (!liquid || mat.entityRenderMode == kRenderTransColor) {
             applyEntityRenderMode(mat, look);
-            if (mat.entityRenderMode == kRenderTransColor) warped[i] = 0;
+            if (mat.entityRenderMode == kRenderTransColor) warped[i] = Warp::None;
         } else if (mat.entityRenderMode != 0 || liquidOpacity[i] < 1) {  // the warp program blends; the look has it drawn after the opaque
             look.blend = liquidOpacity[i] < 1                        ? BlendMode::Blend
                          : mat.entityRenderMode == kRenderTransAdd   ? BlendMode::Additive
@@ -501,11 +502,11 @@ void loadQuake1(const World& world, const MapSource& source, const MaterialOptio
         SurfaceLook& look = set.looks[i];
         const Material& mat = world.materials[i];
         if (look.texture < 0 || (mat.flags & (kMaterialNoDraw | kMaterialSky))) continue;
-        if (warped[i] == 2) {
+        if (warped[i] == Warp::Lit) {
             look.program = litWarpProgram(look.texture, options.time);
             continue;
         }
-        if (warped[i]) {
+        if (warped[i] == Warp::Unlit) {
             look.program = warpProgram(look.texture, options.time, mat, liquidOpacity[i], halfLife);
             continue;
         }

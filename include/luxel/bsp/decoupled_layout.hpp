@@ -4,6 +4,8 @@
 // (qv::MakeTangentAndBitangentUnnormalized), N world units apart, independent of its texture.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <map>
 
 #include "luxel/util/math.hpp"
 
@@ -19,5 +21,10 @@ struct DecoupledLayout {
 // extents are the floored minimum to the ceiled maximum of the corners' coordinates, plus one luxel. Width and
 // height 0 when the coordinates are not finite or past 10^9.
 DecoupledLayout decoupledLayout(const Vec3* corners, size_t count, Vec3 faceNormal, float worldUnitsPerLuxel);
+// A texinfo's world units a luxel: its own where `own` has one (qbsp's texinfo.json), else `fallback`.
+inline float texinfoUnitsPerLuxel(const std::map<uint32_t, float>& own, uint32_t texinfo, float fallback) {
+    const auto it = own.find(texinfo);
+    return it != own.end() ? it->second : fallback;
+}
 
 }  // namespace luxel

@@ -101,8 +101,8 @@ struct FaceRecord {
 // Quake's lit water (QuakeSpasm's haslitwater, ericw-tools' qbsp -splitturb): a map with light data where some
 // liquid face qbsp left without TEX_SPECIAL has light of its own draws all such liquids with their lightmaps;
 // the others keep TEX_SPECIAL's unlit warp. Half-Life's liquids are never lit.
-void litWaterLightmaps(Context& c, World& w, const std::vector<FaceRecord>& faces) {
-    if (c.relayout || c.variant == Variant::HalfLife || c.lump(kLighting).size() == 0) return;
+void litWaterLightmaps(const Context& c, World& w, const std::vector<FaceRecord>& faces, bool mapHasLight) {
+    if (c.relayout || c.variant == Variant::HalfLife || !mapHasLight) return;
     auto litLiquid = [&](size_t texinfo) {
         const std::string& name = w.materials[texinfo].name;
         return !name.empty() && name[0] == '*' && !(c.texinfoFlags[texinfo] & kTexSpecial);
@@ -170,7 +170,8 @@ void decodeFaces(Context& c, World& w) {
         totalVertices += uint64_t(f.numEdges);
     }
     bsp::checkSurfEdgeSharing(r, totalVertices, c.numSurfEdges);
-    litWaterLightmaps(c, w, faces);
+    const bool mapHasLight = c.lump(kLighting).size() > 0;
+    litWaterLightmaps(c, w, faces, mapHasLight);
 
     const ByteReader* lmShift = perFaceLump(c, "LMSHIFT", 1);
     const ByteReader* lmOffset = perFaceLump(c, "LMOFFSET", 4);
@@ -182,7 +183,6 @@ void decodeFaces(Context& c, World& w) {
     w.vertices.resize(size_t(totalVertices));
     w.indices.resize(size_t(totalVertices - 2 * c.numFaces) * 3);
     std::vector<FaceLightmap> lit;
-    const bool mapHasLight = c.lump(kLighting).size() > 0;
     uint32_t nextVertex = 0, nextIndex = 0;
     for (size_t i = 0; i < c.numFaces; ++i) {
         FaceRecord& f = faces[i];
@@ -259,8 +259,7 @@ void decodeFaces(Context& c, World& w) {
             } else if (c.relayoutUnitsPerLuxel) {
                 std::vector<Vec3> corner(corners);
                 for (uint32_t k = 0; k < corners; ++k) corner[k] = w.vertices[nextVertex + k].position;
-                const auto own = c.relayoutTexinfoUnits.find(uint32_t(f.texinfo));
-                const float units = own != c.relayoutTexinfoUnits.end() ? own->second : *c.relayoutUnitsPerLuxel;
+                const float units = texinfoUnitsPerLuxel(c.relayoutTexinfoUnits, uint32_t(f.texinfo), *c.relayoutUnitsPerLuxel);
                 const DecoupledLayout d = decoupledLayout(corner.data(), corners, s.normal, units);
                 if (d.width <= 0 || d.height <= 0) r.fail(at, "face " + std::to_string(i) + " has unusable lightmap extents");
                 fl.size = {d.width, d.height};
