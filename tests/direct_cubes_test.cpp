@@ -59,7 +59,7 @@ bool meetsCeiling(Vec3 d) {
 
 DirectBakeRules sourceRules() {
     DirectBakeRules rules;
-    rules.arrival = sourceLightArrival;
+    rules.arrival = sourceLightArrivals;
     rules.cubeCombine = sourceAmbientCube;
     rules.cubesTakeFlaggedOnly = true;
     return rules;

@@ -60,7 +60,7 @@ TEST_CASE("direct bake: slot k of a surface gets exactly its lights of style k",
     const RayScene scene(world, geometry);
     const Light plain = pointLight({20, 40, 100}, 30000, 0), pulsing = pointLight({50, 10, 60}, 10000, 5);
     DirectBakeStats stats;
-    const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {plain, pulsing}, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats);
+    const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {plain, pulsing}, DirectBakeRules{pointArrivals, {}, false, {}, {}}, stats);
     REQUIRE(set.slots[0].size() == world.lightmaps.size());
     REQUIRE(set.slots[1].size() == world.extraLightmapSlots[0].size());
     CHECK(set.slots[2].empty());
@@ -106,7 +106,7 @@ TEST_CASE("direct bake: deluxe pages hold the direction to the light, written ba
 
     SECTION("the unit vector to the light, written into the lump and decoded back") {
         DirectBakeStats stats;
-        const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {light}, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats);
+        const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {light}, DirectBakeRules{pointArrivals, {}, false, {}, {}}, stats);
         REQUIRE(set.deluxe.size() == 12);
         for (size_t p = 1; p < 12; p += 2) CHECK(set.deluxe[p].width == 0);  // only light pages have directions
         const World back = decodeMap(memorySource(writeLightmaps(src, world, set).map, "deluxe2.bsp"));
@@ -126,7 +126,7 @@ TEST_CASE("direct bake: deluxe pages hold the direction to the light, written ba
         }
     }
     SECTION("q3map2's weights: the luxel normal / 64 plus the direction times the light's 0.3 0.59 0.11 luminance") {
-        DirectBakeRules rules{pointArrival, {}, false, {}, {}};
+        DirectBakeRules rules{pointArrivals, {}, false, {}, {}};
         rules.deluxeWeights = {0.3f, 0.59f, 0.11f};
         rules.deluxeNormal = 1.0f / 64;
         Light coloured = light;

@@ -59,7 +59,7 @@ TEST_CASE("direct bake: a point light's I cos / d^2 at every floor luxel, and an
         const RayScene scene(room.world, room.geometry);
         const std::vector<Light> lights{pointLight({0, 0, 200}, 40000)};
         DirectBakeStats stats;
-        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats).slots[0];
+        const std::vector<LightmapPage> pages = bakeLightmapsDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrivals, {}, false, {}, {}}, stats).slots[0];
         REQUIRE(pages.size() == room.world.lightmaps.size());
         CHECK(stats.luxels > 0);
         size_t floor = 0, shadowed = 0, checked = 0;
@@ -101,7 +101,7 @@ TEST_CASE("direct bake: grid points get the unblocked arrivals, combined by the 
         return s;
     };
     DirectBakeStats stats;
-    const ProbeValues v = bakeGridDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrival, combine, false, {}, {}}, stats);
+    const ProbeValues v = bakeGridDirect(room.world, room.geometry, scene, lights, DirectBakeRules{pointArrivals, combine, false, {}, {}}, stats);
     REQUIRE(v.kind == ProbeKind::Grid);
     REQUIRE(v.grid.size() == room.world.grid->samples.size());
     // Whether the segment from light L to point P crosses the occluder (|x|, |y| < 16 at z = 100): 1 yes, 0 no,
@@ -237,7 +237,7 @@ TEST_CASE("direct bake: the same bytes for 1 and 2 threads, and never reads the 
     Room room(true);
     const RayScene scene(room.world, room.geometry);
     const std::vector<Light> lights{pointLight({0, 0, 200}, 40000), pointLight({100, 50, 30}, 5000)};
-    const DirectBakeRules rules{pointArrival, [](const std::vector<LightArrival>& a) {
+    const DirectBakeRules rules{pointArrivals, [](const std::vector<LightArrival>& a) {
                                     GridSample s;
                                     for (const LightArrival& x : a) s.ambient += x.color, s.direction += x.toLight;
                                     return s;

@@ -42,7 +42,7 @@ ByKind arrivalsWith(float pointScale, float areaScale, float skyScale) {
     ByKind k;
     size_t counts[3] = {};
     for (const Light& l : lights.lights) {
-        const float v = lights.rules.arrival(l, {10, 20, 0}, {0, 0, 1}).color.x;
+        const float v = arrivalAt(lights.rules.arrival, l, {10, 20, 0}, {0, 0, 1}).color.x;
         if (l.kind == Light::Kind::Point) k.point += v, ++counts[0];
         if (l.kind == Light::Kind::Area) k.area += v, ++counts[1];
         if (l.kind == Light::Kind::Sun) k.sun += v, ++counts[2];

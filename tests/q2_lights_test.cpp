@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <random>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/entities.hpp"
@@ -214,4 +216,60 @@ TEST_CASE("q2 lights: the compiler guessed from keys only ericw-tools reads", "[
     // Keys of other entities do not count (a door has its own delay).
     CHECK(quake2CompilerOf(ents("{\"classname\" \"worldspawn\"}{\"classname\" \"func_door\" \"delay\" \"2\"}")) ==
           Q2LightCompiler::Qrad3);
+}
+
+namespace {
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(const LightArrival& a, const LightArrival& b) {
+    return sameBits(a.color.x, b.color.x) && sameBits(a.color.y, b.color.y) && sameBits(a.color.z, b.color.z) &&
+           sameBits(a.toLight.x, b.toLight.x) && sameBits(a.toLight.y, b.toLight.y) && sameBits(a.toLight.z, b.toLight.z) &&
+           sameBits(a.distance, b.distance);
+}
+
+}  // namespace
+
+TEST_CASE("quake2LightArrivals: the batch (four Area points at a time in SSE) gives the one-point formula's bits") {
+    // Two code paths: the batch must agree with quake2LightArrival on every field, bit for bit, for emitters
+    // of every mix, two-sided ones, receivers facing away, zero normals, points on the light and hostile values.
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1, 1);
+    auto unit = [&] {
+        const Vec3 v{u(rng), u(rng), u(rng)};
+        return v * (1 / std::sqrt(dot(v, v)));
+    };
+    size_t compared = 0, lit = 0, dark = 0;
+    for (int k = 0; k < 400; ++k) {
+        Light l;
+        l.kind = Light::Kind::Area;
+        l.origin = {u(rng) * 200, u(rng) * 200, u(rng) * 200};
+        l.normal = unit();
+        l.color = {0.5f + 0.5f * u(rng), 1, 0.25f};
+        l.intensity = k % 50 == 7 ? INFINITY : 1000 + 900 * u(rng) * 100;
+        l.minDistance = k % 3 == 0 ? 16.0f : 0.0f;
+        l.twoSided = k % 5 == 0;
+        l.emitterAngleMix = k % 2 ? 0.5f : 1.0f;
+        l.angleMix = k % 4 < 2 ? 0.5f : 1.0f;
+        l.cutoff = 0.01f / 255;
+        std::vector<Vec3> points(16), normals(16);
+        for (size_t i = 0; i < 16; ++i) {
+            points[i] = l.origin + unit() * (i == 3 ? 0.0f : i == 4 ? 0.004f : 300 * (u(rng) + 1));
+            normals[i] = i % 7 == 2 ? Vec3{} : i == 9 ? Vec3{NAN, 0, 1} : unit();
+        }
+        if (k % 50 == 11) points[5] = {NAN, 0, 0};
+        for (size_t count : {16, 13, 4, 3}) {
+            std::vector<LightArrival> batch(count);
+            quake2LightArrivals(l, points.data(), normals.data(), count, batch.data());
+            for (size_t i = 0; i < count; ++i) {
+                const LightArrival one = quake2LightArrival(l, points[i], normals[i]);
+                INFO("light " << k << " point " << i << " of " << count);
+                CHECK(sameBits(batch[i], one));
+                ++compared;
+                (one.reaches() ? lit : dark)++;
+            }
+        }
+    }
+    CHECK(lit > 1000);  // both outcomes are exercised
+    CHECK(dark > 1000);
+    CHECK(compared == 400 * 36);
 }

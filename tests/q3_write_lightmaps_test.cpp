@@ -67,7 +67,7 @@ TEST_CASE("external lightmaps: baked pages written as OUT/lm_NNNN.tga decode bac
     light.intensity = 40000;  // at most 40000 / 128^2 = 2.44 on a wall: below the 4.0 a byte holds
     light.color = {1, 0.75f, 0.5f};
     DirectBakeStats stats;
-    const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {light}, DirectBakeRules{pointArrival, {}, false, {}, {}}, stats);
+    const LightmapSet set = bakeLightmapsDirect(world, geometry, scene, {light}, DirectBakeRules{pointArrivals, {}, false, {}, {}}, stats);
 
     const LightmapFiles files = writeLightmaps(src, world, set);
     CHECK(files.map == src.bytes);  // the lightmaps are not in the file: every byte kept

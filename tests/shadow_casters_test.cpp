@@ -56,7 +56,7 @@ Baked bakePoint(const Q3MapBuilder& b, const MaterialSet* materials = nullptr) {
     const RayScene scene(out.world, out.geometry, materials);
     DirectBakeStats stats;
     out.pages = bakeLightmapsDirect(out.world, out.geometry, scene, {pointLight({0, 0, 200}, 40000)},
-                                    DirectBakeRules{pointArrival, {}, false, {}, {}}, stats).slots[0];
+                                    DirectBakeRules{pointArrivals, {}, false, {}, {}}, stats).slots[0];
     return out;
 }
 
@@ -378,13 +378,15 @@ TEST_CASE("a sun through a sky ceiling: a caulked box's shadow and the west wall
     // I cos = 0.8 I exactly; rays start 0.25 above the floor, which moves these edges by 0.1875 units, and a
     // texel is 4 units: luxels a texel inside or outside an edge are checked.
     const Vec3 travel{0.6f, 0, -0.8f};
-    const ArrivalFn sunArrival = [](const Light& l, Vec3, Vec3 n) {
-        LightArrival a;
-        a.toLight = l.direction * -1.0f;
-        a.distance = std::numeric_limits<float>::infinity();
-        const float c = dot(n, a.toLight);
-        if (c > 0) a.color = l.color * (l.intensity * c);
-        return a;
+    const ArrivalFn sunArrival = [](const Light& l, const Vec3*, const Vec3* normals, size_t count, LightArrival* out) {
+        for (size_t i = 0; i < count; ++i) {
+            LightArrival& a = out[i];
+            a = {};
+            a.toLight = l.direction * -1.0f;
+            a.distance = std::numeric_limits<float>::infinity();
+            const float c = dot(normals[i], a.toLight);
+            if (c > 0) a.color = l.color * (l.intensity * c);
+        }
     };
     Light sun;
     sun.kind = Light::Kind::Sun;

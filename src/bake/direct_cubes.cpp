@@ -46,7 +46,7 @@ ProbeValues bakeCubesDirect(const World& world, const Geometry&, const RayScene&
             arrivals.clear();
             for (uint32_t li : probeLights) {
                 const Light& l = lights[li];
-                const LightArrival a = rules.arrival(l, p, Vec3{});
+                const LightArrival a = arrivalAt(rules.arrival, l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
                 if (!visible(scene, l, a, p)) {

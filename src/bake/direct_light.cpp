@@ -243,7 +243,7 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
 LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, const RayScene& scene,
                                 const std::vector<Light>& lights, const DirectBakeRules& rules, DirectBakeStats& stats,
                                 const LuxelSamples* given) {
-    const ArrivalFn& arrival = rules.arrival;
+    const ArrivalFn arrival = rules.arrival;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
     const auto start = Clock::now();
     LuxelSamples measured;
@@ -310,9 +310,10 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 const Vec3* from = samples.from.data() + g;
                 const int32_t* cluster = samples.cluster.data() + g;
                 const float* occlusion = samples.occlusion.data() + g;
-                Vec3 dir[16];
+                Vec3 dir[16], normal[16];
                 for (size_t j = 0; j < count; ++j) {
                     const Luxel& x = luxels[g + j];
+                    normal[j] = x.normal;
                     dir[j] = x.normal * rules.deluxeNormal;
                     Vec3* sum = light.data() + run.first + (g + j - run.begin) * run.used;
                     for (size_t s = 0; s < run.used; ++s) sum[s] = styles[s] == 0 ? rules.ambient : Vec3{};
@@ -330,10 +331,10 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     size_t queued[16];
                     uint32_t lit = 0;  // bit j: luxel j gets this light
                     ShadowPackets packet(scene, rules.inhibitRadius, rules.sunRay);
+                    arrival(l, sample, normal, count, arrivals);
                     for (size_t j = 0; j < count; ++j) {
                         if (hole[g + j] || !world.pvs.visible(cluster[j], lightCluster[li])) continue;
-                        arrivals[j] = arrival(l, sample[j], luxels[g + j].normal);
-                        if (!arrivals[j].reaches() && translucent) arrivals[j] = arrival(l, sample[j], -luxels[g + j].normal);
+                        if (!arrivals[j].reaches() && translucent) arrivals[j] = arrivalAt(arrival, l, sample[j], -normal[j]);
                         if (!arrivals[j].reaches()) continue;
                         if (l.occlusionScale > 0)
                             arrivals[j].color = arrivals[j].color * occlusionFactor(occlusion[j], l.occlusionScale, l.occlusionGain);
@@ -419,7 +420,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
 
 ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& scene, const std::vector<Light>& lights,
                            const DirectBakeRules& rules, DirectBakeStats& stats) {
-    const ArrivalFn& arrival = rules.arrival;
+    const ArrivalFn arrival = rules.arrival;
     const GridCombineFn& combine = rules.combine;
     const std::vector<int32_t> lightCluster = lightClusters(world, lights, rules);
     const auto start = Clock::now();
@@ -458,7 +459,7 @@ ProbeValues bakeGridDirect(const World& world, const Geometry&, const RayScene& 
             for (size_t li = 0; li < lights.size(); ++li) {
                 const Light& l = lights[li];
                 if (l.style != 0 || !world.pvs.visible(cluster, lightCluster[li])) continue;
-                const LightArrival a = arrival(l, p, Vec3{});
+                const LightArrival a = arrivalAt(arrival, l, p, Vec3{});
                 if (!a.reaches()) continue;
                 ++myRays;
                 candidates.push_back({li, a, true});

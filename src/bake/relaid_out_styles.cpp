@@ -35,7 +35,7 @@ std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene
         out = Vec3{};
         if (!open) return out;
         for (const Light& l : lights) {
-            const LightArrival a = rules.arrival(l, *open, Vec3{});
+            const LightArrival a = arrivalAt(rules.arrival, l, *open, Vec3{});
             if (!a.reaches()) continue;
             const bool sun = l.kind == Light::Kind::Sun;
             if (scene.occluded(*open, a.toLight, 0.01f, sun ? 1e30f : a.distance, sun ? rules.sunRay : ShadowRay::Light)) continue;

@@ -12,7 +12,7 @@ namespace luxel {
 MapLights withSkyDomes(const std::vector<Light>& lights, ArrivalFn arrival) {
     MapLights out;
     out.lights = expandSkyLights(lights);
-    out.rules.arrival = std::move(arrival);
+    out.rules.arrival = arrival;
     out.notes.push_back(fmt::format("{} lights ({} after sky lights became dome suns)", lights.size(), out.lights.size()));
     return out;
 }

@@ -18,6 +18,11 @@ inline LightArrival pointArrival(const Light& l, Vec3 p, Vec3 n) {
     return a;
 }
 
+// pointArrival as the baker's batch (ArrivalFn).
+inline void pointArrivals(const Light& l, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out) {
+    arrivalsOf<pointArrival>(l, points, normals, count, out);
+}
+
 inline Light pointLight(Vec3 at, float intensity) {
     Light l;
     l.kind = Light::Kind::Point;

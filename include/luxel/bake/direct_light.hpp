@@ -18,9 +18,7 @@
 
 namespace luxel {
 
-// How a format's lights arrive at a point with a unit normal (a zero normal: a grid point, no receiver
-// angle), and how a format combines a grid point's arrivals into its stored sample.
-using ArrivalFn = std::function<LightArrival(const Light& light, Vec3 point, Vec3 normal)>;
+// How a format combines a grid point's arrivals into its stored sample.
 using GridCombineFn = std::function<GridSample(const std::vector<LightArrival>& arrivals)>;
 // How a format folds a probe point's arrivals into an ambient cube (Source; bake/direct_cubes.hpp bakes them).
 using CubeCombineFn = std::function<AmbientCube(const std::vector<LightArrival>& arrivals)>;
@@ -32,7 +30,7 @@ using CubeCombineFn = std::function<AmbientCube(const std::vector<LightArrival>&
 // dot(|colour|, deluxeWeights), plus the luxel's normal times deluxeNormal (q3map2 -deluxe: 0.3 0.59 0.11 and
 // 1 / 64 in luxel light units), then normalised.
 struct DirectBakeRules {
-    ArrivalFn arrival;
+    ArrivalFn arrival = nullptr;
     GridCombineFn combine;  // empty: the format has no grid
     bool usePvs = false;
     Vec3 ambient, minimum;

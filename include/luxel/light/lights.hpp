@@ -114,4 +114,22 @@ struct LightArrival {
     bool reaches() const { return color.x != 0 || color.y != 0 || color.z != 0; }
 };
 
+// How a format's lights arrive at points with unit normals (a zero normal: a grid point, no receiver angle):
+// out[i] for points[i] and normals[i], i < count. A batch, so that the baker's inner loop makes one call per
+// light and group of luxels and the format's formula is inlined into its own loop (arrivalsOf).
+using ArrivalFn = void (*)(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out);
+
+// The batch of a format's one-point formula `One`. Instantiate it in the file that defines `One`, so it inlines.
+template <LightArrival (*One)(const Light&, Vec3, Vec3)>
+[[gnu::flatten]] void arrivalsOf(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out) {
+    for (size_t i = 0; i < count; ++i) out[i] = One(light, points[i], normals[i]);
+}
+
+// One point's arrival through a batch.
+inline LightArrival arrivalAt(ArrivalFn arrivals, const Light& light, Vec3 point, Vec3 normal) {
+    LightArrival a;
+    arrivals(light, &point, &normal, 1, &a);
+    return a;
+}
+
 }  // namespace luxel

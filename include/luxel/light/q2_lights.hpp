@@ -72,5 +72,7 @@ Q2LightCompiler quake2CompilerOf(const std::vector<Entity>& entities, std::strin
 //  * Sun (LightFace_Sky): intensity x colour x ((1 - angleScale) + angleScale max(0, -n . direction)),
 //    nothing when the receiver faces away (n . direction > 0).
 LightArrival quake2LightArrival(const Light& light, Vec3 point, Vec3 normal);
+// The same over a batch of points (ArrivalFn).
+void quake2LightArrivals(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out);
 
 }  // namespace luxel

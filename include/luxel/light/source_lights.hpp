@@ -34,6 +34,8 @@ namespace luxel {
 //    (light/sky_dome.hpp), which this function evaluates as Suns.
 // All times intensity x colour. Non-finite results (hostile values) give no light.
 LightArrival sourceLightArrival(const Light& light, Vec3 point, Vec3 normal);
+// The same over a batch of points (ArrivalFn).
+void sourceLightArrivals(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out);
 
 // An ambient cube sample from direct light the way vrad builds a leaf's (ComputeAmbientFromSphericalSamples
 // and AddEmitSurfaceLights): side i (+X, -X, +Y, -Y, +Z, -Z) gets every arrival's colour times

@@ -17,7 +17,7 @@ MapLights quake1MapLights(const World& world, const MapSource& source, const Map
     // The map's lights, then those its _surface templates make (read with the map's worldspawn settings).
     std::vector<Entity> entities = world.entities;
     for (Entity& e : surfaceTemplateLights(world, templateNotes)) entities.push_back(std::move(e));
-    MapLights out = withSkyDomes(ericwLights(entities, game, &problems), quake2LightArrival);
+    MapLights out = withSkyDomes(ericwLights(entities, game, &problems), quake2LightArrivals);
     for (std::string& n : templateNotes) out.notes.push_back(std::move(n));
     out.notes.insert(out.notes.begin(), "light entities read as ericw-tools' light reads them");
     for (std::string& p : problems) out.notes.push_back(std::move(p));

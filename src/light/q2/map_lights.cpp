@@ -13,7 +13,7 @@ MapLights quake2MapLights(const World& world, const MapSource& source, const Map
     const Q2LightCompiler guess = quake2CompilerOf(world.entities, &why);
     const Q2LightCompiler compiler = options.quake2Compiler.value_or(guess);
     std::vector<std::string> problems;
-    MapLights out = withSkyDomes(quake2Lights(world.entities, compiler, &problems), quake2LightArrival);
+    MapLights out = withSkyDomes(quake2Lights(world.entities, compiler, &problems), quake2LightArrivals);
     out.quake2Compiler = compiler;
     const char* name = compiler == Q2LightCompiler::Qrad3 ? "qrad3" : "ericw-tools";
     out.notes.insert(out.notes.begin(), options.quake2Compiler

@@ -30,6 +30,9 @@ std::string quake3MapText(const MapSource& source, const std::string& lightsFile
     return {};
 }
 
+// q3map2: a luxel takes its light with the receiver angle, a grid point (zero normal) without.
+LightArrival quake3Arrival(const Light& l, Vec3 p, Vec3 n) { return dot(n, n) > 0 ? lightArrival(l, p, n) : lightArrivalAtPoint(l, p); }
+
 }  // namespace
 
 MapLights quake3MapLights(const World& world, const MapSource& source, const MapLightOptions& options) {
@@ -63,9 +66,7 @@ MapLights quake3MapLights(const World& world, const MapSource& source, const Map
     // units, times 4, the normal weighs 1 / 64. Stored in world space (-game quake3's deluxemode 0).
     out.rules.deluxeWeights = {0.3f, 0.59f, 0.11f};
     out.rules.deluxeNormal = 1.0f / 64;
-    out.rules.arrival = [](const Light& l, Vec3 p, Vec3 n) {
-        return dot(n, n) > 0 ? lightArrival(l, p, n) : lightArrivalAtPoint(l, p);
-    };
+    out.rules.arrival = arrivalsOf<quake3Arrival>;
     Quake3GridSettings grid;
     grid.ambient = set.ambient;
     grid.minGridLight = set.minGridLight;

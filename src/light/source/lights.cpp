@@ -99,4 +99,8 @@ AmbientCube sourceAmbientCube(const std::vector<LightArrival>& arrivals) {
     return cube;
 }
 
+void sourceLightArrivals(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out) {
+    arrivalsOf<sourceLightArrival>(light, points, normals, count, out);
+}
+
 }  // namespace luxel
