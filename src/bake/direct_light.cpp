@@ -304,6 +304,9 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
             // Up to 16 luxels at a time, light by light: each light's shadow rays of the group go as one packet
             // (one surface's luxels lie close together, so the rays are coherent). Every luxel still adds its
             // lights in the list's order, so the sums are the same bits for any grouping and thread count.
+            LightArrival arrivals[16];
+            size_t queued[16];
+            ShadowPackets packet(scene, rules.inhibitRadius, rules.sunRay);
             for (size_t g = run.begin; g < run.end; g += 16) {
                 const size_t count = std::min<size_t>(16, run.end - g);
                 const Vec3* sample = samples.sample.data() + g;
@@ -321,23 +324,25 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                 Vec3 groupMins = sample[0], groupMaxs = sample[0];
                 for (size_t j = 1; j < count; ++j)
                     groupMins = vmin(groupMins, sample[j]), groupMaxs = vmax(groupMaxs, sample[j]);
+                // The dirt factors of the last (scale, gain) asked for: a bounce's lights all share one.
+                float dirtScale = NAN, dirtGain = NAN, dirt[16];
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
                     // The run's culls again on the group's own, smaller box (of the points the light is taken
                     // at: past the envelope every arrival there is below the cutoff).
                     if (beyondEnvelope(l, groupMins, groupMaxs)) continue;
                     if (l.cosineCulled && outsideCosines(l, groupMins, groupMaxs, planar ? &runNormal : nullptr)) continue;
-                    LightArrival arrivals[16];
-                    size_t queued[16];
                     uint32_t lit = 0;  // bit j: luxel j gets this light
-                    ShadowPackets packet(scene, rules.inhibitRadius, rules.sunRay);
                     arrival(l, sample, normal, count, arrivals);
+                    if (l.occlusionScale > 0 && !(l.occlusionScale == dirtScale && l.occlusionGain == dirtGain)) {
+                        dirtScale = l.occlusionScale, dirtGain = l.occlusionGain;
+                        for (size_t j = 0; j < count; ++j) dirt[j] = occlusionFactor(occlusion[j], dirtScale, dirtGain);
+                    }
                     for (size_t j = 0; j < count; ++j) {
                         if (hole[g + j] || !world.pvs.visible(cluster[j], lightCluster[li])) continue;
                         if (!arrivals[j].reaches() && translucent) arrivals[j] = arrivalAt(arrival, l, sample[j], -normal[j]);
                         if (!arrivals[j].reaches()) continue;
-                        if (l.occlusionScale > 0)
-                            arrivals[j].color = arrivals[j].color * occlusionFactor(occlusion[j], l.occlusionScale, l.occlusionGain);
+                        if (l.occlusionScale > 0) arrivals[j].color = arrivals[j].color * dirt[j];
                         ++myRays;
                         lit |= 1u << j;
                         if (packet.add(l, arrivals[j], from[j])) queued[packet.size() - 1] = j;
