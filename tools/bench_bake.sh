@@ -84,7 +84,7 @@ bench_ericw() {  # folder/map (as in times.tsv), threads, extra luxel bake argum
   local name=$1 threads=$2; shift 2
   local file theirs
   file=$(ls "$ericw/$name"/*.bsp | grep -v unlit | head -1)
-  timed_runs e "$file" --compiler ericw "$@" --threads "$threads"
+  timed_runs e "$file" --compiler ericw --write "$out/ericw-out.bsp" "$@" --threads "$threads"
   theirs=$(awk -F'\t' -v m="$name" -v t="$threads" '$1 == m && $2 == t { print $3 }' "$ericw/times.tsv")
   jq -r --arg name "$name" --arg threads "$threads" --arg median "$t_median" --arg theirs "${theirs:-?}" \
      --arg min "$t_min" --arg max "$t_max" '

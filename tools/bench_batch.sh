@@ -8,15 +8,17 @@
 #   --base COMMIT  also a build of COMMIT (a temporary git worktree, ccache): both batches run alternately,
 #                  base then new, --runs times (default 3); the figures are each build's median run (by wall
 #                  time) and the ratio new / base of the medians. Numbers only: nothing passes or fails.
+#   --base-luxel PATH  the base's binary, already built (instead of building --base COMMIT; give both to name it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 luxel=build/luxel
-loop=1 base_commit="" runs=3
+loop=1 base_commit="" base_luxel="" runs=3
 while [ $# -gt 0 ]; do
   case "$1" in
     LUXEL=*) luxel="${1#LUXEL=}" ;;
     --no-loop) loop=0 ;;
     --base) base_commit=$2; shift ;;
+    --base-luxel) base_luxel=$2; shift ;;
     --runs) runs=$2; shift ;;
     *) echo "bench_batch.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -27,7 +29,7 @@ game=/usr/share/games/openarena/baseoa
 command -v jq >/dev/null || { echo "bench_batch.sh: needs jq (tools/setup.sh)" >&2; exit 2; }
 out=$(mktemp -d /tmp/luxel-bench-batch.XXXXXX)
 cleanup() {
-  [ -n "$base_commit" ] && git worktree remove --force "$out/base" 2>/dev/null
+  [ -n "$base_commit" ] && [ -z "$base_luxel" ] && git worktree remove --force "$out/base" 2>/dev/null
   rm -rf "$out"
 }
 trap cleanup EXIT
@@ -51,13 +53,21 @@ timed() {  # label, command...: runs it under /usr/bin/time, sets wall and rss
   read -r wall rss < "$out/time"
 }
 
+if [ -n "$base_luxel" ]; then
+  [ -x "$base_luxel" ] || { echo "bench_batch.sh: $base_luxel is not an executable" >&2; exit 2; }
+  base_commit=${base_commit:-"$base_luxel"}
+fi
 if [ -n "$base_commit" ]; then
-  export CCACHE_NOHASHDIR=1
-  git worktree add --detach -q "$out/base" "$base_commit"
-  (cd "$out/base" && CCACHE_BASEDIR=$PWD cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null && CCACHE_BASEDIR=$PWD ninja -C build luxel >/dev/null)
-  base=$out/base/build/luxel
-  echo "new: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include CMakeLists.txt || echo '+changes')  base: $(git -C "$out/base" rev-parse --short HEAD)  runs: $runs  $threads cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ -n "$base_luxel" ]; then
+    base=$base_luxel base_name=$base_commit
+  else
+    export CCACHE_NOHASHDIR=1
+    git worktree add --detach -q "$out/base" "$base_commit"
+    (cd "$out/base" && CCACHE_BASEDIR=$PWD cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null && CCACHE_BASEDIR=$PWD ninja -C build luxel >/dev/null)
+    base=$out/base/build/luxel base_name=$(git -C "$out/base" rev-parse --short HEAD)
+  fi
+  echo "new: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include CMakeLists.txt || echo '+changes')  base: $base_name  runs: $runs  $threads cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   # name | batch arguments after the binary
   batches=(
     "thumbnails (every map, best lit 512x288, sheet + index)|batch $game --mode lit -q"
