@@ -376,6 +376,48 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a coplanar neigh
     CHECK(l->position.z == Approx(0).margin(1e-3));
 }
 
+TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a smoothed neighbour, onto its plane", "[q1][relayout]") {
+    // T (0,0,0) (0,32,0) (64,0,0) on the floor, as above, and U (64,0,0) (0,32,0) (64,32,16) across its diagonal,
+    // tilted: U's plane has normal (-1,-2,4)/sqrt(21) through (64,0,0). T's texel at (64, 32) is 1.8 luxels past
+    // the diagonal and U is not coplanar, so without phong smoothing there is no luxel there. With T smoothed
+    // with U, light (CalcPointNormal) lifts the point 1 unit off T, (64,32,1), and projects it onto U's plane:
+    // (64,32,1) + (-1,-2,4) x 60 / 21 = (61.1429, 26.2857, 12.4286), inside U; the luxel samples there, on U's plane.
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+    const float r21 = std::sqrt(21.0f);
+    const int32_t tilted = b.addPlane({-1 / r21, -2 / r21, 4 / r21}, -64 / r21);
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 0, 0}}, 0, false, 0);
+    b.addFace({{64, 0, 0}, {0, 32, 0}, {64, 32, 16}}, tilted, false, 0);
+    b.models[0].numFaces = int32_t(b.faces.size());
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    const World w = decodeMap(memorySource(b.build(), "test.bsp"), o);
+    const Geometry g = tessellate(w);
+    const Surface& t = w.surfaces[2];
+    REQUIRE(t.lightmapRect[2] == 5);
+    REQUIRE(t.lightmapRect[3] == 3);
+    auto find = [&](const std::vector<Luxel>& luxels) -> const Luxel* {
+        for (const Luxel& l : luxels)
+            if (l.surface == 2 && l.x == t.lightmapRect[0] + 4 && l.y == t.lightmapRect[1] + 2) return &l;
+        return nullptr;
+    };
+    CHECK(find(luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+    std::vector<std::vector<uint32_t>> smoothed(w.surfaces.size());
+    smoothed[2] = {3}, smoothed[3] = {2};
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel, &smoothed);
+    const Luxel* l = find(ericw);
+    REQUIRE(l);
+    CHECK(l->sampleSurface == 3);
+    CHECK(l->position.x == Approx(64 - 60.0 / 21).margin(1e-3));
+    CHECK(l->position.y == Approx(32 - 120.0 / 21).margin(1e-3));
+    CHECK(l->position.z == Approx(1 + 240.0 / 21).margin(1e-3));
+    CHECK(l->normal.x == Approx(-1 / r21).margin(1e-5));
+    CHECK(l->normal.y == Approx(-2 / r21).margin(1e-5));
+    CHECK(l->normal.z == Approx(4 / r21).margin(1e-5));
+    // The luxels T holds itself are T's, on T's plane.
+    for (const Luxel& x : ericw)
+        if (x.surface == 2 && x.sampleSurface == 2) CHECK(x.normal.z == Approx(1));
+}
+
 TEST_CASE("relayout: a texinfo's minlight from texinfo.json floors its faces, in Quake's units", "[q1][relayout][cli]") {
     // No lights; texinfo 0 (the floor map's face 0) has "minlight" 100: every luxel 100 x rangescale 0.5 = 50.
     // Face 1 (texinfo 1) has none: no style reaches 1, so it keeps none.

@@ -202,7 +202,7 @@ Vec3 interpolatedNormal(const DrawVertex* points, uint32_t count, const std::vec
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules) {
     LuxelSamples out;
-    out.luxels = luxelCentres(world, geometry, nullptr, rules.luxelReach);
+    out.luxels = luxelCentres(world, geometry, nullptr, rules.luxelReach, rules.phongSmoothed.empty() ? nullptr : &rules.phongSmoothed);
     const size_t n = out.luxels.size();
     out.sample.resize(n), out.from.resize(n), out.cluster.resize(n), out.hole.assign(n, 0), out.occlusion.assign(n, 0.0f);
     const std::vector<Vec3> occlusionRays = occlusionDirections(rules.occlusion);
@@ -221,9 +221,9 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
             }
             // Shadow rays start off the plane; the light's angle and the dirt rays take the phong normal.
             out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
-            if (x.surface < rules.phongNormals.size() && !rules.phongNormals[x.surface].empty()) {
-                const DrawSurface& d = geometry.surfaces[x.surface];
-                const std::vector<Vec3>& normals = rules.phongNormals[x.surface];
+            if (x.sampleSurface < rules.phongNormals.size() && !rules.phongNormals[x.sampleSurface].empty()) {
+                const DrawSurface& d = geometry.surfaces[x.sampleSurface];
+                const std::vector<Vec3>& normals = rules.phongNormals[x.sampleSurface];
                 if (normals.size() == d.numVertices)
                     out.luxels[i].normal = interpolatedNormal(geometry.vertices.data() + d.firstVertex, d.numVertices, normals, x.position, x.normal);
             }

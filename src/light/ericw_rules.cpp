@@ -35,6 +35,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
             faceMinimum[i] = surfaces.minlightColor[i] * (surfaces.minlight[i] * (q2 ? 128.0f : 1.0f) * settings.range / 255.0f / 255.0f);
     r.surfaceMinimum = faceMinimum;
     r.phongNormals = std::move(surfaces.phongNormals);
+    r.phongSmoothed = std::move(surfaces.phongSmoothed);
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;

@@ -42,10 +42,13 @@ float cornerAngle(Vec3 p1, Vec3 p2, Vec3 p3) {
 // CalculateVertexNormals: a face smooths with the faces sharing a vertex that want phong too, whose normal is
 // within the smaller of the two faces' angles (the concave angle when the other's centroid lies in front);
 // each vertex normal sums the smoothed faces' normals at that vertex weighted by area x corner angle.
-std::vector<std::vector<Vec3>> phongNormals(const World& w, const std::vector<float>& angle, const std::vector<float>& concave,
-                                            bool quake2) {
+// Fills out.phongNormals and out.phongSmoothed.
+void phongSurfaces(const World& w, const std::vector<float>& angle, const std::vector<float>& concave, bool quake2,
+                   EricwSurfaces& surfaces) {
     const size_t n = w.surfaces.size();
-    std::vector<std::vector<Vec3>> out(n);
+    std::vector<std::vector<Vec3>>& out = surfaces.phongNormals;
+    out.assign(n, {});
+    surfaces.phongSmoothed.assign(n, {});
     auto key = [](Vec3 p) {
         std::array<uint32_t, 3> k;
         std::memcpy(k.data(), &p, sizeof(k));
@@ -76,6 +79,7 @@ std::vector<std::vector<Vec3>> phongNormals(const World& w, const std::vector<fl
                 const float ga = isConcave && concave[g] > 0 ? concave[g] : angle[g];
                 if (dot(fn, w.surfaces[g].normal) >= std::cos(degToRad(std::min(fa, ga)))) smooth.push_back(g);
             }
+        surfaces.phongSmoothed[f].assign(smooth.begin() + 1, smooth.end());
         std::map<std::array<uint32_t, 3>, Vec3> sums;
         for (uint32_t g : smooth) {
             const Surface& sg = w.surfaces[g];
@@ -99,7 +103,6 @@ std::vector<std::vector<Vec3>> phongNormals(const World& w, const std::vector<fl
         }
         if (!curved) normals.clear();
     }
-    return out;
 }
 
 }  // namespace
@@ -153,7 +156,7 @@ EricwSurfaces ericwSurfaces(const World& world, const MapSource& source, std::ve
             if (hasColor) out.minlightColor[s] = color;
         }
     }
-    out.phongNormals = phongNormals(world, angle, concave, world.format == MapFormat::Quake2);
+    phongSurfaces(world, angle, concave, world.format == MapFormat::Quake2, out);
     return out;
 }
 

@@ -97,14 +97,33 @@ EdgeMap polygonEdges(const Geometry& g) {
             c += a;
         }
         m.normal[s] = length(n) > 0 ? normalize(n) : n;
+        // On the side the surface faces (its vertex normals'), whichever way its polygon winds.
+        if (dot(m.normal[s], g.vertices[d.firstVertex].normal) < 0) m.normal[s] = -m.normal[s];
         m.centroid[s] = c / float(d.numVertices);
     }
     return m;
 }
 
-// The surface whose polygon holds `p` (a point on `s`'s plane outside its polygon), walking across the edge `p`
-// lies least past the ends of, into a coplanar neighbour, at most three faces on; nullopt when none does.
-std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges, uint32_t s, Vec3 p, int depth) {
+// ericw-tools' sample points lie this far off their face (sampleOffPlaneDist); a walk onto a smoothed
+// neighbour projects the lifted point onto the neighbour's plane.
+constexpr float kEricwSampleLift = 1.0f;
+
+struct Walked {
+    uint32_t surface;
+    Vec3 point;  // on the surface's plane
+};
+
+bool smoothedWith(const std::vector<std::vector<uint32_t>>* smoothed, uint32_t s, uint32_t other) {
+    if (!smoothed || s >= smoothed->size()) return false;
+    const std::vector<uint32_t>& v = (*smoothed)[s];
+    return std::find(v.begin(), v.end(), other) != v.end();
+}
+
+// The surface whose polygon holds `p` (a point on `s`'s plane outside its polygon) and the point there,
+// walking across the edge `p` lies least past the ends of, into a coplanar or smoothed neighbour, at most
+// three faces on; nullopt when none does.
+std::optional<Walked> walkToNeighbour(const Geometry& g, const EdgeMap& edges, const std::vector<std::vector<uint32_t>>* smoothed,
+                                      uint32_t s, Vec3 p, int depth) {
     const DrawSurface& d = g.surfaces[s];
     const Vec3 n = edges.normal[s], centroid = edges.centroid[s];
     if (!(length(n) > 0)) return std::nullopt;
@@ -124,7 +143,7 @@ std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges,
         const float past = t < 0 ? -t * len : t > 1 ? t * len : 0;
         if (past < bestDist) bestDist = past, best = int(k);
     }
-    if (inside) return depth > 0 ? std::optional<uint32_t>(s) : std::nullopt;
+    if (inside) return depth > 0 ? std::optional<Walked>(Walked{s, p}) : std::nullopt;
     if (best < 0 || depth >= 3) return std::nullopt;
     const Vec3 a = g.vertices[d.firstVertex + uint32_t(best)].position;
     const Vec3 b = g.vertices[d.firstVertex + (uint32_t(best) + 1) % d.numVertices].position;
@@ -134,16 +153,19 @@ std::optional<uint32_t> walkToNeighbour(const Geometry& g, const EdgeMap& edges,
         if (other == s) continue;
         const DrawSurface& od = g.surfaces[other];
         const Vec3 on = edges.normal[other];
-        // The same plane, facing the same way.
-        if (dot(on, n) < 0.9999f || std::fabs(dot(n, g.vertices[od.firstVertex].position - a)) > 0.01f) continue;
-        return walkToNeighbour(g, edges, other, p, depth + 1);
+        // The same plane, facing the same way, or smoothed with s: then the lifted point projected onto its plane.
+        const Vec3 corner = g.vertices[od.firstVertex].position;
+        if (dot(on, n) >= 0.9999f && std::fabs(dot(n, corner - a)) <= 0.01f) return walkToNeighbour(g, edges, smoothed, other, p, depth + 1);
+        if (!smoothedWith(smoothed, s, other) || !(length(on) > 0)) continue;
+        const Vec3 lifted = p + n * kEricwSampleLift;
+        return walkToNeighbour(g, edges, smoothed, other, lifted - on * dot(on, lifted - corner), depth + 1);
     }
     return std::nullopt;
 }
 
 // The luxels of one surface (see luxelCentres).
 void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach reach, const EdgeMap* edges,
-                   std::vector<Luxel>& out, double& areaOut) {
+                   const std::vector<std::vector<uint32_t>>* smoothed, std::vector<Luxel>& out, double& areaOut) {
     const DrawSurface& ds = g.surfaces[s];
     if (ds.shading != SurfaceShading::Lightmap) return;
     const LightmapPage* page = ds.lightmapPage >= 0 && size_t(ds.lightmapPage) < w.lightmaps.size()
@@ -218,7 +240,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                         wa = nw[0], wb = nw[1], wc = nw[2];
                     }
                     Luxel l;
-                    l.surface = s;
+                    l.surface = l.sampleSurface = s;
                     l.page = ds.lightmapPage;
                     l.x = x;
                     l.y = y;
@@ -255,14 +277,17 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     const float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
                     const float wc = 1.0f - wa - wb;
                     const Vec3 p = a.position * wa + b.position * wb + c.position * wc;
-                    if (!walkToNeighbour(g, *edges, s, p, 0)) continue;
+                    const std::optional<Walked> walked = walkToNeighbour(g, *edges, smoothed, s, p, 0);
+                    if (!walked) continue;
                     Luxel l;
                     l.surface = s;
+                    l.sampleSurface = walked->surface;
                     l.page = ds.lightmapPage;
                     l.x = x, l.y = y;
                     l.uv = {centre.x / W, centre.y / H};
-                    l.position = l.inset = p;
-                    l.normal = n;
+                    l.position = l.inset = walked->point;
+                    // A smoothed neighbour's own plane (a coplanar one's is n).
+                    l.normal = dot(edges->normal[walked->surface], n) >= 0.9999f ? n : edges->normal[walked->surface];
                     out.push_back(l);
                     taken[t] = 1;
                 }
@@ -275,7 +300,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                          &c = g.vertices[g.indices[best.first + 2]];
         const auto [wa, wb, wc] = best.w;
         Luxel l;
-        l.surface = s;
+        l.surface = l.sampleSurface = s;
         l.page = ds.lightmapPage;
         l.x = bx0 + int(t % bw);
         l.y = by0 + int(t / bw);
@@ -293,12 +318,13 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
 
 }  // namespace
 
-std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas, LuxelReach reach) {
+std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas, LuxelReach reach,
+                                const std::vector<std::vector<uint32_t>>* smoothed) {
     std::vector<std::vector<Luxel>> perSurface(g.surfaces.size());
     std::vector<double> area(g.surfaces.size(), 0.0);
     const std::optional<EdgeMap> edges = reach == LuxelReach::EricwOneTexel ? std::optional<EdgeMap>(polygonEdges(g)) : std::nullopt;
     tbb::parallel_for(tbb::blocked_range<size_t>(0, g.surfaces.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, edges ? &*edges : nullptr, perSurface[s], area[s]);
+        for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, edges ? &*edges : nullptr, smoothed, perSurface[s], area[s]);
     });
     size_t total = 0;
     for (const auto& v : perSurface) total += v.size();

@@ -57,6 +57,10 @@ struct DirectBakeRules {
     // empty for a flat surface. A luxel of such a surface takes the normal interpolated across the triangle
     // of the fan that holds it (ericw-tools' phong shading); its sample point still lies off the plane.
     std::vector<std::vector<Vec3>> phongNormals{};
+    // Per world surface (empty: none): the surfaces it is smoothed with, which its texels outside it may walk
+    // onto (luxelCentres with LuxelReach::EricwOneTexel); such a luxel takes its normal from the surface it
+    // walked onto (Luxel::sampleSurface).
+    std::vector<std::vector<uint32_t>> phongSmoothed{};
     // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
     bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the

@@ -14,6 +14,9 @@ namespace luxel {
 // One luxel centre on a lit surface.
 struct Luxel {
     uint32_t surface = 0;
+    // The surface whose polygon holds the sample point: `surface`, or the neighbour a texel outside it walked
+    // onto (ericw-tools' CalcPointNormal), whose plane `position` and `normal` then lie on.
+    uint32_t sampleSurface = 0;
     int32_t page = -1, x = 0, y = 0;
     Vec3 position, normal;
     Vec3 inset;  // position moved a hair inside its triangle
@@ -36,7 +39,10 @@ enum class LuxelReach : uint8_t {
     // (its sample moved onto the face's boundary there)
     EricwOneTexel,
 };
+// `smoothed` (EricwOneTexel): per surface, the surfaces it is phong-smoothed with, which a texel outside it
+// may walk onto as onto a coplanar neighbour (Face_EdgeIndexSmoothed).
 std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas = nullptr,
-                                LuxelReach reach = LuxelReach::HalfTexel);
+                                LuxelReach reach = LuxelReach::HalfTexel,
+                                const std::vector<std::vector<uint32_t>>* smoothed = nullptr);
 
 }  // namespace luxel
