@@ -418,6 +418,37 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a smoothed neigh
         if (x.surface == 2 && x.sampleSurface == 2) CHECK(x.normal.z == Approx(1));
 }
 
+TEST_CASE("relayout: a light placed on a face is moved 2 units out of the solid, as ericw-tools' FixLightsOnFaces", "[q1][relayout][cli]") {
+    // A light on the floor plane (z = 0) of the floor map is in solid by Light_PointInSolid_r's rule (within 0.1 of
+    // a plane with solid behind it). Moved along -x, +x, -y, +y it stays on the plane, -z is under the floor: +z is
+    // the first way out, so it lights as a light at z = 2 does (the same bytes). With "_nonudge" "1" it stays on
+    // the plane, below every sample point (1 unit above the floor): nothing reaches the floor, which keeps no style.
+    const std::string dir = tempDir("q1-relayout-nudge");
+    auto bake = [&](const std::string& name, const std::string& light) {
+        Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+        b.entities += "{\n\"classname\" \"light\"\n" + light + "\"light\" \"200\"\n}\n";
+        const Bytes map = b.build();
+        std::ofstream(dir + "/" + name + ".bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
+        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/" + name + "-out.bsp");
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        return std::make_pair(readQ1Lighting(dir + "/" + name + "-out.bsp"), r.err);
+    };
+    const auto [onFace, onFaceLog] = bake("on", "\"origin\" \"32 16 0\"\n");
+    const auto [above, aboveLog] = bake("above", "\"origin\" \"32 16 2\"\n");
+    const auto [stays, staysLog] = bake("stays", "\"origin\" \"32 16 0\"\n\"_nonudge\" \"1\"\n");
+    CHECK_THAT(onFaceLog, Catch::Contains("to 32 16 2"));
+    CHECK_THAT(aboveLog, !Catch::Contains("FixLightsOnFaces"));
+    auto face0 = [](const Q1Lighting& l) {
+        return std::find_if(l.lit.begin(), l.lit.end(), [](const Q1FaceLight& f) { return f.face == 0; });
+    };
+    REQUIRE(face0(onFace) != onFace.lit.end());
+    REQUIRE(face0(above) != above.lit.end());
+    CHECK(face0(onFace)->rgb == face0(above)->rgb);
+    CHECK(*std::max_element(face0(onFace)->rgb.begin(), face0(onFace)->rgb.end()) > 50);
+    CHECK(face0(stays) == stays.lit.end());
+}
+
 TEST_CASE("relayout: a texinfo's minlight from texinfo.json floors its faces, in Quake's units", "[q1][relayout][cli]") {
     // No lights; texinfo 0 (the floor map's face 0) has "minlight" 100: every luxel 100 x rangescale 0.5 = 50.
     // Face 1 (texinfo 1) has none: no style reaches 1, so it keeps none.

@@ -161,12 +161,16 @@ bool solidForSamples(const World& world, int32_t index, Vec3 p, int& budget) {
 
 }  // namespace
 
+bool pointInWorldSolid(const World& world, Vec3 p) {
+    int budget = 4096;
+    return !world.nodes.empty() && solidForSamples(world, 0, p, budget);
+}
+
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf) {
     auto open = [&](Vec3 q) {
         const int32_t l = findLeaf(world, q);
         if (leaf) *leaf = l;
-        int budget = 4096;
-        return world.nodes.empty() || !solidForSamples(world, 0, q, budget);
+        return !pointInWorldSolid(world, q);
     };
     if (open(p)) return p;
     for (int i = 0; i < 8; ++i) {

@@ -134,6 +134,7 @@ void readEricwLight(const std::vector<Entity>& ents, size_t index, const std::st
     Light l;
     l.origin = origin;
     l.source = where;
+    l.nudgeOutOfSolid = number(ericwValue(e, {"nonudge"})) == 0;
     l.style = style;
     l.angleMix = anglescale;
     l.color = color / top;

@@ -24,6 +24,22 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     const EricwWorld settings = ericwWorld(world.entities, game);
     // Which faces cast shadows (light.cc FindModelInfo, trace_embree.cc): the world's, a brush entity's only with
     // "_shadow" "1", none whose texinfo qbsp marked "no_shadow" in NAME.texinfo.json beside the map.
+    // FixLightsOnFaces: light entities in solid (placed on a face) moved out of it, 2 units along an axis.
+    std::vector<std::string> nudged;
+    for (Light& l : out.lights) {
+        if (!l.nudgeOutOfSolid || !pointInWorldSolid(world, l.origin)) continue;
+        for (int i = 0; i < 6; ++i) {
+            Vec3 q = l.origin;
+            (i / 2 == 0 ? q.x : i / 2 == 1 ? q.y : q.z) += i % 2 ? 2.0f : -2.0f;
+            if (pointInWorldSolid(world, q)) continue;
+            l.origin = q;
+            nudged.push_back(fmt::format("{} to {} {} {}", l.source, q.x, q.y, q.z));
+            break;
+        }
+    }
+    if (!nudged.empty())
+        out.notes.push_back(fmt::format("{} light{} in solid moved 2 units out of it (ericw-tools' FixLightsOnFaces): {}{}", nudged.size(),
+                                        nudged.size() == 1 ? "" : "s", nudged.front(), nudged.size() > 1 ? ", ..." : ""));
     EricwSurfaces surfaces = ericwSurfaces(world, source, out.notes);
     out.castsNoShadow = std::move(surfaces.castsNoShadow);
     DirectBakeRules& r = out.rules;

@@ -110,6 +110,9 @@ struct LuxelSamples {
 // nullopt when all are in solid.
 // `leaf`, when given, receives the leaf of the point returned.
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf = nullptr);
+// ericw-tools' Light_PointInWorld: whether p is in the world's solid or sky, a point within 0.1 of a node's plane
+// counting as solid when either side is.
+bool pointInWorldSolid(const World& world, Vec3 p);
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules);
 

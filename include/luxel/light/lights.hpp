@@ -62,6 +62,9 @@ struct Light {
     // against hot spots, `_extradist`).
     float minDistance = 0, extraDistance = 0;
     bool angleAttenuation = true;  // times the receiver's cos(incidence) (q3map2: off with spawnflags 2)
+    // ericw-tools' FixLightsOnFaces (light entities without _nonudge): an origin in the world's solid (a light
+    // placed on a face) moves 2 units along the first of -x, +x, -y, +y, -z, +z that leaves it.
+    bool nudgeOutOfSolid = false;
     float angleScale = 0;          // Quake 3, > 0: cos(incidence) / angleScale, at most 1 (q3map2 `_anglescale`)
     // Quake 2 (ericw-tools' _anglescale, 0.5 by default; 1 elsewhere): the light is multiplied by
     // (1 - angleMix) + angleMix cos(incidence) where angleAttenuation holds.
