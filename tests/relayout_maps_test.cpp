@@ -23,12 +23,14 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
     // byte of 1 or 2). Since texels outside a phong-smoothed face walk onto its smoothed neighbours, as onto
     // coplanar ones (CalcPointNormal), lq_e1m5's are 19 (45 before: 26 leaf and rock faces it lit and luxel left
     // dark) and lqdm1's 2 (4 before), faces 579 and 3628: a thin sliver facing down and a thin wedge. Since lights
-    // on a face move out of the solid (FixLightsOnFaces), lq_e1m5's are 14 (a ceiling lit by a light on its plane).
+    // on a face move out of the solid (FixLightsOnFaces), lq_e1m5's are 14 (a ceiling lit by a light on its plane),
+    // and since light entities are vis-culled by the leaves that list a face (CalcPvs), 8 (faces no leaf lists,
+    // under water and inside a basin, which light leaves dark).
     struct Build {
         std::string name;
         size_t styleDifferences;
     };
-    for (const Build& b : {Build{"lqdm1", 2}, Build{"lq_e1m2", 7}, Build{"lq_e1m5", 14}}) {
+    for (const Build& b : {Build{"lqdm1", 2}, Build{"lq_e1m2", 7}, Build{"lq_e1m5", 8}}) {
         INFO(b.name);
         const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
         if (!fs::exists(from + b.name + ".unlit.bsp")) {

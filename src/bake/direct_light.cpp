@@ -11,6 +11,7 @@
 #include <limits>
 #include <optional>
 
+#include "luxel/bake/face_pvs.hpp"
 #include "luxel/bake/grid_points.hpp"
 #include "luxel/bake/occlusion.hpp"
 #include "luxel/light/luxels.hpp"
@@ -110,7 +111,8 @@ std::vector<int32_t> lightClusters(const World& world, const std::vector<Light>&
     std::vector<int32_t> out(lights.size(), -1);
     if (!rules.usePvs) return out;
     for (size_t i = 0; i < lights.size(); ++i)
-        if (lights[i].kind != Light::Kind::Sun) out[i] = findCluster(world, lights[i].origin);
+        if (lights[i].kind != Light::Kind::Sun)
+            out[i] = rules.facePvs ? lightCullCluster(world, lights[i].origin) : findCluster(world, lights[i].origin);
     return out;
 }
 
@@ -282,6 +284,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
     }
     std::vector<Vec3> light(values), direction(deluxe ? luxels.size() : 0), floor(rules.floorAfterBounce ? luxels.size() : 0);
     const std::vector<uint8_t>& hole = samples.hole;
+    // ericw-tools' vis culling of light entities by the leaves listing a world face.
+    const bool facePvs = rules.usePvs && rules.facePvs;
+    const std::vector<std::vector<uint32_t>> listing = facePvs ? leavesListing(world) : std::vector<std::vector<uint32_t>>{};
+    const uint32_t worldBegin = world.models.empty() ? 0 : world.models[0].firstSurface;
+    const uint32_t worldEnd = world.models.empty() ? uint32_t(world.surfaces.size()) : worldBegin + world.models[0].numSurfaces;
+    auto entityLight = [](const Light& l) { return l.kind == Light::Kind::Point || l.kind == Light::Kind::Spot; };
     std::atomic<uint64_t> rays{0}, blocked{0};
     tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
         uint64_t myRays = 0, myBlocked = 0;
@@ -300,7 +308,10 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
             const bool translucent = flagged(rules.translucent, surface);
             bool planar = !translucent;
             for (size_t i = run.begin; i < run.end && planar; ++i) planar = luxels[i].normal == runNormal;
+            const bool byFace = facePvs && surface >= worldBegin && surface < worldEnd && surface < listing.size();
+            const FaceSight sight = byFace ? faceSight(world, listing[surface]) : FaceSight{};
             for (uint32_t li : lightsNear(lights, mins, maxs)) {
+                if (byFace && entityLight(lights[li]) && !sight.sees(lightCluster[li])) continue;
                 if (lights[li].cosineCulled && outsideCosines(lights[li], mins, maxs, planar ? &runNormal : nullptr)) continue;
                 const size_t slot = size_t(std::find(styles.begin(), styles.end(), lights[li].style) - styles.begin());
                 if (slot < 4 || (deluxe && freeSlot)) near.push_back({li, slot < 4 ? slot : kNoSlot});
@@ -337,13 +348,14 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     if (beyondEnvelope(l, groupMins, groupMaxs)) continue;
                     if (l.cosineCulled && outsideCosines(l, groupMins, groupMaxs, planar ? &runNormal : nullptr)) continue;
                     uint32_t lit = 0;  // bit j: luxel j gets this light
+                    const bool perSample = !(byFace && entityLight(l));  // else the face saw it above
                     arrival(l, sample, normal, count, arrivals);
                     if (l.occlusionScale > 0 && !(l.occlusionScale == dirtScale && l.occlusionGain == dirtGain)) {
                         dirtScale = l.occlusionScale, dirtGain = l.occlusionGain;
                         for (size_t j = 0; j < count; ++j) dirt[j] = occlusionFactor(occlusion[j], dirtScale, dirtGain);
                     }
                     for (size_t j = 0; j < count; ++j) {
-                        if (hole[g + j] || !world.pvs.visible(cluster[j], lightCluster[li])) continue;
+                        if (hole[g + j] || (perSample && !world.pvs.visible(cluster[j], lightCluster[li]))) continue;
                         if (!arrivals[j].reaches() && translucent) arrivals[j] = arrivalAt(arrival, l, sample[j], -normal[j]);
                         if (!arrivals[j].reaches()) continue;
                         if (l.occlusionScale > 0) arrivals[j].color = arrivals[j].color * dirt[j];

@@ -72,7 +72,7 @@ size_t readShortLeaves(ByteReader& r, size_t recordBytes, const ShortLeafLimits&
     w.leaves.resize(numLeaves);
     for (Leaf& leaf : w.leaves) {
         const size_t at = r.position();
-        r.seek(at + 4);  // contents
+        leaf.liquid = (uint32_t(r.i32()) & limits.liquidContents) != 0;
         leaf.cluster = r.i16();
         // Without a vis lump clusters are still numbered (quake-experiments_test1), just not checkable.
         if (leaf.cluster < -1 || (!w.pvs.empty() && leaf.cluster >= w.pvs.numClusters))

@@ -29,6 +29,7 @@ struct ShortLeafLimits {
     size_t numLeafFaces = 0, numLeafBrushes = 0;
     size_t numAreas = 0;  // Short areas are checked against it when there are any
     LeafArea area = LeafArea::Short;
+    uint32_t liquidContents = 0;  // contents bits that make a leaf liquid (Leaf::liquid)
 };
 
 // Quake 2 / Source leaves: contents, cluster (checked against the PVS in `w`), area, int16 bounds, leaf face

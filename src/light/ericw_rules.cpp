@@ -66,6 +66,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     // with vis data); its bounce lights it culls by probe rays instead, but the PVS only drops luxels no
     // shadow ray could reach, so the light is the same and the rays far fewer.
     r.usePvs = true;
+    r.facePvs = true;
     r.sunRay = ShadowRay::SunToSky;  // LightFace_Sky: lit only where the first hit is a sky face
     constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
     r.translucent.assign(world.surfaces.size(), false);

@@ -61,6 +61,9 @@ struct DirectBakeRules {
     // onto (luxelCentres with LuxelReach::EricwOneTexel); such a luxel takes its normal from the surface it
     // walked onto (Luxel::sampleSurface).
     std::vector<std::vector<uint32_t>> phongSmoothed{};
+    // With usePvs, ericw-tools' culling of point and spot lights (bake/face_pvs.hpp): a world face takes the
+    // lights its marksurface leaves see; other lights and brush entities' faces go by each sample's cluster.
+    bool facePvs = false;
     // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
     bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the

@@ -40,6 +40,7 @@ struct Leaf {
     int32_t cluster = -1;  // -1: outside the map / solid
     int32_t area = 0;
     bool sky = false;  // Quake 1: a sky leaf (CONTENTS_SKY), which ericw-tools' light keeps sample points out of
+    bool liquid = false;  // Quake 1 / 2: water, slime or lava, which ericw-tools' light never vis-culls across
     Vec3 mins, maxs;
     uint32_t firstLeafSurface = 0, numLeafSurfaces = 0;  // into World::leafSurfaces
 };

@@ -51,6 +51,7 @@ inline constexpr size_t kPlaneBytes = 20, kTexinfoBytes = 40, kModelBytes = 64;
 inline constexpr uint32_t kTexSpecial = 1;
 
 // Leaf contents (bspfile.h).
+inline constexpr int32_t kContentsWater = -3, kContentsSlime = -4, kContentsLava = -5;
 inline constexpr int32_t kContentsSolid = -2, kContentsSky = -6;
 
 // A lit face wider or taller than this many luxels is malformed (engines refuse faces past 18 luxels at the

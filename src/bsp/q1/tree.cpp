@@ -86,6 +86,7 @@ void decodeTree(Context& c, World& w) {
         const bool visible = i >= 1 && int64_t(i) <= clusters;
         leaf.cluster = visible && contents != kContentsSolid ? int32_t(i - 1) : -1;
         leaf.sky = contents == kContentsSky;
+        leaf.liquid = contents == kContentsWater || contents == kContentsSlime || contents == kContentsLava;
         if (!haveVis || !visible) continue;
         uint8_t* row = w.pvs.rows.data() + size_t(i - 1) * rowBytes;
         if (visOffset < 0) {

@@ -39,6 +39,7 @@ inline constexpr size_t kPlaneBytes = 20, kNodeBytes = 28, kTexinfoBytes = 76, k
                         kAreaBytes = 8, kAreaPortalBytes = 8;
 
 inline constexpr uint32_t kContentsSolid = 0x1;  // brush / leaf contents (q_shared.h)
+inline constexpr uint32_t kContentsLava = 0x8, kContentsSlime = 0x10, kContentsWater = 0x20;
 
 using namespace q2flags;  // texinfo surface flags
 

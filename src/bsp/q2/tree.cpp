@@ -34,7 +34,7 @@ void decodeTree(Context& c, World& w) {
     std::vector<uint32_t> leafBrushes;
     std::vector<bsp::Range> leafBrushRanges;
     c.numLeafBrushes = bsp::readIndexLump(c.lump(kLeafBrushes), kLeafBrushBytes, c.numBrushes, "brush", &leafBrushes);
-    bsp::readShortLeaves(c.lump(kLeafs), kLeafBytes, {c.numLeafFaces, c.numLeafBrushes, c.numAreas, bsp::LeafArea::Short},
+    bsp::readShortLeaves(c.lump(kLeafs), kLeafBytes, {c.numLeafFaces, c.numLeafBrushes, c.numAreas, bsp::LeafArea::Short, kContentsLava | kContentsSlime | kContentsWater},
                          w, &leafBrushRanges);
     c.numNodes = bsp::readShortNodes(c.lump(kNodes), kNodeBytes, c.numPlanes, c.numLeaves, c.numFaces, w);
     c.numModels = bsp::readQuakeModels(c.lump(kModels), c.numNodes, c.numLeaves, c.numFaces, w);
