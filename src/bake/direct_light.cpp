@@ -168,6 +168,16 @@ bool pointInWorldSolid(const World& world, Vec3 p) {
     return !world.nodes.empty() && solidForSamples(world, 0, p, budget);
 }
 
+std::optional<Vec3> movedOutOfSolid(const World& world, Vec3 p, float distance) {
+    if (!pointInWorldSolid(world, p)) return p;
+    for (int i = 0; i < 6; ++i) {
+        Vec3 q = p;
+        (i / 2 == 0 ? q.x : i / 2 == 1 ? q.y : q.z) += i % 2 ? distance : -distance;
+        if (!pointInWorldSolid(world, q)) return q;
+    }
+    return std::nullopt;
+}
+
 std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf) {
     auto open = [&](Vec3 q) {
         const int32_t l = findLeaf(world, q);

@@ -18,9 +18,10 @@ namespace {
 constexpr uint8_t kNoStyle = 255;
 
 // ericw-tools' LightFace_AutoMin: a brush entity's face with samples in solid (or too far off the face) gets
-// at those samples the light at the model's centre (its light grid sample there: every light of the style
-// with no receiver angle, shadow rays from the centre, moved out of solid first), instead of its neighbours'.
-// Returns the holes that remain (the world's).
+// at those samples the light at the model's centre, its light grid sample there (FixPointAndCalcLightgrid,
+// LightPoint_Entity): the centre moved 2 units out of solid (none when it cannot be), each light of the style
+// taken with the brightest of the six axis normals, a shadow ray from the centre; times rules.autoMinlightScale. Instead of
+// its neighbours'. Returns the holes that remain (the world's).
 std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene, const std::vector<Light>& lights,
                                        const DirectBakeRules& rules, std::vector<LightmapHole> holes,
                                        std::vector<LightmapPage>& pages) {
@@ -31,15 +32,22 @@ std::vector<LightmapHole> autoMinlight(const World& world, const RayScene& scene
         if (out) return out;
         const Model& model = world.models[m];
         const Vec3 centre = model.origin + (model.mins + model.maxs) * 0.5f;
-        const std::optional<Vec3> open = openSamplePoint(world, centre);
+        const std::optional<Vec3> open = movedOutOfSolid(world, centre, 2.0f);
         out = Vec3{};
         if (!open) return out;
+        const Vec3 points[6] = {*open, *open, *open, *open, *open, *open};
+        const Vec3 axes[6] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
         for (const Light& l : lights) {
-            const LightArrival a = arrivalAt(rules.arrival, l, *open, Vec3{});
-            if (!a.reaches()) continue;
+            LightArrival a[6];
+            rules.arrival(l, points, axes, 6, a);
+            // LIGHTPOINT_TAKE_MAX: the brightest of the six (the first of equals).
+            Vec3 sum;
+            for (const LightArrival& x : a)
+                if (dot(x.color, x.color) > dot(sum, sum)) sum = x.color;
+            if (!(std::max({sum.x, sum.y, sum.z}) > 0)) continue;
             const bool sun = l.kind == Light::Kind::Sun;
-            if (scene.occluded(*open, a.toLight, 0.01f, sun ? 1e30f : a.distance, sun ? rules.sunRay : ShadowRay::Light)) continue;
-            *out += a.color;
+            if (scene.occluded(*open, a[5].toLight, 0.01f, sun ? 1e30f : a[5].distance, sun ? rules.sunRay : ShadowRay::Light)) continue;
+            *out += sum * rules.autoMinlightScale;
         }
         return out;
     };

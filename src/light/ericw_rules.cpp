@@ -27,15 +27,11 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     // FixLightsOnFaces: light entities in solid (placed on a face) moved out of it, 2 units along an axis.
     std::vector<std::string> nudged;
     for (Light& l : out.lights) {
-        if (!l.nudgeOutOfSolid || !pointInWorldSolid(world, l.origin)) continue;
-        for (int i = 0; i < 6; ++i) {
-            Vec3 q = l.origin;
-            (i / 2 == 0 ? q.x : i / 2 == 1 ? q.y : q.z) += i % 2 ? 2.0f : -2.0f;
-            if (pointInWorldSolid(world, q)) continue;
-            l.origin = q;
-            nudged.push_back(fmt::format("{} to {} {} {}", l.source, q.x, q.y, q.z));
-            break;
-        }
+        if (!l.nudgeOutOfSolid) continue;
+        const std::optional<Vec3> q = movedOutOfSolid(world, l.origin, 2.0f);
+        if (!q || *q == l.origin) continue;
+        l.origin = *q;
+        nudged.push_back(fmt::format("{} to {} {} {}", l.source, q->x, q->y, q->z));
     }
     if (!nudged.empty())
         out.notes.push_back(fmt::format("{} light{} in solid moved 2 units out of it (ericw-tools' FixLightsOnFaces): {}{}", nudged.size(),
@@ -67,6 +63,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     // shadow ray could reach, so the light is the same and the rays far fewer.
     r.usePvs = true;
     r.facePvs = true;
+    r.autoMinlightScale = settings.range;
     r.sunRay = ShadowRay::SunToSky;  // LightFace_Sky: lit only where the first hit is a sky face
     constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
     r.translucent.assign(world.surfaces.size(), false);

@@ -64,6 +64,9 @@ struct DirectBakeRules {
     // With usePvs, ericw-tools' culling of point and spot lights (bake/face_pvs.hpp): a world face takes the
     // lights its marksurface leaves see; other lights and brush entities' faces go by each sample's cluster.
     bool facePvs = false;
+    // ericw-tools' LightFace_AutoMin (bake/relaid_out_styles.hpp): a brush entity's samples in solid take the light
+    // grid sample at the model's centre times this (light applies the rangescale to it twice).
+    float autoMinlightScale = 1;
     // Whether windows tint the light through them (ShadowCast::Tint; ericw-tools does, qrad3 lets it through).
     bool tintedShadows = false;
     // Per world surface (empty: none): translucent (ericw-tools: liquids and windows): lit from both sides (the
@@ -116,6 +119,9 @@ std::optional<Vec3> openSamplePoint(const World& world, Vec3 p, int32_t* leaf = 
 // ericw-tools' Light_PointInWorld: whether p is in the world's solid or sky, a point within 0.1 of a node's plane
 // counting as solid when either side is.
 bool pointInWorldSolid(const World& world, Vec3 p);
+// ericw-tools' FixLightOnFace: p when it is not in the world's solid, else p moved `distance` along the first of
+// -x, +x, -y, +y, -z, +z that leaves it; nullopt when none does.
+std::optional<Vec3> movedOutOfSolid(const World& world, Vec3 p, float distance);
 
 LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const RayScene& scene, const DirectBakeRules& rules);
 
