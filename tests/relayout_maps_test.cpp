@@ -120,6 +120,52 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
     }
 }
 
+TEST_CASE("relayout: GoldSrc hl_basic laid out and lit anew has ericw-tools' extents, styles and light", "[maps][hl][relayout]") {
+    LUXEL_REQUIRE_SHARED_MAPS();
+    // ericw-tools' own test map, built with qbsp -hlbsp and lit by its light (RGB lighting lump): baked again from
+    // its faces with the layout light makes, every face against light's, by an independent reader of the lump.
+    const std::string from = *sharedMaps() + "/hl/hl_basic/hl_basic.bsp";
+    if (!fs::exists(from)) {
+        WARN("SKIPPED: " << from << " not found");
+        return;
+    }
+    const std::string dir = tempDir("hl-relayout");
+    const CommandResult r = runLuxel("bake " + from + " --relayout --write " + dir + "/hl_basic.bsp");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const Q1Lighting ericw = readQ1Lighting(from), ours = readQ1Lighting(dir + "/hl_basic.bsp");
+    REQUIRE(ours.faces == ericw.faces);
+    REQUIRE(ericw.lit.size() >= 20);
+    std::map<uint32_t, const Q1FaceLight*> byFace;
+    for (const Q1FaceLight& f : ericw.lit) byFace[f.face] = &f;
+    CHECK(ours.lit.size() == ericw.lit.size());
+    std::vector<double> relative;
+    double lumaEricw = 0, lumaOurs = 0;
+    for (const Q1FaceLight& f : ours.lit) {
+        const auto it = byFace.find(f.face);
+        REQUIRE(it != byFace.end());
+        const Q1FaceLight& e = *it->second;
+        INFO("face " << f.face);
+        CHECK(f.styles == e.styles);
+        CHECK(f.width == e.width);
+        CHECK(f.height == e.height);
+        if (f.rgb.size() != e.rgb.size()) continue;
+        for (size_t k = 0; k < f.rgb.size(); k += 3) {
+            const double ye = 0.2126 * e.rgb[k] + 0.7152 * e.rgb[k + 1] + 0.0722 * e.rgb[k + 2];
+            const double yo = 0.2126 * f.rgb[k] + 0.7152 * f.rgb[k + 1] + 0.0722 * f.rgb[k + 2];
+            lumaEricw += ye, lumaOurs += yo;
+            if (ye > 0) relative.push_back(std::abs(yo - ye) / ye);
+        }
+    }
+    REQUIRE(!relative.empty());
+    std::sort(relative.begin(), relative.end());
+    const double median = relative[relative.size() / 2], luma = lumaOurs / lumaEricw - 1;
+    WARN("hl_basic relit: " << ours.lit.size() << " faces lit (ericw-tools " << ericw.lit.size() << "); median relative error "
+                            << 100 * median << "%, p90 " << 100 * relative[relative.size() * 9 / 10] << "%, mean luma " << 100 * luma << "%");
+    CHECK(median <= 0.05);          // the issue's bounds
+    CHECK(std::abs(luma) <= 0.03);
+}
+
 TEST_CASE("relayout: Quake 2 builds baked from unlit have ericw-tools' faces and blocks and its light", "[maps][q2][relayout]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     // q2_light_cone: three spotlights; q2_dirt: dirt over minlight, no lights (its edge luxels differ: see README).

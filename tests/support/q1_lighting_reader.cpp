@@ -66,8 +66,10 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
         out.variant = "2PSB", wide = true;
     } else if (f.i32(0) == 29) {
         out.variant = "BSP29";
+    } else if (f.i32(0) == 30) {
+        out.variant = "BSP30";  // GoldSrc: the lighting lump is RGB, face offsets in bytes
     } else {
-        throw std::runtime_error(bspPath + ": not a Quake 1 BSP29 / BSP2 / 2PSB file");
+        throw std::runtime_error(bspPath + ": not a Quake 1 BSP29 / BSP2 / 2PSB or GoldSrc BSP30 file");
     }
     std::array<Lump, 15> lumps;
     size_t end = 0;
@@ -82,8 +84,9 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
     // The light shown: BSPX RGBLIGHTING, a .lit, the grey lump.
     const uint8_t* light = f.bytes.data() + lighting.offset;
     size_t lightBytes = lighting.length;
-    int channels = 1;
-    out.source = "grey";
+    const bool goldSrc = out.variant == "BSP30";
+    int channels = goldSrc ? 3 : 1;
+    out.source = goldSrc ? "RGB lump" : "grey";
     const size_t bspx = (end + 3) / 4 * 4;
     Lump decoupled;
     bool haveDecoupled = false;
@@ -99,6 +102,7 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
                 haveDecoupled = true;
             }
             if (name != "RGBLIGHTING") continue;
+            if (goldSrc) continue;
             if (l.length != 3 * lighting.length) throw std::runtime_error(bspPath + ": RGBLIGHTING is not 3 x the lighting lump");
             light = f.bytes.data() + l.offset;
             lightBytes = l.length;
@@ -181,7 +185,7 @@ Q1Lighting readQ1Lighting(const std::string& bspPath, const std::string& litPath
             }
         }
         const size_t luxels = size_t(fl.width) * size_t(fl.height);
-        const size_t start = size_t(fl.lightOffset) * size_t(channels), bytes = luxels * size_t(channels);
+        const size_t start = size_t(fl.lightOffset) * size_t(goldSrc ? 1 : channels), bytes = luxels * size_t(channels);
         if (fl.width <= 0 || fl.height <= 0 || start + bytes > lightBytes)
             throw std::runtime_error(bspPath + ": face " + std::to_string(face) + " lightmap outside its light");
         fl.rgb.resize(luxels * 3);
