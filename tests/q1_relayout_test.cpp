@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/bsp/decoupled_layout.hpp"
@@ -347,29 +348,49 @@ TEST_CASE("relayout: a sun straight down leaves the floor under a roof dark, its
     }
 }
 
+namespace {
+
+// The floor map and two triangles across the diagonal of (0,0)-(64,32): T (0,0,0) (0,32,0) (64,0,0) on the floor
+// and U (64,0,0) (0,32,0) `third` on plane `plane` (the floor's, 0, unless given), decoded laid out anew: T is
+// surface 2, its block 5 x 3 luxels (s = x, t = y at 16-unit steps), U surface 3.
+struct TwoTriangles {
+    World world;
+    Geometry geometry;
+};
+TwoTriangles twoTriangles(Vec3 third, std::optional<std::pair<Vec3, float>> plane = std::nullopt) {
+    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+    const int32_t uPlane = plane ? b.addPlane(plane->first, plane->second) : 0;
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 0, 0}}, 0, false, 0);
+    b.addFace({{64, 0, 0}, {0, 32, 0}, third}, uPlane, false, 0);
+    b.models[0].numFaces = int32_t(b.faces.size());
+    DecodeOptions o;
+    o.relayoutLightmaps = true;
+    TwoTriangles out{decodeMap(memorySource(b.build(), "test.bsp"), o), {}};
+    out.geometry = tessellate(out.world);
+    const Surface& t = out.world.surfaces[2];
+    REQUIRE(t.lightmapRect[2] == 5);
+    REQUIRE(t.lightmapRect[3] == 3);
+    return out;
+}
+
+// T's luxel of texel (4, 2), at (64, 32): 1.8 luxels past T's diagonal (nullptr: none).
+const Luxel* cornerLuxel(const World& w, const std::vector<Luxel>& luxels) {
+    const Surface& t = w.surfaces[2];
+    for (const Luxel& l : luxels)
+        if (l.surface == 2 && l.x == t.lightmapRect[0] + 4 && l.y == t.lightmapRect[1] + 2) return &l;
+    return nullptr;
+}
+
+}  // namespace
+
 TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a coplanar neighbour", "[q1][relayout]") {
     // Two triangles on the floor plane split the square (0, 0)-(64, 32) along its diagonal: T (0,0) (0,32) (64,0)
     // and U (64,0) (0,32) (64,32). T's block (s = x, t = y: 5 x 3 luxels at 16-unit steps) has a texel at (64, 32),
     // 1.8 luxels past T's diagonal: light walks across the diagonal into U, which holds it, and samples it there.
-    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
-    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 0, 0}}, 0, false, 0);
-    b.addFace({{64, 0, 0}, {0, 32, 0}, {64, 32, 0}}, 0, false, 0);
-    b.models[0].numFaces = int32_t(b.faces.size());
-    DecodeOptions o;
-    o.relayoutLightmaps = true;
-    const World w = decodeMap(memorySource(b.build(), "test.bsp"), o);
-    const Geometry g = tessellate(w);
-    const Surface& t = w.surfaces[2];
-    REQUIRE(t.lightmapRect[2] == 5);
-    REQUIRE(t.lightmapRect[3] == 3);
-    auto find = [&](const std::vector<Luxel>& luxels) -> const Luxel* {
-        for (const Luxel& l : luxels)
-            if (l.surface == 2 && l.x == t.lightmapRect[0] + 4 && l.y == t.lightmapRect[1] + 2) return &l;
-        return nullptr;
-    };
-    CHECK(find(luxelCentres(w, g)) == nullptr);
+    const auto [w, g] = twoTriangles({64, 32, 0});
+    CHECK(cornerLuxel(w, luxelCentres(w, g)) == nullptr);
     const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
-    const Luxel* l = find(ericw);
+    const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->position.x == Approx(64).margin(1e-3));
     CHECK(l->position.y == Approx(32).margin(1e-3));
@@ -382,29 +403,13 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a smoothed neigh
     // the diagonal and U is not coplanar, so without phong smoothing there is no luxel there. With T smoothed
     // with U, light (CalcPointNormal) lifts the point 1 unit off T, (64,32,1), and projects it onto U's plane:
     // (64,32,1) + (-1,-2,4) x 60 / 21 = (61.1429, 26.2857, 12.4286), inside U; the luxel samples there, on U's plane.
-    Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
     const float r21 = std::sqrt(21.0f);
-    const int32_t tilted = b.addPlane({-1 / r21, -2 / r21, 4 / r21}, -64 / r21);
-    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 0, 0}}, 0, false, 0);
-    b.addFace({{64, 0, 0}, {0, 32, 0}, {64, 32, 16}}, tilted, false, 0);
-    b.models[0].numFaces = int32_t(b.faces.size());
-    DecodeOptions o;
-    o.relayoutLightmaps = true;
-    const World w = decodeMap(memorySource(b.build(), "test.bsp"), o);
-    const Geometry g = tessellate(w);
-    const Surface& t = w.surfaces[2];
-    REQUIRE(t.lightmapRect[2] == 5);
-    REQUIRE(t.lightmapRect[3] == 3);
-    auto find = [&](const std::vector<Luxel>& luxels) -> const Luxel* {
-        for (const Luxel& l : luxels)
-            if (l.surface == 2 && l.x == t.lightmapRect[0] + 4 && l.y == t.lightmapRect[1] + 2) return &l;
-        return nullptr;
-    };
-    CHECK(find(luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+    const auto [w, g] = twoTriangles({64, 32, 16}, std::pair{Vec3{-1 / r21, -2 / r21, 4 / r21}, -64 / r21});
+    CHECK(cornerLuxel(w, luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
     std::vector<std::vector<uint32_t>> smoothed(w.surfaces.size());
     smoothed[2] = {3}, smoothed[3] = {2};
     const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel, &smoothed);
-    const Luxel* l = find(ericw);
+    const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->sampleSurface == 3);
     CHECK(l->position.x == Approx(64 - 60.0 / 21).margin(1e-3));
