@@ -5,9 +5,11 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -225,32 +227,51 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
     // A map with no clusters (no vis) says nothing about where solid is.
     const bool solidKnown = rules.fillSolidSamples &&
                             std::any_of(world.leaves.begin(), world.leaves.end(), [](const Leaf& l) { return l.cluster >= 0; });
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 256), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) {
-            const Luxel& x = out.luxels[i];
-            Vec3 sample = x.position + x.normal * rules.sampleOffset;
-            int32_t leaf = -2;  // -2: not looked up
-            if (solidKnown) {
-                const std::optional<Vec3> open = openSamplePoint(world, sample, &leaf);
-                if (open) sample = *open;
-                else out.hole[i] = 1, leaf = -2;
+    // Blocks of 16 luxels (fixed by index, so the dirt packets are the same for any thread count).
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, (n + 15) / 16, 16), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t block = r.begin(); block != r.end(); ++block) {
+            const size_t i0 = block * 16, i1 = std::min(n, i0 + 16);
+            uint32_t dirty = 0;  // bit i - i0: luxel i takes dirt
+            for (size_t i = i0; i < i1; ++i) {
+                const Luxel& x = out.luxels[i];
+                Vec3 sample = x.position + x.normal * rules.sampleOffset;
+                int32_t leaf = -2;  // -2: not looked up
+                if (solidKnown) {
+                    const std::optional<Vec3> open = openSamplePoint(world, sample, &leaf);
+                    if (open) sample = *open;
+                    else out.hole[i] = 1, leaf = -2;
+                }
+                // Shadow rays start off the plane; the light's angle and the dirt rays take the phong normal.
+                out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
+                if (x.sampleSurface < rules.phongNormals.size() && !rules.phongNormals[x.sampleSurface].empty()) {
+                    const DrawSurface& d = geometry.surfaces[x.sampleSurface];
+                    const std::vector<Vec3>& normals = rules.phongNormals[x.sampleSurface];
+                    if (normals.size() == d.numVertices)
+                        out.luxels[i].normal = interpolatedNormal(geometry.vertices.data() + d.firstVertex, d.numVertices, normals, x.position, x.normal);
+                }
+                const bool translucent = x.surface < rules.translucent.size() && rules.translucent[x.surface];
+                if (!occlusionRays.empty() && !translucent && !out.hole[i]) dirty |= 1u << (i - i0);
+                out.sample[i] = sample;
+                // The sample's leaf when the shadow rays start at the sample (looked up above), else the start's.
+                if (!rules.usePvs) out.cluster[i] = -1;
+                else if (leaf != -2 && rules.sampleOffset > 0) out.cluster[i] = leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
+                else out.cluster[i] = findCluster(world, out.from[i]);
             }
-            // Shadow rays start off the plane; the light's angle and the dirt rays take the phong normal.
-            out.from[i] = rules.sampleOffset > 0 ? sample : x.position + x.normal * kShadowBias;
-            if (x.sampleSurface < rules.phongNormals.size() && !rules.phongNormals[x.sampleSurface].empty()) {
-                const DrawSurface& d = geometry.surfaces[x.sampleSurface];
-                const std::vector<Vec3>& normals = rules.phongNormals[x.sampleSurface];
-                if (normals.size() == d.numVertices)
-                    out.luxels[i].normal = interpolatedNormal(geometry.vertices.data() + d.firstVertex, d.numVertices, normals, x.position, x.normal);
+            // The block's dirt, its luxels of one normal (bit for bit: the rays' frame) at a time.
+            while (dirty) {
+                const Vec3 n = out.luxels[i0 + size_t(std::countr_zero(dirty))].normal;
+                Vec3 points[16];
+                size_t index[16], count = 0;
+                for (uint32_t rest = dirty; rest; rest &= rest - 1) {
+                    const size_t i = i0 + size_t(std::countr_zero(rest));
+                    if (std::memcmp(&out.luxels[i].normal, &n, sizeof n) != 0) continue;
+                    points[count] = out.sample[i], index[count++] = i;
+                    dirty &= ~(1u << (i - i0));
+                }
+                float occlusion[16];
+                occlusionOfPoints(scene, geometry, rules, occlusionRays, points, n, count, occlusion);
+                for (size_t k = 0; k < count; ++k) out.occlusion[index[k]] = occlusion[k];
             }
-            const bool translucent = x.surface < rules.translucent.size() && rules.translucent[x.surface];
-            if (!occlusionRays.empty() && !translucent && !out.hole[i])
-                out.occlusion[i] = occlusionAt(scene, geometry, rules, occlusionRays, sample, x.normal);
-            out.sample[i] = sample;
-            // The sample's leaf when the shadow rays start at the sample (looked up above), else the start's.
-            if (!rules.usePvs) out.cluster[i] = -1;
-            else if (leaf != -2 && rules.sampleOffset > 0) out.cluster[i] = leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
-            else out.cluster[i] = findCluster(world, out.from[i]);
         }
     });
     return out;

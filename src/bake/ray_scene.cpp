@@ -304,7 +304,7 @@ void RayScene::intersect(Vec3 origin, const Vec3* directions, int count, float t
 }
 
 void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar,
-                       RayHit* hits) const {
+                       RayHit* hits, bool coherent) const {
     if (count <= 0) return;
     alignas(64) RTCRayHit16 rh;
     alignas(64) int valid[16];
@@ -318,6 +318,7 @@ void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, f
     }
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
+    if (coherent) context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
     rtcIntersect16(valid, impl_->scene, &context, &rh);
     for (int i = 0; i < count; ++i) {
         RayHit& h = hits[i];

@@ -19,5 +19,9 @@ std::vector<Vec3> occlusionDirections(const DirectBakeRules::Occlusion& o);
 // surfaces (rules.translucent) count as depth.
 float occlusionAt(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
                   const std::vector<Vec3>& local, Vec3 p, Vec3 n);
+// The same for up to 16 points that share the normal n, into out[0 .. count): one packet of parallel rays a
+// direction (a single point's rays go 16 directions a packet).
+void occlusionOfPoints(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
+                       const std::vector<Vec3>& local, const Vec3* points, Vec3 n, size_t count, float* out);
 
 }  // namespace luxel

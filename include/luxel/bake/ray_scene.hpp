@@ -63,8 +63,9 @@ public:
     // The closest hit of one ray over [tNear, tFar). Thread-safe.
     RayHit closest(Vec3 origin, Vec3 direction, float tNear, float tFar) const;
     // Closest hits of `count` (<= 16) rays with their own origins and directions, traced as one packet
-    // (fast for coherent rays, e.g. the luxels of one surface). Thread-safe.
-    void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits) const;
+    // (fast for coherent rays, e.g. the luxels of one surface; `coherent` tells Embree so). Thread-safe.
+    void closest(const Vec3* origins, const Vec3* directions, int count, float tNear, float tFar, RayHit* hits,
+                 bool coherent = false) const;
     // Whether a shadow caster lies on the ray over [tNear, tFar) (any hit, not the closest). Thread-safe.
     bool occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, ShadowRay kind = ShadowRay::Light) const;
     // `count` (<= 16) shadow rays with their own origins, unit directions and far ends, traced as one packet:
