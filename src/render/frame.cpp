@@ -224,11 +224,12 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                     const Candidate& cand = cands[i];
                     const DrawVertex* base =
                         cand.src.frameVertices ? frameVerts.data() : geometry.vertices.data();
-                    Vec3 p[3];
+                    const Vec3 p[3] = {base[cand.src.v[0]].position, base[cand.src.v[1]].position, base[cand.src.v[2]].position};
+                    // Facing away: dropped before its corners are transformed (the same triangles pass either way).
+                    if (!cand.twoSided && !facesEye(p[0], p[1], p[2], eye)) continue;
                     raster::ClipVertex cv[3];
                     unsigned outAll = 0x1f;
                     for (int k = 0; k < 3; ++k) {
-                        p[k] = base[cand.src.v[k]].position;
                         const Vec4 h = transform(m, p[k]);
                         cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
                         unsigned code = (h.x > h.w ? 1u : 0u) | (h.x < -h.w ? 2u : 0u) | (h.y > h.w ? 4u : 0u) |
@@ -236,7 +237,6 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         outAll &= code;
                     }
                     if (outAll) continue;  // wholly outside one frustum plane
-                    if (!cand.twoSided && !facesEye(p[0], p[1], p[2], eye)) continue;
                     ++out.drawn;
                     raster::setupTriangle(cv, uint32_t(i), setup, out.raster, out.shade);
                 }

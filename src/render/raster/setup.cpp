@@ -54,6 +54,23 @@ struct Snapped {
     double invW, b1W, b2W;
 };
 
+// The pixels whose centres (pixel px's at px * kSub + kSub / 2) lie in the snapped box, clamped to the image.
+struct PixelBox {
+    int64_t x0, x1, y0, y1;
+};
+PixelBox pixelBox(int32_t minX, int32_t maxX, int32_t minY, int32_t maxY, const ScreenSetup& setup) {
+    PixelBox b;
+    b.x0 = std::max<int64_t>(-floorDiv(-(int64_t(minX) - kSub / 2), kSub), 0);
+    b.x1 = std::min<int64_t>(floorDiv(int64_t(maxX) - kSub / 2, kSub), setup.width - 1);
+    b.y0 = std::max<int64_t>(-floorDiv(-(int64_t(minY) - kSub / 2), kSub), 0);
+    b.y1 = std::min<int64_t>(floorDiv(int64_t(maxY) - kSub / 2, kSub), setup.height - 1);
+    return b;
+}
+bool coversPixelCentre(int32_t minX, int32_t maxX, int32_t minY, int32_t maxY, const ScreenSetup& setup) {
+    const PixelBox b = pixelBox(minX, maxX, minY, maxY, setup);
+    return b.x0 <= b.x1 && b.y0 <= b.y1;
+}
+
 // Plane through three (u, v, f) points; (u, v) in pixels relative to the first candidate pixel centre.
 AttrPlane fitPlane(const double u[3], const double v[3], const double f[3], double det) {
     double du1 = u[1] - u[0], du2 = u[2] - u[0], dv1 = v[1] - v[0], dv2 = v[2] - v[0];
@@ -73,14 +90,9 @@ bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, u
 
     int32_t minX = std::min({s[0].X, s[1].X, s[2].X}), maxX = std::max({s[0].X, s[1].X, s[2].X});
     int32_t minY = std::min({s[0].Y, s[1].Y, s[2].Y}), maxY = std::max({s[0].Y, s[1].Y, s[2].Y});
-    // Pixel px has its centre at px*kSub + kSub/2.
-    int64_t x0 = -floorDiv(-(int64_t(minX) - kSub / 2), kSub), x1 = floorDiv(int64_t(maxX) - kSub / 2, kSub);
-    int64_t y0 = -floorDiv(-(int64_t(minY) - kSub / 2), kSub), y1 = floorDiv(int64_t(maxY) - kSub / 2, kSub);
-    x0 = std::max<int64_t>(x0, 0);
-    y0 = std::max<int64_t>(y0, 0);
-    x1 = std::min<int64_t>(x1, setup.width - 1);
-    y1 = std::min<int64_t>(y1, setup.height - 1);
-    if (x0 > x1 || y0 > y1) return false;
+    const PixelBox box = pixelBox(minX, maxX, minY, maxY, setup);
+    if (box.x0 > box.x1 || box.y0 > box.y1) return false;
+    const int64_t x0 = box.x0, y0 = box.y0, x1 = box.x1, y1 = box.y1;
 
     RasterTri t;
     for (int e = 0; e < 3; ++e) {
@@ -156,6 +168,8 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     // Project and snap. Guard-band clipping keeps |x/w| <= gx, so the clamp only absorbs rounding.
     Snapped sv[8];
     const float lim = kGuardPixels + 2.0f;
+    int32_t minX = std::numeric_limits<int32_t>::max(), maxX = std::numeric_limits<int32_t>::min();
+    int32_t minY = minX, maxY = maxX;
     for (int i = 0; i < p.n; ++i) {
         const ClipVertex& c = p.v[i];
         float iw = 1.0f / c.w;
@@ -165,6 +179,14 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
         sy = std::clamp(sy, halfH - lim, halfH + lim);
         sv[i].X = int32_t(std::lrint(double(sx) * kSub));
         sv[i].Y = int32_t(std::lrint(double(sy) * kSub));
+        minX = std::min(minX, sv[i].X), maxX = std::max(maxX, sv[i].X);
+        minY = std::min(minY, sv[i].Y), maxY = std::max(maxY, sv[i].Y);
+    }
+    // No pixel centre in the polygon's box: none in any triangle of its fan (emitTriangle's own test, on the
+    // union of their boxes), so nothing more is worked out (most triangles of a small or distant view).
+    if (!coversPixelCentre(minX, maxX, minY, maxY, setup)) return 0;
+    for (int i = 0; i < p.n; ++i) {
+        const ClipVertex& c = p.v[i];
         double dw = 1.0 / double(c.w);
         sv[i].invW = dw;
         sv[i].b1W = double(c.b1) * dw;
