@@ -228,12 +228,14 @@ Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<u
 Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int shiftX,
                   const std::vector<uint8_t>* exclude) {
     // Bins list triangles nearest first so hierarchical depth rejects more; the depth test's tie-break on
-    // the id makes the picture independent of this order.
+    // the id makes the picture independent of this order. A frame of a few tiles (the camera searches'
+    // 64 x 36 scoring renders) rejects too little to pay for the sort: its triangles stay in id order.
+    constexpr int64_t kSortFromPixels = 128 * 128;
     std::vector<uint32_t> order;
     order.reserve(tris.size());
     for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
         if (!exclude || !(*exclude)[i]) order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (int64_t(width) * height >= kSortFromPixels) std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         if (tris[a].zNear != tris[b].zNear) return tris[a].zNear > tris[b].zNear;
         return a < b;
     });
