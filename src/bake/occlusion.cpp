@@ -73,11 +73,4 @@ void occlusionOfPoints(const RayScene& scene, const Geometry& geometry, const Di
     for (size_t i = 0; i < count; ++i) out[i] = dirs.empty() ? 0.0f : float(1.0 - sum[i] / double(dirs.size()) / depth);
 }
 
-float occlusionAt(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
-                  const std::vector<Vec3>& local, Vec3 p, Vec3 n) {
-    float o = 0;
-    occlusionOfPoints(scene, geometry, rules, local, &p, n, 1, &o);
-    return o;
-}
-
 }  // namespace luxel

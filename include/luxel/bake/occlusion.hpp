@@ -14,13 +14,10 @@ float occlusionFactor(float occlusion, float scale, float gain);
 // angleDeg inside (ericw-tools' SetupDirt order).
 std::vector<Vec3> occlusionDirections(const DirectBakeRules::Occlusion& o);
 
-// How enclosed point p with unit normal n is (0 open .. 1 closed): the rays `local` (about +z) turned into
-// ericw-tools' tangent frame of n, o = 1 - mean(min(hit, depth)) / depth; sky, misses and translucent
-// surfaces (rules.translucent) count as depth.
-float occlusionAt(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
-                  const std::vector<Vec3>& local, Vec3 p, Vec3 n);
-// The same for up to 16 points that share the normal n, into out[0 .. count): one packet of parallel rays a
-// direction (a single point's rays go 16 directions a packet).
+// How enclosed each of up to 16 points sharing the unit normal n is (0 open .. 1 closed), into out[0 .. count):
+// the rays `local` (about +z) turned into ericw-tools' tangent frame of n, o = 1 - mean(min(hit, depth)) / depth;
+// sky, misses and translucent surfaces (rules.translucent) count as depth. One packet of parallel rays a
+// direction, traced as coherent (light streams them so); a single point's rays go 16 directions a packet.
 void occlusionOfPoints(const RayScene& scene, const Geometry& geometry, const DirectBakeRules& rules,
                        const std::vector<Vec3>& local, const Vec3* points, Vec3 n, size_t count, float* out);
 
