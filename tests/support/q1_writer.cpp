@@ -470,4 +470,16 @@ Q1MapBuilder makeQ1FloorMap(Q1Variant variant, const Q1FloorOptions& options) {
     return b;
 }
 
+Q1MapBuilder makeQ1LayoutMap(Q1Variant v) {
+    Q1MapBuilder b = makeQ1FloorMap(v);
+    const int32_t turned = b.addTexinfo({0.5f, 0.5f, 0, 3}, {-0.5f, 0.5f, 0, 0}, 0);
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, turned);
+    const int32_t water = b.addMiptex("*water", 16, 16, std::vector<uint8_t>(256, 1));
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, water, kQ1TexSpecial));
+    const int32_t trigger = b.addMiptex("trigger", 16, 16, std::vector<uint8_t>(256, 2));
+    b.addFace({{0, 0, 0}, {0, 32, 0}, {64, 32, 0}, {64, 0, 0}}, 0, false, b.addTexinfo({1, 0, 0, 0}, {0, 1, 0, 0}, trigger));
+    b.models[0].numFaces = int32_t(b.faces.size());
+    return b;
+}
+
 }  // namespace luxel::test

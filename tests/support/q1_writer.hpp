@@ -195,6 +195,10 @@ struct Q1FloorOptions {
 //    model 0 over faces 0-1 with 2 visible leaves; PVS: leaf 1 sees leaf 1, leaf 2 sees leaves 1 and 2.
 Q1MapBuilder makeQ1FloorMap(Q1Variant variant, const Q1FloorOptions& options = {});
 
+// The floor map plus: face 2 on the floor with its texture axes turned 45 degrees and scaled (s = x/2 + y/2 + 3,
+// t = y/2 - x/2), face 3 TEX_SPECIAL (a liquid), face 4 textured "trigger".
+Q1MapBuilder makeQ1LayoutMap(Q1Variant v);
+
 // The floor map's luxel bytes: grey (f, k, i, j) = (5 + 10 i + 25 j + 100 f + 60 k) mod 256, colour
 // (grey, 255 - grey, (3 grey) mod 256).
 uint8_t q1FloorGrey(int face, int slot, int i, int j);
