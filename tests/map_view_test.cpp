@@ -127,6 +127,7 @@ TEST_CASE("decoding only the textures a view shows gives the same pixels as deco
             request.mode = "lit";
             request.width = 160;
             request.height = 90;
+            request.wholeTextures = true;  // the pixels of whole decodes (reduced ones: the next test)
             const RenderedView a = renderView(partial, request);
             REQUIRE(partial.materials);
             const size_t decodedForView = partial.materials->textures.size();
@@ -155,6 +156,46 @@ TEST_CASE("decoding only the textures a view shows gives the same pixels as deco
     }
     // The opaque pass leaves out materials the PVS names on most of these views.
     CHECK(prunedViews * 2 > specs.size() * 3);
+}
+
+TEST_CASE("textures decoded from the level a view samples give its frame within a level of whole ones", "[mapview][maps]") {
+    LUXEL_REQUIRE_OPENARENA();
+    size_t reducedViews = 0;
+    for (const char* name : {"oa_dm1", "oa_dm4", "oasago2"}) {
+        for (const char* camera : {"best", "overview"}) {
+            INFO(name << " " << camera);
+            const std::string spec = (kOpenArenaDir / "pak1-maps.pk3:maps").string() + "/" + name + ".bsp";
+            LoadedMap reduced = loadMap(openMapPath(spec), {}, {{kOpenArenaDir.string()}, "", 0});
+            LoadedMap whole = loadMap(openMapPath(spec), {}, {{kOpenArenaDir.string()}, "", 0});
+            ViewRequest request;
+            request.camera = camera;
+            request.mode = "lit";
+            const RenderedView a = renderView(reduced, request);
+            request.wholeTextures = true;
+            const RenderedView b = renderView(whole, request);
+            REQUIRE(a.display.bytes.size() == b.display.bytes.size());
+            REQUIRE(reduced.materials);
+            REQUIRE(whole.materials);
+            // The same materials, some of them from a coarser level, in less memory.
+            CHECK(reduced.texturesFor == whole.texturesFor);
+            size_t bytesReduced = 0, bytesWhole = 0, fromCoarser = 0;
+            for (const auto& t : reduced.materials->textures) {
+                for (const auto& level : t->paddedLevels) bytesReduced += level.size();
+                fromCoarser += t->firstLevel > 0 ? 1 : 0;
+            }
+            for (const auto& t : whole.materials->textures)
+                for (const auto& level : t->paddedLevels) bytesWhole += level.size();
+            CHECK(bytesReduced <= bytesWhole);
+            if (fromCoarser > 0) ++reducedViews;
+            // Only JPEG's scaled IDCT changes texels (other formats' levels are the whole chain's): the frames
+            // differ by a fraction of a level on average.
+            double sum = 0;
+            for (size_t i = 0; i < a.display.bytes.size(); ++i) sum += std::abs(int(a.display.bytes[i]) - int(b.display.bytes[i]));
+            const double mean = sum / double(a.display.bytes.size());
+            CHECK(mean <= 1.0);
+        }
+    }
+    CHECK(reducedViews >= 4);  // thumbnails and overviews of these maps sample levels below the top
 }
 
 TEST_CASE("a map inside an archive finds its textures in the archive's own folder", "[mapview][maps]") {

@@ -123,11 +123,12 @@ void addTriangles(RTCDevice device, RTCScene scene, const std::vector<Vec3>& poi
 // The nearest level-0 texel (RGBA8, alpha in the high byte) at texture coordinates st, wrapped, as q3map2's
 // TraceTriangle and ericw-tools' SampleTexture read their images (no filtering).
 uint32_t nearestTexel(const Texture& t, Vec2 st) {
-    const Texture::LevelSize& m = t.mips[0];
+    const size_t level = size_t(t.firstLevel);  // 0: bakes load whole textures
+    const Texture::LevelSize& m = t.mips[level];
     const float s = st.x - std::floor(st.x), u = st.y - std::floor(st.y);
     const int32_t x = std::clamp(int32_t(s * float(m.width)), 0, m.width - 1);
     const int32_t y = std::clamp(int32_t(u * float(m.height)), 0, m.height - 1);
-    return t.paddedLevels[0][size_t(y) * (size_t(m.width) + 1) + size_t(x)];
+    return t.paddedLevels[level][size_t(y) * (size_t(m.width) + 1) + size_t(x)];
 }
 
 uint8_t nearestAlpha(const Texture& t, Vec2 st) { return uint8_t(nearestTexel(t, st) >> 24); }

@@ -2,6 +2,7 @@
 
 #include <turbojpeg.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "luxel/util/error.hpp"
@@ -35,7 +36,19 @@ bool looksLikeJpeg(std::span<const uint8_t> bytes) {
     return bytes.size() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
 }
 
-std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const std::string& name) {
+std::optional<JpegSize> jpegSize(std::span<const uint8_t> bytes) {
+    tjhandle tj = decompressor();
+    int width = 0, height = 0, subsampling = 0, colorspace = 0;
+    if (tjDecompressHeader3(tj, bytes.data(), static_cast<unsigned long>(bytes.size()), &width, &height, &subsampling,
+                            &colorspace) != 0) {
+        tHandle.reset();
+        return std::nullopt;
+    }
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) return std::nullopt;
+    return JpegSize{width, height};
+}
+
+std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const std::string& name, int halvings) {
     tjhandle tj = decompressor();
     // TurboJPEG takes an unsigned long size; a texture never comes near that.
     const auto size = static_cast<unsigned long>(bytes.size());
@@ -53,6 +66,8 @@ std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const st
         throw DecodeError(name, "image", 0, "JPEG claims " + std::to_string(width) + "x" + std::to_string(height) +
                                                 " pixels, more than its " + std::to_string(bytes.size()) +
                                                 " bytes can hold");
+    const int shift = std::clamp(halvings, 0, 3);
+    width = (width + (1 << shift) - 1) >> shift, height = (height + (1 << shift) - 1) >> shift;  // TJSCALED
     RgbaImage image;
     image.width = width;
     image.height = height;

@@ -8,6 +8,7 @@
 #include "luxel/material/engine_resample.hpp"
 #include "luxel/material/jpeg.hpp"
 #include "luxel/material/pcx.hpp"
+#include "luxel/material/texture_sample.hpp"
 #include "luxel/util/error.hpp"
 #include "luxel/util/text.hpp"
 #include "material_loaders.hpp"
@@ -64,14 +65,41 @@ RgbaImage toRgba(const ByteImage& image, const std::string& name) {
     return out;
 }
 
-RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
+namespace {
+
+RgbaImage decodeImageFile(const std::vector<uint8_t>& bytes, const std::string& path, const std::string& name) {
+    if (endsWithIgnoreCase(path, ".pcx")) return decodePcx(bytes, name);  // OpenImageIO has no PCX reader
+    if (looksLikeJpeg(bytes))
+        if (std::optional<RgbaImage> jpeg = decodeJpegRgba(bytes, name)) return std::move(*jpeg);
+    return toRgba(decodeImageBytes(bytes, name), name);
+}
+
+bool powerOfTwo(int32_t side) { return side > 0 && (side & (side - 1)) == 0; }
+
+// A Quake 3 image from the level `footprint2` needs (TextureJob::decodeFrom): a JPEG whose sides are powers of two
+// through libjpeg's scaled IDCT, from reducedStart's level. Any other image is decoded whole (not reducible):
+// decoding it costs the same at every level, and one whole texture serves every need.
+LevelImage decodeQuake3Levels(const GameFiles& files, const std::string& path, float footprint2) {
     const auto bytes = files.read(path);
     if (!bytes) throw UsageError(path + ": not found");
     const std::string name = files.describe(path).value_or(path);
-    if (endsWithIgnoreCase(path, ".pcx")) return decodePcx(*bytes, name);  // OpenImageIO has no PCX reader
-    if (looksLikeJpeg(*bytes))
-        if (std::optional<RgbaImage> jpeg = decodeJpegRgba(*bytes, name)) return std::move(*jpeg);
-    return toRgba(decodeImageBytes(*bytes, name), name);
+    if (!endsWithIgnoreCase(path, ".pcx") && looksLikeJpeg(*bytes))
+        if (const std::optional<JpegSize> size = jpegSize(*bytes); size && powerOfTwo(size->width) && powerOfTwo(size->height)) {
+            const int32_t start = reducedStart(footprint2, size->width, size->height);
+            if (std::optional<RgbaImage> jpeg = decodeJpegRgba(*bytes, name, start))
+                return {std::move(*jpeg), start, size->width, size->height, true};
+        }
+    RgbaImage image = resampleToPowerOfTwo(decodeImageFile(*bytes, path, name));
+    const int32_t width = image.width, height = image.height;
+    return {std::move(image), 0, width, height, false};
+}
+
+}  // namespace
+
+RgbaImage decodeGameImage(const GameFiles& files, const std::string& path) {
+    const auto bytes = files.read(path);
+    if (!bytes) throw UsageError(path + ": not found");
+    return decodeImageFile(*bytes, path, files.describe(path).value_or(path));
 }
 
 int32_t TextureRequests::add(const GameFiles& files, const std::string& path, const std::string& params,
@@ -82,7 +110,7 @@ int32_t TextureRequests::add(const GameFiles& files, const std::string& path, co
     byKey_.emplace(key, index);
     const GameFiles* f = &files;
     jobs_.push_back({std::move(key), files.describe(path).value_or(path),
-                     [f, path, decode = std::move(decode)] { return decode(*f, path); }});
+                     [f, path, decode = std::move(decode)] { return decode(*f, path); }, 0, {}});
     return index;
 }
 
@@ -91,7 +119,7 @@ int32_t TextureRequests::addEmbedded(std::string key, std::string name, std::fun
     if (auto it = byKey_.find(key); it != byKey_.end()) return it->second;
     const int32_t index = int32_t(jobs_.size());
     byKey_.emplace(key, index);
-    jobs_.push_back({std::move(key), std::move(name), std::move(decode)});
+    jobs_.push_back({std::move(key), std::move(name), std::move(decode), 0, {}});
     return index;
 }
 
@@ -99,10 +127,21 @@ int32_t TextureRequests::addImage(const GameFiles& files, const std::string& pat
     return add(files, path, "image", decodeGameImage);
 }
 
-int32_t TextureRequests::addQuake3Image(const GameFiles& files, const std::string& path) {
-    return add(files, path, "image pow2", [](const GameFiles& f, const std::string& p) {
+int32_t TextureRequests::addQuake3Image(const GameFiles& files, const std::string& path, float footprint2) {
+    const size_t before = jobs_.size();
+    const int32_t index = add(files, path, "image pow2", [](const GameFiles& f, const std::string& p) {
         return resampleToPowerOfTwo(decodeGameImage(f, p));
     });
+    TextureJob& job = jobs_[size_t(index)];
+    const float need = reducedFootprint(footprint2);
+    if (jobs_.size() > before) {
+        const GameFiles* f = &files;
+        job.decodeFrom = [f, path](float need2) { return decodeQuake3Levels(*f, path, need2); };
+        job.footprint2 = need;
+    } else {
+        job.footprint2 = std::min(job.footprint2, need);  // the finest any use samples (0: whole)
+    }
+    return index;
 }
 
 void TextureRequests::resolve(MaterialSet& set, const World& world, bool greyMissing, size_t budget) {
@@ -172,11 +211,11 @@ void prefetchMaterialSources(const MapSource& source, const MaterialOptions& opt
 void forgetMaterialSources(const std::string& archivePath) { materials::forgetQuake3Games(archivePath); }
 
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
-                          const std::vector<bool>& decodeOnly) {
+                          const std::vector<bool>& decodeOnly, const std::vector<float>& footprints) {
     MaterialSet set;
     set.looks.resize(world.materials.size());
     switch (world.format) {
-        case MapFormat::Quake3: materials::loadQuake3(world, source, options, decodeOnly, set); break;
+        case MapFormat::Quake3: materials::loadQuake3(world, source, options, decodeOnly, footprints, set); break;
         case MapFormat::Quake2: materials::loadQuake2(world, options, set); break;
         case MapFormat::Source: materials::loadSource(world, options, set); break;
         case MapFormat::Quake1:

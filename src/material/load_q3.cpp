@@ -151,6 +151,10 @@ std::shared_ptr<const Q3Game> cachedGame(const Q3Mounts& mounts) {
 
 bool anyStage(const Q3Shader& sh, auto pred) { return std::any_of(sh.stages.begin(), sh.stages.end(), pred); }
 
+// A tcMod scale's smaller factor, squared: the frame's footprint on a texture scaled by it is at least the
+// base coordinates' footprint times this.
+float smallerSquare(Vec2 scale) { return std::min(scale.x * scale.x, scale.y * scale.y); }
+
 }  // namespace
 
 void forgetQuake3Games(const std::string& archivePath) {
@@ -164,7 +168,7 @@ std::shared_ptr<const Q3Game> quake3Game(const MapSource& source, const Material
 }
 
 void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
-                const std::vector<bool>& decodeOnly, MaterialSet& set) {
+                const std::vector<bool>& decodeOnly, const std::vector<float>& footprints, MaterialSet& set) {
     set.textureGamma = 1.0f;
     const std::shared_ptr<const Q3Game> game = quake3Game(source, options);
     const Q3Files& f = game->f;
@@ -182,6 +186,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
         const Material& mat = world.materials[i];
         SurfaceLook& look = set.looks[i];
         const std::string key = normalizeShaderName(mat.name);
+        const float footprint2 = i < footprints.size() ? footprints[i] : 0.0f;
         std::vector<std::string> wanted;  // image names, the first found is used
         const auto it = table.find(key);
         if (it == table.end()) {
@@ -288,13 +293,15 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             }
             const bool decode = decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i]);
             if (drawnAsProgram(sh)) {
-                look.program = stageProgram(sh, f.files, requests, options.time, decode);
+                look.program = stageProgram(sh, f.files, requests, options.time, decode, footprint2);
             } else if (kind == Q3DrawKind::Opaque && decode) {
                 if (const Q3Stage* second = vertexAlphaBlendStage(sh)) {
                     const std::string path = findImage(f.files, stageImageAt(*second, options.time));
-                    if (!path.empty()) look.texture2 = requests.addQuake3Image(f.files, path);
                     look.texture2IdentityLighting = second->rgbGen == Q3RgbGen::IdentityLighting;
                     look.texture2TcScale = {second->tcModScale[0], second->tcModScale[1]};
+                    // The frame scales texture2's coordinates by its own tcMod scale, or the first stage's.
+                    const Vec2 scale2 = look.texture2TcScale.x != 0 ? look.texture2TcScale : look.tcScale;
+                    if (!path.empty()) look.texture2 = requests.addQuake3Image(f.files, path, footprint2 * smallerSquare(scale2));
                     for (const Q3Stage& s : sh.stages)
                         if (s.isLightmap && s.blend == Q3BlendFunc{Q3BlendFactor::DstColor, Q3BlendFactor::SrcColor})
                             look.albedoScale = {2, 2, 2};
@@ -304,8 +311,8 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                     if (!foldableDetail(s) || d >= 2) continue;
                     const std::string path = findImage(f.files, stageImageAt(s, options.time));
                     if (path.empty()) continue;
-                    look.detail[d] = requests.addQuake3Image(f.files, path);
                     look.detailScale[d] = {s.tcModScale[0], s.tcModScale[1]};
+                    look.detail[d] = requests.addQuake3Image(f.files, path, footprint2 * smallerSquare(look.detailScale[d]));
                     ++d;
                 }
             }
@@ -316,7 +323,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
                 } else {
                     Q3Shader cut = sh;
                     cut.stages.resize(*drawn);
-                    look.lightmapModeProgram = stageProgram(cut, f.files, requests, options.time, decode);
+                    look.lightmapModeProgram = stageProgram(cut, f.files, requests, options.time, decode, footprint2);
                 }
             }
         }
@@ -328,7 +335,7 @@ void loadQuake3(const World& world, const MapSource& source, const MaterialOptio
             look.missing = true;
             addMissing(set, mat.name);
         } else if (decodeOnly.empty() || (i < decodeOnly.size() && decodeOnly[i])) {
-            look.texture = requests.addQuake3Image(f.files, path);
+            look.texture = requests.addQuake3Image(f.files, path, footprint2 * smallerSquare(look.tcScale));
         }
     }
 

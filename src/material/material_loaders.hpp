@@ -44,7 +44,10 @@ public:
     int32_t addImage(const GameFiles& files, const std::string& path);
     // The same at power-of-two sides, as Quake 3 stores every image (resampleToPowerOfTwo). (Quake 2 does too,
     // but its texture coordinates count texels of the image as stored in the file, so it keeps them.)
-    int32_t addQuake3Image(const GameFiles& files, const std::string& path);
+    // footprint2 > 0: this use samples no footprint below it (squared, in repeats of the image, as
+    // MaterialOptions' footprints): the image may be decoded from a coarser level (TextureJob::decodeFrom); a
+    // file several uses ask for is decoded for the finest of them.
+    int32_t addQuake3Image(const GameFiles& files, const std::string& path, float footprint2 = 0);
 
     // Loads every request (cache, then parallel decodes) into set.textures and rewrites the request
     // indices held by set.looks (texture, texture2, details, program stages) and set.skies (faces, cloud
@@ -68,7 +71,7 @@ private:
 inline void addMissing(MaterialSet& set, const std::string& name) { set.missing.push_back(name); }
 
 void loadQuake3(const World& world, const MapSource& source, const MaterialOptions& options,
-                const std::vector<bool>& decodeOnly, MaterialSet& set);
+                const std::vector<bool>& decodeOnly, const std::vector<float>& footprints, MaterialSet& set);
 void loadQuake2(const World& world, const MaterialOptions& options, MaterialSet& set);
 void loadSource(const World& world, const MaterialOptions& options, MaterialSet& set);
 void loadQuake1(const World& world, const MapSource& source, const MaterialOptions& options, MaterialSet& set);

@@ -120,7 +120,7 @@ void stageCoordinates(const Q3Stage& s, float time, MaterialStage& out) {
 
 // The shader's stages as a program at `time` (see MaterialStage), textures requested from `files`.
 std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameFiles& files, TextureRequests& requests,
-                                                 float time, bool decode) {
+                                                 float time, bool decode, float footprint2) {
     auto program = std::make_shared<StageProgram>();
     for (const Q3Stage& s : sh.stages) {
         if (program->stages.size() == kMaxProgramStages) break;
@@ -129,10 +129,6 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
             m.source = MaterialStage::Source::Lightmap;
         } else if (s.isWhiteImage || !s.videoMap.empty()) {
             m.source = MaterialStage::Source::White;
-        } else {
-            const std::string path = findImage(files, stageImageAt(s, time));
-            if (path.empty()) m.source = MaterialStage::Source::White;
-            else if (decode) m.texture = requests.addQuake3Image(files, path);
         }
         m.texGen = s.tcGenEnvironment ? MaterialStage::TexGen::Environment
                    : s.tcGenVector    ? MaterialStage::TexGen::Vector
@@ -140,6 +136,16 @@ std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& sh, const GameF
                                       : MaterialStage::TexGen::Base;
         if (s.tcGenVector) m.texVector[0] = (*s.tcGenVector)[0], m.texVector[1] = (*s.tcGenVector)[1];
         stageCoordinates(s, time, m);
+        if (m.source == MaterialStage::Source::Texture) {
+            const std::string path = findImage(files, stageImageAt(s, time));
+            // The frame's level for a stage on the base (or lightmap) coordinates is their footprint times the
+            // stage's affine scale (program.cpp); environment and vector coordinates have footprints of their own.
+            const bool baseFootprint = m.texGen == MaterialStage::TexGen::Base || m.texGen == MaterialStage::TexGen::Lightmap;
+            const float scale2 = std::max(m.affine[0] * m.affine[0] + m.affine[1] * m.affine[1],
+                                          m.affine[2] * m.affine[2] + m.affine[3] * m.affine[3]);
+            if (path.empty()) m.source = MaterialStage::Source::White;
+            else if (decode) m.texture = requests.addQuake3Image(files, path, baseFootprint ? footprint2 * scale2 : 0.0f);
+        }
         m.clamp = s.clamp;
         m.blends = s.hasBlend;
         if (s.hasBlend) m.src = blendFactor(s.blend.src), m.dst = blendFactor(s.blend.dst);

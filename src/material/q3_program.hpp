@@ -17,9 +17,10 @@ std::string findImage(const GameFiles& files, const std::string& name);
 // The image of a stage at `time`: animMap's frame, else its map.
 std::string stageImageAt(const Q3Stage& stage, float time);
 Wave waveOf(const Q3Wave& wave);
-// The shader's stages as a program at `time` (see MaterialStage), textures requested from `files` when `decode`.
+// The shader's stages as a program at `time` (see MaterialStage), textures requested from `files` when `decode`,
+// each for the footprint its stage samples where the base coordinates' is footprint2 (0: whole).
 std::shared_ptr<const StageProgram> stageProgram(const Q3Shader& shader, const GameFiles& files, TextureRequests& requests,
-                                                 float time, bool decode);
+                                                 float time, bool decode, float footprint2 = 0);
 // The sky shader's stages as cloud layers on the dome (ioquake3 draws them when skyParms is given).
 void addClouds(SkyBox& box, const Q3Shader& sky, const GameFiles& files, TextureRequests& requests, float time,
                std::vector<std::string>& warnings);

@@ -51,60 +51,73 @@ bool anyTranslucent(const std::vector<uint8_t>& rgba) {
     return false;
 }
 
+
+// The next mip level of `src`: each 2x2 block averaged (alpha-weighted colour when hasAlpha).
+RgbaImage halveTexels(const RgbaImage& src, bool hasAlpha) {
+    RgbaImage dst;
+    dst.width = std::max(1, src.width / 2);
+    dst.height = std::max(1, src.height / 2);
+    dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
+    if (!hasAlpha && src.width == 2 * dst.width && src.height == 2 * dst.height) {
+        halveOpaque(src, dst);
+        return dst;
+    }
+    for (int y = 0; y < dst.height; ++y) {
+        const uint8_t* row0 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y)) * size_t(src.width) * 4;
+        const uint8_t* row1 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y + 1)) * size_t(src.width) * 4;
+        for (int x = 0; x < dst.width; ++x) {
+            // The 2x2 block (at odd or unit sides its last texel again); colour weighted by alpha + 1 so
+            // transparent texels (often black) do not darken the edges of cut-outs.
+            const size_t x0 = size_t(std::min(src.width - 1, 2 * x)) * 4, x1 = size_t(std::min(src.width - 1, 2 * x + 1)) * 4;
+            const uint8_t* p[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
+            uint8_t* q = dst.rgba.data() + (size_t(y) * size_t(dst.width) + size_t(x)) * 4;
+            if (p[0][3] == p[1][3] && p[0][3] == p[2][3] && p[0][3] == p[3][3]) {
+                // Equal weights cancel: (sum c (a + 1) + 2 (a + 1)) / (4 (a + 1)) = (sum c + 2) / 4, the
+                // same integer; most blocks of most textures (opaque ones all).
+                for (int c = 0; c < 3; ++c) q[c] = uint8_t((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2u) >> 2);
+                q[3] = p[0][3];
+                continue;
+            }
+            uint32_t sum[4] = {0, 0, 0, 0}, alphaSum = 0;
+            for (const uint8_t* texel : p) {
+                for (int c = 0; c < 3; ++c) sum[c] += uint32_t(texel[c]) * (uint32_t(texel[3]) + 1);
+                alphaSum += uint32_t(texel[3]) + 1;
+                sum[3] += texel[3];
+            }
+            for (int c = 0; c < 3; ++c) q[c] = uint8_t((sum[c] + alphaSum / 2) / alphaSum);
+            q[3] = uint8_t((sum[3] + 2) / 4);
+        }
+    }
+    return dst;
+}
+
 }  // namespace
 
 Texture makeTexture(std::string name, RgbaImage image) {
+    const int32_t width = image.width, height = image.height;
+    return makeTexture(std::move(name), std::move(image), 0, width, height);
+}
+
+Texture makeTexture(std::string name, RgbaImage image, int32_t firstLevel, int32_t fullWidth, int32_t fullHeight) {
     Texture t;
     t.name = std::move(name);
     t.hasAlpha = anyTranslucent(image.rgba);
+    t.firstLevel = std::max(0, firstLevel);
+    // The sizes of the levels not made: the chain's rule (half, at least 1) from the full size.
+    for (int32_t level = 0, w = fullWidth, h = fullHeight; level < t.firstLevel; ++level) {
+        t.mips.push_back({w, h});
+        w = std::max(1, w / 2), h = std::max(1, h / 2);
+    }
     // The chain is built unpadded (each level from the one before), each level padded and dropped in turn.
     std::vector<RgbaImage> chain;
     chain.push_back(std::move(image));
-    while (chain.back().width > 1 || chain.back().height > 1) {
-        const RgbaImage& src = chain.back();
-        RgbaImage dst;
-        dst.width = std::max(1, src.width / 2);
-        dst.height = std::max(1, src.height / 2);
-        dst.rgba.resize(size_t(dst.width) * size_t(dst.height) * 4);
-        if (!t.hasAlpha && src.width == 2 * dst.width && src.height == 2 * dst.height) {
-            halveOpaque(src, dst);
-            chain.push_back(std::move(dst));
-            continue;
-        }
-        for (int y = 0; y < dst.height; ++y) {
-            const uint8_t* row0 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y)) * size_t(src.width) * 4;
-            const uint8_t* row1 = src.rgba.data() + size_t(std::min(src.height - 1, 2 * y + 1)) * size_t(src.width) * 4;
-            for (int x = 0; x < dst.width; ++x) {
-                // The 2x2 block (at odd or unit sides its last texel again); colour weighted by alpha + 1 so
-                // transparent texels (often black) do not darken the edges of cut-outs.
-                const size_t x0 = size_t(std::min(src.width - 1, 2 * x)) * 4, x1 = size_t(std::min(src.width - 1, 2 * x + 1)) * 4;
-                const uint8_t* p[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
-                uint8_t* q = dst.rgba.data() + (size_t(y) * size_t(dst.width) + size_t(x)) * 4;
-                if (p[0][3] == p[1][3] && p[0][3] == p[2][3] && p[0][3] == p[3][3]) {
-                    // Equal weights cancel: (sum c (a + 1) + 2 (a + 1)) / (4 (a + 1)) = (sum c + 2) / 4, the
-                    // same integer; most blocks of most textures (opaque ones all).
-                    for (int c = 0; c < 3; ++c) q[c] = uint8_t((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2u) >> 2);
-                    q[3] = p[0][3];
-                    continue;
-                }
-                uint32_t sum[4] = {0, 0, 0, 0}, alphaSum = 0;
-                for (const uint8_t* texel : p) {
-                    for (int c = 0; c < 3; ++c) sum[c] += uint32_t(texel[c]) * (uint32_t(texel[3]) + 1);
-                    alphaSum += uint32_t(texel[3]) + 1;
-                    sum[3] += texel[3];
-                }
-                for (int c = 0; c < 3; ++c) q[c] = uint8_t((sum[c] + alphaSum / 2) / alphaSum);
-                q[3] = uint8_t((sum[3] + 2) / 4);
-            }
-        }
-        chain.push_back(std::move(dst));
-    }
-    const size_t levels = chain.size();
+    while (chain.back().width > 1 || chain.back().height > 1) chain.push_back(halveTexels(chain.back(), t.hasAlpha));
+    const size_t first = size_t(t.firstLevel), levels = first + chain.size();
     t.mips.resize(levels);
     t.paddedLevels.resize(levels);
     if (t.hasAlpha) t.alphaLevels.resize(levels), t.alphaCellRanges.resize(levels);
-    for (size_t level = 0; level < levels; ++level) {
-        RgbaImage& m = chain[level];
+    for (size_t level = first; level < levels; ++level) {
+        RgbaImage& m = chain[level - first];
         t.mips[level] = {m.width, m.height};
         const uint32_t* texels = reinterpret_cast<const uint32_t*>(m.rgba.data());
         std::vector<uint32_t>& p = t.paddedLevels[level];
@@ -141,7 +154,7 @@ Texture makeTexture(std::string name, RgbaImage image) {
 
 RgbaImage textureLevel(const Texture& t, size_t level) {
     RgbaImage out;
-    if (level >= t.mips.size() || level >= t.paddedLevels.size()) return out;
+    if (level < size_t(t.firstLevel) || level >= t.mips.size() || level >= t.paddedLevels.size()) return out;
     out.width = t.mips[level].width;
     out.height = t.mips[level].height;
     out.rgba.resize(size_t(out.width) * size_t(out.height) * 4);

@@ -1,5 +1,6 @@
 #include "texture_cache.hpp"
 
+#include "luxel/material/texture_sample.hpp"
 #include "luxel/util/error.hpp"
 
 #include <tbb/parallel_for.h>
@@ -23,6 +24,9 @@ struct Entry {
 struct Cache {
     std::mutex mutex;
     std::unordered_map<std::string, Entry> entries;
+    // Level-0 size of each reduced-decode key decoded once (any level; 0 x 0 for a file not reducible): later
+    // needs find their level's key before decoding.
+    std::unordered_map<std::string, std::pair<int32_t, int32_t>> sizes;
     // Keys another loadTextures call is decoding now: a call that needs one waits for that result (after
     // its own decodes, which wait on nothing, so two calls never wait on each other).
     std::unordered_map<std::string, std::shared_future<TextureResult>> inFlight;
@@ -58,7 +62,25 @@ Cache& cache() {
     return c;
 }
 
+bool reduced(const TextureJob& job) { return job.footprint2 > 0 && job.decodeFrom; }
+
+std::string levelKey(const std::string& key, int32_t level) {
+    return level > 0 ? key + "|from level " + std::to_string(level) : key;
+}
+
+// The key a job's texture is (or will be) cached under; a reduced job whose image size is not known yet gets a
+// key of its need instead (used only to share the decode in flight), and `known` false.
+std::string lookupKey(const Cache& c, const TextureJob& job, bool& known) {
+    known = true;
+    if (!reduced(job)) return job.key;
+    if (auto it = c.sizes.find(job.key); it != c.sizes.end())
+        return it->second.first == 0 ? job.key : levelKey(job.key, reducedStart(job.footprint2, it->second.first, it->second.second));
+    known = false;
+    return job.key + "|need " + std::to_string(job.footprint2);
+}
+
 }  // namespace
+
 
 std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, size_t budget) {
     Cache& c = cache();
@@ -68,25 +90,30 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
     std::vector<std::promise<TextureResult>> promises;  // one per todo entry
     std::vector<std::pair<size_t, std::shared_future<TextureResult>>> waiting;
     std::unordered_map<std::string, size_t> firstOfKey;
+    std::vector<std::string> keys(jobs.size());  // each job's lookupKey
+    std::vector<std::string> storeKeys(jobs.size());  // what a decode is kept under (its level's key)
+    std::vector<std::pair<int32_t, int32_t>> fullSizes(jobs.size());
     {
         std::lock_guard lock(c.mutex);
         c.lookups += jobs.size();
         ++c.clock;
         for (size_t i = 0; i < jobs.size(); ++i) {
-            if (auto it = c.entries.find(jobs[i].key); it != c.entries.end()) {
+            bool known = false;
+            keys[i] = lookupKey(c, jobs[i], known);
+            if (auto it = known ? c.entries.find(keys[i]) : c.entries.end(); it != c.entries.end()) {
                 results[i].texture = it->second.texture;
                 it->second.lastUse = c.clock;
                 held += it->second.bytes;
                 ++c.hits;
-            } else if (!firstOfKey.emplace(jobs[i].key, i).second) {
+            } else if (!firstOfKey.emplace(keys[i], i).second) {
                 continue;  // a later job of a key this call handles: filled in at the end
-            } else if (auto f = c.inFlight.find(jobs[i].key); f != c.inFlight.end()) {
+            } else if (auto f = c.inFlight.find(keys[i]); f != c.inFlight.end()) {
                 waiting.emplace_back(i, f->second);
                 ++c.hits;
             } else {
                 todo.push_back(i);
                 promises.emplace_back();
-                c.inFlight.emplace(jobs[i].key, promises.back().get_future().share());
+                c.inFlight.emplace(keys[i], promises.back().get_future().share());
             }
         }
     }
@@ -100,7 +127,16 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
             return;
         }
         try {
-            r.texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
+            if (reduced(job)) {
+                LevelImage level = job.decodeFrom(job.footprint2);
+                fullSizes[todo[k]] = level.reducible ? std::pair(level.fullWidth, level.fullHeight) : std::pair(0, 0);
+                storeKeys[todo[k]] = levelKey(job.key, level.level);
+                r.texture = std::make_shared<const Texture>(
+                    makeTexture(job.name, std::move(level.image), level.level, level.fullWidth, level.fullHeight));
+            } else {
+                storeKeys[todo[k]] = job.key;
+                r.texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
+            }
             c.decodes.fetch_add(1, std::memory_order_relaxed);
             const size_t bytes = textureBytes(*r.texture);
             if (budget && held.fetch_add(bytes) + bytes > budget) {  // this one would pass the budget: refused
@@ -124,7 +160,8 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
         for (size_t k = 0; k < todo.size(); ++k) {
             const size_t i = todo[k];
             if (results[i].texture) {
-                auto [it, inserted] = c.entries.try_emplace(jobs[i].key);
+                if (reduced(jobs[i])) c.sizes.emplace(jobs[i].key, fullSizes[i]);
+                auto [it, inserted] = c.entries.try_emplace(storeKeys[i]);
                 if (inserted) {
                     it->second.texture = results[i].texture;
                     it->second.bytes = textureBytes(*results[i].texture);
@@ -133,7 +170,7 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
                 it->second.lastUse = c.clock;
                 results[i].texture = it->second.texture;
             }
-            c.inFlight.erase(jobs[i].key);
+            c.inFlight.erase(keys[i]);
             promises[k].set_value(results[i]);
         }
         evict(c);
@@ -141,7 +178,7 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
     for (auto& [i, result] : waiting) results[i] = result.get();
     for (size_t i = 0; i < jobs.size(); ++i)
         if (!results[i].texture && results[i].error.empty()) {
-            const TextureResult& first = results[firstOfKey.at(jobs[i].key)];
+            const TextureResult& first = results[firstOfKey.at(keys[i])];
             results[i] = first;
         }
     return results;
@@ -157,6 +194,7 @@ size_t textureCacheSize() {
 void clearTextureCache() {
     std::lock_guard lock(cache().mutex);
     cache().entries.clear();
+    cache().sizes.clear();
     cache().bytes = 0;
 }
 

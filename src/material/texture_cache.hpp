@@ -11,10 +11,24 @@
 
 namespace luxel {
 
+// An image decoded from mip level `level` down (Texture::firstLevel): `image` is that level of a
+// fullWidth x fullHeight image. `reducible` false: the file is one whose reduced decode would cost what a whole
+// one does (level 0 then, whatever the need): the cache keeps its whole texture for every need.
+struct LevelImage {
+    RgbaImage image;
+    int32_t level = 0, fullWidth = 0, fullHeight = 0;
+    bool reducible = true;
+};
+
 struct TextureJob {
     std::string key;   // identity + decode parameters; equal keys must decode to equal textures
     std::string name;  // Texture::name (where it came from)
     std::function<RgbaImage()> decode;  // may throw (DecodeError, UsageError): the texture is then missing
+    // Reduced decodes: with footprint2 > 0 (a reducedFootprint step) and decodeFrom set, the texture is made from
+    // decodeFrom(footprint2), which starts at reducedLevel of the image's size (its level 0 equal to decode()'s).
+    // The cache keeps it under the key and that level, so a reduced texture is the same whichever need asked.
+    float footprint2 = 0;
+    std::function<LevelImage(float footprint2)> decodeFrom{};
 };
 
 struct TextureResult {

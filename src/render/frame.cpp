@@ -22,6 +22,7 @@
 
 #include "draw_order.hpp"
 #include "frame_parts.hpp"
+#include "shade/parts.hpp"
 
 namespace luxel {
 
@@ -197,6 +198,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         samples->depth.assign(size_t(W) * size_t(H), 0.0f);
         samples->surface.assign(size_t(W) * size_t(H), -1);
         samples->sky.assign(size_t(W) * size_t(H), 0);
+        if (samples->footprints) samples->footprint.assign(size_t(W) * size_t(H), 0.0f);
     }
     std::vector<float> tileRasterMs, tileShadeMs;
     std::vector<uint32_t> tileCovered, tileMissing;
@@ -387,7 +389,9 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                     for (uint32_t k = b0; k < b1 && !tileSky; ++k) tileSky = skyTri[bins.ids[k]];
                 if (tileSky) unscaleSkyDepths(depth, tw * th);
                 auto t1 = Clock::now();
-                if (samples && pass == 0)
+                if (samples && pass == 0) {
+                    uint32_t footprintTri = raster::kNoTriangle;
+                    render::shading::TexFootprint foot{};
                     for (int j = 0; j < th; ++j)
                         for (int i = 0; i < tw; ++i) {
                             const uint32_t tri = id[j * tw + i];
@@ -397,7 +401,20 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                             samples->depth[at] = 1.0f / depth[j * tw + i];
                             samples->surface[at] = int32_t(src.surface);
                             samples->sky[at] = src.kind == SourceKind::Sky ? 1 : 0;
+                            if (!samples->footprints) continue;
+                            const raster::ShadeTri& st = shadeTris[tri];
+                            if (tri != footprintTri) {  // the texture coordinates' footprint terms, per triangle
+                                const DrawVertex* vb = src.frameVertices ? frameVerts.data() : geometry.vertices.data();
+                                const Vec2 a = vb[src.v[0]].texUV, b = vb[src.v[1]].texUV, c = vb[src.v[2]].texUV;
+                                foot = render::shading::texFootprint(render::shading::combine(st, a.x, b.x, c.x),
+                                                                     render::shading::combine(st, a.y, b.y, c.y), st.invW, 1, 1, 0);
+                                footprintTri = tri;
+                            }
+                            const float fx = float(tx + i - st.x0), fy = float(ty + j - st.y0);
+                            samples->footprint[at] = render::shading::pixelFootprint2(
+                                foot, render::shading::rowFootprint(foot, fy), fx, 1.0f / depth[j * tw + i]);
                         }
+                }
                 if (!coverage.empty())
                     for (int i = 0; i < tw * th; ++i) drawn[i] = id[i] != raster::kNoTriangle ? 1 : 0;
                 if (samplesOnly || depthMode) {

@@ -3,12 +3,14 @@
 #include <tbb/task_group.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include "luxel/light/light_grid.hpp"
 #include "luxel/light/styles.hpp"
+#include "luxel/material/texture_sample.hpp"
 #include "luxel/render/render_surfaces.hpp"
 #include "luxel/util/clock.hpp"
 #include "luxel/util/error.hpp"
@@ -76,7 +78,8 @@ bool drawnOpaque(const SurfaceLook& look) {
 }  // namespace
 
 std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
-                                 std::vector<bool> seen) {
+                                 std::vector<bool> seen, std::vector<float>* footprints) {
+    if (footprints) footprints->clear();
     if (map.world.format != MapFormat::Quake3 || options.spp != 1) return seen;
     MaterialOptions materialOptions = map.materialOptions;
     materialOptions.time = time;
@@ -102,36 +105,58 @@ std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, con
     pass.transparentBackground = false;
     FrameStats stats;
     FrameSamples samples;
+    samples.footprints = footprints != nullptr;
     renderSurfaceSamples(map.world, map.geometry, camera, view, pass, opaque, stats, samples);
     std::vector<bool> won(seen.size(), false);
-    for (int32_t s : samples.surface) {
+    std::vector<float> finest(seen.size(), std::numeric_limits<float>::infinity());
+    for (size_t i = 0; i < samples.surface.size(); ++i) {
+        const int32_t s = samples.surface[i];
         if (s < 0 || size_t(s) >= map.world.surfaces.size()) continue;
         const int32_t m = map.world.surfaces[size_t(s)].material;
-        if (m >= 0 && size_t(m) < won.size()) won[size_t(m)] = true;
+        if (m < 0 || size_t(m) >= won.size()) continue;
+        won[size_t(m)] = true;
+        // NaN (a degenerate triangle's planes) reads as 0: whole textures.
+        if (footprints) finest[size_t(m)] = std::min(finest[size_t(m)], samples.footprint[i] >= 0 ? samples.footprint[i] : 0.0f);
     }
-    for (size_t m = 0; m < seen.size() && m < looks.looks.size(); ++m)
-        if (drawnOpaque(looks.looks[m])) seen[m] = seen[m] && won[m];
+    if (footprints) footprints->assign(seen.size(), 0.0f);
+    for (size_t m = 0; m < seen.size() && m < looks.looks.size(); ++m) {
+        if (!drawnOpaque(looks.looks[m])) continue;
+        seen[m] = seen[m] && won[m];
+        // The frame's own footprints are those of the same planes at the texture's size: a margin for the
+        // rounding of the two computations, then the power of two below (reducedFootprint), so a need a hair
+        // above a level's threshold takes the level below.
+        if (footprints && seen[m]) (*footprints)[m] = reducedFootprint(finest[m] * 0.875f);
+    }
     return seen;
 }
 
-std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen) {
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen,
+                                         const std::vector<float>& footprints) {
     std::vector<std::string> warnings;
     std::vector<bool>& loaded = map.texturesFor;  // empty: every material's textures
     bool covered = map.materials && map.materialOptions.time == time;
-    if (covered && !loaded.empty()) {
-        if (seen.empty()) covered = false;
-        for (size_t i = 0; covered && i < seen.size(); ++i) covered = !seen[i] || (i < loaded.size() && loaded[i]);
-    }
-    if (covered) return warnings;
-    if (seen.empty() || !map.materials || map.materialOptions.time != time) {
+    if (!footprints.empty() || !map.textureFootprints.empty()) {
+        // Reduced textures are the view's own: the same materials at the same levels, or a load of its own.
+        covered = covered && !seen.empty() && loaded == seen && map.textureFootprints == footprints;
+        if (covered) return warnings;
         loaded = seen;
-    } else {  // another view sees more: load the union, so earlier views' materials stay the same
-        loaded.resize(std::max(loaded.size(), seen.size()), false);
-        for (size_t i = 0; i < seen.size(); ++i) loaded[i] = loaded[i] || seen[i];
+        map.textureFootprints = footprints;
+    } else {
+        if (covered && !loaded.empty()) {
+            if (seen.empty()) covered = false;
+            for (size_t i = 0; covered && i < seen.size(); ++i) covered = !seen[i] || (i < loaded.size() && loaded[i]);
+        }
+        if (covered) return warnings;
+        if (seen.empty() || !map.materials || map.materialOptions.time != time) {
+            loaded = seen;
+        } else {  // another view sees more: load the union, so earlier views' materials stay the same
+            loaded.resize(std::max(loaded.size(), seen.size()), false);
+            for (size_t i = 0; i < seen.size(); ++i) loaded[i] = loaded[i] || seen[i];
+        }
     }
     map.materialOptions.time = time;
     const double t0 = nowMs();
-    map.materials = loadMaterials(map.world, map.source, map.materialOptions, loaded);
+    map.materials = loadMaterials(map.world, map.source, map.materialOptions, loaded, map.textureFootprints);
     map.materialsMs += nowMs() - t0;
     if (std::string line = missingSummary(*map.materials); !line.empty()) {
         // A map inside an archive searches the archive's own folder (loadMaterials).
@@ -210,10 +235,12 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
         const double m0 = nowMs();
         if ((needsMaterials(request.mode) || engineLightmap) && !allLoaded) {
             std::vector<bool> seen = materialsSeen(map.world, map.geometry, camera, {request.usePvs, true, request.worldOnly});
-            // Lit and albedo views decode the textures the frame can show, not all the PVS names.
+            // Lit and albedo views decode the textures the frame can show, not all the PVS names, from the
+            // mip level the frame samples.
+            std::vector<float> footprints;
             if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
-                seen = materialsShown(map, camera, o, request.time, std::move(seen));
-            std::vector<std::string> warnings = ensureMaterials(map, request.time, seen);
+                seen = materialsShown(map, camera, o, request.time, std::move(seen), request.wholeTextures ? nullptr : &footprints);
+            std::vector<std::string> warnings = ensureMaterials(map, request.time, seen, footprints);
             // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
             if (needsMaterials(request.mode))
                 for (std::string& w : warnings)

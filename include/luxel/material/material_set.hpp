@@ -38,13 +38,19 @@ struct Texture {
     // (x, y) .. (x + 1, y + 1), wrapped, as min | max << 8; then one entry of padding. A cut-out test whose
     // reference lies outside a footprint's range knows its answer without filtering.
     std::vector<std::vector<uint16_t>> alphaCellRanges;
-    bool hasAlpha = false;       // some texel of level 0 has alpha < 255
+    bool hasAlpha = false;       // some texel of level 0 (firstLevel when reduced) has alpha < 255
+    // Levels below it were not decoded (a view that samples nothing finer, materialsShown): their sizes are in
+    // `mips`, their texel vectors empty, and sampling takes this level where it would take a finer one.
+    int32_t firstLevel = 0;
     int32_t width() const { return mips.empty() ? 0 : mips[0].width; }
     int32_t height() const { return mips.empty() ? 0 : mips[0].height; }
 };
 
 // Builds the mip chain of an image (texels are taken as they are: colour bytes in the file's encoding).
 Texture makeTexture(std::string name, RgbaImage image);
+// The same from level `firstLevel` of a fullWidth x fullHeight image down (`image` is that level: each side
+// halved firstLevel times, at least 1); the finer levels are sized, not made (Texture::firstLevel).
+Texture makeTexture(std::string name, RgbaImage image, int32_t firstLevel, int32_t fullWidth, int32_t fullHeight);
 
 // Level `level` of a texture as an image (its padded texels without the wrap): for checks and tools, not
 // for sampling loops.
@@ -322,8 +328,14 @@ struct MaterialOptions {
 // `decodeOnly` (non-empty): textures are decoded only for the materials it marks (a view decodes what it can
 // see); the others keep their draw flags (sky, blending, hidden) and no texture, and are still listed in
 // `missing` when their texture does not exist. Quake 3 honours it; Quake 2 and Source maps decode everything.
+//
+// `footprints` (non-empty, per material; Quake 3): the smallest squared footprint a view samples of the
+// material's texture coordinates (the larger of |d(s, t)/dx|^2 and |d(s, t)/dy|^2 at a pixel, s and t counting
+// repeats of the texture, as the frame's mip levels are chosen), 0 where anything may be sampled. A texture
+// whose every use needs no level below L is decoded from level L down (Texture::firstLevel; JPEGs by libjpeg's
+// scaled IDCT): the frame samples the same levels, and a view's thumbnail skips most of the decode.
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
-                          const std::vector<bool>& decodeOnly = {});
+                          const std::vector<bool>& decodeOnly = {}, const std::vector<float>& footprints = {});
 // What loadMaterials will need that depends on the source alone, done ahead (beside the map's decode) and kept
 // in the process cache: a Quake 3 map's game mount (its archives' directories and shader scripts). Other
 // formats: nothing. Errors are left for loadMaterials to report.

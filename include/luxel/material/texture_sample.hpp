@@ -1,6 +1,7 @@
 #pragma once
 // Sampling a mip-mapped texture the way Quake 3 draws by default (GL_LINEAR_MIPMAP_NEAREST): the mip level
 // nearest the pixel's footprint, bilinear within it, coordinates wrapping (GL_REPEAT).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -32,6 +33,38 @@ inline int mipLevelFromSquare(float f2, int maxLevel) {
     return level < maxLevel ? level : maxLevel;
 }
 
+// footprint2 rounded down to a power of two (0 for none, not finite or below 2^-60): the steps reduced decodes
+// are keyed by, so close needs share their textures. On a texture whose shorter side is a power of two the
+// rounding never changes the level reducedLevel gives (mipLevelFromSquare's thresholds are powers of two).
+inline float reducedFootprint(float footprint2) {
+    if (!(footprint2 > 0x1p-60f) || !std::isfinite(footprint2)) return 0;
+    int exponent = 0;
+    (void)std::frexp(footprint2, &exponent);
+    return std::ldexp(1.0f, exponent - 1);
+}
+
+// The mip level a texture of w x h texels (level 0) can start at when no pixel samples a footprint below
+// footprint2 (squared, in repeats of the texture): mipLevelFromSquare's level for footprint2 on the shorter
+// side. A pixel's own footprint in texels is at least that (its sides scale by the width and the height), so
+// its level is at least this one.
+inline int32_t reducedLevel(float footprint2, int32_t w, int32_t h) {
+    int maxLevel = 0;
+    for (int32_t x = w, y = h; x > 1 || y > 1; x = std::max(1, x / 2), y = std::max(1, y / 2)) ++maxLevel;
+    const float side = float(std::max(1, std::min(w, h)));
+    return mipLevelFromSquare(footprint2 * (side * side), maxLevel);
+}
+
+// The level a reduced texture starts at for that need: reducedLevel, but at most 2 levels down and never under
+// 16 texels a side. Needs of level 2 and coarser then share one texture, and a reduced JPEG (libjpeg's scaled
+// IDCT, whose colours drift further from the box filter's at 1/8 and on small images) stays close to the
+// whole decode's chain.
+inline int32_t reducedStart(float footprint2, int32_t w, int32_t h) {
+    constexpr int32_t kMaxStart = 2, kMinSide = 16;
+    int32_t level = std::min(reducedLevel(footprint2, w, h), kMaxStart);
+    while (level > 0 && (std::min(w, h) >> level) < kMinSide) --level;
+    return level;
+}
+
 // One mip level with its constants hoisted, for loops that sample it many times.
 struct LevelView {
     const uint8_t* texels = nullptr;  // the level's padded texels (Texture::paddedLevels)
@@ -39,8 +72,9 @@ struct LevelView {
     float fw = 1, fh = 1;
     bool powerOfTwo = false;
 };
+// A level below the texture's firstLevel (not decoded) reads firstLevel.
 inline LevelView levelView(const Texture& t, int level) {
-    const size_t l = size_t(level < 0 ? 0 : level >= int(t.mips.size()) ? int(t.mips.size()) - 1 : level);
+    const size_t l = size_t(level < t.firstLevel ? t.firstLevel : level >= int(t.mips.size()) ? int(t.mips.size()) - 1 : level);
     const Texture::LevelSize& m = t.mips[l];
     return {reinterpret_cast<const uint8_t*>(t.paddedLevels[l].data()), m.width, m.height, float(m.width),
             float(m.height), (m.width & (m.width - 1)) == 0 && (m.height & (m.height - 1)) == 0};

@@ -29,6 +29,7 @@ struct LoadedMap {
     // decoded for the materials texturesFor marks (those the views drawn so far can see; empty: all).
     std::optional<MaterialSet> materials;
     std::vector<bool> texturesFor;
+    std::vector<float> textureFootprints;  // the footprints they were decoded for (empty: whole textures)
     MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
     PropsPlaced props;  // static props drawn (their warnings: models missing or broken)
     OverlaysPlaced overlays;
@@ -46,16 +47,22 @@ LoadedMap loadMap(MapSource source, const DecodeOptions& decode, const MaterialO
 
 // Loads map.materials for `time` with the textures of every material `seen` marks (empty: all), unless they
 // are loaded already (textures come from the process-wide cache). Returns the warnings worth showing: the
-// missing-texture summary and the loaders' warnings (MaterialSet::warnings).
-std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen = {});
+// missing-texture summary and the loaders' warnings (MaterialSet::warnings). With `footprints`
+// (materialsShown's), exactly those materials from the levels their footprints need, so a view's textures
+// never depend on the views drawn before it; without, whole textures for the union of what the views so far saw.
+std::vector<std::string> ensureMaterials(LoadedMap& map, float time, const std::vector<bool>& seen = {},
+                                         const std::vector<float>& footprints = {});
 
 // The materials of the surfaces a camera can see (PVS and frustum, as renderFrame culls).
 std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, const Camera& camera, const CullOptions& cull);
 // Of those, the materials whose textures can show in a frame drawn with `options` at `time` (Quake 3, one
 // sample per pixel; otherwise `seen` as given): the opaque ones that win a pixel when the opaque surfaces
 // alone are rasterized, and every other one seen (blended, cut-out, sky, fog). A view decodes these.
+// `footprints` (when given, for Quake 3 views; left empty otherwise): per material, the smallest footprint
+// its pixels sample in that pass, a little under and rounded down (loadMaterials' footprints), 0 for the
+// materials outside the opaque pass (any level may show).
 std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
-                                 std::vector<bool> seen);
+                                 std::vector<bool> seen, std::vector<float>* footprints = nullptr);
 
 struct ViewRequest {
     std::string camera = "best";        // resolveCamera spec; ignored when pos is set
@@ -77,6 +84,9 @@ struct ViewRequest {
     std::optional<UnlitSurfaces> unlit;
     bool usePvs = true;
     bool worldOnly = false;  // leave out the brush entities (doors, platforms, movers)
+    // Quake 3 lit and albedo views decode each texture from the finest mip level the frame samples (a JPEG
+    // through libjpeg's scaled IDCT); true: whole textures, the pixels of a full decode.
+    bool wholeTextures = false;
     // Measure RenderedView::figures (a depth and surface buffer and a pass over the frame: about 50 ms at
     // 1920x1080). The automatic camera always measures its frame, to check it.
     bool figures = false;

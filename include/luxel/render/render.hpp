@@ -78,6 +78,11 @@ struct FrameSamples {
     std::vector<float> depth;      // view depth (world units along the view direction); 0 where nothing drawn
     std::vector<int32_t> surface;  // World surface index drawn there, -1 where nothing
     std::vector<uint8_t> sky;      // 1 where that surface is drawn as sky
+    // Asked for by setting `footprints` before the call: per pixel, the squared footprint of the drawn triangle's
+    // texture coordinates (the larger of |d(s, t)/dx|^2 and |d(s, t)/dy|^2, s and t in repeats of the texture,
+    // as the frame's mip levels are chosen), 0 where nothing is drawn.
+    bool footprints = false;
+    std::vector<float> footprint;
 };
 
 struct FrameStats {

@@ -188,7 +188,7 @@ struct TexelCoords8 {
     const size_t stride = size_t(view.width) + 1;
     alignas(32) int32_t entry[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(entry), _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(int32_t(stride))), x0));
-    const uint32_t* base = tex.paddedLevels[size_t(level)].data();
+    const uint32_t* base = reinterpret_cast<const uint32_t*>(view.texels);  // the level levelView settled on
     const __m256i r0 = loadQuads(base, stride, entry[0], entry[4]), r1 = loadQuads(base, stride, entry[1], entry[5]);
     const __m256i r2 = loadQuads(base, stride, entry[2], entry[6]), r3 = loadQuads(base, stride, entry[3], entry[7]);
     // In-lane 4x4 transpose: texel corner by lane.

@@ -232,7 +232,7 @@ LUXEL_AVX2 inline __m256 alphaBilinear8(const Texture& tex, int level, const Lev
     const __m256i x1 = _mm256_and_si256(_mm256_add_epi32(tc.x0, one), wMask);
     const __m256i y1 = _mm256_and_si256(_mm256_add_epi32(tc.y0, one), hMask);
     const __m256i row0 = _mm256_mullo_epi32(tc.y0, w), row1 = _mm256_mullo_epi32(y1, w);
-    const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(level)].data());
+    const int* bytes = reinterpret_cast<const int*>(tex.alphaLevels[size_t(std::max(level, tex.firstLevel))].data());
     const __m256i low = _mm256_set1_epi32(0xff);
     auto tap = [&](__m256i row, __m256i x) LUXEL_AVX2 {
         const __m256i b = _mm256_and_si256(_mm256_i32gather_epi32(bytes, _mm256_add_epi32(row, x), 1), low);
@@ -265,7 +265,7 @@ LUXEL_AVX2 void cutoutKeepsAvx2(const Texture& tex, const TexFootprint& f, int x
             const TexelCoords8 tc = texelCoords8(view, p.u, p.v);
             // The footprint's byte range: a 4-byte gather at the 2-byte entry (the padding entry keeps the last inside).
             const __m256i entry = _mm256_add_epi32(_mm256_mullo_epi32(tc.y0, _mm256_set1_epi32(view.width)), tc.x0);
-            const int* table = reinterpret_cast<const int*>(tex.alphaCellRanges[size_t(level)].data());
+            const int* table = reinterpret_cast<const int*>(tex.alphaCellRanges[size_t(std::max(level, tex.firstLevel))].data());
             range = _mm256_mask_i32gather_epi32(range, table, entry, mine, 2);
         });
         ranges[g] = range;

@@ -239,15 +239,18 @@ struct TexFootprint {
 };
 
 static inline TexFootprint texFootprint(const raster::AttrPlane& u, const raster::AttrPlane& v, const raster::AttrPlane& w,
-                                 const Texture& tex) {
-    const float width = float(tex.width()), height = float(tex.height());
+                                        float width, float height, int maxLevel) {
     return {u,
             v,
-            int(tex.mips.size()) - 1,
+            maxLevel,
             {(u.a * w.c - u.c * w.a) * width, (u.a * w.b - u.b * w.a) * width},
             {(v.a * w.c - v.c * w.a) * height, (v.a * w.b - v.b * w.a) * height},
             {(u.b * w.c - u.c * w.b) * width, (u.b * w.a - u.a * w.b) * width},
             {(v.b * w.c - v.c * w.b) * height, (v.b * w.a - v.a * w.b) * height}};
+}
+static inline TexFootprint texFootprint(const raster::AttrPlane& u, const raster::AttrPlane& v, const raster::AttrPlane& w,
+                                        const Texture& tex) {
+    return texFootprint(u, v, w, float(tex.width()), float(tex.height()), int(tex.mips.size()) - 1);
 }
 static inline TexFootprint texFootprint(const ShadeContext& ctx, const TriShade& t, uint32_t tri, const Texture& tex) {
     return texFootprint(t.texPlane[0], t.texPlane[1], ctx.tris[tri].invW, tex);
@@ -262,10 +265,15 @@ static inline float rowFootprint(const TexFootprint& f, float fy) {
     return x * x + y * y;
 }
 
-static inline int pixelMipLevel(const TexFootprint& f, float rowSquare, float fx, float iw) {
+// The squared length of the pixel's longer footprint side, in the footprint's texels.
+static inline float pixelFootprint2(const TexFootprint& f, float rowSquare, float fx, float iw) {
     const float p = f.dyU[0] + f.dyU[1] * fx, q = f.dyV[0] + f.dyV[1] * fx;
     const float iw2 = iw * iw;
-    return mipLevelFromSquare(std::max(rowSquare, p * p + q * q) * (iw2 * iw2), f.maxLevel);
+    return std::max(rowSquare, p * p + q * q) * (iw2 * iw2);
+}
+
+static inline int pixelMipLevel(const TexFootprint& f, float rowSquare, float fx, float iw) {
+    return mipLevelFromSquare(pixelFootprint2(f, rowSquare, fx, iw), f.maxLevel);
 }
 
 // The texture's albedo (rgb) and alpha at one pixel.
