@@ -22,6 +22,10 @@ std::vector<Candidate> frameCandidates(const World& world, const Geometry& geome
                                        bool ownStagesInLightmapMode, const std::vector<uint32_t>& surfaces,
                                        std::vector<DrawVertex>& frameVerts) {
     std::vector<Candidate> cands;
+    size_t expected = 0;  // one allocation: a large map has tens of thousands of candidates
+    for (uint32_t s : surfaces)
+        if (s < geometry.surfaces.size()) expected += geometry.surfaces[s].numIndices / 3;
+    cands.reserve(expected);
     std::vector<uint32_t> deformed;
     std::vector<uint8_t> visible(geometry.surfaces.size(), 0);
     const size_t numVerts = geometry.vertices.size();

@@ -1,5 +1,7 @@
 // The overlay pass of a tile: triangles that blend or cut out over the shaded opaque picture in the engine's
 // order, and the alpha test of the cut-outs the visibility buffer resolves.
+#include <vector>
+
 #include "frame_parts.hpp"
 
 namespace luxel::render {
@@ -33,10 +35,44 @@ void drawSeeThroughTriangle(const ShadeContext& ctx, const std::vector<raster::R
 // One overlay triangle over a tile whose opaque pixels are shaded: depth-tested against the tile
 // (coplanar decals draw over their wall), then cut out (alpha test, which also writes depth) or blended.
 // `drawn` (tile-local, may be null) marks the pixels the triangle wrote.
+// A blended or cut-out program triangle: the pixels that pass the depth test gathered, then drawn by
+// programOverPixels (the triangle's set-up once), then their depth and marks written (a triangle covers a pixel
+// once, so its own writes cannot change which of its pixels pass).
+void drawProgramTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris, const Candidate& cand,
+                         uint32_t tri, const raster::TileRect& rect, float* depth, const PixelRows& target, uint8_t* drawn) {
+    constexpr size_t kMax = size_t(raster::kTileSize) * raster::kTileSize;
+    struct Pixels {  // a tile's worth, kept per thread (too large for the stack beside the tile's own buffers)
+        std::vector<int> px = std::vector<int>(kMax), py = std::vector<int>(kMax);
+        std::vector<float> invW = std::vector<float>(kMax);
+        std::vector<float*> rgb = std::vector<float*>(kMax);
+        std::vector<uint8_t> written = std::vector<uint8_t>(kMax);
+    };
+    thread_local Pixels p;
+    int* px = p.px.data();
+    int* py = p.py.data();
+    float* invW = p.invW.data();
+    uint8_t* written = p.written.data();
+    int n = 0;
+    raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1, [&](int x, int y, float z) {
+        if (z < depth[size_t(y - rect.y) * size_t(rect.w) + size_t(x - rect.x)]) return;
+        px[n] = x, py[n] = y, invW[n] = z, p.rgb[size_t(n)] = target.at(x, y), ++n;
+    });
+    programOverPixels(ctx, tri, px, py, invW, n, p.rgb.data(), written);
+    const bool writesDepth = cand.blend == BlendMode::AlphaTest || cand.depthWrite;
+    for (int k = 0; k < n; ++k) {
+        if (!written[k]) continue;
+        const size_t at = size_t(py[k] - rect.y) * size_t(rect.w) + size_t(px[k] - rect.x);
+        if (writesDepth) depth[at] = invW[k];
+        if (drawn) drawn[at] = 1;
+    }
+}
+
 void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::RasterTri>& tris,
                          const Candidate& cand, uint32_t tri, const raster::TileRect& rect, float* depth, const PixelRows& target,
                          uint8_t* drawn) {
-    if (seeThroughProgram(ctx.triShade[tri])) return drawSeeThroughTriangle(ctx, tris, cand, tri, rect, depth, target, drawn);
+    const TriShade& shade = ctx.triShade[tri];
+    if (seeThroughProgram(shade)) return drawSeeThroughTriangle(ctx, tris, cand, tri, rect, depth, target, drawn);
+    if (shade.program && !shade.fogSurface && !shade.water) return drawProgramTriangle(ctx, tris, cand, tri, rect, depth, target, drawn);
     raster::forEachCoveredPixel(tris[tri], rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1,
                                 [&](int px, int py, float z) {
                                     float& d = depth[size_t(py - rect.y) * size_t(rect.w) + size_t(px - rect.x)];
@@ -52,12 +88,6 @@ void drawOverlayTriangle(const ShadeContext& ctx, const std::vector<raster::Rast
                                     }
                                     if (ts.water) {  // Source water: its fog over what is behind
                                         waterOverPixel(ts, z, d, o);
-                                        if (programMark) *programMark = 1;
-                                        return;
-                                    }
-                                    if (ts.program) {  // every stage over what is behind, fog included
-                                        if (!programOverPixel(ctx, tri, px, py, z, o)) return;
-                                        if (cand.blend == BlendMode::AlphaTest || cand.depthWrite) d = z;
                                         if (programMark) *programMark = 1;
                                         return;
                                     }

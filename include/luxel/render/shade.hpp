@@ -195,17 +195,19 @@ void pixelCutoutKeeps(const ShadeContext& ctx, uint32_t tri, const int32_t* px, 
                       float ref, uint8_t* keep);
 
 
-// A translucent or alpha-tested program triangle's pixel drawn over `rgb` (the display values there, replaced
-// by the result): every stage blended over what is behind as the engine's framebuffer does. False when the
-// first stage's alpha test discards the pixel (nothing written).
-bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb);
+// A translucent or alpha-tested program triangle's pixels (px[k], py[k]) at 1/w invW[k] drawn over rgb[k] (the
+// display values there, replaced by the result): every stage blended over what is behind as the engine's
+// framebuffer does. drawn[k] is 0 where the first stage's alpha test discards the pixel (nothing written).
+// The triangle's set-up (footprints, lightmap pages) is worked out once for all of them.
+void programOverPixels(const ShadeContext& ctx, uint32_t tri, const int* px, const int* py, const float* invW, int n,
+                       float* const* rgb, uint8_t* drawn);
 // Whether the triangle is an opaque program drawn see-through (a Quake 1 entity's alpha, lit water at the map's
 // liquid alpha) that writes every pixel it covers (no alpha test on its first stage, no Quake 3 fog):
-// programOverRun draws its pixels a run at a time; programOverPixel draws the others.
+// programOverRun draws its pixels a run at a time; programOverPixels draws the others.
 bool seeThroughProgram(const TriShade& t);
 // Such a triangle's run of n <= kTileSize pixels (px0 + k, py) at 1/w invW[k] over `rgb` (3 floats a pixel,
 // contiguous): the program's colour as if opaque (the vector path's), fogged, blended at its opacity, as
-// programOverPixel sums it.
+// programOverPixels sums it.
 void programOverRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, const float* invW, int n, float* rgb);
 
 // The display transform of light-bearing values (lightmap, vertex, lit, sky, flares).

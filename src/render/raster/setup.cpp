@@ -4,6 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "luxel/render/raster.hpp"
 
 namespace luxel::raster {
@@ -47,6 +51,16 @@ void clipPoly(Poly& p, int k, float nearW, float gx, float gy) {
         }
     }
     p = out;
+}
+
+// To nearest, ties to even: lrint in the default rounding mode, without its libm call (math errno keeps the
+// compiler from inlining it). The guard band keeps every value far inside int32.
+inline int32_t roundToInt32(double v) {
+#if defined(__SSE2__)
+    return _mm_cvtsd_si32(_mm_set_sd(v));
+#else
+    return int32_t(std::lrint(v));
+#endif
 }
 
 struct Snapped {
@@ -177,8 +191,8 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
         float sy = (0.5f - c.y * iw * 0.5f) * float(setup.height) - setup.offsetY;
         sx = std::clamp(sx, halfW - lim, halfW + lim);
         sy = std::clamp(sy, halfH - lim, halfH + lim);
-        sv[i].X = int32_t(std::lrint(double(sx) * kSub));
-        sv[i].Y = int32_t(std::lrint(double(sy) * kSub));
+        sv[i].X = roundToInt32(double(sx) * kSub);
+        sv[i].Y = roundToInt32(double(sy) * kSub);
         minX = std::min(minX, sv[i].X), maxX = std::max(maxX, sv[i].X);
         minY = std::min(minY, sv[i].Y), maxY = std::max(maxY, sv[i].Y);
     }

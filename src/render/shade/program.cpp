@@ -272,10 +272,11 @@ void programOverRun(const ShadeContext& ctx, uint32_t tri, int px0, int py, cons
     for (int k = 0; k < 3 * n; ++k) rgb[k] = seen[k] * a + rgb[k] * (1 - a);
 }
 
-bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, float invW, float* rgb) {
+namespace {
+
+bool programOverPixel(const ShadeContext& ctx, uint32_t tri, const LookParams& lp, const ProgramSetup& s, int px, int py,
+                      float invW, float* rgb) {
     const TriShade& t = ctx.triShade[tri];
-    const LookParams lp = lookParams(ctx);
-    const ProgramSetup s = programSetup(ctx, t, tri, lp);
     const ProgramLight& pl = s.pl;
     // What is behind, back in framebuffer units: the look's display gamma undone (the engines blend before
     // their hardware gamma ramp), then its overbright ramp (the display clamps at 1: exact below it).
@@ -310,6 +311,16 @@ bool programOverPixel(const ShadeContext& ctx, uint32_t tri, int px, int py, flo
     rgb[0] = out.x, rgb[1] = out.y, rgb[2] = out.z;
     if (!translucent && fog > 0) fogOverPixel(ctx, tri, px, py, invW, rgb);
     return true;
+}
+
+}  // namespace
+
+void programOverPixels(const ShadeContext& ctx, uint32_t tri, const int* px, const int* py, const float* invW, int n,
+                       float* const* rgb, uint8_t* drawn) {
+    if (n <= 0) return;
+    const LookParams lp = lookParams(ctx);
+    const ProgramSetup s = programSetup(ctx, ctx.triShade[tri], tri, lp);
+    for (int k = 0; k < n; ++k) drawn[k] = programOverPixel(ctx, tri, lp, s, px[k], py[k], invW[k], rgb[k]) ? 1 : 0;
 }
 
 }  // namespace luxel::render
