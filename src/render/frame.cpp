@@ -230,17 +230,18 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                     // Facing away: dropped before its corners are transformed (the same triangles pass either way).
                     if (!cand.twoSided && !facesEye(p[0], p[1], p[2], eye)) continue;
                     raster::ClipVertex cv[3];
-                    unsigned outAll = 0x1f;
+                    unsigned outAll = 0x1f, outAny = 0;
                     for (int k = 0; k < 3; ++k) {
                         const Vec4 h = transform(m, p[k]);
                         cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
                         unsigned code = (h.x > h.w ? 1u : 0u) | (h.x < -h.w ? 2u : 0u) | (h.y > h.w ? 4u : 0u) |
                                         (h.y < -h.w ? 8u : 0u) | (h.w < camera.nearPlane ? 16u : 0u);
                         outAll &= code;
+                        outAny |= code;
                     }
                     if (outAll) continue;  // wholly outside one frustum plane
                     ++out.drawn;
-                    raster::setupTriangle(cv, uint32_t(i), setup, out.raster, out.shade);
+                    raster::setupTriangle(cv, uint32_t(i), setup, out.raster, out.shade, outAny == 0);
                 }
             }
         });

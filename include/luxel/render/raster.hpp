@@ -60,8 +60,10 @@ struct ScreenSetup {
 
 // Clips, snaps and appends the pieces of one triangle (either winding is accepted; callers cull back
 // faces before). Returns the number of raster triangles appended (0 when it covers no pixel centre).
+// `inFrustum`: the caller found every corner inside the view frustum (|x| <= w, |y| <= w, w >= nearW), so
+// inside the guard band too: the clip tests are skipped (the same triangles come out).
 int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
-                  std::vector<ShadeTri>& shadeOut);
+                  std::vector<ShadeTri>& shadeOut, bool inFrustum = false);
 
 // Triangle ids per tile, nearest first (the order only affects speed: see rasterTile). Tiles are
 // kTileSize squares on a grid moved left by shiftX pixels (0 <= shiftX < kTileSize): tile column c covers

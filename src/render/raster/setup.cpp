@@ -153,7 +153,7 @@ bool emitTriangle(const Snapped& s0, const Snapped& s1In, const Snapped& s2In, u
 }  // namespace
 
 int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
-                  std::vector<ShadeTri>& shadeOut) {
+                  std::vector<ShadeTri>& shadeOut, bool inFrustum) {
     if (setup.width <= 0 || setup.height <= 0 || setup.width > kMaxImageSide || setup.height > kMaxImageSide)
         return 0;
     for (int i = 0; i < 3; ++i)
@@ -162,30 +162,40 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     const float gx = kGuardPixels / halfW, gy = kGuardPixels / halfH;
     const float nearW = setup.nearW;
 
-    unsigned outAll = 0x1f, outAny = 0;
-    for (int i = 0; i < 3; ++i) {
-        unsigned code = 0;
-        for (int k = 0; k < 5; ++k)
-            if (planeDist(tri[i], k, nearW, gx, gy) < 0) code |= 1u << k;
-        outAll &= code;
-        outAny |= code;
+    // Corners inside the frustum (|x|, |y| <= w) are inside a guard band at least as wide (gx, gy >= 1: images
+    // up to 16384 pixels a side; gx * w rounds to no less than w): nothing to test or clip.
+    unsigned outAny = 0;
+    if (!(inFrustum && gx >= 1.0f && gy >= 1.0f)) {
+        unsigned outAll = 0x1f;
+        for (int i = 0; i < 3; ++i) {
+            unsigned code = 0;
+            for (int k = 0; k < 5; ++k)
+                if (planeDist(tri[i], k, nearW, gx, gy) < 0) code |= 1u << k;
+            outAll &= code;
+            outAny |= code;
+        }
+        if (outAll) return 0;
     }
-    if (outAll) return 0;
 
-    Poly p;
-    p.n = 3;
-    for (int i = 0; i < 3; ++i) p.v[i] = tri[i];
-    for (int k = 0; k < 5 && p.n >= 3; ++k)
-        if (outAny & (1u << k)) clipPoly(p, k, nearW, gx, gy);
-    if (p.n < 3) return 0;
+    Poly clipped;
+    const ClipVertex* corners = tri;
+    int count = 3;
+    if (outAny) {
+        clipped.n = 3;
+        for (int i = 0; i < 3; ++i) clipped.v[i] = tri[i];
+        for (int k = 0; k < 5 && clipped.n >= 3; ++k)
+            if (outAny & (1u << k)) clipPoly(clipped, k, nearW, gx, gy);
+        if (clipped.n < 3) return 0;
+        corners = clipped.v, count = clipped.n;
+    }
 
     // Project and snap. Guard-band clipping keeps |x/w| <= gx, so the clamp only absorbs rounding.
     Snapped sv[8];
     const float lim = kGuardPixels + 2.0f;
     int32_t minX = std::numeric_limits<int32_t>::max(), maxX = std::numeric_limits<int32_t>::min();
     int32_t minY = minX, maxY = maxX;
-    for (int i = 0; i < p.n; ++i) {
-        const ClipVertex& c = p.v[i];
+    for (int i = 0; i < count; ++i) {
+        const ClipVertex& c = corners[i];
         float iw = 1.0f / c.w;
         float sx = (c.x * iw * 0.5f + 0.5f) * float(setup.width) - setup.offsetX;
         float sy = (0.5f - c.y * iw * 0.5f) * float(setup.height) - setup.offsetY;
@@ -199,15 +209,15 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     // No pixel centre in the polygon's box: none in any triangle of its fan (emitTriangle's own test, on the
     // union of their boxes), so nothing more is worked out (most triangles of a small or distant view).
     if (!coversPixelCentre(minX, maxX, minY, maxY, setup)) return 0;
-    for (int i = 0; i < p.n; ++i) {
-        const ClipVertex& c = p.v[i];
+    for (int i = 0; i < count; ++i) {
+        const ClipVertex& c = corners[i];
         double dw = 1.0 / double(c.w);
         sv[i].invW = dw;
         sv[i].b1W = double(c.b1) * dw;
         sv[i].b2W = double(c.b2) * dw;
     }
     int emitted = 0;
-    for (int i = 1; i + 1 < p.n; ++i)
+    for (int i = 1; i + 1 < count; ++i)
         emitted += emitTriangle(sv[0], sv[i], sv[i + 1], source, setup, out, shadeOut) ? 1 : 0;
     return emitted;
 }
