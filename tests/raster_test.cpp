@@ -447,3 +447,33 @@ TEST_CASE("raster: cut-out triangles cover only the pixels their test keeps, nea
     CHECK(cutoutPixels > 1000);
     CHECK(dropped > 500);
 }
+
+TEST_CASE("setup: a triangle the caller found inside the frustum comes out as through the clip tests", "[raster]") {
+    // Random triangles with every corner inside the frustum (|x|, |y| <= w, w >= near): setting up with the
+    // caller's inFrustum skips the guard-band tests; the raster and shading triangles must be the same bits.
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f), depth(0.01f, 50.0f);
+    size_t emitted = 0;
+    for (int n = 0; n < 20000; ++n) {
+        ClipVertex c[3];
+        for (ClipVertex& v : c) {
+            v.w = depth(rng);
+            v.x = unit(rng) * v.w, v.y = unit(rng) * v.w;
+            if (n % 7 == 0) v.x = (n % 2 ? v.w : -v.w);  // on the frustum's sides exactly
+            v.b1 = 0, v.b2 = 0;
+        }
+        c[1].b1 = 1, c[2].b2 = 1;
+        std::vector<RasterTri> tested, skipped;
+        std::vector<ShadeTri> testedShade, skippedShade;
+        const int a = setupTriangle(c, uint32_t(n), screen(), tested, testedShade, false);
+        const int b = setupTriangle(c, uint32_t(n), screen(), skipped, skippedShade, true);
+        REQUIRE(a == b);
+        REQUIRE(tested.size() == skipped.size());
+        for (size_t i = 0; i < tested.size(); ++i) {
+            REQUIRE(std::memcmp(&tested[i], &skipped[i], sizeof(RasterTri)) == 0);
+            REQUIRE(std::memcmp(&testedShade[i], &skippedShade[i], sizeof(ShadeTri)) == 0);
+        }
+        emitted += tested.size();
+    }
+    CHECK(emitted > 10000);
+}

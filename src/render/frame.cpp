@@ -38,10 +38,6 @@ using render::CutoutContext;
 using render::SourceKind;
 using render::SourceTri;
 
-// Quake 3 winds faces clockwise as seen from their front (q3map2's PlaneFromPoints takes the normal as
-// cross(c - a, b - a)), so a triangle faces the eye when its right-handed normal cross(b - a, c - a)
-// points away from the eye.
-inline bool facesEye(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 eye) { return dot(cross(p1 - p0, p2 - p0), eye - p0) < 0; }
 
 
 constexpr size_t kSetupChunk = 1024;
@@ -169,8 +165,8 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
     ctx.albedoTable = &albedoTable;
     ctx.eye = camera.position;
     ctx.viewForward = view.forward;
-    const render::GammaTable gammaTable = render::makeGammaTable(world.look.gamma);
-    ctx.gamma = &gammaTable;
+    const std::shared_ptr<const render::GammaTable> gammaTable = render::sharedGammaTable(world.look.gamma);
+    ctx.gamma = gammaTable.get();
     const bool lightMode = options.mode == RenderMode::Lightmap || options.mode == RenderMode::Vertex ||
                            options.mode == RenderMode::Lit || options.mode == RenderMode::Grid ||
                            options.mode == RenderMode::Albedo;
@@ -228,14 +224,13 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         cand.src.frameVertices ? frameVerts.data() : geometry.vertices.data();
                     const Vec3 p[3] = {base[cand.src.v[0]].position, base[cand.src.v[1]].position, base[cand.src.v[2]].position};
                     // Facing away: dropped before its corners are transformed (the same triangles pass either way).
-                    if (!cand.twoSided && !facesEye(p[0], p[1], p[2], eye)) continue;
+                    if (!cand.twoSided && !raster::facesEye(p[0], p[1], p[2], eye)) continue;
                     raster::ClipVertex cv[3];
                     unsigned outAll = 0x1f, outAny = 0;
                     for (int k = 0; k < 3; ++k) {
                         const Vec4 h = transform(m, p[k]);
                         cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
-                        unsigned code = (h.x > h.w ? 1u : 0u) | (h.x < -h.w ? 2u : 0u) | (h.y > h.w ? 4u : 0u) |
-                                        (h.y < -h.w ? 8u : 0u) | (h.w < camera.nearPlane ? 16u : 0u);
+                        const unsigned code = raster::frustumCode(h, camera.nearPlane);
                         outAll &= code;
                         outAny |= code;
                     }

@@ -77,15 +77,18 @@ bool drawnOpaque(const SurfaceLook& look) {
 
 }  // namespace
 
-std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
+std::vector<bool> materialsShown(LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
                                  std::vector<bool> seen, std::vector<float>* footprints) {
     if (footprints) footprints->clear();
     if (map.world.format != MapFormat::Quake3 || options.spp != 1) return seen;
-    MaterialOptions materialOptions = map.materialOptions;
-    materialOptions.time = time;
-    // Every material's look (the shader scripts: blending, deforms, sides), no texture decoded.
-    const MaterialSet looks =
-        loadMaterials(map.world, map.source, materialOptions, std::vector<bool>(map.world.materials.size(), false));
+    // Every material's look (the shader scripts: blending, deforms, sides), no texture decoded: once per map and time.
+    if (!map.looks || map.lookTime != time) {
+        MaterialOptions materialOptions = map.materialOptions;
+        materialOptions.time = time;
+        map.looks = loadMaterials(map.world, map.source, materialOptions, std::vector<bool>(map.world.materials.size(), false));
+        map.lookTime = time;
+    }
+    const MaterialSet& looks = *map.looks;
     const View view = makeView(camera);
     CullOptions cull;
     cull.usePvs = options.usePvs;

@@ -6,6 +6,7 @@
 
 #include "luxel/bsp/world.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/light/styles.hpp"
 #include "luxel/render/camera.hpp"
 #include "luxel/render/view_figures.hpp"
 
@@ -36,7 +37,8 @@ constexpr double kNearWallDepth = 96.0;
 //   score = C * (1 - N) * W * (0.4 + 0.2 D + 0.2 S + 0.2 B) - 0.5 K
 // So a view scores high when geometry fills the frame (no void), little of it is close, no single wall
 // dominates, depth and surfaces vary and it is lit; sky is penalised beyond not counting as coverage.
-ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& camera);
+// `rest`: the map's light styles at rest (parseStyleSpec("rest")), when the caller scores many views.
+ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& camera, const StyleWeights* rest = nullptr);
 
 struct BestCamera {
     Camera camera;       // at the requested size and FOV

@@ -30,6 +30,9 @@ struct LoadedMap {
     std::optional<MaterialSet> materials;
     std::vector<bool> texturesFor;
     std::vector<float> textureFootprints;  // the footprints they were decoded for (empty: whole textures)
+    // Every material's look without textures, for lookTime: what materialsShown asks of each view.
+    std::optional<MaterialSet> looks;
+    float lookTime = 0;
     MapSource source;  // bytes dropped after decoding; kept for the material loaders (archive, related files)
     PropsPlaced props;  // static props drawn (their warnings: models missing or broken)
     OverlaysPlaced overlays;
@@ -61,7 +64,7 @@ std::vector<bool> materialsSeen(const World& world, const Geometry& geometry, co
 // `footprints` (when given, for Quake 3 views; left empty otherwise): per material, the smallest footprint
 // its pixels sample in that pass, a little under and rounded down (loadMaterials' footprints), 0 for the
 // materials outside the opaque pass (any level may show).
-std::vector<bool> materialsShown(const LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
+std::vector<bool> materialsShown(LoadedMap& map, const Camera& camera, const RenderOptions& options, float time,
                                  std::vector<bool> seen, std::vector<float>* footprints = nullptr);
 
 struct ViewRequest {

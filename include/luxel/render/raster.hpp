@@ -47,6 +47,17 @@ struct ShadeTri {
     uint32_t source = 0;  // caller's id for the original triangle
 };
 
+// Quake 3 winds faces clockwise as seen from their front (q3map2's PlaneFromPoints takes the normal as
+// cross(c - a, b - a)), so a triangle faces the eye when its right-handed normal cross(b - a, c - a)
+// points away from the eye. Frames drop the one-sided triangles that do not.
+inline bool facesEye(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 eye) { return dot(cross(p1 - p0, p2 - p0), eye - p0) < 0; }
+
+// Which frustum planes a clip-space point is outside of (bits: +x, -x, +y, -y, near), as frames cull.
+inline unsigned frustumCode(const Vec4& h, float nearW) {
+    return (h.x > h.w ? 1u : 0u) | (h.x < -h.w ? 2u : 0u) | (h.y > h.w ? 4u : 0u) | (h.y < -h.w ? 8u : 0u) |
+           (h.w < nearW ? 16u : 0u);
+}
+
 struct ClipVertex {
     float x = 0, y = 0, w = 0;  // clip space
     float b1 = 0, b2 = 0;       // barycentrics w.r.t. the original triangle

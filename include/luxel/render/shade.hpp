@@ -1,6 +1,7 @@
 #pragma once
 // Shading of the visibility buffer (internal to the render stage; exposed for tests).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
@@ -33,6 +34,9 @@ struct GammaTable {
 };
 // Fills the table for `gamma`; valid only when 1/gamma is within [1/4, 4] (otherwise callers use pow).
 GammaTable makeGammaTable(float gamma);
+// The same table, made once per gamma a process meets (2,300 calls of pow and exp2: more than a small frame's
+// shading) and shared: a frame holds it while it draws.
+std::shared_ptr<const GammaTable> sharedGammaTable(float gamma);
 float applyGamma(float v, const GammaTable& table);  // v in [0,1]
 
 // How a raster triangle is shaded in the light-bearing modes (lightmap, vertex, lit, grid), resolved once

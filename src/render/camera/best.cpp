@@ -112,22 +112,12 @@ std::vector<Place> candidatePlaces(const World& world) {
     return places;
 }
 
-Camera scoringCamera(const Camera& final) {
-    Camera c = final;
-    if (final.width >= final.height) {
-        c.width = kScoreSide;
-        c.height = std::max(8, int(std::lround(double(kScoreSide) * final.height / final.width)));
-    } else {
-        c.height = kScoreSide;
-        c.width = std::max(8, int(std::lround(double(kScoreSide) * final.width / final.height)));
-    }
-    return c;
-}
 
 }  // namespace
 
-ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& camera) {
+ViewScore scoreView(const World& world, const Geometry& geometry, const Camera& camera, const StyleWeights* rest) {
     RenderOptions o;
+    if (rest) o.styleWeights = *rest;
     o.mode = RenderMode::Lightmap;
     o.look = Look::Engine;
     o.drawFlares = false;
@@ -201,8 +191,9 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
         }
     }
     std::vector<ViewScore> scores(candidates.size());
+    const StyleWeights rest = parseStyleSpec("rest", world);  // what each render would work out again
     tbb::parallel_for(size_t(0), candidates.size(), [&](size_t i) {
-        scores[i] = scoreView(world, geometry, scoringCamera(candidates[i].camera));
+        scores[i] = scoreView(world, geometry, camera::scoringCamera(candidates[i].camera), &rest);
     });
     // The overview, from outside the map, only when no view from inside it is acceptable and shows a fair part
     // of the map.
@@ -213,7 +204,7 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
         if (std::optional<Camera> overview = camera::overview(world, width, height, fovX)) {
             places.push_back({overview->position, overview->angles, "overview"});
             candidates.push_back({*overview, places.size() - 1});
-            scores.push_back(scoreView(world, geometry, scoringCamera(candidates.back().camera)));
+            scores.push_back(scoreView(world, geometry, camera::scoringCamera(candidates.back().camera), &rest));
         }
     if (candidates.empty()) return std::nullopt;
     // The candidates by score, best first (ties: the earlier), those breaking the rules for a thumbnail after
@@ -250,20 +241,16 @@ std::optional<BestCamera> bestCamera(const World& world, const Geometry& geometr
 
 namespace luxel::camera {
 
-std::vector<double> coverage(const World& world, const Geometry& geometry, const std::vector<Camera>& cameras) {
-    std::vector<double> covered(cameras.size(), 0);
-    tbb::parallel_for(size_t(0), cameras.size(), [&](size_t i) {
-        RenderOptions o;
-        o.mode = RenderMode::Lightmap;
-        o.drawFlares = false;
-        o.drawSky = false;
-        FrameSamples samples;
-        renderFrameSamples(world, geometry, scoringCamera(cameras[i]), o, samples);
-        size_t n = 0;
-        for (size_t k = 0; k < samples.surface.size(); ++k) n += samples.surface[k] >= 0 && !samples.sky[k];
-        covered[i] = samples.surface.empty() ? 0.0 : double(n) / double(samples.surface.size());
-    });
-    return covered;
+Camera scoringCamera(const Camera& final) {
+    Camera c = final;
+    if (final.width >= final.height) {
+        c.width = kScoreSide;
+        c.height = std::max(8, int(std::lround(double(kScoreSide) * final.height / final.width)));
+    } else {
+        c.height = kScoreSide;
+        c.width = std::max(8, int(std::lround(double(kScoreSide) * final.width / final.height)));
+    }
+    return c;
 }
 
 }  // namespace luxel::camera

@@ -44,8 +44,11 @@ std::vector<std::vector<Camera>> overviewCandidates(const World& world, int widt
 // of a point (nor of a ratio of two with a positive denominator), which is all the overview's framing takes.
 std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points);
 
-// The share of each camera's frame the map's geometry covers (sky not drawn, as in overviews), from small
-// lightmap renders (64 pixels across) in parallel.
+// The small frame the automatic cameras are measured in: 64 pixels along the longer side, the same aspect.
+Camera scoringCamera(const Camera& final);
+
+// The share of each camera's scoring frame the map's geometry covers (sky not drawn, as in overviews), as the
+// frame's visibility pass in lightmap mode counts it, in parallel (coverage.cpp).
 std::vector<double> coverage(const World& world, const Geometry& geometry, const std::vector<Camera>& cameras);
 
 // An overview covering at least this share of its (scoring) frame is kept as overview() frames it; below, the

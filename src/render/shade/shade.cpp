@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <memory>
+#include <mutex>
+#include <vector>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -38,6 +41,18 @@ float depthGrey(float w, float wNear, float wFar) {
     float t = std::log(w / wNear) / std::log(wFar / wNear);
     t = std::clamp(t, 0.0f, 1.0f);
     return 1.0f - 0.9f * t;
+}
+
+std::shared_ptr<const GammaTable> sharedGammaTable(float gamma) {
+    static std::mutex mutex;
+    static std::vector<std::pair<uint32_t, std::shared_ptr<const GammaTable>>> tables;  // by gamma's bits
+    const uint32_t key = std::bit_cast<uint32_t>(gamma);
+    std::lock_guard lock(mutex);
+    for (const auto& [bits, table] : tables)
+        if (bits == key) return table;
+    if (tables.size() >= 16) tables.erase(tables.begin());  // a bound, for a service meeting many gammas
+    tables.emplace_back(key, std::make_shared<const GammaTable>(makeGammaTable(gamma)));
+    return tables.back().second;
 }
 
 GammaTable makeGammaTable(float gamma) {
