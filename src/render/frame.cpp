@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -248,16 +249,30 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         }
         std::vector<raster::RasterTri> tris(chunkBase[numChunks]);
         std::vector<raster::ShadeTri> shadeTris(chunkBase[numChunks]);
-        std::vector<render::TriShade> triShade(lightMode ? chunkBase[numChunks] : 0);
+        // Each triangle's shading set-up (352 bytes): every one in a shaded frame. A visibility pass shades
+        // nothing: only alpha-tested ones get it (their alpha test), at `slot` of their triangle, and of those
+        // only the cut-outs are kept below (first in the triangle order).
+        std::vector<render::TriShade> triShade(lightMode && !samplesOnly ? chunkBase[numChunks] : 0);
+        std::vector<uint32_t> slot;
+        if (lightMode && samplesOnly) {
+            slot.assign(chunkBase[numChunks], 0);
+            size_t alphaTested = 0;
+            for (size_t c = 0; c < numChunks; ++c)
+                for (size_t i = 0; i < chunks[c].shade.size(); ++i)
+                    if (cands[chunks[c].shade[i].source].blend == BlendMode::AlphaTest) slot[chunkBase[c] + i] = uint32_t(alphaTested++);
+            triShade.resize(alphaTested);
+        }
         tbb::parallel_for(tbb::blocked_range<size_t>(0, numChunks, 1), [&](const tbb::blocked_range<size_t>& r) {
             for (size_t c = r.begin(); c != r.end(); ++c) {
                 std::copy(chunks[c].raster.begin(), chunks[c].raster.end(), tris.begin() + std::ptrdiff_t(chunkBase[c]));
                 std::copy(chunks[c].shade.begin(), chunks[c].shade.end(), shadeTris.begin() + std::ptrdiff_t(chunkBase[c]));
-                // A visibility pass shades nothing: only cut-outs need their texture set up (for the alpha test).
-                if (lightMode)
-                    for (size_t i = 0; i < chunks[c].shade.size(); ++i)
-                        if (!samplesOnly || cands[chunks[c].shade[i].source].blend == BlendMode::AlphaTest)
-                            triShade[chunkBase[c] + i] = render::prepareTriangle(ctx, chunks[c].shade[i]);
+                if (!lightMode) continue;
+                for (size_t i = 0; i < chunks[c].shade.size(); ++i) {
+                    if (!samplesOnly)
+                        triShade[chunkBase[c] + i] = render::prepareTriangle(ctx, chunks[c].shade[i]);
+                    else if (cands[chunks[c].shade[i].source].blend == BlendMode::AlphaTest)
+                        triShade[slot[chunkBase[c] + i]] = render::prepareTriangle(ctx, chunks[c].shade[i]);
+                }
             }
         });
         chunks.clear();
@@ -267,20 +282,30 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
         std::vector<uint8_t> isCutout;
         if (materials) {
             std::vector<uint32_t> order, rest;
-            for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
-                (render::resolvedCutout(cands[shadeTris[i].source], triShade[i]) ? order : rest).push_back(i);
+            for (uint32_t i = 0; i < uint32_t(tris.size()); ++i) {
+                const Candidate& cand = cands[shadeTris[i].source];
+                const bool cutout = cand.blend == BlendMode::AlphaTest &&
+                                    render::resolvedCutout(cand, samplesOnly ? triShade[slot[i]] : triShade[i]);
+                (cutout ? order : rest).push_back(i);
+            }
             if (!order.empty()) {
                 const size_t numCutouts = order.size();
                 std::reverse(order.begin(), order.end());
                 order.insert(order.end(), rest.begin(), rest.end());
-                auto permute = [&](auto& v) {
-                    auto old = std::move(v);
-                    v.resize(old.size());
-                    for (size_t i = 0; i < order.size(); ++i) v[i] = old[order[i]];
+                // Copies in the new order (no default-constructed vector to assign into).
+                auto permute = [&](auto& v, size_t count, auto index) {
+                    std::remove_reference_t<decltype(v)> out;
+                    out.reserve(count);
+                    for (size_t i = 0; i < count; ++i) out.push_back(v[index(order[i])]);
+                    v = std::move(out);
                 };
-                permute(tris);
-                permute(shadeTris);
-                permute(triShade);
+                auto same = [](uint32_t i) { return i; };
+                permute(tris, order.size(), same);
+                permute(shadeTris, order.size(), same);
+                if (samplesOnly)
+                    permute(triShade, numCutouts, [&](uint32_t i) { return slot[i]; });
+                else
+                    permute(triShade, order.size(), same);
                 isCutout.assign(tris.size(), 0);
                 std::fill(isCutout.begin(), isCutout.begin() + std::ptrdiff_t(numCutouts), 1);
             }

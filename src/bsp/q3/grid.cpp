@@ -1,4 +1,5 @@
 // Quake 3 light grid (lightvols), laid out as ioquake3's R_LoadLightGrid computes it.
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -61,13 +62,20 @@ void decodeLightGrid(Context& c, World& w) {
         return;
     }
     g.samples.resize(size_t(points));
+    // Each byte's light and angle's sine and cosine once (a large grid has hundreds of thousands of points).
     const float angle = 2.0f * std::numbers::pi_v<float> / 256.0f;
+    std::array<float, 256> light, cosine, sine;
+    for (int i = 0; i < 256; ++i) {
+        light[size_t(i)] = overbright(uint8_t(i));
+        cosine[size_t(i)] = std::cos(float(i) * angle);
+        sine[size_t(i)] = std::sin(float(i) * angle);
+    }
     for (auto& s : g.samples) {
         auto b = r.bytes(kGridPointBytes);
-        s.ambient = {overbright(b[0]), overbright(b[1]), overbright(b[2])};
-        s.directed = {overbright(b[3]), overbright(b[4]), overbright(b[5])};
-        float polar = float(b[6]) * angle, azimuth = float(b[7]) * angle;
-        s.direction = {std::cos(azimuth) * std::sin(polar), std::sin(azimuth) * std::sin(polar), std::cos(polar)};
+        s.ambient = {light[b[0]], light[b[1]], light[b[2]]};
+        s.directed = {light[b[3]], light[b[4]], light[b[5]]};
+        const uint8_t polar = b[6], azimuth = b[7];
+        s.direction = {cosine[azimuth] * sine[polar], sine[azimuth] * sine[polar], cosine[polar]};
     }
     w.grid = std::move(g);
     w.probeLump = kLumpNames[kLightVols];
