@@ -127,7 +127,6 @@ TEST_CASE("decoding only the textures a view shows gives the same pixels as deco
             request.mode = "lit";
             request.width = 160;
             request.height = 90;
-            request.wholeTextures = true;  // the pixels of whole decodes (reduced ones: the next test)
             const RenderedView a = renderView(partial, request);
             REQUIRE(partial.materials);
             const size_t decodedForView = partial.materials->textures.size();
@@ -170,8 +169,9 @@ TEST_CASE("textures decoded from the level a view samples give its frame within 
             ViewRequest request;
             request.camera = camera;
             request.mode = "lit";
+            request.reducedTextures = true;
             const RenderedView a = renderView(reduced, request);
-            request.wholeTextures = true;
+            request.reducedTextures = false;
             const RenderedView b = renderView(whole, request);
             REQUIRE(a.display.bytes.size() == b.display.bytes.size());
             REQUIRE(reduced.materials);

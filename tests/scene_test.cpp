@@ -72,6 +72,7 @@ palette = "colormap.pcx"
 dir = "out"
 pattern = "{map}-{view}.{ext}"
 format = "JPG"
+whole_textures = true
 
 [[view]]
 name = "one"
@@ -123,6 +124,7 @@ name = "one"
     CHECK(s.output.dir == d + "/out");
     CHECK(s.output.pattern == "{map}-{view}.{ext}");
     CHECK(s.output.format == "jpg");  // lower-cased
+    CHECK(s.output.wholeTextures);
     REQUIRE(s.views.size() == 1);
     CHECK(s.views[0].name == "one");
 }
@@ -135,6 +137,7 @@ TEST_CASE("scene: defaults when keys are absent", "[scene]") {
     CHECK(s.output.dir.empty());
     CHECK(s.output.pattern == "{map}/{view}.{ext}");
     CHECK(s.output.format == "png");
+    CHECK_FALSE(s.output.wholeTextures);
     REQUIRE(s.views.size() == 1);  // one default view when the file has none
     const SceneView& v = s.views[0];
     CHECK(v.name == "thumb");
@@ -450,7 +453,7 @@ TEST_CASE("scene: scenes/README.md documents every key", "[scene]") {
     for (const char* key : {"maps", "game_dirs", "ldr", "palette", "view", "output", "path", "file", "glob", "dir",
                             "archive", "game_dir", "views", "name", "camera", "pos", "angles", "fov", "size", "mode",
                             "look", "styles", "time", "spp", "flares", "sky", "transparent", "world_only", "no_pvs",
-                            "pattern", "format",
+                            "pattern", "format", "whole_textures",
                             "{map}", "{view}", "{ext}"}) {
         INFO(key);
         CHECK(has(text, key));

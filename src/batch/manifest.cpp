@@ -58,6 +58,7 @@ std::string optionsKey(const MapJob& job) {
     j["format"] = job.output.format;
     j["output_name"] = job.outputName;
     if (!job.output.archive.empty()) j["archive"] = job.output.archive;
+    if (job.output.wholeTextures) j["whole_textures"] = true;
     for (const SceneView& v : job.views) j["views"].push_back(viewJson(v));
     const std::string text = j.dump();
     return hex64(XXH3_64bits(text.data(), text.size()));

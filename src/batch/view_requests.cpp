@@ -25,6 +25,7 @@ ViewRequest sceneViewRequest(const SceneView& v, const SceneOutput& output) {
     if (!v.look.empty()) r.look = parseLook(v.look).value_or(Look::Engine);
     if (!v.unlit.empty()) r.unlit = parseUnlit(v.unlit);
     r.ldrOutput = isLdrPath("x." + output.format);
+    r.reducedTextures = !output.wholeTextures;
     r.spp = v.spp;
     r.styles = v.styles;
     r.time = v.time;

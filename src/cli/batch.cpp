@@ -22,6 +22,7 @@ struct BatchArgs {
     std::string output;
     std::vector<std::string> gameDirs;
     bool ldr = false;
+    bool wholeTextures = false;
     std::string palette;
     float time = 0;
     ViewArgs view;
@@ -97,6 +98,7 @@ std::vector<MapJob> workList(const BatchArgs& args) {
     plain.palette = args.palette;
     plain.views = {view};
     plain.output.format = args.format;
+    plain.output.wholeTextures = args.wholeTextures;
     if (args.preset == "levelshots") {
         // The preset's camera, frame, mode and look unless the command line names its own; the output is the
         // game's: levelshots/NAME.jpg and levelshots.pk3.
@@ -111,6 +113,7 @@ std::vector<MapJob> workList(const BatchArgs& args) {
         view.levelshot = shot.levelshot;
         plain.views = {view};
         plain.output = levelshotOutput();
+        plain.output.wholeTextures = args.wholeTextures;
         if (args.named("--format")) plain.output.format = args.format;
     }
     for (const std::string& input : args.inputs) {
@@ -118,6 +121,7 @@ std::vector<MapJob> workList(const BatchArgs& args) {
             Scene scene = loadScene(input);
             // Command-line game dirs come first: a user points a shared scene at their own install.
             scene.gameDirs.insert(scene.gameDirs.begin(), args.gameDirs.begin(), args.gameDirs.end());
+            scene.output.wholeTextures = scene.output.wholeTextures || args.wholeTextures;
             for (MapJob& job : expandScene(scene)) jobs.push_back(std::move(job));
         } else {
             SceneMapInput in;
@@ -195,6 +199,9 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_option("--game-dir", args->gameDirs, "game directory for textures (repeatable), searched first")
         ->allow_extra_args(false);
     sub->add_flag("--ldr", args->ldr, "Source maps: LDR lighting");
+    sub->add_flag("--whole-textures", args->wholeTextures,
+                  "Quake 3 lit views: decode whole textures (the pixels of luxel render and serve) instead of each "
+                  "from the finest mip level the view samples (JPEGs by scaled IDCT; within a fraction of a level)");
     sub->add_option("--palette", args->palette, "Quake 2: colormap.pcx for .wal textures");
     sub->add_option("--time", args->time, "animated textures: the frame at this time");
     args->view.size = "512x288";

@@ -242,7 +242,7 @@ RenderedView renderView(LoadedMap& map, const ViewRequest& request) {
             // mip level the frame samples.
             std::vector<float> footprints;
             if (o.mode == RenderMode::Lit || o.mode == RenderMode::Albedo)
-                seen = materialsShown(map, camera, o, request.time, std::move(seen), request.wholeTextures ? nullptr : &footprints);
+                seen = materialsShown(map, camera, o, request.time, std::move(seen), request.reducedTextures ? &footprints : nullptr);
             std::vector<std::string> warnings = ensureMaterials(map, request.time, seen, footprints);
             // Lightmap mode shows lightmaps, not textures: a texture it cannot find is no news there.
             if (needsMaterials(request.mode))

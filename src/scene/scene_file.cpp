@@ -278,7 +278,7 @@ void checkPattern(const Ctx& ctx, const toml::node& node, const std::string& key
 SceneOutput parseOutput(const Ctx& ctx, const toml::node& node) {
     const toml::table* table = node.as_table();
     if (!table) ctx.fail(node, "output", wrongType(node, "a table"));
-    checkKeys(ctx, *table, "output.", {"dir", "pattern", "format", "archive"});
+    checkKeys(ctx, *table, "output.", {"dir", "pattern", "format", "archive", "whole_textures"});
     SceneOutput out;
     for (auto&& [keyName, value] : *table) {
         const std::string k(keyName.str());
@@ -293,6 +293,8 @@ SceneOutput parseOutput(const Ctx& ctx, const toml::node& node) {
             if (out.format != "png" && out.format != "jpg" && out.format != "jpeg" && out.format != "webp" &&
                 out.format != "exr" && out.format != "tif" && out.format != "tiff")
                 ctx.fail(value, key, "'" + out.format + "': expected png, jpg, webp, exr or tif");
+        } else if (k == "whole_textures") {
+            out.wholeTextures = getBool(ctx, value, key);
         } else if (k == "archive") {
             // One file directly in the output folder: the name never reaches outside it.
             out.archive = getString(ctx, value, key);

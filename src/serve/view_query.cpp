@@ -110,6 +110,7 @@ ViewRequest ViewQuery::request() const {
     output.format = format;
     ViewRequest r = sceneViewRequest(view, output);
     r.figures = false;  // the manifest's figures; a served picture needs none
+    r.reducedTextures = false;  // the bytes `luxel render` writes for the same view
     return r;
 }
 

@@ -87,9 +87,10 @@ struct ViewRequest {
     std::optional<UnlitSurfaces> unlit;
     bool usePvs = true;
     bool worldOnly = false;  // leave out the brush entities (doors, platforms, movers)
-    // Quake 3 lit and albedo views decode each texture from the finest mip level the frame samples (a JPEG
-    // through libjpeg's scaled IDCT); true: whole textures, the pixels of a full decode.
-    bool wholeTextures = false;
+    // Quake 3 lit and albedo views: decode each texture from the finest mip level the frame samples (a JPEG
+    // through libjpeg's scaled IDCT, within a fraction of a level of whole decodes), as batches do by default;
+    // false: whole textures, the pixels `luxel render` and the service draw.
+    bool reducedTextures = false;
     // Measure RenderedView::figures (a depth and surface buffer and a pass over the frame: about 50 ms at
     // 1920x1080). The automatic camera always measures its frame, to check it.
     bool figures = false;

@@ -61,6 +61,9 @@ struct SceneOutput {
     std::string format = "png";                  // image format by extension: png jpg exr tif
     std::string archive;                         // non-empty: a zip (pk3) in dir holding every image written,
                                                  // members named by their paths below dir
+    // Quake 3 lit and albedo views decode whole textures (the pixels `luxel render` and the service draw)
+    // instead of each texture from the finest mip level the view samples (ViewRequest::reducedTextures).
+    bool wholeTextures = false;
 };
 
 struct Scene {
