@@ -16,9 +16,10 @@ bool looksLikeJpeg(std::span<const uint8_t> bytes);
 
 // The image at full size, alpha 255. nullopt for what TurboJPEG does not convert to RGB (CMYK and YCCK):
 // those go through OpenImageIO. DecodeError (naming `name`) for a damaged file or a size over kMaxTextureSide.
-// halvings 1-3: the image at 1/2, 1/4 or 1/8 of its size by libjpeg's scaled IDCT (each side rounded up), which
-// skips most of the decode's work; an image that shrinks to an average as the box filter does, colour by colour,
-// within about half a level on the mean of OpenArena's textures (a few saturated ones by several levels).
+// halvings 1-3: the image at 1/2, 1/4 or 1/8 of its size by libjpeg's scaled IDCT (each side rounded up): the
+// inverse transforms, colour conversion and output shrink with it (the entropy decoding does not). Its texels
+// are close to the box filter's: about half a level apart on the mean of OpenArena's textures at 1/2 and 1/4, a
+// few saturated ones several levels.
 std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const std::string& name, int halvings = 0);
 
 struct JpegSize {

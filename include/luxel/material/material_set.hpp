@@ -332,8 +332,9 @@ struct MaterialOptions {
 // `footprints` (non-empty, per material; Quake 3): the smallest squared footprint a view samples of the
 // material's texture coordinates (the larger of |d(s, t)/dx|^2 and |d(s, t)/dy|^2 at a pixel, s and t counting
 // repeats of the texture, as the frame's mip levels are chosen), 0 where anything may be sampled. A texture
-// whose every use needs no level below L is decoded from level L down (Texture::firstLevel; JPEGs by libjpeg's
-// scaled IDCT): the frame samples the same levels, and a view's thumbnail skips most of the decode.
+// whose every use needs no level below L may be decoded from a level down to L (Texture::firstLevel): a JPEG
+// of power-of-two sides at 1/2 or 1/4 size by libjpeg's scaled IDCT (reducedStart); the frame samples the same
+// levels. Other images are decoded whole.
 MaterialSet loadMaterials(const World& world, const MapSource& source, const MaterialOptions& options,
                           const std::vector<bool>& decodeOnly = {}, const std::vector<float>& footprints = {});
 // What loadMaterials will need that depends on the source alone, done ahead (beside the map's decode) and kept
