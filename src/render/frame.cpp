@@ -226,18 +226,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                     const Vec3 p[3] = {base[cand.src.v[0]].position, base[cand.src.v[1]].position, base[cand.src.v[2]].position};
                     // Facing away: dropped before its corners are transformed (the same triangles pass either way).
                     if (!cand.twoSided && !raster::facesEye(p[0], p[1], p[2], eye)) continue;
-                    raster::ClipVertex cv[3];
-                    unsigned outAll = 0x1f, outAny = 0;
-                    for (int k = 0; k < 3; ++k) {
-                        const Vec4 h = transform(m, p[k]);
-                        cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
-                        const unsigned code = raster::frustumCode(h, camera.nearPlane);
-                        outAll &= code;
-                        outAny |= code;
-                    }
-                    if (outAll) continue;  // wholly outside one frustum plane
-                    ++out.drawn;
-                    raster::setupTriangle(cv, uint32_t(i), setup, out.raster, out.shade, outAny == 0);
+                    if (raster::setupWorldTriangle(p, m, uint32_t(i), setup, out.raster, out.shade) >= 0) ++out.drawn;
                 }
             }
         });

@@ -75,6 +75,11 @@ struct ScreenSetup {
 // inside the guard band too: the clip tests are skipped (the same triangles come out).
 int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& setup, std::vector<RasterTri>& out,
                   std::vector<ShadeTri>& shadeOut, bool inFrustum = false);
+// A world-space triangle as frames draw it: its corners through viewProjection (barycentric attributes 0, 1, 2),
+// frustum codes against setup.nearW, then setupTriangle. -1 when it lies wholly outside one frustum plane
+// (nothing appended), else setupTriangle's count.
+int setupWorldTriangle(const Vec3 corners[3], const Mat4& viewProjection, uint32_t source, const ScreenSetup& setup,
+                       std::vector<RasterTri>& out, std::vector<ShadeTri>& shadeOut);
 
 // Triangle ids per tile, nearest first (the order only affects speed: see rasterTile). Tiles are
 // kTileSize squares on a grid moved left by shiftX pixels (0 <= shiftX < kTileSize): tile column c covers

@@ -39,19 +39,9 @@ size_t coveredPixels(const World& world, const Geometry& geometry, const Camera&
             const Vec3 p[3] = {geometry.vertices[idx[i]].position, geometry.vertices[idx[i + 1]].position,
                                geometry.vertices[idx[i + 2]].position};
             if (!ds.twoSided && !raster::facesEye(p[0], p[1], p[2], camera.position)) continue;
-            raster::ClipVertex cv[3];
-            unsigned outAll = 0x1f, outAny = 0;
-            for (int k = 0; k < 3; ++k) {
-                const Vec4 h = transform(view.viewProjection, p[k]);
-                cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
-                const unsigned code = raster::frustumCode(h, camera.nearPlane);
-                outAll &= code;
-                outAny |= code;
-            }
-            if (outAll) continue;
             tris.clear();
             shade.clear();
-            raster::setupTriangle(cv, 0, setup, tris, shade, outAny == 0);
+            raster::setupWorldTriangle(p, view.viewProjection, 0, setup, tris, shade);
             for (const raster::RasterTri& t : tris)
                 raster::forEachCoveredPixel(t, 0, 0, W - 1, H - 1, [&](int px, int py, float z) {
                     if (z > 0) covered[size_t(py) * size_t(W) + size_t(px)] = 1;

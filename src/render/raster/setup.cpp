@@ -222,6 +222,21 @@ int setupTriangle(const ClipVertex tri[3], uint32_t source, const ScreenSetup& s
     return emitted;
 }
 
+int setupWorldTriangle(const Vec3 corners[3], const Mat4& viewProjection, uint32_t source, const ScreenSetup& setup,
+                       std::vector<RasterTri>& out, std::vector<ShadeTri>& shadeOut) {
+    ClipVertex cv[3];
+    unsigned outAll = 0x1f, outAny = 0;
+    for (int k = 0; k < 3; ++k) {
+        const Vec4 h = transform(viewProjection, corners[k]);
+        cv[k] = {h.x, h.y, h.w, k == 1 ? 1.0f : 0.0f, k == 2 ? 1.0f : 0.0f};
+        const unsigned code = frustumCode(h, setup.nearW);
+        outAll &= code;
+        outAny |= code;
+    }
+    if (outAll) return -1;  // wholly outside one frustum plane
+    return setupTriangle(cv, source, setup, out, shadeOut, outAny == 0);
+}
+
 Bins binTrianglesInOrder(const std::vector<RasterTri>& tris, const std::vector<uint32_t>& order, int width,
                          int height, int shiftX) {
     Bins bins;
