@@ -47,4 +47,15 @@ void writeArchives(Json& manifest, const std::string& outDir);
 void writeManifest(const Json& manifest, const std::string& outDir);
 Json readManifest(const std::string& dir);  // null when there is none; UsageError when it is not JSON
 
+// The folder the workers of --isolate share their decoded textures through: in /dev/shm (memory: on this
+// project's machines, files on disk cost more in the kernel's writes than the decodes they save) when it has
+// `bytes` free, else none (empty: each worker decodes on its own). Named for this process, so that a later batch
+// removes it when this one was killed before it could. Removed with removeTextureShareDir.
+std::string makeTextureShareDir(size_t bytes);
+// What the shared textures may take in all: the texture cache's share of --max-memory (2 GiB without a cap).
+inline size_t textureShareBytes(const BatchOptions& options) {
+    return options.maxMemory ? options.maxMemory / 16 * 5 : size_t(2) << 30;
+}
+void removeTextureShareDir(const std::string& dir);
+
 }  // namespace luxel::batch

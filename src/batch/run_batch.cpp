@@ -299,6 +299,8 @@ void runWorker(const std::vector<MapJob>& jobs, const BatchOptions& options, con
         setTextureCacheBudget(options.maxMemory / 16 * 5 / size_t(inFlight));
         setStudioModelCacheBudget(options.maxMemory / 16 / size_t(inFlight));
     }
+    if (!options.textureShare.empty())
+        shareTexturesThrough(options.textureShare, textureShareBytes(options) / size_t(inFlight));
     serveWorker([&](const std::string& source) {
         const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const MapJob& j) { return j.source == source; });
         Outcome o;
@@ -389,12 +391,15 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
     std::vector<Outcome> outcomes(mine.size());
     // The worker processes, started when a map first needs one.
     std::unique_ptr<WorkerPool> pool;
+    std::string textureShare;
     std::once_flag poolMade;
     auto workers = [&]() -> WorkerPool& {
         std::call_once(poolMade, [&] {
             std::vector<std::string> command = options.childCommand;
             for (const std::string& a : {std::string("--worker"), std::string("--parent-pid"), std::to_string(::getpid()), std::string("-q")})
                 command.push_back(a);
+            textureShare = makeTextureShareDir(textureShareBytes(options));
+            if (!textureShare.empty()) command.insert(command.end(), {"--texture-share", textureShare});
             pool = std::make_unique<WorkerPool>(std::move(command), childEnvironment());
         });
         return *pool;
@@ -435,6 +440,7 @@ BatchResult runBatch(const std::vector<MapJob>& jobs, const BatchOptions& option
             }));
     progress.finish();
     pool.reset();  // the workers end with the list
+    removeTextureShareDir(textureShare);
 
     BatchResult result;
     std::vector<Json> entries;

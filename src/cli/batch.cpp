@@ -35,6 +35,7 @@ struct BatchArgs {
     bool isolate = false;
     bool worker = false;  // a worker of --isolate: the maps its parent sends
     int parentPid = 0;
+    std::string textureShare;
     bool force = false, quiet = false, verbose = false, merge = false, noIndex = false;
     std::string sheet;
     std::string preset;          // "levelshots": plain inputs get the levelshot view and output
@@ -145,6 +146,7 @@ int runBatchCommand(const BatchArgs& args) {
     o.isolate = args.isolate;
     o.worker = args.worker;
     o.parentPid = args.parentPid;
+    o.textureShare = args.textureShare;
     o.childCommand = commandLine();
     o.childCommand.at(0) = "/proc/self/exe";  // this very binary, wherever it was started from
     o.sheetPath = args.sheet;
@@ -219,6 +221,7 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->add_flag("--isolate", args->isolate, "render each map in a child process: a crash costs that map only");
     sub->add_flag("--worker", args->worker, "(a worker of --isolate) render the maps the batch sends on fd 3")->group("");
     sub->add_option("--parent-pid", args->parentPid, "(a worker of --isolate) the batch that started it")->group("");
+    sub->add_option("--texture-share", args->textureShare, "(a worker of --isolate) the folder its decoded textures are shared through")->group("");
     sub->add_option("--map-timeout", args->mapTimeout, "seconds one map may take; past it the map fails, naming its stage")
         ->check(CLI::Range(0.0, 1e7));
     sub->add_option("--sheet", args->sheet, "contact sheet file (default: DIR/sheet.png; - for none)");

@@ -1,5 +1,7 @@
 #include "texture_cache.hpp"
 
+#include "texture_share.hpp"
+
 #include "luxel/material/texture_sample.hpp"
 #include "luxel/util/error.hpp"
 
@@ -30,9 +32,13 @@ struct Cache {
     // Keys another loadTextures call is decoding now: a call that needs one waits for that result (after
     // its own decodes, which wait on nothing, so two calls never wait on each other).
     std::unordered_map<std::string, std::shared_future<TextureResult>> inFlight;
-    std::atomic<size_t> decodes{0};
+    std::atomic<size_t> decodes{0}, sharedReads{0};
     size_t lookups = 0, hits = 0, bytes = 0, budget = 0;
     uint64_t clock = 0;
+    // shareTexturesThrough: set before any loadTextures call (a worker's start), read without the mutex.
+    std::string shareDir;
+    size_t shareLimit = 0;
+    std::atomic<size_t> shareWritten{0};
 };
 
 size_t textureBytes(const Texture& t) {
@@ -77,6 +83,46 @@ std::string lookupKey(const Cache& c, const TextureJob& job, bool& known) {
         return it->second.first == 0 ? job.key : levelKey(job.key, reducedStart(job.footprint2, it->second.first, it->second.second));
     known = false;
     return job.key + "|need " + std::to_string(job.footprint2);
+}
+
+// A job's texture, from the shared folder when another process decoded it, else decoded here (and shared).
+// Sets the key it is kept under, the image's full size for a reduced job (0 x 0: not reducible), and whether it
+// was decoded.
+std::shared_ptr<const Texture> obtain(Cache& c, const TextureJob& job, std::string& storeKey,
+                                      std::pair<int32_t, int32_t>& fullSize, bool& decoded) {
+    const std::string& share = c.shareDir;
+    if (!share.empty()) {
+        if (!reduced(job)) {
+            storeKey = job.key;
+        } else if (const auto size = readSharedSize(share, job.key)) {
+            fullSize = *size;
+            storeKey = size->first == 0 ? job.key : levelKey(job.key, reducedStart(job.footprint2, size->first, size->second));
+        }
+        if (!storeKey.empty())
+            if (auto texture = readSharedTexture(share, storeKey)) {
+                c.sharedReads.fetch_add(1, std::memory_order_relaxed);
+                return texture;
+            }
+    }
+    std::shared_ptr<const Texture> texture;
+    if (reduced(job)) {
+        LevelImage level = job.decodeFrom(job.footprint2);
+        fullSize = level.reducible ? std::pair(level.fullWidth, level.fullHeight) : std::pair(0, 0);
+        storeKey = levelKey(job.key, level.level);
+        texture = std::make_shared<const Texture>(
+            makeTexture(job.name, std::move(level.image), level.level, level.fullWidth, level.fullHeight));
+    } else {
+        storeKey = job.key;
+        texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
+    }
+    decoded = true;
+    if (!share.empty() && c.shareWritten.load(std::memory_order_relaxed) < c.shareLimit) {
+        const size_t written = writeSharedTexture(share, storeKey, *texture);
+        // A folder that cannot take more (full, gone) takes nothing more: no half-written file per texture.
+        c.shareWritten += written ? written : c.shareLimit;
+        if (written && reduced(job)) writeSharedSize(share, job.key, fullSize);
+    }
+    return texture;
 }
 
 }  // namespace
@@ -127,17 +173,9 @@ std::vector<TextureResult> loadTextures(const std::vector<TextureJob>& jobs, siz
             return;
         }
         try {
-            if (reduced(job)) {
-                LevelImage level = job.decodeFrom(job.footprint2);
-                fullSizes[todo[k]] = level.reducible ? std::pair(level.fullWidth, level.fullHeight) : std::pair(0, 0);
-                storeKeys[todo[k]] = levelKey(job.key, level.level);
-                r.texture = std::make_shared<const Texture>(
-                    makeTexture(job.name, std::move(level.image), level.level, level.fullWidth, level.fullHeight));
-            } else {
-                storeKeys[todo[k]] = job.key;
-                r.texture = std::make_shared<const Texture>(makeTexture(job.name, job.decode()));
-            }
-            c.decodes.fetch_add(1, std::memory_order_relaxed);
+            bool decoded = false;
+            r.texture = obtain(c, job, storeKeys[todo[k]], fullSizes[todo[k]], decoded);
+            if (decoded) c.decodes.fetch_add(1, std::memory_order_relaxed);
             const size_t bytes = textureBytes(*r.texture);
             if (budget && held.fetch_add(bytes) + bytes > budget) {  // this one would pass the budget: refused
                 held -= bytes;
@@ -201,7 +239,15 @@ void clearTextureCache() {
 TextureCacheStats textureCacheStats() {
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
-    return {c.lookups, c.hits, c.decodes.load(), c.entries.size(), c.bytes};
+    return {c.lookups, c.hits, c.decodes.load(), c.entries.size(), c.bytes, c.sharedReads.load()};
+}
+
+void shareTexturesThrough(const std::string& dir, size_t byteLimit) {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    c.shareDir = dir;
+    c.shareLimit = byteLimit;
+    c.shareWritten = 0;
 }
 
 void setTextureCacheBudget(size_t bytes) {

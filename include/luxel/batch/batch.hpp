@@ -37,6 +37,9 @@ struct BatchOptions {
     std::vector<std::string> childCommand;
     bool worker = false;  // set in such a worker: render the maps the parent sends (src/batch/worker_pool.hpp)
     int parentPid = 0;    // and the batch that started it: the worker dies with it
+    // The folder the workers share their decoded textures through (shareTexturesThrough): made by the parent
+    // for its workers, removed when they end.
+    std::string textureShare;
 };
 
 struct BatchResult {

@@ -349,11 +349,16 @@ void forgetMaterialSources(const std::string& archivePath);
 struct TextureCacheStats {
     size_t lookups = 0, hits = 0, decodes = 0;
     size_t entries = 0, bytes = 0;
+    size_t sharedReads = 0;  // textures another process had decoded, read from the shared folder
 };
 TextureCacheStats textureCacheStats();
 // Caps what the cache keeps (decoded bytes, mip levels included); past it the least recently used textures
 // are dropped (maps still holding them keep them alive). 0: no cap (the default).
 void setTextureCacheBudget(size_t bytes);
+// Decoded textures shared with other processes through files in `dir` (the workers of batch --isolate, which
+// are separate processes by design): a texture this process's cache lacks is read from there when another
+// process wrote it; one decoded here is written there, at most `byteLimit` bytes in all. Empty: none (default).
+void shareTexturesThrough(const std::string& dir, size_t byteLimit);
 
 // How many times Quake 3 game directories were mounted and their shader scripts parsed since the process
 // started: maps with the same archive and game directories share one (a batch reports it; tests check it).
