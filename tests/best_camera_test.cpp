@@ -320,7 +320,9 @@ TEST_CASE("overview coverage counts the pixels the frame's visibility pass draws
         // Every overview candidate (outside the map), and cameras inside it looking around (near-plane clipping,
         // back faces, the PVS), at two aspects.
         std::vector<Camera> views;
-        for (const auto& group : camera::overviewCandidates(world, 512, 288, 90)) views.insert(views.end(), group.begin(), group.end());
+        const camera::OverviewCandidates candidates = camera::overviewCandidates(world, 512, 288, 90);
+        for (size_t g = 0; g < candidates.groups.size(); ++g)
+            for (size_t k = 0; k < candidates.groups[g].size(); ++k) views.push_back(candidates.camera(g, k));
         Bounds box;
         for (const DrawVertex& v : geometry.vertices) box.grow(v.position);
         std::uniform_real_distribution<float> u(0, 1), yaw(0, 360), pitch(-60, 60);

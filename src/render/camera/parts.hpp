@@ -39,7 +39,20 @@ std::optional<Camera> overview(const World& world, int width, int height, float 
 // 55 degrees (overview()'s first), 35 (walls fill more of a wide frame), 89 (the floor plan). Each group starts
 // with its closest yaw (as overview() picks it), then the other yaws (all eight; at 89 degrees 0 and 90).
 // Empty when the map has nothing to frame.
-std::vector<std::vector<Camera>> overviewCandidates(const World& world, int width, int height, float fovX);
+// A view is placed when asked for (camera()): working out its centring is most of the placement's time, and a
+// search renders a few of the twenty.
+struct OverviewCandidates {
+    struct View {
+        float pitch = 0, yaw = 0;
+        double distance = 0;  // from the framed points' centre: the closest of a pitch leads its group
+    };
+    std::vector<std::vector<View>> groups;
+    std::vector<Vec3> points;  // what the views frame (framingPoints)
+    Bounds box;
+    Camera base;
+    Camera camera(size_t group, size_t index) const;
+};
+OverviewCandidates overviewCandidates(const World& world, int width, int height, float fovX);
 // The points less those deep inside their convex hull: never the largest or smallest value of a linear function
 // of a point (nor of a ratio of two with a positive denominator), which is all the overview's framing takes.
 std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points);

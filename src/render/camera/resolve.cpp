@@ -18,24 +18,26 @@ ResolvedCamera resolveCamera(const World& world, const Geometry& geometry, const
     ResolvedCamera r;
     r.spec = spec;
     auto useOverview = [&] {
-        const std::vector<std::vector<Camera>> groups = camera::overviewCandidates(world, width, height, fovX);
+        const camera::OverviewCandidates candidates = camera::overviewCandidates(world, width, height, fovX);
+        const auto& groups = candidates.groups;
         if (groups.empty())
             throw UsageError(fmt::format("{}map has no drawn geometry and no world bounds to frame a camera on",
                                          world.file.empty() ? std::string() : world.file + ": "));
         // overview() as it is when it covers enough of the frame; else the pitch whose closest view covers most,
         // then the yaw at that pitch (half the renders of trying all). Ties keep the earlier camera.
         auto most = [](const std::vector<double>& v) { return size_t(std::max_element(v.begin(), v.end()) - v.begin()); };
-        r.camera = groups.front().front();
+        r.camera = candidates.camera(0, 0);
         r.used = "overview";
         const double first = camera::coverage(world, geometry, {r.camera}).front();
         if (first >= camera::kOverviewCoverage) return;
         // Each group's first camera is measured once: the first group's is the one above.
-        std::vector<Camera> firsts;
-        for (size_t g = 1; g < groups.size(); ++g) firsts.push_back(groups[g].front());
-        std::vector<double> firstCoverage = camera::coverage(world, geometry, firsts);
+        std::vector<Camera> firsts{r.camera};
+        for (size_t g = 1; g < groups.size(); ++g) firsts.push_back(candidates.camera(g, 0));
+        std::vector<double> firstCoverage = camera::coverage(world, geometry, {firsts.begin() + 1, firsts.end()});
         firstCoverage.insert(firstCoverage.begin(), first);
         const size_t chosen = most(firstCoverage);
-        const std::vector<Camera>& group = groups[chosen];
+        std::vector<Camera> group{firsts[chosen]};
+        for (size_t k = 1; k < groups[chosen].size(); ++k) group.push_back(candidates.camera(chosen, k));
         std::vector<double> groupCoverage = camera::coverage(world, geometry, {group.begin() + 1, group.end()});
         groupCoverage.insert(groupCoverage.begin(), firstCoverage[chosen]);
         r.camera = group[most(groupCoverage)];

@@ -1,6 +1,5 @@
 // Cameras named by the map's own entities (spawn points, intermission) or framed on its bounds (overview).
 #include <algorithm>
-#include <unordered_set>
 #include <bit>
 #include <array>
 #include <charconv>
@@ -122,7 +121,7 @@ bool validBox(Vec3 mins, Vec3 maxs) {
 //   at least half of the drawn points remain);
 // * per axis, points more than 2% of the central span beyond the 0.5th / 99.5th percentile are dropped
 //   (a lone far-out brush would otherwise shrink the whole map to a corner of the frame).
-std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep);
+std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep, std::vector<Vec3>* kept);
 
 std::vector<Vec3> trimOutliers(std::vector<Vec3> points) {
     if (points.size() < 200) return points;
@@ -148,28 +147,35 @@ std::vector<Vec3> trimOutliers(std::vector<Vec3> points) {
 
 // The points in their order, each value once: surfaces share their corners, and every overview placement
 // passes over all the points several times. The largest and smallest projections, all that placement takes
-// from them, come out bit for bit the same.
+// from them, come out bit for bit the same (so a set too large for the table is kept as it is).
+// An open-addressing table of point indices: std::unordered_set took a quarter of the overview's placement.
 std::vector<Vec3> withoutRepeats(const std::vector<Vec3>& points) {
-    struct Bits {
-        size_t operator()(const std::array<uint32_t, 3>& b) const {
-            return size_t(b[0]) * 0x9E3779B97F4A7C15ull ^ size_t(b[1]) * 0xC2B2AE3D27D4EB4Full ^ size_t(b[2]);
-        }
+    if (points.size() >= (size_t(1) << 30)) return points;
+    auto bits = [](Vec3 p) {
+        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y), std::bit_cast<uint32_t>(p.z)};
     };
-    std::unordered_set<std::array<uint32_t, 3>, Bits> seen;
-    seen.reserve(points.size());
+    const size_t mask = std::bit_ceil(points.size() * 2 + 1) - 1;
+    std::vector<uint32_t> slots(mask + 1, 0);  // index + 1 of the point kept there; 0: empty
     std::vector<Vec3> out;
     out.reserve(points.size());
-    for (Vec3 p : points)
-        if (seen.insert({std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y), std::bit_cast<uint32_t>(p.z)}).second)
-            out.push_back(p);
+    for (size_t i = 0; i < points.size(); ++i) {
+        const std::array<uint32_t, 3> b = bits(points[i]);
+        size_t h = size_t((uint64_t(b[0]) * 0x9E3779B97F4A7C15ull ^ uint64_t(b[1]) * 0xC2B2AE3D27D4EB4Full ^ b[2]) *
+                          0xFF51AFD7ED558CCDull >> 29) & mask;
+        while (slots[h] != 0 && bits(points[slots[h] - 1]) != b) h = (h + 1) & mask;
+        if (slots[h] != 0) continue;  // a repeat
+        slots[h] = uint32_t(i + 1);
+        out.push_back(points[i]);
+    }
     return out;
 }
 
 std::vector<Vec3> framingPoints(const World& world) {
     const std::vector<uint8_t> playable = playableClusters(world);
     std::vector<Vec3> points;
+    std::vector<uint8_t> keep;
     if (!playable.empty()) {
-        std::vector<uint8_t> keep(world.surfaces.size(), 0);
+        keep.assign(world.surfaces.size(), 0);
         for (const Leaf& leaf : world.leaves) {
             if (leaf.cluster < 0 || size_t(leaf.cluster) >= playable.size() || !playable[size_t(leaf.cluster)]) continue;
             const uint64_t end = std::min<uint64_t>(uint64_t(leaf.firstLeafSurface) + leaf.numLeafSurfaces,
@@ -177,17 +183,16 @@ std::vector<Vec3> framingPoints(const World& world) {
             for (uint64_t k = leaf.firstLeafSurface; k < end; ++k)
                 if (world.leafSurfaces[size_t(k)] < keep.size()) keep[world.leafSurfaces[size_t(k)]] = 1;
         }
-        points = drawnPoints(world, &keep);
     }
     // The PVS from a few spawns of an indoor map can be a small part of it; a sky box or side room is a
     // small part of the drawn points, so the trim stands only when it keeps most of them.
-    std::vector<Vec3> all = drawnPoints(world, nullptr);
+    std::vector<Vec3> all = drawnPoints(world, playable.empty() ? nullptr : &keep, &points);
     if (points.size() * 2 < all.size()) points = std::move(all);
     return withoutInnerPoints(withoutRepeats(trimOutliers(std::move(points))));
 }
 
-// The drawable points of framingPoints, of the surfaces marked in `keep` when given.
-std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep) {
+// The drawable points of framingPoints; with `keep`, those of the surfaces it marks also into `kept`.
+std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* keep, std::vector<Vec3>* kept) {
     Bounds model;
     if (!world.models.empty() && validBox(world.models[0].mins, world.models[0].maxs)) {
         model.grow(world.models[0].mins);
@@ -200,13 +205,15 @@ std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* ke
         last = size_t(std::min<uint64_t>(uint64_t(world.models[0].firstSurface) + world.models[0].numSurfaces, count));
     }
     std::vector<Vec3> points;
+    bool keeping = false;  // the surface's points go to `kept` too
     auto add = [&](Vec3 p) {
         if (!isFinite(p)) return;
         if (!model.empty()) p = vmin(vmax(p, model.mins), model.maxs);
         points.push_back(p);
+        if (keeping) kept->push_back(p);
     };
     for (size_t s = first; s < last; ++s) {
-        if (keep && !(*keep)[s]) continue;
+        keeping = keep && kept && (*keep)[s];
         const Surface& surface = world.surfaces[s];
         if (surface.material >= 0 && size_t(surface.material) < world.materials.size() &&
             (world.materials[size_t(surface.material)].flags & (kMaterialNoDraw | kMaterialSky)))
@@ -217,7 +224,6 @@ std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* ke
             size_t(std::min<uint64_t>(uint64_t(surface.firstVertex) + surface.numVertices, world.vertices.size()));
         for (size_t v = v0; v < v1; ++v) add(world.vertices[v].position);
     }
-    if (keep) return points;  // the caller falls back to every surface
     if (points.empty() && !model.empty())
         for (int i = 0; i < 8; ++i)
             points.push_back({(i & 1) ? model.maxs.x : model.mins.x, (i & 2) ? model.maxs.y : model.mins.y,
@@ -236,43 +242,62 @@ std::vector<Vec3> drawnPoints(const World& world, const std::vector<uint8_t>* ke
 // dot(q,f) + D, horizontal offset dot(q,r) - a and vertical offset dot(q,u) - b. "Inside" means
 // |dot(q,r) - a| <= tanX * (dot(q,f) + D): linear in (a, D), and likewise for (b, D) vertically, so the
 // smallest D and the centring a, b have closed forms.
-Camera overviewAt(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch, float yaw,
-                  double& distanceOut) {
-    Camera c = base;
-    c.angles = {pitch, yaw, 0};
-
-    Vec3 forward, right, up;
-    angleVectors(c.angles, forward, right, up);
-
-    const double margin = 0.95;  // corners land within 95% of the half-frame
-    const double tanX = std::tan(double(degToRad(c.fovX)) * 0.5) * margin;
-    const double tanY = tanX * double(c.height) / double(c.width);
-    const Vec3 center = box.center();
-
+//
+// The distance (two passes over the points) decides which views lead the search; the centring (a bisection)
+// is worked out only for the views that are rendered, a few of the twenty-four (OverviewCandidates).
+struct ViewAxes {
+    Camera camera;
+    Vec3 forward, right, up, center;
+    double tanX = 0, tanY = 0;
     struct Along {
         double f, r, u;
     };
-    std::vector<Along> corners;
-    corners.reserve(points.size());
+    std::vector<Along> corners;  // the points along the view's axes, relative to center
+};
+
+ViewAxes viewAxes(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch, float yaw) {
+    ViewAxes v;
+    v.camera = base;
+    v.camera.angles = {pitch, yaw, 0};
+    angleVectors(v.camera.angles, v.forward, v.right, v.up);
+    const double margin = 0.95;  // corners land within 95% of the half-frame
+    v.tanX = std::tan(double(degToRad(v.camera.fovX)) * 0.5) * margin;
+    v.tanY = v.tanX * double(v.camera.height) / double(v.camera.width);
+    v.center = box.center();
+    v.corners.reserve(points.size());
     for (Vec3 p : points) {
-        const Vec3 q = p - center;
-        corners.push_back({dot(q, forward), dot(q, right), dot(q, up)});
+        const Vec3 q = p - v.center;
+        v.corners.push_back({dot(q, v.forward), dot(q, v.right), dot(q, v.up)});
     }
+    return v;
+}
+
+// The smallest distance D from which every corner fits the frame and lies past twice the near plane.
+double overviewDistance(const ViewAxes& v) {
+    using Along = ViewAxes::Along;
     // For one screen axis (s = offset along it, t = tan of its half-angle): the smallest D for which some
-    // shift fits all corners, and that shift (the centre of the feasible interval).
+    // shift fits all corners.
     auto minDistance = [&](double Along::*s, double t) {
         double hi = -1e30, lo = 1e30;
-        for (const Along& k : corners) {
+        for (const Along& k : v.corners) {
             hi = std::max(hi, k.*s - t * k.f);
             lo = std::min(lo, k.*s + t * k.f);
         }
         return (hi - lo) / (2 * t);
     };
+    double distance = std::max(minDistance(&Along::r, v.tanX), minDistance(&Along::u, v.tanY));
+    for (const Along& k : v.corners) distance = std::max(distance, 2.0 * v.camera.nearPlane - k.f);  // all past near
+    return distance;
+}
+
+// The camera at `distance` (overviewDistance's) shifted to centre the corners on screen.
+Camera centredOverview(const ViewAxes& v, double distance) {
+    using Along = ViewAxes::Along;
     // Among the shifts that fit, the one that centres the corners on screen: the sum of the largest and
     // smallest screen offsets falls as the shift grows, so bisect it to zero.
     auto shift = [&](double Along::*s, double t, double d) {
         double first = -1e30, last = 1e30;  // the shifts that keep every corner inside
-        for (const Along& k : corners) {
+        for (const Along& k : v.corners) {
             first = std::max(first, k.*s - t * (k.f + d));
             last = std::min(last, k.*s + t * (k.f + d));
         }
@@ -286,8 +311,8 @@ Camera overviewAt(const std::vector<Vec3>& points, const Bounds& box, const Came
             double at(double shift) const { return (s - shift) / den; }
         };
         std::vector<Offset> top, bottom;
-        top.reserve(corners.size());
-        for (const Along& k : corners) top.push_back({k.*s, k.f + d});
+        top.reserve(v.corners.size());
+        for (const Along& k : v.corners) top.push_back({k.*s, k.f + d});
         bottom = top;
         auto narrow = [&] {
             double topAtLast = -1e30, bottomAtFirst = 1e30;
@@ -309,40 +334,31 @@ Camera overviewAt(const std::vector<Vec3>& points, const Bounds& box, const Came
         }
         return (first + last) / 2;
     };
-    double distance = std::max(minDistance(&Along::r, tanX), minDistance(&Along::u, tanY));
-    for (const Along& k : corners) distance = std::max(distance, 2.0 * c.nearPlane - k.f);  // all past near
-    const double a = shift(&Along::r, tanX, distance), b = shift(&Along::u, tanY, distance);
-    c.position = center - forward * float(distance) + right * float(a) + up * float(b);
-    distanceOut = distance;
+    const double a = shift(&Along::r, v.tanX, distance), b = shift(&Along::u, v.tanY, distance);
+    Camera c = v.camera;
+    c.position = v.center - v.forward * float(distance) + v.right * float(a) + v.up * float(b);
     return c;
 }
 
 constexpr float kOverviewPitch = 55.0f;
 constexpr float kOverviewYaws[] = {45.0f, 135.0f, 225.0f, 315.0f, 0.0f, 90.0f, 180.0f, 270.0f};
 
-// The eight views around the map (diagonals first) at `pitch`, each placed by overviewAt, with their distances.
-struct AroundView {
-    Camera camera;
-    double distance = 0;
-};
-std::vector<AroundView> viewsAround(const std::vector<Vec3>& points, const Bounds& box, const Camera& base, float pitch) {
-    std::vector<AroundView> views;
-    for (float yaw : kOverviewYaws) {
-        AroundView v;
-        v.camera = overviewAt(points, box, base, pitch, yaw, v.distance);
-        views.push_back(v);
-    }
+// The eight views around the map (diagonals first) at `pitch`, with their distances.
+std::vector<OverviewCandidates::View> viewsAround(const std::vector<Vec3>& points, const Bounds& box,
+                                                  const Camera& base, float pitch) {
+    std::vector<OverviewCandidates::View> views;
+    for (float yaw : kOverviewYaws) views.push_back({pitch, yaw, overviewDistance(viewAxes(points, box, base, pitch, yaw))});
     return views;
 }
 
 // Of the views around the map, the one from which the map appears largest (the eye closest): a long map lies
 // across the frame instead of along its height, and a rectangular one seen square-on fills a wide frame better
 // than its diamond seen from a corner. Ties keep the first.
-Camera closestOverview(const std::vector<AroundView>& views) {
+size_t closestOverview(const std::vector<OverviewCandidates::View>& views) {
     size_t best = 0;
     for (size_t i = 1; i < views.size(); ++i)
         if (views[i].distance < views[best].distance * (1 - 1e-6)) best = i;
-    return views[best].camera;
+    return best;
 }
 
 std::optional<Camera> overviewCamera(const World& world, int width, int height, float fovX) {
@@ -351,7 +367,9 @@ std::optional<Camera> overviewCamera(const World& world, int width, int height, 
     Bounds box;
     for (Vec3 p : points) box.grow(p);
     if (box.empty()) return std::nullopt;
-    return closestOverview(viewsAround(points, box, base, kOverviewPitch));
+    const std::vector<OverviewCandidates::View> around = viewsAround(points, box, base, kOverviewPitch);
+    const OverviewCandidates::View& v = around[closestOverview(around)];
+    return centredOverview(viewAxes(points, box, base, v.pitch, v.yaw), v.distance);
 }
 
 }  // namespace
@@ -375,13 +393,19 @@ std::vector<Vec3> withoutInnerPoints(const std::vector<Vec3>& points) {
         for (int dy = -1; dy <= 1; ++dy)
             for (int dz = -1; dz <= 1; ++dz)
                 if (dx != 0 || dy != 0 || dz != 0) directions.push_back({double(dx), double(dy), double(dz)});
+    // Directions d and 25 - d are opposite: a point's reach along the second is exactly minus its reach along
+    // the first (products by 0 and +-1 are exact, rounding is symmetric), so one dot product serves both.
+    constexpr size_t kHalf = 13;
     std::vector<size_t> farthest(directions.size(), 0);
-    std::vector<double> reach(directions.size());
-    for (size_t d = 0; d < directions.size(); ++d) reach[d] = dot(toDouble(points[0]), directions[d]);
+    std::array<double, kHalf> most{}, least{};
+    for (size_t d = 0; d < kHalf; ++d) most[d] = least[d] = dot(toDouble(points[0]), directions[d]);
     for (size_t i = 1; i < points.size(); ++i) {
         const DVec3 p = toDouble(points[i]);
-        for (size_t d = 0; d < directions.size(); ++d)
-            if (const double v = dot(p, directions[d]); v > reach[d]) reach[d] = v, farthest[d] = i;
+        for (size_t d = 0; d < kHalf; ++d) {
+            const double v = dot(p, directions[d]);
+            if (v > most[d]) most[d] = v, farthest[d] = i;
+            if (v < least[d]) least[d] = v, farthest[25 - d] = i;
+        }
     }
     std::vector<DVec3> extremes;
     for (size_t i : farthest) extremes.push_back(toDouble(points[i]));
@@ -436,25 +460,29 @@ std::optional<Camera> overview(const World& world, int width, int height, float 
     return overviewCamera(world, width, height, fovX);
 }
 
-std::vector<std::vector<Camera>> overviewCandidates(const World& world, int width, int height, float fovX) {
-    const Camera base = baseCamera(width, height, fovX);
-    const std::vector<Vec3> points = framingPoints(world);
-    Bounds box;
-    for (Vec3 p : points) box.grow(p);
-    if (box.empty()) return {};
-    std::vector<std::vector<Camera>> out;
+OverviewCandidates overviewCandidates(const World& world, int width, int height, float fovX) {
+    OverviewCandidates out;
+    out.base = baseCamera(width, height, fovX);
+    out.points = framingPoints(world);
+    for (Vec3 p : out.points) out.box.grow(p);
+    if (out.box.empty()) return out;
     // 35 degrees: walls fill more of a wide frame; 89: the floor plan, either way across the frame.
     for (float pitch : {kOverviewPitch, 35.0f, 89.0f}) {
         // Each view placed once: the closest leads its pitch's group, the others follow in yaw order.
-        const std::vector<AroundView> around = viewsAround(points, box, base, pitch);
-        std::vector<Camera>& group = out.emplace_back(std::vector<Camera>{closestOverview(around)});
-        for (const AroundView& v : around) {
-            const float yaw = v.camera.angles.y;
-            if (pitch == 89.0f && yaw != 0.0f && yaw != 90.0f) continue;
-            if (!(v.camera.angles == group.front().angles)) group.push_back(v.camera);
+        const std::vector<OverviewCandidates::View> around = viewsAround(out.points, out.box, out.base, pitch);
+        const OverviewCandidates::View lead = around[closestOverview(around)];
+        std::vector<OverviewCandidates::View>& group = out.groups.emplace_back(1, lead);
+        for (const OverviewCandidates::View& v : around) {
+            if (pitch == 89.0f && v.yaw != 0.0f && v.yaw != 90.0f) continue;
+            if (v.yaw != lead.yaw) group.push_back(v);
         }
     }
     return out;
+}
+
+Camera OverviewCandidates::camera(size_t group, size_t index) const {
+    const View& v = groups.at(group).at(index);
+    return centredOverview(viewAxes(points, box, base, v.pitch, v.yaw), v.distance);
 }
 
 }  // namespace camera
