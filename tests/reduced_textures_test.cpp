@@ -5,27 +5,19 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <random>
 
 #include "../src/material/texture_cache.hpp"
 #include "luxel/io/game_files.hpp"
 #include "luxel/material/jpeg.hpp"
 #include "luxel/material/material_set.hpp"
 #include "luxel/material/texture_sample.hpp"
+#include "support/render_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
+using luxel::test::noiseImage;
 
 namespace {
-
-RgbaImage randomImage(int w, int h, bool translucent, uint32_t seed) {
-    std::mt19937 rng(seed);
-    RgbaImage img;
-    img.width = w, img.height = h;
-    img.rgba.resize(size_t(w) * size_t(h) * 4);
-    for (size_t i = 0; i < img.rgba.size(); ++i) img.rgba[i] = i % 4 == 3 && !translucent ? 255 : uint8_t(rng() & 0xff);
-    return img;
-}
 
 double meanAbsRgb(const RgbaImage& a, const RgbaImage& b) {
     REQUIRE(a.width == b.width);
@@ -40,7 +32,7 @@ double meanAbsRgb(const RgbaImage& a, const RgbaImage& b) {
 
 TEST_CASE("a texture made from level L has the whole chain's levels from L down", "[texture]") {
     for (const bool translucent : {false, true}) {
-        const RgbaImage full = randomImage(64, 16, translucent, translucent ? 7u : 3u);
+        const RgbaImage full = noiseImage(64, 16, translucent ? 7u : 3u, !(translucent));
         const Texture whole = makeTexture("whole", full);
         for (int32_t first = 1; first <= 3; ++first) {
             INFO("translucent " << translucent << ", first level " << first);
@@ -101,7 +93,7 @@ TEST_CASE("a need maps to the level its finest pixel samples", "[texture]") {
 
 TEST_CASE("the cache keeps reduced textures by their first level", "[texture][cache]") {
     clearTextureCache();
-    const RgbaImage full = randomImage(64, 64, false, 11u);
+    const RgbaImage full = noiseImage(64, 64, 11u, true);
     const Texture whole = makeTexture("whole", full);
     int decodes = 0;
     auto job = [&](const std::string& key, float footprint2, bool reducible) {

@@ -5,28 +5,20 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "../src/material/texture_cache.hpp"
 #include "../src/material/texture_share.hpp"
 #include "luxel/material/material_set.hpp"
 #include "luxel/material/texture_sample.hpp"
+#include "support/render_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
+using luxel::test::noiseImage;
 using luxel::test::tempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-RgbaImage noiseImage(int w, int h, bool translucent, uint32_t seed) {
-    std::mt19937 rng(seed);
-    RgbaImage img;
-    img.width = w, img.height = h;
-    img.rgba.resize(size_t(w) * size_t(h) * 4);
-    for (size_t i = 0; i < img.rgba.size(); ++i) img.rgba[i] = i % 4 == 3 && !translucent ? 255 : uint8_t(rng() & 0xff);
-    return img;
-}
 
 void checkSame(const Texture& a, const Texture& b) {
     CHECK(a.name == b.name);
@@ -53,8 +45,8 @@ std::vector<fs::path> filesIn(const std::string& dir, const std::string& extensi
 
 TEST_CASE("a shared texture reads back as the texture written", "[texture][share]") {
     const std::string dir = tempDir("texture-share-roundtrip");
-    const Texture translucent = makeTexture("textures/a/fence.tga", noiseImage(48, 20, true, 3u));
-    const RgbaImage full = noiseImage(64, 32, false, 4u);
+    const Texture translucent = makeTexture("textures/a/fence.tga", noiseImage(48, 20, 3u, false));
+    const RgbaImage full = noiseImage(64, 32, 4u, true);
     const Texture reduced = makeTexture("textures/a/wall.jpg", textureLevel(makeTexture("w", full), 1), 1, 64, 32);
     REQUIRE(translucent.hasAlpha);
     REQUIRE(reduced.firstLevel == 1);
@@ -80,7 +72,7 @@ TEST_CASE("a shared texture reads back as the texture written", "[texture][share
 
 TEST_CASE("a damaged or foreign shared file is a miss", "[texture][share]") {
     const std::string dir = tempDir("texture-share-damaged");
-    const Texture t = makeTexture("t", noiseImage(16, 16, true, 5u));
+    const Texture t = makeTexture("t", noiseImage(16, 16, 5u, false));
     REQUIRE(writeSharedTexture(dir, "k", t) > 0);
     const fs::path file = filesIn(dir, ".tex").at(0);
     const auto size = fs::file_size(file);
@@ -127,7 +119,7 @@ TEST_CASE("a second process's cache takes the textures the first shared, without
     const std::string dir = tempDir("texture-share-cache");
     clearTextureCache();
     shareTexturesThrough(dir, size_t(64) << 20);
-    const RgbaImage full = noiseImage(64, 64, false, 6u);
+    const RgbaImage full = noiseImage(64, 64, 6u, true);
     const Texture whole = makeTexture("whole", full);
     int decodes = 0;
     auto job = [&](const std::string& key, float footprint2) {

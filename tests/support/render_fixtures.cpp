@@ -170,13 +170,13 @@ BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const 
     return out;
 }
 
-RgbaImage noiseImage(int width, int height, uint32_t seed) {
+RgbaImage noiseImage(int width, int height, uint32_t seed, bool opaque) {
     RgbaImage noise;
     noise.width = width, noise.height = height;
     uint32_t state = seed;
     for (int i = 0; i < width * height * 4; ++i) {
         state = state * 1664525u + 1013904223u;
-        noise.rgba.push_back(uint8_t(state >> 24));
+        noise.rgba.push_back(opaque && i % 4 == 3 ? uint8_t(255) : uint8_t(state >> 24));
     }
     return noise;
 }

@@ -98,8 +98,8 @@ struct BothPaths {
 };
 BothPaths renderBothPaths(const RenderScene& scene, const Camera& camera, const RenderOptions& options);
 
-// Texel bytes from a linear congruential generator: a texture with every kind of neighbour.
-RgbaImage noiseImage(int width, int height, uint32_t seed);
+// Texel bytes from a linear congruential generator: a texture with every kind of neighbour (`opaque`: alphas 255).
+RgbaImage noiseImage(int width, int height, uint32_t seed, bool opaque = false);
 
 // Vertex-lit by default, linear look, black background: frames whose pixels are the light itself.
 RenderOptions linearOptions(RenderMode mode = RenderMode::Vertex);
