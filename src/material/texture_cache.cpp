@@ -91,10 +91,12 @@ std::string lookupKey(const Cache& c, const TextureJob& job, bool& known) {
 std::shared_ptr<const Texture> obtain(Cache& c, const TextureJob& job, std::string& storeKey,
                                       std::pair<int32_t, int32_t>& fullSize, bool& decoded) {
     const std::string& share = c.shareDir;
+    bool sizeShared = false;  // another process wrote this reduced job's size: not written again below
     if (!share.empty()) {
         if (!reduced(job)) {
             storeKey = job.key;
         } else if (const auto size = readSharedSize(share, job.key)) {
+            sizeShared = true;
             fullSize = *size;
             storeKey = size->first == 0 ? job.key : levelKey(job.key, reducedStart(job.footprint2, size->first, size->second));
         }
@@ -120,7 +122,7 @@ std::shared_ptr<const Texture> obtain(Cache& c, const TextureJob& job, std::stri
         const size_t written = writeSharedTexture(share, storeKey, *texture);
         // A folder that cannot take more (full, gone) takes nothing more: no half-written file per texture.
         c.shareWritten += written ? written : c.shareLimit;
-        if (written && reduced(job)) writeSharedSize(share, job.key, fullSize);
+        if (written && reduced(job) && !sizeShared) writeSharedSize(share, job.key, fullSize);
     }
     return texture;
 }
