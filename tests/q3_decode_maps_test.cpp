@@ -18,6 +18,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A decode without light samples (luxel info's) keeps the full decode's pages, direction pages and grid
+// dimensions, and only the samples go.
+void checkCountsOnlyDecode(const MapSource& src, const World& full) {
+    DecodeOptions countsOnly;
+    countsOnly.lightSamples = false;
+    const World w = decodeMap(src, countsOnly);
+    REQUIRE(w.lightmaps.size() == full.lightmaps.size());
+    REQUIRE(w.deluxemaps.size() == full.deluxemaps.size());
+    bool sizes = true, empty = true;
+    for (size_t p = 0; p < w.lightmaps.size(); ++p) {
+        sizes &= w.lightmaps[p].width == full.lightmaps[p].width && w.lightmaps[p].height == full.lightmaps[p].height;
+        empty &= w.lightmaps[p].rgb.empty();
+    }
+    for (size_t p = 0; p < w.deluxemaps.size(); ++p) sizes &= w.deluxemaps[p].width == full.deluxemaps[p].width;
+    CHECK(sizes);
+    CHECK(empty);
+    REQUIRE(w.grid.has_value() == full.grid.has_value());
+    if (full.grid) {
+        CHECK(w.grid->dims == full.grid->dims);
+        CHECK(w.grid->origin == full.grid->origin);
+        CHECK(w.grid->samples.empty());
+        CHECK(size_t(full.grid->dims[0]) * size_t(full.grid->dims[1]) * size_t(full.grid->dims[2]) ==
+              full.grid->samples.size());
+    }
+    CHECK(w.surfaces.size() == full.surfaces.size());
+    CHECK(w.vertices.size() == full.vertices.size());
+}
+
 // Invariants every decoded real map must satisfy, checked from the file's own lump directory.
 void checkRealMap(const MapSource& src, const World& w) {
     const auto& f = src.bytes;
@@ -89,6 +117,7 @@ TEST_CASE("every shared Quake 3 map decodes and satisfies the invariants", "[q3d
         MapSource src = openMapPath(entry.path().string());
         World w = decodeMap(src);
         checkRealMap(src, w);
+        checkCountsOnlyDecode(src, w);
         ++n;
     }
     CHECK(n >= 6);

@@ -48,6 +48,26 @@ TEST_CASE("interleaved direction pages become deluxe maps: bytes (d + 1) * 127.5
     }
 }
 
+TEST_CASE("decoded without light samples, the deluxe split and page sizes are the full decode's", "[q3decode][deluxe]") {
+    MapSource src;
+    src.displayName = "deluxe.bsp";
+    src.bytes = makeRoomMap(deluxeRoom({255, 0, 51})).build();
+    const World full = decodeMap(src);
+    DecodeOptions countsOnly;
+    countsOnly.lightSamples = false;
+    const World counted = decodeMap(src, countsOnly);
+    REQUIRE(counted.lightmaps.size() == full.lightmaps.size());
+    REQUIRE(counted.deluxemaps.size() == full.deluxemaps.size());
+    for (size_t p = 0; p < full.lightmaps.size(); ++p) {
+        INFO("page " << p);
+        CHECK(counted.lightmaps[p].width == full.lightmaps[p].width);
+        CHECK(counted.lightmaps[p].height == full.lightmaps[p].height);
+        CHECK(counted.deluxemaps[p].width == full.deluxemaps[p].width);
+        CHECK(counted.lightmaps[p].rgb.empty());
+        CHECK(counted.deluxemaps[p].rgb.empty());
+    }
+}
+
 TEST_CASE("pages are light only when a face uses an odd page, or two pages hold a black second one", "[q3decode][deluxe]") {
     SECTION("a face on an odd page") {
         Q3MapBuilder b = makeRoomMap(deluxeRoom({255, 255, 255}));

@@ -26,7 +26,7 @@ World decodeMap(const MapSource& source, const DecodeOptions& options) {
     if (source.bytes.size() < 8) header.fail(0, "file too small to be a map (" + std::to_string(source.bytes.size()) + " bytes)");
     if (const std::optional<MapFormat> format = mapFormatOf(source.bytes)) {
         switch (*format) {
-            case MapFormat::Quake3: return decodeQuake3(source);
+            case MapFormat::Quake3: return decodeQuake3(source, options.lightSamples);
             case MapFormat::Quake2: return decodeQuake2(source, options.relayoutLightmaps);
             case MapFormat::Source: return decodeSource(source, options.preferLdr);
             case MapFormat::Quake1:

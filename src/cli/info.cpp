@@ -173,7 +173,7 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
         j["light_grid"] = {{"dims", g.dims},
                            {"cell_size", {g.cellSize.x, g.cellSize.y, g.cellSize.z}},
                            {"origin", {g.origin.x, g.origin.y, g.origin.z}},
-                           {"samples", g.samples.size()}};
+                           {"samples", int64_t(g.dims[0]) * g.dims[1] * g.dims[2]}};
     } else {
         j["light_grid"] = nullptr;
     }
@@ -286,7 +286,9 @@ void addInfoCommand(CLI::App& app, Action& action) {
     sub->callback([args, &action] { action = [args] {
         growHeapOnHugePages(size_t(64) << 20);
         MapSource source = args->map.open();
-        World world = decodeMap(source, args->map.decodeOptions());
+        DecodeOptions decode = args->map.decodeOptions();
+        decode.lightSamples = false;  // info counts pages and grid points; their samples are half the decode
+        World world = decodeMap(source, decode);
         Geometry geometry = tessellate(world);
         auto j = describe(source, world, geometry);
         if (args->materials)

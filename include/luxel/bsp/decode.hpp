@@ -11,6 +11,9 @@ namespace luxel {
 // Throws DecodeError (file, lump, offset) on anything malformed.
 struct DecodeOptions {
     bool preferLdr = false;  // Source: decode the LDR lighting even when HDR lighting is present
+    // Quake 3: false keeps the light pages', direction pages' and light grid's sizes but not their samples
+    // (LightmapPage::rgb and LightGrid::samples left empty), for readers that only count them (luxel info).
+    bool lightSamples = true;
     // Quake 1, Quake 2, Half-Life: ignore the stored lightmaps and lay out a style-0 block of zeros on every
     // face ericw-tools' light would light (its Face_IsLightmapped), at 16 units a luxel (or the BSPX LMSHIFT
     // qbsp wrote): the layout a light tool makes for a map fresh from qbsp and vis, for the baker to fill.
@@ -32,7 +35,7 @@ World decodeMap(const MapSource& source, const DecodeOptions& options = {});
 std::optional<MapFormat> mapFormatOf(const Bytes& bytes);
 
 // Per-format decoders (src/bsp/q3/decode.cpp, ...).
-World decodeQuake3(const MapSource& source);
+World decodeQuake3(const MapSource& source, bool lightSamples = true);
 World decodeQuake2(const MapSource& source, bool relayoutLightmaps = false);
 // Quake 1 BSP29, BSP2 and 2PSB (with BSPX lumps and a .lit beside the map) and Half-Life BSP30.
 // Of the options, the relayout ones.

@@ -144,7 +144,7 @@ struct FogVolume {
 // One lightmap page (Quake 3: a 128x128 block or an external image; others: an atlas page).
 struct LightmapPage {
     int32_t width = 0, height = 0;
-    std::vector<float> rgb;  // linear, row-major, 3 floats per texel
+    std::vector<float> rgb;  // linear, row-major, 3 floats per texel; none when decoded without light samples
 };
 
 // Potentially visible sets, uncompressed: bit b of row a says cluster b may be seen from cluster a.
@@ -167,7 +167,7 @@ struct GridSample {
 struct LightGrid {
     Vec3 origin, cellSize;
     std::array<int32_t, 3> dims{};  // x fastest, then y, then z
-    std::vector<GridSample> samples;
+    std::vector<GridSample> samples;  // dims' product of them; none when decoded without light samples
 };
 
 // Source ambient cube sample: light arriving from each axis direction at a point inside a leaf.

@@ -57,9 +57,10 @@ const std::vector<bsp::DecodeStage<Context>>& decodeStages() {
 
 }  // namespace q3
 
-World decodeQuake3(const MapSource& source) {
+World decodeQuake3(const MapSource& source, bool lightSamples) {
     World w;
     q3::Context c = q3::openQuake3(source, w);
+    c.lightSamples = lightSamples;
     for (const auto& stage : q3::decodeStages()) stage.run(c, w);
     return w;
 }

@@ -52,6 +52,7 @@ struct Context {
     size_t numTextures = 0, numPlanes = 0, numNodes = 0, numLeaves = 0, numLeafFaces = 0, numLeafBrushes = 0,
            numModels = 0, numBrushes = 0, numBrushSides = 0, numVertices = 0, numMeshVerts = 0, numEffects = 0,
            numFaces = 0, numInternalLightmaps = 0;
+    bool lightSamples = true;  // DecodeOptions::lightSamples
     ByteReader& lump(Lump l) { return lumps[size_t(l)]; }
     // Kept from the brush, leaf and model lumps for decodeBlockers.
     std::vector<int32_t> sidePlane = {}, sideShader = {}, brushShader = {};

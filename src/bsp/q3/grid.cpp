@@ -61,6 +61,11 @@ void decodeLightGrid(Context& c, World& w) {
                              ": grid dropped");
         return;
     }
+    if (!c.lightSamples) {
+        w.grid = std::move(g);
+        w.probeLump = kLumpNames[kLightVols];
+        return;
+    }
     g.samples.resize(size_t(points));
     // Each byte's light and angle's sine and cosine once (a large grid has hundreds of thousands of points).
     const float angle = 2.0f * std::numbers::pi_v<float> / 256.0f;

@@ -43,10 +43,11 @@ void splitInternalDeluxe(Context& c, World& w, const uint8_t* all) {
     tbb::parallel_for(size_t(0), n / 2, [&](size_t k) {
         LightmapPage& dir = w.deluxemaps[2 * k];
         dir.width = dir.height = int32_t(kLightmapSide);
+        w.lightmaps[2 * k + 1] = LightmapPage{};  // not light
+        if (!c.lightSamples) return;
         dir.rgb.resize(kLightmapBytes);
         const uint8_t* src = all + (2 * k + 1) * kLightmapBytes;
         for (size_t i = 0; i < kLightmapBytes; ++i) dir.rgb[i] = directionOf(float(src[i]));
-        w.lightmaps[2 * k + 1] = LightmapPage{};  // not light
     });
 }
 
@@ -60,6 +61,7 @@ void decodeInternal(Context& c, World& w) {
     tbb::parallel_for(size_t(0), n, [&](size_t p) {
         LightmapPage& page = w.lightmaps[p];
         page.width = page.height = int32_t(kLightmapSide);
+        if (!c.lightSamples) return;
         page.rgb.resize(kLightmapBytes);
         const uint8_t* src = all.data() + p * kLightmapBytes;
         for (size_t i = 0; i < kLightmapBytes; ++i) page.rgb[i] = lut[src[i]];
@@ -88,6 +90,7 @@ void decodeExternalDeluxe(Context& c, World& w, const std::vector<int32_t>& used
         LightmapPage& dir = dirs[size_t(u)];
         dir.width = img.width;
         dir.height = img.height;
+        if (!c.lightSamples) continue;
         const size_t texels = size_t(img.width) * size_t(img.height), ch = size_t(img.channels);
         dir.rgb.resize(texels * 3);
         for (size_t t = 0; t < texels; ++t)
@@ -131,6 +134,7 @@ void decodeExternal(Context& c, World& w) {
         LightmapPage& page = w.lightmaps[size_t(used[u])];
         page.width = img.width;
         page.height = img.height;
+        if (!c.lightSamples) continue;
         const size_t texels = size_t(img.width) * size_t(img.height), ch = size_t(img.channels);
         page.rgb.resize(texels * 3);
         for (size_t t = 0; t < texels; ++t)
