@@ -201,10 +201,8 @@ int runBake(const BakeArgs& args) {
 
 }  // namespace
 
-void addBakeCommand(CLI::App& app, Action& action) {
+static void addBakeOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<BakeArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "bake", "Bake direct light from the map's own lights into its light grid and lightmaps, and compare with the stored light");
     args->map.addTo(*sub);
     sub->add_option("--lights", args->lights, "Quake 3: the map's .map source, for the light entities the compile removed");
     sub->add_option("-o,--output", args->output,
@@ -249,5 +247,11 @@ void addBakeCommand(CLI::App& app, Action& action) {
     addBounceOptions(*sub, args->bounce);
     sub->callback([args, &action] { action = [args] { return runBake(*args); }; });
 }
+
+const Command kBakeCommand{
+    "bake",
+    "Bake direct light from the map's own lights into its light grid and lightmaps, and compare with the "
+    "stored light",
+    addBakeOptions};
 
 }  // namespace luxel::cli

@@ -189,11 +189,8 @@ int runBatchCommand(const BatchArgs& args) {
 
 }  // namespace
 
-void addBatchCommand(CLI::App& app, Action& action) {
+static void addBatchOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<BatchArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "batch", "Render many maps: thumbnails, manifest.json, a contact sheet and index.html (exit 0 all rendered, "
-                 "1 some failed, 2 the batch could not run)");
     sub->add_option("inputs", args->inputs,
                     "scene files (.toml), maps, archives (.pk3/.zip/.pak), folders and game folders; with --merge: shard "
                     "output folders");
@@ -245,5 +242,11 @@ void addBatchCommand(CLI::App& app, Action& action) {
         action = [args] { return runBatchCommand(*args); };
     });
 }
+
+const Command kBatchCommand{
+    "batch",
+    "Render many maps: thumbnails, manifest.json, a contact sheet and index.html (exit 0 all rendered, 1 "
+    "some failed, 2 the batch could not run)",
+    addBatchOptions};
 
 }  // namespace luxel::cli

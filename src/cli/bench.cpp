@@ -152,9 +152,8 @@ int runBench(const BenchArgs& args) {
 
 }  // namespace
 
-void addBenchCommand(CLI::App& app, Action& action) {
+static void addBenchOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<BenchArgs>();
-    CLI::App* sub = app.add_subcommand("bench", "Time loading, tessellation and frames of a map");
     args->map.addTo(*sub);
     args->map.addPropsFlag(*sub);
     // Bench keeps the defaults its published figures were measured with: the overview, lightmap only.
@@ -165,5 +164,7 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_flag("--json", args->json, "print one JSON object");
     sub->callback([args, &action] { action = [args] { return runBench(*args); }; });
 }
+
+const Command kBenchCommand{"bench", "Time loading, tessellation and frames of a map", addBenchOptions};
 
 }  // namespace luxel::cli

@@ -296,11 +296,8 @@ int runDiff(const DiffArgs& args) {
 
 }  // namespace
 
-void addDiffCommand(CLI::App& app, Action& action) {
+static void addDiffOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<DiffArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "diff", "Compare two builds of a map in world space (lightmaps, light grid / ambient cubes, views), two images "
-                "or two folders; exit 0 same, 1 different over --fail, 2 error");
     sub->add_option("a", args->a, "build A: a map, an image or a folder")->required();
     sub->add_option("b", args->b, "build B: the same kind as A (none with --golden)");
     sub->add_option("--fail", args->fail,
@@ -335,5 +332,11 @@ void addDiffCommand(CLI::App& app, Action& action) {
     sub->add_option("--scene", args->scene, "views from a scene file (scenes/README.md) instead of --camera");
     sub->callback([args, &action] { action = [args] { return runDiff(*args); }; });
 }
+
+const Command kDiffCommand{
+    "diff",
+    "Compare two builds of a map in world space (lightmaps, light grid / ambient cubes, views), two "
+    "images or two folders; exit 0 same, 1 different over --fail, 2 error",
+    addDiffOptions};
 
 }  // namespace luxel::cli

@@ -240,10 +240,8 @@ int runGrid(const GridArgs& args) {
 
 }  // namespace
 
-void addGridCommand(CLI::App& app, Action& action) {
+static void addGridOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<GridArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "grid", "Write a map's light grid (Quake 3) or ambient cubes (Source) as images, JSON or CSV");
     args->map.addTo(*sub);
     sub->add_option("-o,--output", args->outputDir, "output directory for the images")->required();
     sub->add_option("--json", args->json, "also write every sample (linear values) to this JSON file");
@@ -256,5 +254,10 @@ void addGridCommand(CLI::App& app, Action& action) {
         ->check(CLI::Range(1, 64));
     sub->callback([args, &action] { action = [args] { return runGrid(*args); }; });
 }
+
+const Command kGridCommand{
+    "grid",
+    "Write a map's light grid (Quake 3) or ambient cubes (Source) as images, JSON or CSV",
+    addGridOptions};
 
 }  // namespace luxel::cli

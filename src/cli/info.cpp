@@ -276,9 +276,8 @@ void printText(const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-void addInfoCommand(CLI::App& app, Action& action) {
+static void addInfoOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<InfoArgs>();
-    CLI::App* sub = app.add_subcommand("info", "What is inside a map: format, lumps, counts, entities, problems");
     args->map.addTo(*sub);
     sub->add_flag("--json", args->json, "print one JSON object");
     sub->add_flag("--materials", args->materials,
@@ -302,5 +301,7 @@ void addInfoCommand(CLI::App& app, Action& action) {
         return 0;
     }; });
 }
+
+const Command kInfoCommand{"info", "What is inside a map: format, lumps, counts, entities, problems", addInfoOptions};
 
 }  // namespace luxel::cli

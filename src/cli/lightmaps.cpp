@@ -32,9 +32,8 @@ int runLightmaps(const LightmapsArgs& args) {
 
 }  // namespace
 
-void addLightmapsCommand(CLI::App& app, Action& action) {
+static void addLightmapsOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<LightmapsArgs>();
-    CLI::App* sub = app.add_subcommand("lightmaps", "Write each lightmap page of a map as an image");
     args->map.addTo(*sub);
     sub->add_option("-o,--output", args->outputDir, "output directory")->required();
     sub->add_option("--format", args->format, "image file type: png, exr, tif, jpg")
@@ -44,5 +43,7 @@ void addLightmapsCommand(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"engine", "linear"}));
     sub->callback([args, &action] { action = [args] { return runLightmaps(*args); }; });
 }
+
+const Command kLightmapsCommand{"lightmaps", "Write each lightmap page of a map as an image", addLightmapsOptions};
 
 }  // namespace luxel::cli

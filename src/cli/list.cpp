@@ -49,13 +49,14 @@ int runList(const ListArgs& args) {
 
 }  // namespace
 
-void addListCommand(CLI::App& app, Action& action) {
+static void addListOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<ListArgs>();
-    CLI::App* sub = app.add_subcommand("list", "List the maps inputs hold: name and where it is (tab-separated)");
     sub->add_option("inputs", args->inputs, "maps, archives (.pk3/.zip/.pak), folders, game folders, globs, scene files")
         ->required();
     sub->add_flag("--json", args->json, "print a JSON array");
     sub->callback([args, &action] { action = [args] { return runList(*args); }; });
 }
+
+const Command kListCommand{"list", "List the maps inputs hold: name and where it is (tab-separated)", addListOptions};
 
 }  // namespace luxel::cli

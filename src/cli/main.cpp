@@ -32,6 +32,17 @@ std::string parseErrorLine(CLI::App& app, const CLI::ParseError& e) {
     return std::string(e.what()) + " (luxel " + sub->get_name() + " --help for usage)";
 }
 
+// The subcommand a command line names: its first word that is neither an option nor --threads' value. Only
+// that subcommand's options are built; the word need not be a command (parsing then says what is wrong).
+std::string commandWord(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--threads") ++i;
+        else if (word.empty() || word[0] != '-') return word;
+    }
+    return "";
+}
+
 int run(int argc, char** argv) {
     luxel::cli::setCommandLine(argc, argv);
     CLI::App app{"luxel: renders compiled game maps (Quake 3, Quake 2, Source) from their stored lighting"};
@@ -42,17 +53,15 @@ int run(int argc, char** argv) {
 
     // Subcommands only record what to do; it runs after parsing, once --threads is known.
     luxel::cli::Action action;
-    luxel::cli::addInfoCommand(app, action);
-    luxel::cli::addRenderCommand(app, action);
-    luxel::cli::addLightmapsCommand(app, action);
-    luxel::cli::addBenchCommand(app, action);
-    luxel::cli::addGridCommand(app, action);
-    luxel::cli::addRebakeCommand(app, action);
-    luxel::cli::addBakeCommand(app, action);
-    luxel::cli::addBatchCommand(app, action);
-    luxel::cli::addListCommand(app, action);
-    luxel::cli::addDiffCommand(app, action);
-    luxel::cli::addServeCommand(app, action);
+    const std::string named = commandWord(argc, argv);
+    for (const luxel::cli::Command* command :
+         {&luxel::cli::kInfoCommand, &luxel::cli::kRenderCommand, &luxel::cli::kLightmapsCommand,
+          &luxel::cli::kBenchCommand, &luxel::cli::kGridCommand, &luxel::cli::kRebakeCommand,
+          &luxel::cli::kBakeCommand, &luxel::cli::kBatchCommand, &luxel::cli::kListCommand,
+          &luxel::cli::kDiffCommand, &luxel::cli::kServeCommand}) {
+        CLI::App* sub = app.add_subcommand(command->name, command->description);
+        if (named == command->name) command->addOptions(sub, action);
+    }
     app.set_version_flag("--version", luxel::luxelVersionString());
 
     try {

@@ -144,10 +144,8 @@ int runRebake(const RebakeArgs& args) {
 
 }  // namespace
 
-void addRebakeCommand(CLI::App& app, Action& action) {
+static void addRebakeOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<RebakeArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "rebake", "Recompute the light grid / ambient cubes from the lit geometry with rays and compare with the stored values");
     args->map.addTo(*sub);
     sub->add_option("--rays", args->rays, "rays per probe point")->capture_default_str()->check(CLI::Range(1, 1 << 20));
     sub->add_option("--seed", args->seed, "seed of the ray directions' jitter")->capture_default_str();
@@ -162,5 +160,11 @@ void addRebakeCommand(CLI::App& app, Action& action) {
     sub->add_option("--report", args->report, "write the figures as JSON");
     sub->callback([args, &action] { action = [args] { return runRebake(*args); }; });
 }
+
+const Command kRebakeCommand{
+    "rebake",
+    "Recompute the light grid / ambient cubes from the lit geometry with rays and compare with the stored "
+    "values",
+    addRebakeOptions};
 
 }  // namespace luxel::cli

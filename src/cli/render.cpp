@@ -52,9 +52,8 @@ int runRender(const RenderArgs& args) {
 
 }  // namespace
 
-void addRenderCommand(CLI::App& app, Action& action) {
+static void addRenderOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<RenderArgs>();
-    CLI::App* sub = app.add_subcommand("render", "Render a camera view of a map to an image (PNG, JPEG, EXR, TIFF)");
     args->map.addTo(*sub);
     args->map.addPropsFlag(*sub);
     args->view.addTo(*sub);
@@ -64,5 +63,10 @@ void addRenderCommand(CLI::App& app, Action& action) {
     sub->add_flag("--stats", args->stats, "print camera, culling and timing figures to stderr");
     sub->callback([args, &action] { action = [args] { return runRender(*args); }; });
 }
+
+const Command kRenderCommand{
+    "render",
+    "Render a camera view of a map to an image (PNG, JPEG, EXR, TIFF)",
+    addRenderOptions};
 
 }  // namespace luxel::cli

@@ -20,9 +20,8 @@ size_t mb(double v) { return size_t(v * 1048576.0); }
 
 }  // namespace
 
-void addServeCommand(CLI::App& app, Action& action) {
+static void addServeOptions(CLI::App* sub, Action& action) {
     auto args = std::make_shared<ServeArgs>();
-    CLI::App* sub = app.add_subcommand("serve", "Serve thumbnails of the maps under ROOTs over HTTP, with warm caches");
     ServeOptions& f = args->flags;
     const ServeOptions d;
     sub->add_option("roots", f.roots, "folders, game directories, archives or map files whose maps are served");
@@ -99,5 +98,10 @@ void addServeCommand(CLI::App& app, Action& action) {
         };
     });
 }
+
+const Command kServeCommand{
+    "serve",
+    "Serve thumbnails of the maps under ROOTs over HTTP, with warm caches",
+    addServeOptions};
 
 }  // namespace luxel::cli
