@@ -104,6 +104,15 @@ TEST_CASE("info --json describes a real map", "[cli][maps]") {
     CHECK(j["surfaces"]["by_type"]["mesh"] == 226);
     CHECK(j["surfaces"]["by_type"]["billboard"] == 135);
     CHECK(j["lightmaps"]["pages"] == 8);
+    // Grid points counted, not decoded: 8 bytes a point in the lightvols lump (Quake 3's layout).
+    CHECK(j["light_grid"]["samples"] == j["lumps"][15]["length"].get<int>() / 8);
+    const auto& dims = j["light_grid"]["dims"];
+    CHECK(j["light_grid"]["samples"] == dims[0].get<int>() * dims[1].get<int>() * dims[2].get<int>());
+
+    // --threads before the command word: the word is found past the option's value, and the same map is described.
+    r = runLuxel("--threads 1 info --json '" + *sharedMaps() + "/q3/oa088_am_thornish.bsp'");
+    REQUIRE(r.exitCode == 0);
+    CHECK(nlohmann::json::parse(r.out) == j);
 }
 
 TEST_CASE("render writes images by extension; bench prints its JSON figures", "[cli][maps]") {
