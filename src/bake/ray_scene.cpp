@@ -5,7 +5,7 @@
 
 #include "luxel/geometry/brush_faces.hpp"
 
-#include <embree3/rtcore.h>
+#include "embree_library.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -80,16 +80,16 @@ struct RayScene::Impl {
     std::vector<std::shared_ptr<const Texture>> textures;  // the alpha triangles' textures, kept alive
     double buildMs = 0;
     ~Impl() {
-        if (scene) rtcReleaseScene(scene);
-        if (shadowScene) rtcReleaseScene(shadowScene);
-        if (device) rtcReleaseDevice(device);
+        if (scene) embree().ReleaseScene(scene);
+        if (shadowScene) embree().ReleaseScene(shadowScene);
+        if (device) embree().ReleaseDevice(device);
     }
 };
 
 namespace {
 
 [[noreturn]] void embreeFailed(RTCDevice device, const char* what) {
-    const RTCError e = device ? rtcGetDeviceError(device) : RTC_ERROR_UNKNOWN;
+    const RTCError e = device ? embree().GetDeviceError(device) : RTC_ERROR_UNKNOWN;
     throw std::runtime_error(std::string("Embree: ") + what + " failed (error " + std::to_string(int(e)) + ")");
 }
 
@@ -97,27 +97,27 @@ namespace {
 // occlusion filter over `filterData` when given.
 void addTriangles(RTCDevice device, RTCScene scene, const std::vector<Vec3>& points, const std::vector<uint32_t>& indices,
                   unsigned mask, RTCFilterFunctionN filter = nullptr, void* filterData = nullptr) {
-    RTCGeometry g = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    RTCGeometry g = embree().NewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
     if (!g) embreeFailed(device, "creating a triangle geometry");
     const size_t numTris = indices.size() / 3;
     auto* vb = static_cast<float*>(
-        rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), points.size()));
+        embree().SetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), points.size()));
     auto* ib = static_cast<uint32_t*>(
-        rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(uint32_t), numTris));
+        embree().SetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(uint32_t), numTris));
     if (!vb || !ib) {
-        rtcReleaseGeometry(g);
+        embree().ReleaseGeometry(g);
         embreeFailed(device, "allocating geometry buffers");
     }
     for (size_t i = 0; i < points.size(); ++i) vb[3 * i] = points[i].x, vb[3 * i + 1] = points[i].y, vb[3 * i + 2] = points[i].z;
     std::memcpy(ib, indices.data(), numTris * 3 * sizeof(uint32_t));
-    rtcSetGeometryMask(g, mask);
+    embree().SetGeometryMask(g, mask);
     if (filter) {
-        rtcSetGeometryUserData(g, filterData);
-        rtcSetGeometryOccludedFilterFunction(g, filter);
+        embree().SetGeometryUserData(g, filterData);
+        embree().SetGeometryOccludedFilterFunction(g, filter);
     }
-    rtcCommitGeometry(g);
-    rtcAttachGeometry(scene, g);
-    rtcReleaseGeometry(g);
+    embree().CommitGeometry(g);
+    embree().AttachGeometry(scene, g);
+    embree().ReleaseGeometry(g);
 }
 
 // The nearest level-0 texel (RGBA8, alpha in the high byte) at texture coordinates st, wrapped, as q3map2's
@@ -191,17 +191,17 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     : impl_(std::make_unique<Impl>()) {
     const auto start = std::chrono::steady_clock::now();
     Impl& s = *impl_;
-    s.device = rtcNewDevice(nullptr);
+    s.device = embree().NewDevice(nullptr);
     if (!s.device) embreeFailed(nullptr, "creating a device");
-    s.scene = rtcNewScene(s.device);
-    s.shadowScene = rtcNewScene(s.device);
+    s.scene = embree().NewScene(s.device);
+    s.shadowScene = embree().NewScene(s.device);
     if (!s.scene || !s.shadowScene) embreeFailed(s.device, "creating a scene");
     // Robust: rays must not slip through the shared edges of neighbouring triangles into the void, and a
     // high-quality build pays for itself over millions of incoherent rays.
     // Context filters let allHits() see every hit along a ray.
-    rtcSetSceneFlags(s.scene, RTCSceneFlags(RTC_SCENE_FLAG_ROBUST | RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION));
-    rtcSetSceneFlags(s.shadowScene, RTC_SCENE_FLAG_ROBUST);
-    for (RTCScene scene : {s.scene, s.shadowScene}) rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_HIGH);
+    embree().SetSceneFlags(s.scene, RTCSceneFlags(RTC_SCENE_FLAG_ROBUST | RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION));
+    embree().SetSceneFlags(s.shadowScene, RTC_SCENE_FLAG_ROBUST);
+    for (RTCScene scene : {s.scene, s.shadowScene}) embree().SetSceneBuildQuality(scene, RTC_BUILD_QUALITY_HIGH);
 
     // Every Geometry triangle, so Embree's primitive id is the Geometry triangle index (hidden surfaces and
     // billboards have no triangles there).
@@ -283,9 +283,9 @@ RayScene::RayScene(const World& world, const Geometry& geometry, const MaterialS
     if (!alpha.empty())
         addTriangles(s.device, s.shadowScene, points, alpha, kMaskShadow, alphaFilter, s.alphaTriangles.data());
     if (!tint.empty()) addTriangles(s.device, s.shadowScene, points, tint, kMaskShadow, tintFilter, s.tintTriangles.data());
-    rtcCommitScene(s.scene);
-    rtcCommitScene(s.shadowScene);
-    if (rtcGetDeviceError(s.device) != RTC_ERROR_NONE) embreeFailed(s.device, "building the scene");
+    embree().CommitScene(s.scene);
+    embree().CommitScene(s.shadowScene);
+    if (embree().GetDeviceError(s.device) != RTC_ERROR_NONE) embreeFailed(s.device, "building the scene");
     s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -320,7 +320,7 @@ void RayScene::closest(const Vec3* origins, const Vec3* directions, int count, f
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
     if (coherent) context.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
-    rtcIntersect16(valid, impl_->scene, &context, &rh);
+    embree().Intersect16(valid, impl_->scene, &context, &rh);
     for (int i = 0; i < count; ++i) {
         RayHit& h = hits[i];
         h.hit = rh.hit.geomID[i] != RTC_INVALID_GEOMETRY_ID;
@@ -382,7 +382,7 @@ RayHit RayScene::closest(Vec3 origin, Vec3 direction, float tNear, float tFar) c
     RTCRayHit rh = singleRay(origin, direction, tNear, tFar);
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
-    rtcIntersect1(impl_->scene, &context, &rh);
+    embree().Intersect1(impl_->scene, &context, &rh);
     RayHit h;
     h.hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     if (h.hit) {
@@ -401,7 +401,7 @@ RayScene::Hits RayScene::allHits(Vec3 origin, Vec3 direction, float tNear, float
     rtcInitIntersectContext(&ctx.base);
     ctx.base.filter = collectHit;
     ctx.hits = &hits;
-    rtcIntersect1(impl_->scene, &ctx.base, &rh);
+    embree().Intersect1(impl_->scene, &ctx.base, &rh);
     std::sort(hits.hits.begin(), hits.hits.begin() + std::ptrdiff_t(hits.count), [](const RayHit& a, const RayHit& b) {
         return a.t != b.t ? a.t < b.t : a.triangle < b.triangle;
     });
@@ -413,14 +413,14 @@ bool RayScene::occluded(Vec3 origin, Vec3 direction, float tNear, float tFar, Sh
     ray.mask = shadowMask(kind);
     ShadowContext context;
     rtcInitIntersectContext(&context.base);
-    rtcOccluded1(impl_->shadowScene, &context.base, &ray);
+    embree().Occluded1(impl_->shadowScene, &context.base, &ray);
     if (ray.tfar < 0) return true;  // Embree sets tfar to -inf when something blocks the ray
     if (kind != ShadowRay::SunToSky) return false;
     RTCRay sky = singleRay(origin, direction, tNear, tFar).ray;  // unblocked: it must meet a sky face
     sky.mask = kMaskSky;
     ShadowContext skyContext;
     rtcInitIntersectContext(&skyContext.base);
-    rtcOccluded1(impl_->shadowScene, &skyContext.base, &sky);
+    embree().Occluded1(impl_->shadowScene, &skyContext.base, &sky);
     return !(sky.tfar < 0);
 }
 
@@ -437,7 +437,7 @@ uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const f
         context.tint = tint;
         for (int i = 0; i < count; ++i) tint[i] = {1, 1, 1}, context.tintAt[i] = std::numeric_limits<float>::infinity();
     }
-    rtcOccluded16(valid, impl_->shadowScene, &context.base, &r);
+    embree().Occluded16(valid, impl_->shadowScene, &context.base, &r);
     uint32_t blocked = 0;
     for (int i = 0; i < count; ++i)
         if (r.tfar[i] < 0) blocked |= 1u << i;
@@ -450,7 +450,7 @@ uint32_t RayScene::occluded(const Vec3* origins, const Vec3* directions, const f
         ShadowContext skyContext;
         rtcInitIntersectContext(&skyContext.base);
         skyContext.base.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT;
-        rtcOccluded16(skyValid, impl_->shadowScene, &skyContext.base, &sky);
+        embree().Occluded16(skyValid, impl_->shadowScene, &skyContext.base, &sky);
         for (int i = 0; i < count; ++i)
             if (skyValid[i] && !(sky.tfar[i] < 0)) blocked |= 1u << i;
     }
