@@ -121,3 +121,22 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a smoothed neigh
     for (const Luxel& x : ericw)
         if (x.surface == 2 && x.sampleSurface == 2) CHECK(x.normal.z == Approx(1));
 }
+
+TEST_CASE("luxels: a texel walked onto a neighbour that does not hold it snaps to the neighbour's nearest edge point", "[q1][relayout]") {
+    // T (0,0) (0,32) (64,0) on the floor, as above, and a smaller coplanar U (64,0) (0,32) (56,28) across T's
+    // diagonal. T's texel at (64, 32) is 1.8 luxels past the diagonal: it walks into U (ericw-tools'
+    // CalcPointNormal), which does not hold it either. Of U's edges it lies behind, it is least past the ends of
+    // (56,28)-(64,0) (by 0.057 of its length, against 0.137 of (0,32)-(56,28)), and no face lies across that edge:
+    // light snaps it to U's nearest boundary point, the corner (56, 28), 8.94 units (0.56 luxels) away, and
+    // samples it there on U. T's own nearest point is 1.8 luxels away, too far to snap to.
+    const auto [w, g] = twoTriangles({56, 28, 0});
+    const Luxel* l = cornerLuxel(w, luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel));
+    REQUIRE(l);
+    CHECK(l->sampleSurface == 3);
+    CHECK(l->position.x == Approx(56).margin(1e-3));
+    CHECK(l->position.y == Approx(28).margin(1e-3));
+    CHECK(l->position.z == Approx(0).margin(1e-3));
+    // With U's third corner at (40, 24) the texel is 22.6 units (1.41 luxels) from U's edge (40,24)-(64,0): no sample.
+    const auto [w2, g2] = twoTriangles({40, 24, 0});
+    CHECK(cornerLuxel(w2, luxelCentres(w2, g2, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+}

@@ -25,12 +25,14 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
     // dark) and lqdm1's 2 (4 before), faces 579 and 3628: a thin sliver facing down and a thin wedge. Since lights
     // on a face move out of the solid (FixLightsOnFaces), lq_e1m5's are 14 (a ceiling lit by a light on its plane),
     // and since light entities are vis-culled by the leaves that list a face (CalcPvs), 8 (faces no leaf lists,
-    // under water and inside a basin, which light leaves dark).
+    // under water and inside a basin, which light leaves dark). Since a texel walked onto a neighbour that does not
+    // hold it snaps to that neighbour's edge (within a luxel) instead of falling back to its own face, lqdm1's are
+    // 1, lq_e1m2's 3 (two of them the top of a hollow func_door, which light leaves dark) and lq_e1m5's 5.
     struct Build {
         std::string name;
         size_t styleDifferences;
     };
-    for (const Build& b : {Build{"lqdm1", 2}, Build{"lq_e1m2", 7}, Build{"lq_e1m5", 8}}) {
+    for (const Build& b : {Build{"lqdm1", 1}, Build{"lq_e1m2", 3}, Build{"lq_e1m5", 5}}) {
         INFO(b.name);
         const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
         if (!fs::exists(from + b.name + ".unlit.bsp")) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <optional>
 
@@ -113,20 +114,32 @@ struct Walked {
     Vec3 point;  // on the surface's plane
 };
 
+// What ericw-tools' CalcPointNormal makes of a texel centre outside its face.
+struct WalkResult {
+    enum Kind : uint8_t {
+        NoNeighbour,  // no coplanar or smoothed face across the edge it lies past: snap to the face itself
+        Sampled,      // a point on `walked.surface`: inside it, or snapped to its edge from within a texel
+        TooFar,       // walked onto neighbours, but more than a texel from the last one: no sample (light's occluded)
+    } kind = NoNeighbour;
+    Walked walked{};
+};
+
 bool smoothedWith(const std::vector<std::vector<uint32_t>>* smoothed, uint32_t s, uint32_t other) {
     if (!smoothed || s >= smoothed->size()) return false;
     const std::vector<uint32_t>& v = (*smoothed)[s];
     return std::find(v.begin(), v.end(), other) != v.end();
 }
 
-// The surface whose polygon holds `p` (a point on `s`'s plane outside its polygon) and the point there,
-// walking across the edge `p` lies least past the ends of, into a coplanar or smoothed neighbour, at most
-// three faces on; nullopt when none does.
-std::optional<Walked> walkToNeighbour(const Geometry& g, const EdgeMap& edges, const std::vector<std::vector<uint32_t>>* smoothed,
-                                      uint32_t s, Vec3 p, int depth) {
+// Where a texel centre outside surface `s` is sampled, as CalcPointNormal finds it: `p` (on s's plane) walks
+// across the edge it lies least past the ends of into a coplanar or smoothed neighbour, at most three faces on;
+// on a neighbour that does not hold it either, and with no face to walk on to, it snaps to that neighbour's
+// nearest edge point when that lies within a texel of it (`texelOf` measures in the first face's lightmap),
+// else it is no sample. On the first face with no neighbour to walk onto, the caller snaps (NoNeighbour).
+WalkResult walkToNeighbour(const Geometry& g, const EdgeMap& edges, const std::vector<std::vector<uint32_t>>* smoothed,
+                           uint32_t s, Vec3 p, int depth, const std::function<Vec2(Vec3)>& texelOf) {
     const DrawSurface& d = g.surfaces[s];
     const Vec3 n = edges.normal[s], centroid = edges.centroid[s];
-    if (!(length(n) > 0)) return std::nullopt;
+    if (!(length(n) > 0)) return {};
     bool inside = true;
     int best = -1;
     float bestDist = 1e30f;
@@ -143,24 +156,41 @@ std::optional<Walked> walkToNeighbour(const Geometry& g, const EdgeMap& edges, c
         const float past = t < 0 ? -t * len : t > 1 ? t * len : 0;
         if (past < bestDist) bestDist = past, best = int(k);
     }
-    if (inside) return depth > 0 ? std::optional<Walked>(Walked{s, p}) : std::nullopt;
-    if (best < 0 || depth >= 3) return std::nullopt;
-    const Vec3 a = g.vertices[d.firstVertex + uint32_t(best)].position;
-    const Vec3 b = g.vertices[d.firstVertex + (uint32_t(best) + 1) % d.numVertices].position;
-    const auto it = edges.edges.find({pointKey(b), pointKey(a)});
-    if (it == edges.edges.end()) return std::nullopt;
-    for (uint32_t other : it->second) {
-        if (other == s) continue;
-        const DrawSurface& od = g.surfaces[other];
-        const Vec3 on = edges.normal[other];
-        // The same plane, facing the same way, or smoothed with s: then the lifted point projected onto its plane.
-        const Vec3 corner = g.vertices[od.firstVertex].position;
-        if (dot(on, n) >= 0.9999f && std::fabs(dot(n, corner - a)) <= 0.01f) return walkToNeighbour(g, edges, smoothed, other, p, depth + 1);
-        if (!smoothedWith(smoothed, s, other) || !(length(on) > 0)) continue;
-        const Vec3 lifted = p + n * kEricwSampleLift;
-        return walkToNeighbour(g, edges, smoothed, other, lifted - on * dot(on, lifted - corner), depth + 1);
+    if (inside) return depth > 0 ? WalkResult{WalkResult::Sampled, {s, p}} : WalkResult{};
+    if (best >= 0 && depth < 3) {
+        const Vec3 a = g.vertices[d.firstVertex + uint32_t(best)].position;
+        const Vec3 b = g.vertices[d.firstVertex + (uint32_t(best) + 1) % d.numVertices].position;
+        if (const auto it = edges.edges.find({pointKey(b), pointKey(a)}); it != edges.edges.end())
+            for (uint32_t other : it->second) {
+                if (other == s) continue;
+                const DrawSurface& od = g.surfaces[other];
+                const Vec3 on = edges.normal[other];
+                // The same plane, facing the same way, or smoothed with s: then the lifted point projected onto
+                // its plane. Whatever the neighbour makes of the point is the answer (light does not come back).
+                const Vec3 corner = g.vertices[od.firstVertex].position;
+                if (dot(on, n) >= 0.9999f && std::fabs(dot(n, corner - a)) <= 0.01f)
+                    return walkToNeighbour(g, edges, smoothed, other, p, depth + 1, texelOf);
+                if (!smoothedWith(smoothed, s, other) || !(length(on) > 0)) continue;
+                const Vec3 lifted = p + n * kEricwSampleLift;
+                return walkToNeighbour(g, edges, smoothed, other, lifted - on * dot(on, lifted - corner), depth + 1, texelOf);
+            }
     }
-    return std::nullopt;
+    if (depth == 0) return {};
+    // On a neighbour: the nearest point of its boundary (ClosestPointOnPolyBoundary), kept within a texel.
+    Vec3 nearest = p;
+    float nearestD2 = 1e30f;
+    for (uint32_t k = 0; k < d.numVertices; ++k) {
+        const Vec3 a = g.vertices[d.firstVertex + k].position, b = g.vertices[d.firstVertex + (k + 1) % d.numVertices].position;
+        const Vec3 e = b - a;
+        const float len2 = dot(e, e);
+        const float t = len2 > 0 ? std::clamp(dot(p - a, e) / len2, 0.0f, 1.0f) : 0.0f;
+        const Vec3 q = a + e * t;
+        const float d2 = dot(q - p, q - p);
+        if (d2 < nearestD2) nearestD2 = d2, nearest = q;
+    }
+    const Vec2 tp = texelOf(p), tq = texelOf(nearest);
+    if ((tp.x - tq.x) * (tp.x - tq.x) + (tp.y - tq.y) * (tp.y - tq.y) <= 1.0f) return {WalkResult::Sampled, {s, nearest}};
+    return {WalkResult::TooFar, {}};
 }
 
 // The luxels of one surface (see luxelCentres).
@@ -268,6 +298,16 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
         const Vec3 n = triangleNormal(a, b, c);
         const auto& rect = w.surfaces[s].lightmapRect;
         if (std::fabs(area) > 1e-9f && std::isfinite(area) && dot(n, n) > 0 && rect[2] > 0 && rect[3] > 0) {
+            // This face's lightmap coordinates of a point (projected onto its plane first), from its first
+            // triangle's: light measures the snap onto a neighbour's edge in the face's own luxels.
+            const Vec3 e1 = b.position - a.position, e2 = c.position - a.position;
+            const float d11 = dot(e1, e1), d12 = dot(e1, e2), d22 = dot(e2, e2), det = d11 * d22 - d12 * d12;
+            const auto texelOf = [&](Vec3 q) {
+                const Vec3 r = q - a.position;
+                const float r1 = dot(r, e1), r2 = dot(r, e2);
+                const float v = det != 0 ? (d22 * r1 - d12 * r2) / det : 0, w = det != 0 ? (d11 * r2 - d12 * r1) / det : 0;
+                return Vec2{ta.x + (tb.x - ta.x) * v + (tc.x - ta.x) * w, ta.y + (tb.y - ta.y) * v + (tc.y - ta.y) * w};
+            };
             for (int y = std::max(by0, rect[1]); y <= std::min(by1, rect[1] + rect[3] - 1); ++y)
                 for (int x = std::max(bx0, rect[0]); x <= std::min(bx1, rect[0] + rect[2] - 1); ++x) {
                     const size_t t = size_t(y - by0) * bw + size_t(x - bx0);
@@ -277,8 +317,11 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     const float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
                     const float wc = 1.0f - wa - wb;
                     const Vec3 p = a.position * wa + b.position * wb + c.position * wc;
-                    const std::optional<Walked> walked = walkToNeighbour(g, *edges, smoothed, s, p, 0);
-                    if (!walked) continue;
+                    const WalkResult result = walkToNeighbour(g, *edges, smoothed, s, p, 0, texelOf);
+                    if (result.kind == WalkResult::NoNeighbour) continue;
+                    taken[t] = 1;  // sampled on a neighbour, or too far past it: not snapped to this face
+                    if (result.kind == WalkResult::TooFar) continue;
+                    const Walked* walked = &result.walked;
                     Luxel l;
                     l.surface = s;
                     l.sampleSurface = walked->surface;
@@ -289,7 +332,6 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     // A smoothed neighbour's own plane (a coplanar one's is n).
                     l.normal = dot(edges->normal[walked->surface], n) >= 0.9999f ? n : edges->normal[walked->surface];
                     out.push_back(l);
-                    taken[t] = 1;
                 }
         }
     }
