@@ -33,6 +33,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# Phase 6 lets the attackers connect for 2 s, then probes for the rest less 2 s: shorter runs measure nothing.
+[ "$slow_seconds" -ge 6 ] || { echo "bench_serve.sh: --slow-seconds must be at least 6 (2 s to connect, then probes)" >&2; exit 2; }
 game=/usr/share/games/openarena/baseoa
 [ -d "$game" ] || { echo "bench_serve.sh: $game missing (run tools/setup.sh)" >&2; exit 2; }
 for tool in wrk curl python3; do
