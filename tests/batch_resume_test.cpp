@@ -159,6 +159,10 @@ TEST_CASE("batch: --isolate renders each map in a child process, with the same r
     const std::string maps = d + "/maps";
     for (int i = 0; i < 3; ++i) writeTextFile(maps + "/room" + std::to_string(i) + ".bsp", roomMap(i));
     REQUIRE(runLuxel("batch " + q(maps) + " -o " + q(d + "/plain") + " --size 64x36 -q").exitCode == 0);
+    // Without a crash, the same files, manifest and index; the sheet from the thumbnails the workers fitted and
+    // sent after their replies, the same pixels as the in-process batch's.
+    REQUIRE(runLuxel("batch " + q(maps) + " -o " + q(d + "/whole") + " --size 64x36 -q --isolate").exitCode == 0);
+    checkSameResult(d + "/plain", d + "/whole");
     ScopedEnv abort("LUXEL_TEST_ABORT_MAP", "room1");
     // One worker: room1's crash takes it down after room0, and room2 needs a new one.
     const CommandResult r = runLuxel("batch " + q(maps) + " -o " + q(d + "/isolated") + " --size 64x36 -q --isolate --jobs 1");

@@ -174,9 +174,8 @@ Outcome renderJob(const MapJob& job, size_t index, const BatchOptions& options, 
             // The sheet shows the first view: fitted now, while its pixels are at hand, instead of read back from
             // the file after the batch (same pixels: what the PNG holds, so a rerun that reads the file back
             // draws the same sheet). Lossy and linear files are read back.
-            // A worker of --isolate leaves it to the parent, which reads the file back (no channel carries pixels
-            // from the workers).
-            if (&v == &job.views.front() && options.sheetPath != "-" && !options.worker &&
+            // A worker of --isolate sends it to the parent after its reply line.
+            if (&v == &job.views.front() && options.sheetPath != "-" &&
                 r.display.channels == 3 && file.extension() == ".png") {
                 out.sheetThumbnail = fitThumbnail(r.display.bytes.data(), r.display.width, r.display.height,
                                                   options.sheetTileWidth, sheetTileHeight(options));
@@ -254,13 +253,19 @@ Outcome renderIsolated(WorkerPool& workers, const MapJob& job, size_t index, con
     journal.started(job.source, true);
     const double t0 = nowMs();
     // A worker past its map timeout stops at its next stage; one that hangs inside a stage is killed.
-    const WorkerReply r = workers.run(job.source, options.mapTimeout > 0 ? options.mapTimeout * 1000 + 30000 : 0);
+    WorkerReply r = workers.run(job.source, options.mapTimeout > 0 ? options.mapTimeout * 1000 + 30000 : 0);
     Outcome out;
     std::string failure;
     if (r.reply.is_object() && r.reply.contains("entry")) {
         out.entry = r.reply["entry"];
         out.upToDate = r.reply.value("up_to_date", false);
         for (const Json& w : r.reply.value("warnings", Json::array())) out.warnings.push_back(w.get<std::string>());
+        // The first view fitted to its sheet tile, its pixels after the line: the sheet then reads no file back.
+        const Json thumb = r.reply.value("thumbnail", Json());
+        if (thumb.is_object() && thumb.value("width", 0) > 0 && thumb.value("height", 0) > 0 &&
+            r.attachment.size() == size_t(thumb.value("width", 0)) * size_t(thumb.value("height", 0)) * 3)
+            out.sheetThumbnail = std::make_shared<const FittedThumbnail>(
+                FittedThumbnail{thumb.value("width", 0), thumb.value("height", 0), std::move(r.attachment)});
     } else if (!r.started) {
         failure = "could not start a child process for it";
     } else if (r.hung) {
@@ -309,7 +314,12 @@ void runWorker(const std::vector<MapJob>& jobs, const BatchOptions& options, con
         } else {
             o = renderJob(*it, size_t(it - jobs.begin()), options, previous, nullptr, limits);
         }
-        return Json{{"entry", o.entry}, {"up_to_date", o.upToDate}, {"warnings", o.warnings}};
+        WorkerAnswer answer{Json{{"entry", o.entry}, {"up_to_date", o.upToDate}, {"warnings", o.warnings}}, {}};
+        if (o.sheetThumbnail) {
+            answer.reply["thumbnail"] = {{"width", o.sheetThumbnail->width}, {"height", o.sheetThumbnail->height}};
+            answer.attachment = o.sheetThumbnail->rgb;
+        }
+        return answer;
     });
 }
 

@@ -98,11 +98,29 @@ WorkerReply WorkerPool::run(const std::string& source, double limitMs) {
     const double t0 = nowMs();
     bool alive = sendAll(w.fd, Json(source).dump() + "\n");
     std::string line;
+    bool haveLine = false;
+    size_t attachment = 0;  // the bytes the line says follow it
     while (alive) {
-        const size_t newline = w.pending.find('\n');
-        if (newline != std::string::npos) {
-            line = w.pending.substr(0, newline);
-            w.pending.erase(0, newline + 1);
+        if (!haveLine) {
+            const size_t newline = w.pending.find('\n');
+            if (newline != std::string::npos) {
+                line = w.pending.substr(0, newline);
+                w.pending.erase(0, newline + 1);
+                haveLine = true;
+                out.reply = Json::parse(line, nullptr, false);
+                if (out.reply.is_object() && out.reply.contains("attachment_bytes")) {
+                    const Json& n = out.reply["attachment_bytes"];
+                    if (!n.is_number_unsigned() || n.get<uint64_t>() > kMaxAttachmentBytes) {
+                        out.reply = Json(Json::value_t::discarded);  // not to be trusted with another map
+                        break;
+                    }
+                    attachment = size_t(n.get<uint64_t>());
+                }
+            }
+        }
+        if (haveLine && w.pending.size() >= attachment) {
+            out.attachment.assign(w.pending.begin(), w.pending.begin() + ptrdiff_t(attachment));
+            w.pending.erase(0, attachment);
             break;
         }
         int timeout = -1;
@@ -126,8 +144,8 @@ WorkerReply WorkerPool::run(const std::string& source, double limitMs) {
         if (n <= 0) alive = false;  // the worker is gone
         else w.pending.append(buffer, size_t(n));
     }
-    if (alive) {
-        out.reply = Json::parse(line, nullptr, false);
+    if (!alive) out.reply = Json(), out.attachment.clear();  // a line without all its bytes is no reply
+    if (alive && haveLine) {
         if (!out.reply.is_discarded()) {
             give(std::move(w));
             return out;
@@ -140,7 +158,7 @@ WorkerReply WorkerPool::run(const std::string& source, double limitMs) {
     return out;
 }
 
-void serveWorker(const std::function<Json(const std::string& source)>& render) {
+void serveWorker(const std::function<WorkerAnswer(const std::string& source)>& render) {
     std::string pending;
     for (;;) {
         const size_t newline = pending.find('\n');
@@ -155,7 +173,11 @@ void serveWorker(const std::function<Json(const std::string& source)>& render) {
         const Json request = Json::parse(pending.substr(0, newline), nullptr, false);
         pending.erase(0, newline + 1);
         const std::string source = request.is_string() ? request.get<std::string>() : std::string();
-        if (!sendAll(kWorkerFd, render(source).dump() + "\n")) return;
+        WorkerAnswer answer = render(source);
+        if (!answer.attachment.empty()) answer.reply["attachment_bytes"] = answer.attachment.size();
+        std::string message = answer.reply.dump() + "\n";
+        message.append(answer.attachment.begin(), answer.attachment.end());
+        if (!sendAll(kWorkerFd, message)) return;
     }
 }
 

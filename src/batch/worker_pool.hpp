@@ -3,7 +3,8 @@
 // earlier run started and never finished). Each worker is this binary run as `batch ... --worker`: it mounts
 // the game, keeps its texture cache and heap warm, and takes one map after another over a socket on its fd 3:
 //   parent -> worker   one line per map: the map's source as a JSON string
-//   worker -> parent   one line per map: {"entry": ..., "up_to_date": ..., "warnings": [...]}
+//   worker -> parent   one line per map: {"entry": ..., "up_to_date": ..., "warnings": [...]}, and when the line
+//                      holds "attachment_bytes": N, N raw bytes after it (the sheet thumbnail's pixels)
 // A crash or a hang costs the map in flight only: the worker is gone (or killed), and the next map starts a new
 // one. A started worker is reused for as long as it lives.
 #include <sys/types.h>
@@ -20,8 +21,18 @@ namespace luxel::batch {
 // The fd a worker reads its maps from and writes its replies to.
 constexpr int kWorkerFd = 3;
 
+// What a worker answers for one map: its reply line and the raw bytes that follow it.
+struct WorkerAnswer {
+    Json reply;
+    std::vector<uint8_t> attachment;
+};
+
+// A worker's raw bytes after a reply line are at most this many (a sheet thumbnail holds ~110 KB).
+constexpr size_t kMaxAttachmentBytes = size_t(64) << 20;
+
 struct WorkerReply {
     Json reply;            // the worker's line; null when it gave none:
+    std::vector<uint8_t> attachment;  // the bytes after it
     bool started = true;   // no worker could be started,
     bool hung = false;     // or it passed the time limit and was killed,
     int waitStatus = 0;    // or it ended with this waitpid() status (a crash: WIFSIGNALED)
@@ -54,6 +65,6 @@ private:
 
 // The worker's side: reads map sources from kWorkerFd until it closes, calling `render` for each and writing
 // its reply line back. Returns when the parent closes the socket.
-void serveWorker(const std::function<Json(const std::string& source)>& render);
+void serveWorker(const std::function<WorkerAnswer(const std::string& source)>& render);
 
 }  // namespace luxel::batch
