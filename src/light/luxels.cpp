@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <unordered_map>
 #include <optional>
 
@@ -130,13 +129,30 @@ bool smoothedWith(const std::vector<std::vector<uint32_t>>* smoothed, uint32_t s
     return std::find(v.begin(), v.end(), other) != v.end();
 }
 
+// A face's lightmap (texel) coordinates of a point, from one of its triangles' corners and their texel
+// coordinates: the point's barycentric weights in the triangle's plane (a point off it counts as projected).
+struct TexelMap {
+    Vec3 a, e1, e2;
+    Vec2 ta, tb, tc;
+    float d11 = 0, d12 = 0, d22 = 0, det = 0;
+    TexelMap(Vec3 pa, Vec3 pb, Vec3 pc, Vec2 ua, Vec2 ub, Vec2 uc)
+        : a(pa), e1(pb - pa), e2(pc - pa), ta(ua), tb(ub), tc(uc), d11(dot(e1, e1)), d12(dot(e1, e2)), d22(dot(e2, e2)),
+          det(d11 * d22 - d12 * d12) {}
+    Vec2 operator()(Vec3 q) const {
+        const Vec3 r = q - a;
+        const float r1 = dot(r, e1), r2 = dot(r, e2);
+        const float v = det != 0 ? (d22 * r1 - d12 * r2) / det : 0, w = det != 0 ? (d11 * r2 - d12 * r1) / det : 0;
+        return {ta.x + (tb.x - ta.x) * v + (tc.x - ta.x) * w, ta.y + (tb.y - ta.y) * v + (tc.y - ta.y) * w};
+    }
+};
+
 // Where a texel centre outside surface `s` is sampled, as CalcPointNormal finds it: `p` (on s's plane) walks
 // across the edge it lies least past the ends of into a coplanar or smoothed neighbour, at most three faces on;
 // on a neighbour that does not hold it either, and with no face to walk on to, it snaps to that neighbour's
 // nearest edge point when that lies within a texel of it (`texelOf` measures in the first face's lightmap),
 // else it is no sample. On the first face with no neighbour to walk onto, the caller snaps (NoNeighbour).
 WalkResult walkToNeighbour(const Geometry& g, const EdgeMap& edges, const std::vector<std::vector<uint32_t>>* smoothed,
-                           uint32_t s, Vec3 p, int depth, const std::function<Vec2(Vec3)>& texelOf) {
+                           uint32_t s, Vec3 p, int depth, const TexelMap& texelOf) {
     const DrawSurface& d = g.surfaces[s];
     const Vec3 n = edges.normal[s], centroid = edges.centroid[s];
     if (!(length(n) > 0)) return {};
@@ -298,16 +314,8 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
         const Vec3 n = triangleNormal(a, b, c);
         const auto& rect = w.surfaces[s].lightmapRect;
         if (std::fabs(area) > 1e-9f && std::isfinite(area) && dot(n, n) > 0 && rect[2] > 0 && rect[3] > 0) {
-            // This face's lightmap coordinates of a point (projected onto its plane first), from its first
-            // triangle's: light measures the snap onto a neighbour's edge in the face's own luxels.
-            const Vec3 e1 = b.position - a.position, e2 = c.position - a.position;
-            const float d11 = dot(e1, e1), d12 = dot(e1, e2), d22 = dot(e2, e2), det = d11 * d22 - d12 * d12;
-            const auto texelOf = [&](Vec3 q) {
-                const Vec3 r = q - a.position;
-                const float r1 = dot(r, e1), r2 = dot(r, e2);
-                const float v = det != 0 ? (d22 * r1 - d12 * r2) / det : 0, w = det != 0 ? (d11 * r2 - d12 * r1) / det : 0;
-                return Vec2{ta.x + (tb.x - ta.x) * v + (tc.x - ta.x) * w, ta.y + (tb.y - ta.y) * v + (tc.y - ta.y) * w};
-            };
+            // light measures the snap onto a neighbour's edge in this face's own luxels.
+            const TexelMap texelOf(a.position, b.position, c.position, ta, tb, tc);
             for (int y = std::max(by0, rect[1]); y <= std::min(by1, rect[1] + rect[3] - 1); ++y)
                 for (int x = std::max(bx0, rect[0]); x <= std::min(bx1, rect[0] + rect[2] - 1); ++x) {
                     const size_t t = size_t(y - by0) * bw + size_t(x - bx0);
@@ -321,16 +329,16 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     if (result.kind == WalkResult::NoNeighbour) continue;
                     taken[t] = 1;  // sampled on a neighbour, or too far past it: not snapped to this face
                     if (result.kind == WalkResult::TooFar) continue;
-                    const Walked* walked = &result.walked;
+                    const Walked& walked = result.walked;
                     Luxel l;
                     l.surface = s;
-                    l.sampleSurface = walked->surface;
+                    l.sampleSurface = walked.surface;
                     l.page = ds.lightmapPage;
                     l.x = x, l.y = y;
                     l.uv = {centre.x / W, centre.y / H};
-                    l.position = l.inset = walked->point;
+                    l.position = l.inset = walked.point;
                     // A smoothed neighbour's own plane (a coplanar one's is n).
-                    l.normal = dot(edges->normal[walked->surface], n) >= 0.9999f ? n : edges->normal[walked->surface];
+                    l.normal = dot(edges->normal[walked.surface], n) >= 0.9999f ? n : edges->normal[walked.surface];
                     out.push_back(l);
                 }
         }
