@@ -97,17 +97,15 @@ WorkerReply WorkerPool::run(const std::string& source, double limitMs) {
     }
     const double t0 = nowMs();
     bool alive = sendAll(w.fd, Json(source).dump() + "\n");
-    std::string line;
     bool haveLine = false;
     size_t attachment = 0;  // the bytes the line says follow it
     while (alive) {
         if (!haveLine) {
             const size_t newline = w.pending.find('\n');
             if (newline != std::string::npos) {
-                line = w.pending.substr(0, newline);
+                out.reply = Json::parse(w.pending.substr(0, newline), nullptr, false);
                 w.pending.erase(0, newline + 1);
                 haveLine = true;
-                out.reply = Json::parse(line, nullptr, false);
                 if (out.reply.is_object() && out.reply.contains("attachment_bytes")) {
                     const Json& n = out.reply["attachment_bytes"];
                     if (!n.is_number_unsigned() || n.get<uint64_t>() > kMaxAttachmentBytes) {
