@@ -130,7 +130,8 @@ TEST_CASE("luxels: a texel walked onto a neighbour that does not hold it snaps t
     // light snaps it to U's nearest boundary point, the corner (56, 28), 8.94 units (0.56 luxels) away, and
     // samples it there on U. T's own nearest point is 1.8 luxels away, too far to snap to.
     const auto [w, g] = twoTriangles({56, 28, 0});
-    const Luxel* l = cornerLuxel(w, luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel));
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->sampleSurface == 3);
     CHECK(l->position.x == Approx(56).margin(1e-3));
