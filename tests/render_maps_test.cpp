@@ -51,6 +51,7 @@ void renderEveryMap(const std::string& subdir, size_t expectedMaps) {
         }
         World world = decodeMap(openMapPath(file));
         Geometry geometry = tessellate(world);
+        CHECK(triangleCount(world) == geometry.triangleCount());  // luxel info's count, without the fill
         for (const char* spec : {"spawn", "overview"}) {
             Camera camera = cameraFromSpec(world, spec, 480, 270);
             RenderOptions options;

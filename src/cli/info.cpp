@@ -128,7 +128,7 @@ const char* surfaceKindName(SurfaceKind k) {
     return "?";
 }
 
-nlohmann::ordered_json describe(const MapSource& source, const World& world, const Geometry& geometry) {
+nlohmann::ordered_json describe(const MapSource& source, const World& world, size_t triangles) {
     nlohmann::ordered_json j;
     j["file"] = source.displayName;
     j["bytes"] = source.bytes.size();
@@ -144,7 +144,7 @@ nlohmann::ordered_json describe(const MapSource& source, const World& world, con
     std::map<std::string, uint64_t> kinds;
     for (const auto& s : world.surfaces) kinds[surfaceKindName(s.kind)]++;
     j["surfaces"] = {{"total", world.surfaces.size()}, {"by_type", kinds}};
-    j["triangles"] = geometry.triangleCount();
+    j["triangles"] = triangles;
     j["vertices"] = world.vertices.size();
     j["materials"] = world.materials.size();
     j["models"] = world.models.size();
@@ -288,8 +288,7 @@ static void addInfoOptions(CLI::App* sub, Action& action) {
         DecodeOptions decode = args->map.decodeOptions();
         decode.lightSamples = false;  // info counts pages and grid points; their samples are half the decode
         World world = decodeMap(source, decode);
-        Geometry geometry = tessellate(world);
-        auto j = describe(source, world, geometry);
+        auto j = describe(source, world, triangleCount(world));
         if (args->materials)
             j["material_details"] = describeMaterials(world, loadMaterials(world, source, args->map.materialOptions()));
         if (args->json) {

@@ -77,9 +77,13 @@ SurfaceShading resolveShading(const World& world, const Surface& s) {
     return SurfaceShading::Vertex;
 }
 
-Geometry tessellate(const World& world, const TessellationOptions& options) {
+namespace {
+
+// Each surface's draw state, and the vertices and indices it will take (a patch's tessellated already, in
+// `work`), within the budgets that bound hostile maps: the part of tessellate() that decides what is drawn.
+// `geo.surfaces` gets its offsets; nothing is filled yet.
+std::vector<SurfaceWork> planSurfaces(const World& world, const TessellationOptions& options, Geometry& geo) {
     const size_t count = world.surfaces.size();
-    Geometry geo;
     geo.surfaces.resize(count);
     const std::vector<PatchLevels> levels = stitchedPatchLevels(world, options);
     std::vector<SurfaceWork> work(count);
@@ -143,6 +147,26 @@ Geometry tessellate(const World& world, const TessellationOptions& options) {
         vertices += wk.vertexCount;
         indices += wk.indexCount;
     }
+    return work;
+}
+
+}  // namespace
+
+size_t triangleCount(const World& world, const TessellationOptions& options) {
+    Geometry geo;
+    planSurfaces(world, options, geo);
+    size_t indices = 0;
+    for (const DrawSurface& ds : geo.surfaces) indices += ds.numIndices;
+    return indices / 3;
+}
+
+Geometry tessellate(const World& world, const TessellationOptions& options) {
+    const size_t count = world.surfaces.size();
+    Geometry geo;
+    std::vector<SurfaceWork> work = planSurfaces(world, options, geo);
+    const std::vector<int32_t> owner = surfaceModels(world);
+    uint64_t vertices = 0, indices = 0;
+    for (const DrawSurface& ds : geo.surfaces) vertices += ds.numVertices, indices += ds.numIndices;
     geo.vertices.resize(size_t(vertices));
     geo.indices.resize(size_t(indices));
 

@@ -78,6 +78,8 @@ struct Geometry {
 // without an index list is drawn as a fan. Bezier patches are tessellated adaptively and crack-free
 // (see patch.hpp). Malformed surfaces (ranges outside the World, bad patch sizes) draw nothing.
 Geometry tessellate(const World& world, const TessellationOptions& options = {});
+// tessellate(world, options).triangleCount() without filling the vertices and indices (luxel info).
+size_t triangleCount(const World& world, const TessellationOptions& options = {});
 
 // How a surface is shaded, in this order: material kMaterialNoDraw or a Billboard -> Hidden;
 // kMaterialSky -> Sky; a lightmap page that exists with width > 0 and no kMaterialNoLightmap ->
