@@ -262,10 +262,9 @@ Outcome renderIsolated(WorkerPool& workers, const MapJob& job, size_t index, con
         for (const Json& w : r.reply.value("warnings", Json::array())) out.warnings.push_back(w.get<std::string>());
         // The first view fitted to its sheet tile, its pixels after the line: the sheet then reads no file back.
         const Json thumb = r.reply.value("thumbnail", Json());
-        if (thumb.is_object() && thumb.value("width", 0) > 0 && thumb.value("height", 0) > 0 &&
-            r.attachment.size() == size_t(thumb.value("width", 0)) * size_t(thumb.value("height", 0)) * 3)
-            out.sheetThumbnail = std::make_shared<const FittedThumbnail>(
-                FittedThumbnail{thumb.value("width", 0), thumb.value("height", 0), std::move(r.attachment)});
+        const int width = thumb.is_object() ? thumb.value("width", 0) : 0, height = thumb.is_object() ? thumb.value("height", 0) : 0;
+        if (width > 0 && height > 0 && r.attachment.size() == size_t(width) * size_t(height) * 3)
+            out.sheetThumbnail = std::make_shared<const FittedThumbnail>(FittedThumbnail{width, height, std::move(r.attachment)});
     } else if (!r.started) {
         failure = "could not start a child process for it";
     } else if (r.hung) {

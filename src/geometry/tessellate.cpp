@@ -81,13 +81,13 @@ namespace {
 
 // Each surface's draw state, and the vertices and indices it will take (a patch's tessellated already, in
 // `work`), within the budgets that bound hostile maps: the part of tessellate() that decides what is drawn.
-// `geo.surfaces` gets its offsets; nothing is filled yet.
-std::vector<SurfaceWork> planSurfaces(const World& world, const TessellationOptions& options, Geometry& geo) {
+// `geo.surfaces` gets its offsets; nothing is filled yet. `owner`: surfaceModels(world).
+std::vector<SurfaceWork> planSurfaces(const World& world, const TessellationOptions& options,
+                                      const std::vector<int32_t>& owner, Geometry& geo) {
     const size_t count = world.surfaces.size();
     geo.surfaces.resize(count);
     const std::vector<PatchLevels> levels = stitchedPatchLevels(world, options);
     std::vector<SurfaceWork> work(count);
-    const std::vector<int32_t> owner = surfaceModels(world);
 
     tbb::parallel_for(size_t(0), count, [&](size_t i) {
         const Surface& s = world.surfaces[i];
@@ -154,7 +154,7 @@ std::vector<SurfaceWork> planSurfaces(const World& world, const TessellationOpti
 
 size_t triangleCount(const World& world, const TessellationOptions& options) {
     Geometry geo;
-    planSurfaces(world, options, geo);
+    planSurfaces(world, options, surfaceModels(world), geo);
     size_t indices = 0;
     for (const DrawSurface& ds : geo.surfaces) indices += ds.numIndices;
     return indices / 3;
@@ -163,8 +163,8 @@ size_t triangleCount(const World& world, const TessellationOptions& options) {
 Geometry tessellate(const World& world, const TessellationOptions& options) {
     const size_t count = world.surfaces.size();
     Geometry geo;
-    std::vector<SurfaceWork> work = planSurfaces(world, options, geo);
     const std::vector<int32_t> owner = surfaceModels(world);
+    std::vector<SurfaceWork> work = planSurfaces(world, options, owner, geo);
     uint64_t vertices = 0, indices = 0;
     for (const DrawSurface& ds : geo.surfaces) vertices += ds.numVertices, indices += ds.numIndices;
     geo.vertices.resize(size_t(vertices));
