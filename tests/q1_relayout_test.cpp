@@ -299,6 +299,41 @@ TEST_CASE("relayout: a sun straight down leaves the floor under a roof dark, its
     }
 }
 
+TEST_CASE("relayout: a sun just below the horizon lights a floor at (1 - anglescale); one further below lights none of it", "[q1][relayout][cli]") {
+    // The floor map's face 0 (z = 0, 5 x 3 luxels, samples 1 unit above it) and a sky wall at x = -32 that the
+    // sun's rays meet when they leave the floor toward -x. The sun travels along +x, "pitch" degrees upward: it
+    // stands below the floor's horizon. ericw-tools' LightFace_Sky culls a flat face only when its plane turns
+    // from the sun by a cosine below -0.01 (0.3 degrees: -0.0052, lit; 5 degrees: -0.087, culled), and clamps each
+    // sample's cosine at 0: 100 x ((1 - 0.5) + 0.5 x 0) x rangescale 0.5 = 25 at every luxel. The rays dip only
+    // 0.5 units (0.3 degrees) on their way to the wall, so nothing shadows them; at 5 degrees they would reach the
+    // wall too (below the floor's level, past its edge), so only the cull keeps the face dark.
+    const std::string dir = tempDir("q1-relayout-low-sun");
+    auto bake = [&](const std::string& name, const std::string& pitch) {
+        Q1MapBuilder b = makeQ1FloorMap(Q1Variant::Bsp29);
+        const int32_t wallPlane = b.addPlane({1, 0, 0}, -32);
+        const int32_t skyTexinfo = b.addTexinfo({0, 1, 0, 0}, {0, 0, 1, 0}, b.addMiptex("sky1", 16, 16, std::vector<uint8_t>(256, 3)), 1);
+        b.addFace({{-32, -64, -64}, {-32, 96, -64}, {-32, 96, 128}, {-32, -64, 128}}, wallPlane, false, skyTexinfo);
+        b.models[0].numFaces = int32_t(b.faces.size());
+        b.entities = "{\n\"classname\" \"worldspawn\"\n\"_sunlight\" \"100\"\n\"_sun_mangle\" \"0 " + pitch + " 0\"\n}\n";
+        const Bytes map = b.build();
+        std::ofstream(dir + "/" + name + ".bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
+        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/" + name + "-out.bsp");
+        INFO(r.err);
+        REQUIRE(r.exitCode == 0);
+        return readQ1Lighting(dir + "/" + name + "-out.bsp");
+    };
+    auto face0 = [](const Q1Lighting& l) {
+        return std::find_if(l.lit.begin(), l.lit.end(), [](const Q1FaceLight& f) { return f.face == 0; });
+    };
+    const Q1Lighting grazing = bake("grazing", "0.3");
+    const auto lit = face0(grazing);
+    REQUIRE(lit != grazing.lit.end());
+    REQUIRE(lit->width * lit->height == 15);
+    for (size_t k = 0; k < lit->rgb.size(); ++k) CHECK(int(lit->rgb[k]) == 25);
+    const Q1Lighting below = bake("below", "5");
+    CHECK(face0(below) == below.lit.end());
+}
+
 TEST_CASE("relayout: a light placed on a face is moved 2 units out of the solid, as ericw-tools' FixLightsOnFaces", "[q1][relayout][cli]") {
     // A light on the floor plane (z = 0) of the floor map is in solid by Light_PointInSolid_r's rule (within 0.1 of
     // a plane with solid behind it). Moved along -x, +x, -y, +y it stays on the plane, -z is under the floor: +z is

@@ -9,6 +9,7 @@
 
 #include "luxel/bsp/decode.hpp"
 #include "luxel/geometry/geometry.hpp"
+#include "luxel/light/ericw_luxel_frame.hpp"
 #include "luxel/light/luxels.hpp"
 #include "support/decode_helpers.hpp"
 #include "support/q1_writer.hpp"
@@ -140,4 +141,32 @@ TEST_CASE("luxels: a texel walked onto a neighbour that does not hold it snaps t
     // With U's third corner at (40, 24) the texel is 22.6 units (1.41 luxels) from U's edge (40,24)-(64,0): no sample.
     const auto [w2, g2] = twoTriangles({40, 24, 0});
     CHECK(cornerLuxel(w2, luxelCentres(w2, g2, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+}
+
+TEST_CASE("luxels: ericw-tools' luxel frame puts luxel (i, j) at texture coordinates (mins + i, mins + j) x 16 on the plane", "[q1][relayout]") {
+    // A texinfo turned 45 degrees and scaled by 0.5 on the floor plane: s = 0.5 x + 0.5 y + 3, t = -0.5 x + 0.5 y,
+    // so x = (s - 3) - t and y = (s - 3) + t at z = 0. With block mins (-2, 1) luxel (i, j) lies at s = 16 (i - 2),
+    // t = 16 (j + 1): luxel (3, 0) at s 16, t 16: (-3, 29, 0); luxel (0, 2) at s -32, t 48: (-83, 13, 0).
+    TexinfoLuxels face;
+    face.vecs = {0.5f, 0.5f, 0, 3, -0.5f, 0.5f, 0, 0};
+    face.plane = {{0, 0, 1}, 0};
+    face.mins = {-2, 1};
+    face.luxelSize = 16;
+    const std::optional<EricwLuxelFrame> frame = ericwLuxelFrame(face);
+    REQUIRE(frame);
+    const Vec3 a = ericwLuxelOnPlane(*frame, 3, 0), b = ericwLuxelOnPlane(*frame, 0, 2);
+    CHECK(a.x == Approx(-3).margin(1e-4));
+    CHECK(a.y == Approx(29).margin(1e-4));
+    CHECK(a.z == Approx(0).margin(1e-5));
+    CHECK(b.x == Approx(-83).margin(1e-4));
+    CHECK(b.y == Approx(13).margin(1e-4));
+    CHECK(b.z == Approx(0).margin(1e-5));
+    // Off the plane's normal by the vectors: a point 1 unit above the plane still lands on it.
+    face.plane = {{0, 0, 1}, 5};
+    const Vec3 c = ericwLuxelOnPlane(*ericwLuxelFrame(face), 3, 0);
+    CHECK(c.z == Approx(5).margin(1e-5));
+    // No frame without a luxel size, or with texture axes in the plane's normal (no inverse).
+    CHECK(!ericwLuxelFrame(TexinfoLuxels{}));
+    face.vecs = {0, 0, 1, 0, 0, 0, 2, 0};
+    CHECK(!ericwLuxelFrame(face));
 }

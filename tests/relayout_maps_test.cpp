@@ -27,12 +27,16 @@ TEST_CASE("relayout: the Quake 1 builds baked from unlit have ericw-tools' exten
     // and since light entities are vis-culled by the leaves that list a face (CalcPvs), 8 (faces no leaf lists,
     // under water and inside a basin, which light leaves dark). Since a texel walked onto a neighbour that does not
     // hold it snaps to that neighbour's edge (within a luxel) instead of falling back to its own face, lqdm1's are
-    // 1, lq_e1m2's 3 (two of them the top of a hollow func_door, which light leaves dark) and lq_e1m5's 5.
+    // 1, lq_e1m2's 3 (two of them the top of a hollow func_door, which light leaves dark) and lq_e1m5's 5. Since a
+    // sample turned from a sun keeps its (1 - anglescale) part unless the whole face's plane turns away
+    // (LightFace_Sky), luxels are placed by light's own texinfo matrices (faceextents_t) and lights are culled by
+    // the face's bounding sphere (CullLight), lq_e1m2's and lq_e1m5's are 0 and lqdm1's 1: face 441, a zero-area
+    // sliver whose corners lie off its plane, which light leaves dark (its samples walk off it) and luxel lights.
     struct Build {
         std::string name;
         size_t styleDifferences;
     };
-    for (const Build& b : {Build{"lqdm1", 1}, Build{"lq_e1m2", 3}, Build{"lq_e1m5", 5}}) {
+    for (const Build& b : {Build{"lqdm1", 1}, Build{"lq_e1m2", 0}, Build{"lq_e1m5", 0}}) {
         INFO(b.name);
         const std::string from = *sharedMaps() + "/q1/" + b.name + "/bsp29_lit/";
         if (!fs::exists(from + b.name + ".unlit.bsp")) {

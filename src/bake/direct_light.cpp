@@ -341,8 +341,23 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
             for (size_t i = run.begin; i < run.end && planar; ++i) planar = luxels[i].normal == runNormal;
             const bool byFace = facePvs && surface >= worldBegin && surface < worldEnd && surface < listing.size();
             const FaceSight sight = byFace ? faceSight(world, listing[surface]) : FaceSight{};
+            const bool sunCull = rules.sunFaceCull && !flagged(rules.curved, surface) && !translucent;
+            Vec3 sphereCentre;
+            float sphereRadius = -1;  // < 0: no sphere cull
+            if (rules.faceSphereCull && surface < geometry.surfaces.size() && geometry.surfaces[surface].numVertices > 0) {
+                const DrawSurface& d = geometry.surfaces[surface];
+                Vec3 lo = geometry.vertices[d.firstVertex].position, hi = lo;
+                for (uint32_t k = 1; k < d.numVertices; ++k)
+                    lo = vmin(lo, geometry.vertices[d.firstVertex + k].position), hi = vmax(hi, geometry.vertices[d.firstVertex + k].position);
+                sphereCentre = lo + (hi - lo) * 0.5f;
+                sphereRadius = length((hi - lo) * 0.5f);
+            }
             for (uint32_t li : lightsNear(lights, mins, maxs)) {
                 if (byFace && entityLight(lights[li]) && !sight.sees(lightCluster[li])) continue;
+                if (sunCull && lights[li].kind == Light::Kind::Sun && dot(runNormal, normalize(lights[li].direction)) > 0.01f) continue;
+                if (sphereRadius >= 0 && entityLight(lights[li]) && std::isfinite(lights[li].envelope) &&
+                    length(lights[li].origin - sphereCentre) - sphereRadius >= lights[li].envelope)
+                    continue;
                 if (lights[li].cosineCulled && outsideCosines(lights[li], mins, maxs, planar ? &runNormal : nullptr)) continue;
                 const size_t slot = size_t(std::find(styles.begin(), styles.end(), lights[li].style) - styles.begin());
                 if (slot < 4 || (deluxe && freeSlot)) near.push_back({li, slot < 4 ? slot : kNoSlot});
@@ -387,7 +402,12 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     }
                     for (size_t j = 0; j < count; ++j) {
                         if (hole[g + j] || (perSample && !world.pvs.visible(cluster[j], lightCluster[li]))) continue;
-                        if (!arrivals[j].reaches() && translucent) arrivals[j] = arrivalAt(arrival, l, sample[j], -normal[j]);
+                        // Lit from both sides: the cosine as |cos| (a sun's arrival reaches either way, so the brighter).
+                        if (translucent && (!arrivals[j].reaches() || l.kind == Light::Kind::Sun)) {
+                            const LightArrival back = arrivalAt(arrival, l, sample[j], -normal[j]);
+                            auto sum = [](Vec3 c) { return std::fabs(c.x) + std::fabs(c.y) + std::fabs(c.z); };
+                            if (sum(back.color) > sum(arrivals[j].color)) arrivals[j] = back;
+                        }
                         if (!arrivals[j].reaches()) continue;
                         if (l.occlusionScale > 0) arrivals[j].color = arrivals[j].color * dirt[j];
                         ++myRays;

@@ -48,6 +48,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     r.surfaceMinimum = faceMinimum;
     r.phongNormals = std::move(surfaces.phongNormals);
     r.phongSmoothed = std::move(surfaces.phongSmoothed);
+    r.curved = std::move(surfaces.curved);
     r.sampleOffset = 1;
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
@@ -65,6 +66,8 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     r.facePvs = true;
     r.autoMinlightScale = settings.range;
     r.sunRay = ShadowRay::SunToSky;  // LightFace_Sky: lit only where the first hit is a sky face
+    r.sunFaceCull = true;
+    r.faceSphereCull = true;
     constexpr uint32_t kWarp = 0x8, kTrans33 = 0x10, kTrans66 = 0x20;
     r.translucent.assign(world.surfaces.size(), false);
     for (size_t i = 0; i < world.surfaces.size(); ++i) {

@@ -49,6 +49,8 @@ void phongSurfaces(const World& w, const std::vector<float>& angle, const std::v
     std::vector<std::vector<Vec3>>& out = surfaces.phongNormals;
     out.assign(n, {});
     surfaces.phongSmoothed.assign(n, {});
+    surfaces.curved.assign(n, false);
+    for (size_t s = 0; s < n; ++s) surfaces.curved[s] = angle[s] > 0;
     auto key = [](Vec3 p) {
         std::array<uint32_t, 3> k;
         std::memcpy(k.data(), &p, sizeof(k));

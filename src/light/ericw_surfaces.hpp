@@ -14,6 +14,9 @@ struct EricwSurfaces {
     std::vector<bool> castsNoShadow;                 // per surface
     std::vector<std::vector<Vec3>> phongNormals;     // per surface: one unit normal a vertex, or empty (flat)
     std::vector<std::vector<uint32_t>> phongSmoothed;  // per surface: the surfaces it smooths with (FacesSmoothed)
+    // Per surface: phong asked for (a phong angle above 0), curved or not: light's lightsurf->curved, which
+    // turns off its culls of lights behind the face's plane.
+    std::vector<bool> curved;
     // Per surface: its own minlight in the game's units (Lightsurf_Init: the brush entity's _minlight, else the
     // texinfo's "minlight"; < 0: none, the worldspawn's applies) and colour (0..255).
     std::vector<float> minlight;

@@ -1,6 +1,8 @@
 // Lightmap texels as world points (see luxels.hpp).
 #include "luxel/light/luxels.hpp"
 
+#include "luxel/light/ericw_luxel_frame.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -90,12 +92,20 @@ EdgeMap polygonEdges(const Geometry& g) {
         if (d.shading == SurfaceShading::Hidden || d.numVertices < 3) continue;
         Vec3 n, c;
         const Vec3 first = g.vertices[d.firstVertex].position;
+        float largest = -1;
         for (uint32_t k = 0; k < d.numVertices; ++k) {
             const Vec3 a = g.vertices[d.firstVertex + k].position, b = g.vertices[d.firstVertex + (k + 1) % d.numVertices].position;
             m.edges[{pointKey(a), pointKey(b)}].push_back(s);
-            if (k >= 1 && k + 1 < d.numVertices) n += cross(a - first, b - first);  // the fan's triangles
+            // ericw-tools' FaceNormal: the normal of the fan's largest triangle (a sliver's folded corners
+            // would cancel in a sum), none when that is under 0.0001 square units.
+            if (k >= 1 && k + 1 < d.numVertices) {
+                const Vec3 cr = cross(b - first, a - first);
+                const float area = 0.5f * length(cr);
+                if (area > largest) largest = area, n = cr;
+            }
             c += a;
         }
+        if (!(largest >= 0.0001f)) n = {};
         m.normal[s] = length(n) > 0 ? normalize(n) : n;
         // On the side the surface faces (its vertex normals'), whichever way its polygon winds.
         if (dot(m.normal[s], g.vertices[d.firstVertex].normal) < 0) m.normal[s] = -m.normal[s];
@@ -239,6 +249,20 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
         Vec3 normal;
     };
     std::vector<Nearest> nearest(reach == LuxelReach::EricwOneTexel ? taken.size() : 0);
+    // ericw-tools places a Quake face's luxels by its texinfo's matrices (ericw_luxel_frame.hpp), not from the
+    // triangles: the same bits, and no extrapolation off a sliver's triangle. A brush entity drawn moved takes
+    // its move; one drawn turned keeps the triangles' points.
+    std::optional<EricwLuxelFrame> frame;
+    Vec3 moved;
+    const auto& rect = w.surfaces[s].lightmapRect;
+    if (reach == LuxelReach::EricwOneTexel && s < w.texinfoLuxels.size() && ds.numVertices > 0) {
+        const uint32_t first = w.surfaces[s].firstVertex;
+        if (first < w.vertices.size() && g.vertices[ds.firstVertex].normal == w.vertices[first].normal) {
+            frame = ericwLuxelFrame(w.texinfoLuxels[s]);
+            moved = g.vertices[ds.firstVertex].position - w.vertices[first].position;
+        }
+    }
+    auto framePoint = [&](int x, int y) { return ericwLuxelOnPlane(*frame, float(x - rect[0]), float(y - rect[1])) + moved; };
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
             const size_t i = size_t(ds.firstIndex) + k;
@@ -291,14 +315,14 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     l.x = x;
                     l.y = y;
                     l.uv = {(ta.x * wa + tb.x * wb + tc.x * wc) / W, (ta.y * wa + tb.y * wb + tc.y * wc) / H};
-                    l.position = a.position * wa + b.position * wb + c.position * wc;
+                    l.position = frame && pass == 0 ? framePoint(x, y) : a.position * wa + b.position * wb + c.position * wc;
                     // A hair toward the triangle's centre, for when the ray through the exact point (on, or a
                     // rounding error past, an edge of a curved patch) meets only the neighbouring triangle.
                     constexpr float kInset = 1e-3f;
                     const float third = 1.0f / 3.0f;
                     l.inset = a.position * (wa + (third - wa) * kInset) + b.position * (wb + (third - wb) * kInset) +
                               c.position * (wc + (third - wc) * kInset);
-                    l.normal = n;
+                    l.normal = frame && pass == 0 ? frame->plane.normal : n;
                     out.push_back(l);
                     isTaken = 1;
                 }
@@ -311,8 +335,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
         const Vec2 ta{a.lightmapUV.x * W, a.lightmapUV.y * H}, tb{b.lightmapUV.x * W, b.lightmapUV.y * H},
             tc{c.lightmapUV.x * W, c.lightmapUV.y * H};
         const float area = (tb.x - ta.x) * (tc.y - ta.y) - (tc.x - ta.x) * (tb.y - ta.y);
-        const Vec3 n = triangleNormal(a, b, c);
-        const auto& rect = w.surfaces[s].lightmapRect;
+        const Vec3 n = frame ? frame->plane.normal : triangleNormal(a, b, c);
         if (std::fabs(area) > 1e-9f && std::isfinite(area) && dot(n, n) > 0 && rect[2] > 0 && rect[3] > 0) {
             // light measures the snap onto a neighbour's edge in this face's own luxels.
             const TexelMap texelOf(a.position, b.position, c.position, ta, tb, tc);
@@ -324,7 +347,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
                     const float wa = ((tb.x - centre.x) * (tc.y - centre.y) - (tc.x - centre.x) * (tb.y - centre.y)) / area;
                     const float wb = ((tc.x - centre.x) * (ta.y - centre.y) - (ta.x - centre.x) * (tc.y - centre.y)) / area;
                     const float wc = 1.0f - wa - wb;
-                    const Vec3 p = a.position * wa + b.position * wb + c.position * wc;
+                    const Vec3 p = frame ? framePoint(x, y) : a.position * wa + b.position * wb + c.position * wc;
                     const WalkResult result = walkToNeighbour(g, *edges, smoothed, s, p, 0, texelOf);
                     if (result.kind == WalkResult::NoNeighbour) continue;
                     taken[t] = 1;  // sampled on a neighbour, or too far past it: not snapped to this face

@@ -61,6 +61,8 @@ struct DirectBakeRules {
     // onto (luxelCentres with LuxelReach::EricwOneTexel); such a luxel takes its normal from the surface it
     // walked onto (Luxel::sampleSurface).
     std::vector<std::vector<uint32_t>> phongSmoothed{};
+    // Per world surface (empty: none): phong asked for, whether or not its normals bend (see sunFaceCull).
+    std::vector<bool> curved{};
     // With usePvs, ericw-tools' culling of point and spot lights (bake/face_pvs.hpp): a world face takes the
     // lights its marksurface leaves see; other lights and brush entities' faces go by each sample's cluster.
     bool facePvs = false;
@@ -92,6 +94,14 @@ struct DirectBakeRules {
     bool floorAfterBounce = false;
     // The kind of shadow ray a sun's light takes (ShadowRay::SunToSky: ericw-tools').
     ShadowRay sunRay = ShadowRay::Sun;
+    // ericw-tools' LightFace_Sky: a sun lights none of a one-sided face that does not ask for phong (`curved`,
+    // `translucent`) whose plane turns from it by a cosine below -0.01 (LIGHT_ANGLE_EPSILON); each sample of
+    // another face takes the arrival at its own normal, clamped there at 0, or for a translucent face at |cos|.
+    bool sunFaceCull = false;
+    // ericw-tools' CullLight: a point or spot light with a range (linear falloff) lights none of a face whose
+    // bounding sphere (of its corners) lies wholly past that range, even where a texel of the face samples a
+    // neighbour inside it.
+    bool faceSphereCull = false;
 };
 
 struct DirectBakeStats {

@@ -69,8 +69,9 @@ Q2LightCompiler quake2CompilerOf(const std::vector<Entity>& entities, std::strin
 //    1 / d, InverseSquare 1 / (d + squareOffset)^2, None 1; a Spot also times its cone: nothing where the
 //    cone cosine k = -L . direction is below spotCosOuter, 1 from spotCosInner on, linear between
 //    (GetLightValueWithAngle's spotscale; qrad3's cones are hard, inner = outer).
-//  * Sun (LightFace_Sky): intensity x colour x ((1 - angleScale) + angleScale max(0, -n . direction)),
-//    nothing when the receiver faces away (n . direction > 0).
+//  * Sun (LightFace_Sky): intensity x colour x ((1 - angleScale) + angleScale max(0, -n . direction)), also
+//    where the receiver faces away: ericw-tools culls by the face's plane, not the sample's normal, so the
+//    baker does (DirectBakeRules::sunFaceCull).
 LightArrival quake2LightArrival(const Light& light, Vec3 point, Vec3 normal);
 // The same over a batch of points (ArrivalFn).
 void quake2LightArrivals(const Light& light, const Vec3* points, const Vec3* normals, size_t count, LightArrival* out);

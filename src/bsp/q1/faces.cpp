@@ -180,6 +180,7 @@ void decodeFaces(Context& c, World& w) {
     if (c.bspxLump("LMSTYLE16")) w.problems.push_back("BSPX LMSTYLE16 (styles past 255) is not read; the face styles are used");
 
     w.surfaces.resize(c.numFaces);
+    w.texinfoLuxels.resize(c.numFaces);
     w.vertices.resize(size_t(totalVertices));
     w.indices.resize(size_t(totalVertices - 2 * c.numFaces) * 3);
     std::vector<FaceLightmap> lit;
@@ -280,6 +281,7 @@ void decodeFaces(Context& c, World& w) {
                 if (!bsp::lightmapExtents(st.data(), corners, ext, luxel))
                     r.fail(at, "face " + std::to_string(i) + " has unusable lightmap extents");
                 fl.size = {ext[2], ext[3]};
+                w.texinfoLuxels[i] = {vecs, f.side ? Plane{-plane.normal, -plane.dist} : plane, {ext[0], ext[1]}, luxel};
                 // Luxel (i, j) sits at texture coordinate (mins + i) * luxel.
                 for (size_t a = 0; a < 2; ++a) {
                     for (size_t k = 0; k < 4; ++k) fl.toLuxel[a][k] = double(vecs[a * 4 + k]) / luxel;

@@ -65,6 +65,7 @@ void decodeFaces(Context& c, World& w) {
     bsp::checkSurfEdgeSharing(r, totalVertices, c.numSurfEdges);
 
     w.surfaces.resize(c.numFaces);
+    w.texinfoLuxels.resize(c.numFaces);
     w.vertices.resize(size_t(totalVertices));
     w.indices.resize(size_t(totalVertices - 2 * c.numFaces) * 3);
     TexCoords st(static_cast<size_t>(totalVertices));
@@ -128,6 +129,7 @@ void decodeFaces(Context& c, World& w) {
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " has unusable lightmap extents");
             fl.mins = {ext[0], ext[1]};
             fl.size = {ext[2], ext[3]};
+            w.texinfoLuxels[i] = {vecs, f.side ? Plane{-plane.normal, -plane.dist} : plane, fl.mins, 16};
             if (fl.size[0] > kMaxLuxelSide || fl.size[1] > kMaxLuxelSide)
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " lightmap is " + std::to_string(fl.size[0]) +
                                            "x" + std::to_string(fl.size[1]) + " luxels (at most " +

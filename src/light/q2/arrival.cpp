@@ -54,9 +54,10 @@ LightArrival quake2LightArrival(const Light& light, Vec3 point, Vec3 normal) {
     if (light.kind == Light::Kind::Sun) {
         a.toLight = -normalize(light.direction);
         a.distance = std::numeric_limits<float>::infinity();
-        const float c = noAngle ? 1.0f : dot(normal, a.toLight);
-        if (c < 0) return a;  // LightFace_Sky skips faces turned from the sun
-        a.color = light.color * (light.intensity * angleFactor(light, noAngle ? 1.0f : std::max(0.0f, c)));
+        // LightFace_Sky clamps each sample's cosine at 0, so a sample turned from the sun still gets the
+        // (1 - anglescale) part; whole faces turned from it are culled by the baker (DirectBakeRules::sunFaceCull).
+        const float c = noAngle ? 1.0f : std::max(0.0f, dot(normal, a.toLight));
+        a.color = light.color * (light.intensity * angleFactor(light, c));
     } else if (light.kind == Light::Kind::Point || light.kind == Light::Kind::Spot) {
         const Vec3 delta = light.origin - point;
         const float length = std::sqrt(dot(delta, delta));
