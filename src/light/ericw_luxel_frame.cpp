@@ -57,29 +57,45 @@ std::optional<EricwLuxelFrame> ericwLuxelFrame(const TexinfoLuxels& face) {
     if (face.luxelSize <= 0) return std::nullopt;
     const auto& v = face.vecs;
     const Vec3 n = face.plane.normal;
-    // WorldToTexSpace, column by column.
+    // WorldToTexSpace (or, decoupled, the world-to-luxel rows), column by column, inverted in double.
     const std::array<float, 16> toTex{v[0], v[4], n.x, 0, v[1], v[5], n.y, 0, v[2], v[6], n.z, 0, v[3], v[7], -face.plane.dist, 1};
     std::array<double, 16> wide, inverse;
     for (size_t i = 0; i < 16; ++i) wide[i] = double(toTex[i]);
     if (!invert(wide, inverse)) return std::nullopt;
     std::array<float, 16> texToWorld;
     for (size_t i = 0; i < 16; ++i) texToWorld[i] = float(inverse[i]);
-    // LMToTexCoordMatrix (row-major there): scale by the luxel size, offset by mins x luxel size.
-    const float shift = float(face.luxelSize);
-    std::array<float, 16> lmToTex{};  // column-major
-    lmToTex[0] = shift, lmToTex[5] = shift, lmToTex[10] = 1, lmToTex[15] = 1;
-    lmToTex[12] = float(face.mins[0]) * shift, lmToTex[13] = float(face.mins[1]) * shift;
     EricwLuxelFrame out;
-    for (size_t i = 0; i < 4; ++i)
-        for (size_t j = 0; j < 4; ++j) {
-            float sum = 0;
-            for (size_t k = 0; k < 4; ++k) sum += at(texToWorld, i, k) * at(lmToTex, k, j);
-            out.lmToWorld[j * 4 + i] = sum;
+    if (face.decoupled) {
+        out.lmToWorld = texToWorld;  // the world_units_per_luxel constructor: the inverse is the frame
+        out.worldToLuxel = v;
+    } else {
+        // TexCoordToLMMatrix x WorldToTexSpace: each row scaled by 1 / luxel size, less the block's mins.
+        const float inv = float(1.0 / double(face.luxelSize));
+        for (size_t a = 0; a < 2; ++a) {
+            for (size_t k = 0; k < 4; ++k) out.worldToLuxel[a * 4 + k] = inv * v[a * 4 + k];
+            out.worldToLuxel[a * 4 + 3] = out.worldToLuxel[a * 4 + 3] + -float(face.mins[a]);
         }
+        // LMToTexCoordMatrix (row-major there): scale by the luxel size, offset by mins x luxel size.
+        const float shift = float(face.luxelSize);
+        std::array<float, 16> lmToTex{};  // column-major
+        lmToTex[0] = shift, lmToTex[5] = shift, lmToTex[10] = 1, lmToTex[15] = 1;
+        lmToTex[12] = float(face.mins[0]) * shift, lmToTex[13] = float(face.mins[1]) * shift;
+        for (size_t i = 0; i < 4; ++i)
+            for (size_t j = 0; j < 4; ++j) {
+                float sum = 0;
+                for (size_t k = 0; k < 4; ++k) sum += at(texToWorld, i, k) * at(lmToTex, k, j);
+                out.lmToWorld[j * 4 + i] = sum;
+            }
+    }
     for (float x : out.lmToWorld)
         if (!std::isfinite(x)) return std::nullopt;
     out.plane = face.plane;
     return out;
+}
+
+Vec2 ericwWorldToLuxel(const EricwLuxelFrame& f, Vec3 p) {
+    const auto& m = f.worldToLuxel;
+    return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7]};
 }
 
 Vec3 ericwLuxelOnPlane(const EricwLuxelFrame& f, float s, float t) {

@@ -29,15 +29,17 @@ struct Plane {
     float dist = 0;
 };
 
-// A Quake 1, Quake 2 or GoldSrc face whose lightmap follows its texinfo: what the light tools place its luxels
-// with (ericw-tools' faceextents_t), as stored. Texture coordinates are s = vecs[0..2] . p + vecs[3] and
-// t = vecs[4..6] . p + vecs[7]; luxel (i, j) of the face's block sits at texture coordinates
-// ((mins[0] + i) luxelSize, (mins[1] + j) luxelSize) on the face's plane (`plane` as the face sees it).
+// A Quake 1, Quake 2 or GoldSrc face: its plane as the face sees it and, when it has a lightmap, what the light
+// tools place its luxels with (ericw-tools' faceextents_t), as stored. Texture coordinates are
+// s = vecs[0..2] . p + vecs[3] and t = vecs[4..6] . p + vecs[7]; luxel (i, j) of the face's block sits at texture
+// coordinates ((mins[0] + i) luxelSize, (mins[1] + j) luxelSize) on the plane. `decoupled` (a layout at world
+// units a luxel, DECOUPLED_LM): vecs give the luxel coordinates (i, j) themselves, mins and luxelSize unused.
 struct TexinfoLuxels {
     std::array<float, 8> vecs{};
     Plane plane;
     std::array<int32_t, 2> mins{};
-    int32_t luxelSize = 0;  // 0: the face has none
+    int32_t luxelSize = 0;  // 0: the face has no lightmap
+    bool decoupled = false;
 };
 
 // Child index >= 0 is a node, < 0 is leaf -(child + 1).
@@ -287,7 +289,7 @@ struct World {
     std::vector<Vertex> vertices;
     std::vector<uint32_t> indices;
     std::vector<Surface> surfaces;
-    // Per surface (Quake 1, Quake 2, GoldSrc; empty elsewhere): its texinfo's luxel frame, luxelSize 0 without.
+    // Per surface (Quake 1, Quake 2, GoldSrc; empty elsewhere): its plane and its texinfo's luxel frame.
     std::vector<TexinfoLuxels> texinfoLuxels;
     std::vector<LightmapPage> lightmaps;  // style slot 0
     // Style slots 1..3: page i has the same size and layout as lightmaps[i] (empty when no surface uses the slot).

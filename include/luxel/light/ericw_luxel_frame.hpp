@@ -14,6 +14,7 @@ namespace luxel {
 
 struct EricwLuxelFrame {
     std::array<float, 16> lmToWorld{};  // column-major, as ericw-tools' qmat4x4f
+    std::array<float, 8> worldToLuxel{};  // rows giving a world point's luxel coordinates (worldToLMMatrix)
     Plane plane;                        // the face's plane as the face sees it
 };
 
@@ -23,5 +24,8 @@ std::optional<EricwLuxelFrame> ericwLuxelFrame(const TexinfoLuxels& face);
 // Luxel (s, t) of the face's block where light's CalcPoints starts it and CalcPointNormal puts it on the
 // plane: LMCoordToWorld(s, t) plus the plane's normal, projected onto the plane (ProjectPointOntoPlane).
 Vec3 ericwLuxelOnPlane(const EricwLuxelFrame& frame, float s, float t);
+
+// A world point's luxel coordinates in the face's block (faceextents_t::worldToLMCoord).
+Vec2 ericwWorldToLuxel(const EricwLuxelFrame& frame, Vec3 p);
 
 }  // namespace luxel

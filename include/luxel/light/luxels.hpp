@@ -35,8 +35,9 @@ Vec3 triangleNormal(const DrawVertex& a, const DrawVertex& b, const DrawVertex& 
 // `reach`: how far outside the surface a texel may lie and still be a luxel of the second pass.
 enum class LuxelReach : uint8_t {
     HalfTexel,  // the nearest surface point within half a texel of the centre on both axes (the first triangle's)
-    // ericw-tools' CalcPointNormal: the nearest point of the whole surface within 1 texel of the centre
-    // (its sample moved onto the face's boundary there)
+    // ericw-tools' CalcPoints for a Quake face with a texinfo frame (World::texinfoLuxels): every texel of its
+    // block where light samples it (light/ericw_sample_points.hpp): inside the face, walked onto a coplanar or
+    // smoothed neighbour, or snapped to its boundary within a luxel; other faces as HalfTexel.
     EricwOneTexel,
 };
 // `smoothed` (EricwOneTexel): per surface, the surfaces it is phong-smoothed with, which a texel outside it

@@ -201,6 +201,7 @@ void decodeFaces(Context& c, World& w) {
         s.kind = SurfaceKind::Polygon;
         s.material = f.texinfo;
         s.normal = f.side ? -plane.normal : plane.normal;
+        w.texinfoLuxels[i].plane = f.side ? Plane{-plane.normal, -plane.dist} : plane;
         const uint32_t corners = uint32_t(f.numEdges);
         s.firstVertex = nextVertex;
         s.numVertices = corners;
@@ -266,6 +267,10 @@ void decodeFaces(Context& c, World& w) {
                 fl.size = {d.width, d.height};
                 for (size_t a = 0; a < 2; ++a)
                     for (size_t k = 0; k < 4; ++k) fl.toLuxel[a][k] = double(d.worldToLuxel[a][k]);
+                TexinfoLuxels& frame = w.texinfoLuxels[i];
+                for (size_t a = 0; a < 2; ++a)
+                    for (size_t k = 0; k < 4; ++k) frame.vecs[a * 4 + k] = d.worldToLuxel[a][k];
+                frame.luxelSize = 1, frame.decoupled = true;
             } else {
                 int shift = 4;
                 // A new layout keeps qbsp's LMSHIFT (_lightmap_scale): light honours the lump it finds, unless
@@ -281,7 +286,7 @@ void decodeFaces(Context& c, World& w) {
                 if (!bsp::lightmapExtents(st.data(), corners, ext, luxel))
                     r.fail(at, "face " + std::to_string(i) + " has unusable lightmap extents");
                 fl.size = {ext[2], ext[3]};
-                w.texinfoLuxels[i] = {vecs, f.side ? Plane{-plane.normal, -plane.dist} : plane, {ext[0], ext[1]}, luxel};
+                w.texinfoLuxels[i] = {vecs, w.texinfoLuxels[i].plane, {ext[0], ext[1]}, luxel, false};
                 // Luxel (i, j) sits at texture coordinate (mins + i) * luxel.
                 for (size_t a = 0; a < 2; ++a) {
                     for (size_t k = 0; k < 4; ++k) fl.toLuxel[a][k] = double(vecs[a * 4 + k]) / luxel;

@@ -82,6 +82,7 @@ void decodeFaces(Context& c, World& w) {
         s.kind = SurfaceKind::Polygon;
         s.material = f.texinfo;
         s.normal = f.side ? -plane.normal : plane.normal;
+        w.texinfoLuxels[i].plane = f.side ? Plane{-plane.normal, -plane.dist} : plane;
         const uint32_t corners = uint32_t(f.numEdges);
         s.firstVertex = nextVertex;
         s.numVertices = corners;
@@ -129,7 +130,7 @@ void decodeFaces(Context& c, World& w) {
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " has unusable lightmap extents");
             fl.mins = {ext[0], ext[1]};
             fl.size = {ext[2], ext[3]};
-            w.texinfoLuxels[i] = {vecs, f.side ? Plane{-plane.normal, -plane.dist} : plane, fl.mins, 16};
+            w.texinfoLuxels[i] = {vecs, w.texinfoLuxels[i].plane, fl.mins, 16, false};
             if (fl.size[0] > kMaxLuxelSide || fl.size[1] > kMaxLuxelSide)
                 r.fail(i * kFaceBytes, "face " + std::to_string(i) + " lightmap is " + std::to_string(fl.size[0]) +
                                            "x" + std::to_string(fl.size[1]) + " luxels (at most " +
