@@ -194,7 +194,7 @@ struct Walk {
 
 }  // namespace
 
-bool ericwSurfaceLuxels(const World& w, const Geometry& g, const EricwFaces& faces, uint32_t s, std::vector<Luxel>& out) {
+bool ericwSurfaceLuxels(const World& w, const EricwFaces& faces, uint32_t s, std::vector<Luxel>& out) {
     if (s >= w.texinfoLuxels.size() || s >= faces.faces.size() || s >= w.surfaces.size()) return false;
     const std::optional<EricwLuxelFrame> frame = ericwLuxelFrame(w.texinfoLuxels[s]);
     if (!frame) return false;
@@ -203,7 +203,6 @@ bool ericwSurfaceLuxels(const World& w, const Geometry& g, const EricwFaces& fac
     if (su.lightmapPage < 0 || size_t(su.lightmapPage) >= w.lightmaps.size() || rect[2] <= 0 || rect[3] <= 0) return false;
     const LightmapPage& page = w.lightmaps[size_t(su.lightmapPage)];
     if (page.width <= 0 || page.height <= 0) return false;
-    (void)g;
     // Where the brush entity is drawn (Model::origin, axis); the world as stored.
     const int32_t m = s < faces.model.size() ? faces.model[s] : 0;
     const Model* model = m > 0 && size_t(m) < w.models.size() && w.models[size_t(m)].placed() ? &w.models[size_t(m)] : nullptr;

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "luxel/bsp/world.hpp"
-#include "luxel/geometry/geometry.hpp"
 #include "luxel/light/luxels.hpp"
 
 namespace luxel {
@@ -30,6 +29,6 @@ std::shared_ptr<const EricwFaces> ericwFaces(const World& w, const std::vector<s
 
 // The luxels of surface s as light samples them, appended to `out`; false (nothing appended) when s has no
 // texinfo frame, which the caller then rasterises.
-bool ericwSurfaceLuxels(const World& w, const Geometry& g, const EricwFaces& faces, uint32_t s, std::vector<Luxel>& out);
+bool ericwSurfaceLuxels(const World& w, const EricwFaces& faces, uint32_t s, std::vector<Luxel>& out);
 
 }  // namespace luxel

@@ -82,7 +82,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
     const size_t bw = size_t(bx1 - bx0 + 1);
     std::vector<uint8_t> taken(bw * size_t(by1 - by0 + 1), 0);
     // ericw-tools' reach: light's own sample points (ericw_sample_points.hpp), for a face with a texinfo frame.
-    const bool sampledAsEricw = reach == LuxelReach::EricwOneTexel && ericw && ericwSurfaceLuxels(w, g, *ericw, s, out);
+    const bool sampledAsEricw = reach == LuxelReach::EricwOneTexel && ericw && ericwSurfaceLuxels(w, *ericw, s, out);
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
             const size_t i = size_t(ds.firstIndex) + k;
