@@ -9,7 +9,7 @@
 # times.tsv at the same thread count, with the bounce's speed in luxel bounces per second.
 # Then the Quake 1 builds of ../shared/maps/q1 lit from their unlit state (NAME.unlit.bsp and NAME.texinfo.json
 # copied under the name light reads them by; --write OUT.bsp --lit, as `light -lit`), with the time split
-# (load, lights, layout, direct, bounce, write) and ericw-tools' light time where ../shared records it
+# (load, lights, layout with its dirt, direct with its suns' thread time, bounce, write) and ericw-tools' light time where ../shared records it
 # (lq_e1m5: 3.42 s at 1 thread, 1.96 s at 2; its light logs give the others' time at 2 threads under nice).
 # Usage: tools/bench_bake.sh [LUXEL=build/luxel] [RUNS=3] [ONLY=q3|ericw|q1] [extra luxel bake arguments...]
 set -euo pipefail
@@ -122,7 +122,7 @@ bench_q1() {  # map, threads, ericw-tools' seconds (or ?)
     def r: . | round;
     "\($name) from unlit, \($threads) thread(s): luxel wall median \($median) s (\($min)-\($max)), ericw-tools light \($theirs) s"
     + (if $theirs != "?" then " (luxel / ericw \(($median | tonumber) / ($theirs | tonumber) * 100 | round / 100)x)" else "" end)
-    + "; ms: load \(.time_ms.load | r), lights \(.time_ms.lights | r), layout \(.time_ms.layout | r), direct \(.time_ms.direct | r), bounce \(.time_ms.bounce | r), write \(.time_ms.write | r)"' \
+    + "; ms: load \(.time_ms.load | r), lights \(.time_ms.lights | r), layout \(.time_ms.layout | r) (dirt \(.time_ms.dirt | r)), direct \(.time_ms.direct | r) (sun \(.time_ms.sun_thread | r) thread ms), bounce \(.time_ms.bounce | r), write \(.time_ms.write | r)"' \
      "$median_json"
 }
 if [ -d "$maps/q1" ] && { [ "$only" = all ] || [ "$only" = q1 ]; }; then

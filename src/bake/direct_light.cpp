@@ -227,11 +227,14 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
     // A map with no clusters (no vis) says nothing about where solid is.
     const bool solidKnown = rules.fillSolidSamples &&
                             std::any_of(world.leaves.begin(), world.leaves.end(), [](const Leaf& l) { return l.cluster >= 0; });
-    // Blocks of 16 luxels (fixed by index, so the dirt packets are the same for any thread count).
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, (n + 15) / 16, 16), [&](const tbb::blocked_range<size_t>& r) {
+    // Blocks of 16 luxels (fixed by index, so the dirt packets are the same for any thread count): first every
+    // block's sample points, then, timed apart, its dirt.
+    const size_t blocks = (n + 15) / 16;
+    std::vector<uint16_t> dirtyOf(blocks, 0);  // bit i - i0: luxel i takes dirt
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, blocks, 16), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t block = r.begin(); block != r.end(); ++block) {
             const size_t i0 = block * 16, i1 = std::min(n, i0 + 16);
-            uint32_t dirty = 0;  // bit i - i0: luxel i takes dirt
+            uint32_t dirty = 0;
             for (size_t i = i0; i < i1; ++i) {
                 const Luxel& x = out.luxels[i];
                 Vec3 sample = x.position + x.normal * rules.sampleOffset;
@@ -257,6 +260,15 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
                 else if (leaf != -2 && rules.sampleOffset > 0) out.cluster[i] = leaf < 0 ? -1 : world.leaves[size_t(leaf)].cluster;
                 else out.cluster[i] = findCluster(world, out.from[i]);
             }
+            dirtyOf[block] = uint16_t(dirty);
+        }
+    });
+    if (occlusionRays.empty()) return out;
+    const auto start = Clock::now();
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, blocks, 16), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t block = r.begin(); block != r.end(); ++block) {
+            const size_t i0 = block * 16;
+            uint32_t dirty = dirtyOf[block];
             // The block's dirt, its luxels of one normal (bit for bit: the rays' frame) at a time.
             while (dirty) {
                 const Vec3 n = out.luxels[i0 + size_t(std::countr_zero(dirty))].normal;
@@ -274,6 +286,7 @@ LuxelSamples luxelSamples(const World& world, const Geometry& geometry, const Ra
             }
         }
     });
+    out.occlusionMs = msSince(start);
     return out;
 }
 
@@ -321,9 +334,10 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
     const uint32_t worldBegin = world.models.empty() ? 0 : world.models[0].firstSurface;
     const uint32_t worldEnd = world.models.empty() ? uint32_t(world.surfaces.size()) : worldBegin + world.models[0].numSurfaces;
     auto entityLight = [](const Light& l) { return l.kind == Light::Kind::Point || l.kind == Light::Kind::Spot; };
-    std::atomic<uint64_t> rays{0}, blocked{0};
+    std::atomic<uint64_t> rays{0}, blocked{0}, sunNs{0};
     tbb::parallel_for(tbb::blocked_range<size_t>(0, runs.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
         uint64_t myRays = 0, myBlocked = 0;
+        Clock::duration mySun{};  // this thread's time in sun lights
         for (size_t k = r.begin(); k != r.end(); ++k) {
             const Run& run = runs[k];
             const auto& styles = world.surfaces[luxels[run.begin].surface].styles;
@@ -387,8 +401,15 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                     groupMins = vmin(groupMins, sample[j]), groupMaxs = vmax(groupMaxs, sample[j]);
                 // The dirt factors of the last (scale, gain) asked for: a bounce's lights all share one.
                 float dirtScale = NAN, dirtGain = NAN, dirt[16];
+                Clock::time_point sunStart;
+                bool inSun = false;
                 for (const auto& [li, slot] : near) {
                     const Light& l = lights[li];
+                    if ((l.kind == Light::Kind::Sun) != inSun) {
+                        const Clock::time_point now = Clock::now();
+                        if (inSun) mySun += now - sunStart;
+                        sunStart = now, inSun = !inSun;
+                    }
                     // The run's culls again on the group's own, smaller box (of the points the light is taken
                     // at: past the envelope every arrival there is below the cutoff).
                     if (beyondEnvelope(l, groupMins, groupMaxs)) continue;
@@ -431,6 +452,7 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
                         }
                     }
                 }
+                if (inSun) mySun += Clock::now() - sunStart;
                 const Vec3 surfaceFloor =
                     surface < rules.surfaceMinimum.size() ? vmax(rules.minimum, rules.surfaceMinimum[surface]) : rules.minimum;
                 for (size_t j = 0; j < count; ++j) {
@@ -446,7 +468,9 @@ LightmapSet bakeLightmapsDirect(const World& world, const Geometry& geometry, co
         }
         rays += myRays;
         blocked += myBlocked;
+        sunNs += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(mySun).count());
     });
+    stats.sunThreadMs += double(sunNs.load()) / 1e6;
     // Written in luxel order: surfaces that share texels (q3map2's identical-lightmap twins) end the same for
     // any thread count.
     for (const Run& run : runs)

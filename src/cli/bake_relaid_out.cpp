@@ -117,9 +117,11 @@ int bakeRelaidOut(const MapArgs& map, const BounceArgs& bounceArgs, const Relaid
     }
     const double tEnd = nowMs();
     report["faces"] = {{"lit", choice.facesLit}, {"unlit", choice.facesDark}, {"over_4_styles", choice.facesOverflow}};
+    // "dirt" is the part of "layout" its occlusion rays took; "sun_thread" the thread time (over all threads) of
+    // the direct pass's sun lights.
     report["time_ms"] = {{"load", tLoad - t0},       {"lights", tScene - tLoad}, {"layout", tLayout - tScene},
-                         {"direct", tDirect - tLayout}, {"bounce", tBounce - tDirect}, {"write", tEnd - tBounce},
-                         {"total", tEnd - t0}};
+                         {"dirt", samples.occlusionMs}, {"direct", tDirect - tLayout}, {"sun_thread", stats.sunThreadMs},
+                         {"bounce", tBounce - tDirect}, {"write", tEnd - tBounce}, {"total", tEnd - t0}};
     if (!out.report.empty()) writeTextFile(out.report, report.dump(2) + "\n");
     return 0;
 }

@@ -108,6 +108,8 @@ struct DirectBakeStats {
     uint64_t shadowRays = 0, blocked = 0;
     size_t luxels = 0, gridPoints = 0, nudged = 0, solid = 0;
     double gridMs = 0, lightmapMs = 0;
+    // Thread time spent on sun lights in lightmap bakes, summed over the threads (not wall time).
+    double sunThreadMs = 0;
 };
 
 // What a lightmap bake measures at each luxel before any light (luxelCentres order): where it samples light
@@ -120,6 +122,7 @@ struct LuxelSamples {
     std::vector<int32_t> cluster;  // -1 without rules.usePvs
     std::vector<uint8_t> hole;
     std::vector<float> occlusion;  // 0 open .. 1 enclosed; 0 without occlusion rays, for holes and translucent surfaces
+    double occlusionMs = 0;        // wall time of the occlusion (dirt) rays
 };
 // ericw-tools' nudge of a sample point in solid: p when it is in open space, else the first of the eight +-0.5
 // offsets in open space in its order (PositionSamplePointOnFace: x outermost, z innermost, minus before plus);
