@@ -3,6 +3,7 @@
 // writer read back by the independent reader, and the shared builds baked from their unlit state against
 // ericw-tools' own build of the same file.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -317,9 +318,15 @@ TEST_CASE("relayout: a sun just below the horizon lights a floor at (1 - anglesc
         b.entities = "{\n\"classname\" \"worldspawn\"\n\"_sunlight\" \"100\"\n\"_sun_mangle\" \"0 " + pitch + " 0\"\n}\n";
         const Bytes map = b.build();
         std::ofstream(dir + "/" + name + ".bsp", std::ios::binary).write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size()));
-        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/" + name + "-out.bsp");
+        const CommandResult r = runLuxel("bake " + dir + "/" + name + ".bsp --write " + dir + "/" + name + "-out.bsp --json " +
+                                         dir + "/" + name + ".json");
         INFO(r.err);
         REQUIRE(r.exitCode == 0);
+        // The report's split: the sun's thread time is part of the direct pass (none where the sun is culled);
+        // no dirt rays, no dirt time.
+        const auto report = nlohmann::json::parse(readFileText(dir + "/" + name + ".json"));
+        CHECK((report["time_ms"]["sun_thread"].get<double>() > 0) == (name == "grazing"));
+        CHECK(report["time_ms"]["dirt"].get<double>() == 0);
         return readQ1Lighting(dir + "/" + name + "-out.bsp");
     };
     auto face0 = [](const Q1Lighting& l) {
