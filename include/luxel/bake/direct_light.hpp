@@ -112,6 +112,10 @@ struct DirectBakeStats {
     double sunThreadMs = 0;
 };
 
+// Shadow rays start this far off the receiver along its normal (grid points: at the point) and stop this far
+// short of a light, so neither the receiver nor an emitting surface shadows itself.
+inline constexpr float kShadowBias = 0.25f;
+
 // What a lightmap bake measures at each luxel before any light (luxelCentres order): where it samples light
 // (DirectBakeRules::sampleOffset along its normal, moved out of solid), where its shadow rays start, its PVS
 // cluster, whether it is a hole, its ambient occlusion. The same for every pass over the luxels with the same
