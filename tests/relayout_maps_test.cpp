@@ -176,8 +176,10 @@ TEST_CASE("relayout: GoldSrc hl_basic laid out and lit anew has ericw-tools' ext
 
 TEST_CASE("relayout: Quake 2 builds baked from unlit have ericw-tools' faces and blocks and its light", "[maps][q2][relayout]") {
     LUXEL_REQUIRE_SHARED_MAPS();
-    // q2_light_cone: three spotlights; q2_dirt: dirt over minlight, no lights (its edge luxels differ: see README).
-    for (const auto& [name, lumaBound] : {std::pair<std::string, double>{"q2_light_cone", 0.03}, {"q2_dirt", 0.10}}) {
+    // q2_light_cone: three spotlights; q2_dirt: dirt over minlight, no lights. Its water (warp) faces, which light
+    // lights though the engine draws them without their lightmap, took no luxels before and left its mean luma
+    // 5.9% short; they are sampled now.
+    for (const auto& [name, lumaBound] : {std::pair<std::string, double>{"q2_light_cone", 0.03}, {"q2_dirt", 0.03}}) {
         INFO(name);
         const std::string from = *sharedMaps() + "/pairs/ericw-q2/" + name + "/";
         if (!fs::exists(from + name + ".unlit.bsp")) {

@@ -63,6 +63,9 @@ std::array<float, 3> nearestOnTriangle(Vec2 p, Vec2 a, Vec2 b, Vec2 c) {
 void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach reach, const EricwFaces* ericw,
                    std::vector<Luxel>& out, double& areaOut) {
     const DrawSurface& ds = g.surfaces[s];
+    // ericw-tools' reach: light's own sample points (ericw_sample_points.hpp) for a face with a texinfo frame,
+    // whether or not it is drawn with its lightmap (light lights Quake 2's sky and warp faces too).
+    const bool sampledAsEricw = reach == LuxelReach::EricwOneTexel && ericw && ericwSurfaceLuxels(w, *ericw, s, out);
     if (ds.shading != SurfaceShading::Lightmap) return;
     const LightmapPage* page = ds.lightmapPage >= 0 && size_t(ds.lightmapPage) < w.lightmaps.size()
                                    ? &w.lightmaps[size_t(ds.lightmapPage)] : nullptr;
@@ -81,8 +84,6 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
     if (bx0 > bx1 || by0 > by1) return;
     const size_t bw = size_t(bx1 - bx0 + 1);
     std::vector<uint8_t> taken(bw * size_t(by1 - by0 + 1), 0);
-    // ericw-tools' reach: light's own sample points (ericw_sample_points.hpp), for a face with a texinfo frame.
-    const bool sampledAsEricw = reach == LuxelReach::EricwOneTexel && ericw && ericwSurfaceLuxels(w, *ericw, s, out);
     for (int pass = 0; pass < 2; ++pass) {
         for (uint32_t k = 0; k + 2 < ds.numIndices; k += 3) {
             const size_t i = size_t(ds.firstIndex) + k;
