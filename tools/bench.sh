@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Performance figures for issue 19, side by side with a build of an earlier commit (numbers only; nothing here
-# passes or fails). The machine may be shared: every figure is a median over alternating runs of both builds.
+# Performance figures, side by side with a build of an earlier commit (numbers only; nothing here passes or
+# fails): the frame rows of issue 41 (oa_dm1 spawn, oa_dm4 and oasago2 intermission at 1920x1080, lit, lightmap and
+# vertex, world only as the engine's reference frames are). The machine may be shared: every figure is a median over
+# alternating runs of both builds.
 #
 # Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--targets] [--scale]
 #   --base COMMIT   the build compared against (default 2dd99b0), made in a temporary git worktree (ccache)
@@ -223,19 +225,19 @@ views=(
 median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 echo
-echo "1920x1080, luxel bench: frame median of $runs runs' medians (min-max of those), ms; split cull / setup / raster / shade"
+echo "1920x1080, luxel bench --world-only (the engine reference frames' view): frame median of $runs runs' medians (min-max of those), ms; split cull / setup / raster / shade"
 echo
 echo "| view | mode | base frame | new frame | new ÷ base | base split | new split |"
 echo "|---|---|---|---|---|---|---|"
 for view in "${views[@]}"; do
   IFS='|' read -r name maparg cam <<<"$view"
-  for mode in lit lightmap; do
+  for mode in lit lightmap vertex; do
     declare -A got=()
     for ((r = 0; r < runs; ++r)); do
       for which in old new; do
         bin=${!which}
         # shellcheck disable=SC2086  # maparg and cam are word lists
-        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode" --frames "$frames" --json)
+        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --json)
         for k in frame_ms_median cull_ms_median setup_ms_median raster_ms_median shade_ms_median; do
           got[$which.$k]+="$(jq -r ".$k" <<<"$j") "
         done
@@ -276,13 +278,13 @@ if [ "$instructions" = 1 ]; then
   }
   for view in "${views[@]}"; do
     IFS='|' read -r name maparg cam <<<"$view"
-    for mode in lit lightmap; do
+    for mode in lit lightmap vertex; do
       per=()
       for bin in "$old" "$new"; do
         # shellcheck disable=SC2086
-        a=$(instr "$bin" 1 --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode")
+        a=$(instr "$bin" 1 --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode")
         # shellcheck disable=SC2086
-        b=$(instr "$bin" $((1 + frames)) --game-dir "$baseoa" $maparg $cam --size 1920x1080 --mode "$mode")
+        b=$(instr "$bin" $((1 + frames)) --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode")
         per+=("$(awk -v a="$a" -v b="$b" -v f="$frames" 'BEGIN {printf "%.1f", (b - a) / f / 1e6}')")
       done
       echo "| $name | $mode | ${per[0]} | ${per[1]} | $(awk -v a="${per[1]}" -v b="${per[0]}" 'BEGIN {printf "%.2f", a / b}') |"
