@@ -1,5 +1,5 @@
 // Where ericw-tools' light samples the luxels of a Quake 1 map laid out anew (luxelCentres with
-// LuxelReach::EricwOneTexel): texels within a luxel of the face snap to its boundary, texels outside walk across
+// LuxelReach::EricwCalcPoints): texels within a luxel of the face snap to its boundary, texels outside walk across
 // an edge onto a coplanar or phong-smoothed neighbour. Hand-computed positions on synthetic maps.
 #include <catch2/catch.hpp>
 
@@ -31,7 +31,7 @@ TEST_CASE("luxels: ericw-tools' reach takes a texel within one luxel of the face
             if (l.surface == 2 && l.x == s.lightmapRect[0] + 1 && l.y == s.lightmapRect[1]) return &l;
         return nullptr;
     };
-    const std::vector<Luxel> half = luxelCentres(w, g), ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    const std::vector<Luxel> half = luxelCentres(w, g), ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwCalcPoints);
     CHECK(find(half) == nullptr);
     const Luxel* l = find(ericw);
     REQUIRE(l);
@@ -89,7 +89,7 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a coplanar neigh
     // 1.8 luxels past T's diagonal: light walks across the diagonal into U, which holds it, and samples it there.
     const auto [w, g] = twoTriangles({64, 32, 0});
     CHECK(cornerLuxel(w, luxelCentres(w, g)) == nullptr);
-    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwCalcPoints);
     const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->position.x == Approx(64).margin(1e-3));
@@ -105,10 +105,10 @@ TEST_CASE("luxels: ericw-tools' reach walks across an edge onto a smoothed neigh
     // (64,32,1) + (-1,-2,4) x 60 / 21 = (61.1429, 26.2857, 12.4286), inside U; the luxel samples there, on U's plane.
     const float r21 = std::sqrt(21.0f);
     const auto [w, g] = twoTriangles({64, 32, 16}, std::pair{Vec3{-1 / r21, -2 / r21, 4 / r21}, -64 / r21});
-    CHECK(cornerLuxel(w, luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+    CHECK(cornerLuxel(w, luxelCentres(w, g, nullptr, LuxelReach::EricwCalcPoints)) == nullptr);
     std::vector<std::vector<uint32_t>> smoothed(w.surfaces.size());
     smoothed[2] = {3}, smoothed[3] = {2};
-    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel, &smoothed);
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwCalcPoints, &smoothed);
     const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->sampleSurface == 3);
@@ -131,7 +131,7 @@ TEST_CASE("luxels: a texel walked onto a neighbour that does not hold it snaps t
     // light snaps it to U's nearest boundary point, the corner (56, 28), 8.94 units (0.56 luxels) away, and
     // samples it there on U. T's own nearest point is 1.8 luxels away, too far to snap to.
     const auto [w, g] = twoTriangles({56, 28, 0});
-    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwOneTexel);
+    const std::vector<Luxel> ericw = luxelCentres(w, g, nullptr, LuxelReach::EricwCalcPoints);
     const Luxel* l = cornerLuxel(w, ericw);
     REQUIRE(l);
     CHECK(l->sampleSurface == 3);
@@ -140,7 +140,7 @@ TEST_CASE("luxels: a texel walked onto a neighbour that does not hold it snaps t
     CHECK(l->position.z == Approx(0).margin(1e-3));
     // With U's third corner at (40, 24) the texel is 22.6 units (1.41 luxels) from U's edge (40,24)-(64,0): no sample.
     const auto [w2, g2] = twoTriangles({40, 24, 0});
-    CHECK(cornerLuxel(w2, luxelCentres(w2, g2, nullptr, LuxelReach::EricwOneTexel)) == nullptr);
+    CHECK(cornerLuxel(w2, luxelCentres(w2, g2, nullptr, LuxelReach::EricwCalcPoints)) == nullptr);
 }
 
 TEST_CASE("luxels: ericw-tools' luxel frame puts luxel (i, j) at texture coordinates (mins + i, mins + j) x 16 on the plane", "[q1][relayout]") {

@@ -53,7 +53,7 @@ void ericwRules(const World& world, const MapSource& source, const MapLightOptio
     r.inhibitRadius = 0.01f;  // a sample on the edge of a face does not hit the face it touches at t = 0
     r.fillSolidSamples = true;
     // CalcPointNormal: a texel within a luxel of the face samples the face's nearest boundary point.
-    r.luxelReach = LuxelReach::EricwOneTexel;
+    r.luxelReach = LuxelReach::EricwCalcPoints;
     r.tintedShadows = true;
     // Quake 1 and Half-Life bounce only when the map asks (_bounce); without bounce their floors are raised by
     // the direct bake. Quake 2's bounce step always runs (with _bounce 0 it only raises the floors).

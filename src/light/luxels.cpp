@@ -65,7 +65,7 @@ void surfaceLuxels(const World& w, const Geometry& g, uint32_t s, LuxelReach rea
     const DrawSurface& ds = g.surfaces[s];
     // ericw-tools' reach: light's own sample points (ericw_sample_points.hpp) for a face with a texinfo frame,
     // whether or not it is drawn with its lightmap (light lights Quake 2's sky and warp faces too).
-    const bool sampledAsEricw = reach == LuxelReach::EricwOneTexel && ericw && ericwSurfaceLuxels(w, *ericw, s, out);
+    const bool sampledAsEricw = reach == LuxelReach::EricwCalcPoints && ericw && ericwSurfaceLuxels(w, *ericw, s, out);
     if (ds.shading != SurfaceShading::Lightmap) return;
     const LightmapPage* page = ds.lightmapPage >= 0 && size_t(ds.lightmapPage) < w.lightmaps.size()
                                    ? &w.lightmaps[size_t(ds.lightmapPage)] : nullptr;
@@ -150,7 +150,7 @@ std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<d
                                 const std::vector<std::vector<uint32_t>>* smoothed) {
     std::vector<std::vector<Luxel>> perSurface(g.surfaces.size());
     std::vector<double> area(g.surfaces.size(), 0.0);
-    const std::shared_ptr<const EricwFaces> ericw = reach == LuxelReach::EricwOneTexel ? ericwFaces(w, smoothed) : nullptr;
+    const std::shared_ptr<const EricwFaces> ericw = reach == LuxelReach::EricwCalcPoints ? ericwFaces(w, smoothed) : nullptr;
     tbb::parallel_for(tbb::blocked_range<size_t>(0, g.surfaces.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t s = r.begin(); s != r.end(); ++s) surfaceLuxels(w, g, uint32_t(s), reach, ericw.get(), perSurface[s], area[s]);
     });

@@ -58,7 +58,7 @@ struct DirectBakeRules {
     // of the fan that holds it (ericw-tools' phong shading); its sample point still lies off the plane.
     std::vector<std::vector<Vec3>> phongNormals{};
     // Per world surface (empty: none): the surfaces it is smoothed with, which its texels outside it may walk
-    // onto (luxelCentres with LuxelReach::EricwOneTexel); such a luxel takes its normal from the surface it
+    // onto (luxelCentres with LuxelReach::EricwCalcPoints); such a luxel takes its normal from the surface it
     // walked onto (Luxel::sampleSurface).
     std::vector<std::vector<uint32_t>> phongSmoothed{};
     // Per world surface (empty: none): phong asked for, whether or not its normals bend (see sunFaceCull).

@@ -38,9 +38,9 @@ enum class LuxelReach : uint8_t {
     // ericw-tools' CalcPoints for a Quake face with a texinfo frame (World::texinfoLuxels): every texel of its
     // block where light samples it (light/ericw_sample_points.hpp): inside the face, walked onto a coplanar or
     // smoothed neighbour, or snapped to its boundary within a luxel; other faces as HalfTexel.
-    EricwOneTexel,
+    EricwCalcPoints,
 };
-// `smoothed` (EricwOneTexel): per surface, the surfaces it is phong-smoothed with, which a texel outside it
+// `smoothed` (EricwCalcPoints): per surface, the surfaces it is phong-smoothed with, which a texel outside it
 // may walk onto as onto a coplanar neighbour (Face_EdgeIndexSmoothed).
 std::vector<Luxel> luxelCentres(const World& w, const Geometry& g, std::vector<double>* areas = nullptr,
                                 LuxelReach reach = LuxelReach::HalfTexel,
