@@ -389,3 +389,36 @@ TEST_CASE("render: real Quake 3 geometry is wound clockwise seen from the front,
         REQUIRE(double(along) < 0.02 * double(against));
     }
 }
+
+TEST_CASE("render: a shading floor fills exactly the covered pixels with one grey (flat) or draws nothing (skip)",
+          "[render]") {
+    // Two overlapping quads in different colours, so a full frame has more than one value where the floor has one.
+    RenderScene s;
+    addColoredPolygon(s, {{-64, -64, 0}, {64, -64, 0}, {64, 64, 0}, {-64, 64, 0}}, {0, 0, 1}, {1, 0, 0});
+    addColoredPolygon(s, {{-16, -16, 8}, {16, -16, 8}, {16, 16, 8}, {-16, 16, 8}}, {0, 0, 1}, {0, 1, 0});
+    const Camera cam = makeCamera({0, 0, 200}, {90, 0, 0}, 96, 64);
+    RenderOptions options = linearOptions();
+    FrameStats full, flat, skip;
+    const Image normal = renderScene(s, cam, options, &full);
+    options.shadingFloor = ShadingFloor::Flat;
+    const Image floorImage = renderScene(s, cam, options, &flat);
+    options.shadingFloor = ShadingFloor::Skip;
+    const Image skipped = renderScene(s, cam, options, &skip);
+    REQUIRE(full.pixelsCovered > 0);
+    REQUIRE(full.pixelsCovered < 96u * 64u);
+    REQUIRE(flat.pixelsCovered == full.pixelsCovered);
+    REQUIRE(skip.pixelsCovered == 0);
+    size_t green = 0;
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 96; ++x) {
+            INFO("pixel " << x << "," << y);
+            const Vec3 a = pixelAt(normal, x, y), f = pixelAt(floorImage, x, y);
+            const bool covered = a.x > 0 || a.y > 0;
+            green += a.y > 0.5f;
+            REQUIRE(f.x == (covered ? 0.5f : 0.0f));
+            REQUIRE(f.y == f.x);
+            REQUIRE(f.z == f.x);
+            REQUIRE(pixelAt(skipped, x, y).x == 0.0f);
+        }
+    REQUIRE(green > 0);
+}

@@ -4,7 +4,7 @@
 # vertex, world only as the engine's reference frames are). The machine may be shared: every figure is a median over
 # alternating runs of both builds.
 #
-# Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--targets] [--scale]
+# Usage: tools/bench.sh [--base COMMIT] [--runs N] [--frames N] [--instructions] [--no-thumbs] [--floor] [--targets] [--scale]
 #   --base COMMIT   the build compared against (default 2dd99b0), made in a temporary git worktree (ccache)
 #   --runs N        alternating `luxel bench` runs per build and row (default 5); frame figures are the median
 #                   of the runs' medians, min-max the spread of those medians
@@ -13,6 +13,9 @@
 #                   the other sessions on the machine do not move (perf stat needs hardware counters, which
 #                   virtual machines often lack)
 #   --no-thumbs     leave out the cold thumbnails (hyperfine)
+#   --floor         also the new build's frame floors on the same rows (luxel bench --shading-floor): flat (every
+#                   surface one colour: raster, set-up, block walk and stores) and skip (culling, set-up and raster
+#                   alone), beside issue 41's target of 0.33x the base frame
 #   --targets       instead: the earlier issues' load / frame / rebake targets, for build/luxel alone
 #   --scale         instead: how build/luxel's frame scales with resolution (640x360 .. 3840x2160), map size
 #                   (every shared Quake 3 map's spawn) and threads, with the peak memory of each run
@@ -26,7 +29,7 @@
 # Needs Debian's openarena-data and hyperfine (tools/setup.sh), and ../shared/maps for compromise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0 props=0 quake1=0
+base_commit=2dd99b0 runs=5 frames=30 instructions=0 thumbs=1 targets=0 scale=0 props=0 quake1=0 floor=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) base_commit=$2; shift ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --frames) frames=$2; shift ;;
     --instructions) instructions=1 ;;
     --no-thumbs) thumbs=0 ;;
+    --floor) floor=1 ;;
     --targets) targets=1 ;;
     --scale) scale=1 ;;
     --props) props=1 ;;
@@ -223,6 +227,7 @@ views=(
   "oasago2 intermission|--map oasago2|--pos -60 -1536 436 --angles 0 90 0"
 )
 median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+declare -A base_ms=() new_ms=()
 
 echo
 echo "1920x1080, luxel bench --world-only (the engine reference frames' view): frame median of $runs runs' medians (min-max of those), ms; split cull / setup / raster / shade"
@@ -259,9 +264,35 @@ for view in "${views[@]}"; do
     mo=$(tr ' ' '\n' <<<"${got[old.frame_ms_median]}" | grep . | median)
     mn=$(tr ' ' '\n' <<<"${got[new.frame_ms_median]}" | grep . | median)
     echo "| $name | $mode | $(cell old) | $(cell new) | $(awk -v a="$mn" -v b="$mo" 'BEGIN {printf "%.2f", a / b}') | $(split old) | $(split new) |"
+    base_ms[$name.$mode]=$mo new_ms[$name.$mode]=$mn
     unset got
   done
 done
+
+if [ "$floor" = 1 ]; then
+  echo
+  echo "floors of the new build (luxel bench --shading-floor, the same rows, median of $runs runs' medians, ms): flat = every"
+  echo "surface one colour (raster, set-up, block walk, stores); skip = culling, set-up and raster alone. Target: 0.33 x base."
+  echo
+  echo "| view | mode | target | new frame | flat floor | skip floor | flat ÷ target | skip ÷ target |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for view in "${views[@]}"; do
+    IFS='|' read -r name maparg cam <<<"$view"
+    for mode in lit lightmap vertex; do
+      flat=() skip=()
+      for ((r = 0; r < runs; ++r)); do
+        # shellcheck disable=SC2086
+        flat+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor flat --json | jq -r .frame_ms_median)")
+        # shellcheck disable=SC2086
+        skip+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor skip --json | jq -r .frame_ms_median)")
+      done
+      f=$(printf '%s\n' "${flat[@]}" | median) s=$(printf '%s\n' "${skip[@]}" | median)
+      t=$(awk -v b="${base_ms[$name.$mode]}" 'BEGIN {printf "%.2f", 0.33 * b}')
+      echo "| $name | $mode | $t | $(printf '%.2f' "${new_ms[$name.$mode]}") | $(printf '%.2f' "$f") | $(printf '%.2f' "$s") |" \
+           "$(awk -v a="$f" -v b="$t" 'BEGIN {printf "%.2f", a / b}') | $(awk -v a="$s" -v b="$t" 'BEGIN {printf "%.2f", a / b}') |"
+    done
+  done
+fi
 
 if [ "$instructions" = 1 ]; then
   echo

@@ -22,6 +22,7 @@ struct BenchArgs {
     ViewArgs view;
     int frames = 30;
     bool json = false;
+    std::string shadingFloor = "off";
 };
 
 double median(std::vector<double> v) {
@@ -36,6 +37,9 @@ double percentile(std::vector<double> v, double p) {
 
 int runBench(const BenchArgs& args) {
     RenderOptions options = args.view.options(true);
+    options.shadingFloor = args.shadingFloor == "flat"   ? ShadingFloor::Flat
+                           : args.shadingFloor == "skip" ? ShadingFloor::Skip
+                                                         : ShadingFloor::Off;
     double t0 = nowMs();
     MapSource source = args.map.open();
     double t1 = nowMs();
@@ -82,6 +86,8 @@ int runBench(const BenchArgs& args) {
         size_t bytes = 0;
     };
     std::vector<Encoded> encoded = {{"png"}, {"jpg"}, {"webp"}};
+    // A floor's frame is not a picture anyone would encode.
+    if (options.shadingFloor != ShadingFloor::Off) encoded.clear();
     for (Encoded& e : encoded) {
         std::vector<double> times;
         const int runs = e.format == std::string("webp") ? std::min(args.frames, 5) : args.frames;
@@ -99,6 +105,7 @@ int runBench(const BenchArgs& args) {
     j["width"] = camera.width;
     j["height"] = camera.height;
     j["mode"] = renderModeName(options.mode);
+    j["shading_floor"] = args.shadingFloor;
     j["spp"] = options.spp;
     j["read_ms"] = t1 - t0;
     j["decode_ms"] = tp - t1;
@@ -133,6 +140,13 @@ int runBench(const BenchArgs& args) {
     }
     if (args.json) {
         std::cout << j.dump() << "\n";
+    } else if (encoded.empty()) {
+        std::cout << fmt::format(
+            "{}\n  {} threads, {}x{} {}, shading floor {}\n  over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
+            "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n",
+            source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
+            args.shadingFloor, args.frames, median(frame), j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(),
+            median(cull), median(setup), median(raster), median(shade));
     } else {
         std::cout << fmt::format(
             "{}\n  {} threads, {}x{} {} spp {}\n  read {:.1f} ms, decode {:.1f} ms, props {:.1f} ms ({} placed), "
@@ -162,6 +176,12 @@ static void addBenchOptions(CLI::App* sub, Action& action) {
     args->view.addTo(*sub);
     sub->add_option("--frames", args->frames, "frames to time after the first")->capture_default_str()->check(CLI::Range(1, 10000));
     sub->add_flag("--json", args->json, "print one JSON object");
+    sub->add_option("--shading-floor", args->shadingFloor,
+                    "measurement: off | flat (every surface one flat colour: no texture, light, program, sky or fog work, "
+                    "no overlays; the block walk and the frame's stores kept) | skip (culling, set-up and raster alone); "
+                    "a floor's frames are not encoded")
+        ->check(CLI::IsMember({"off", "flat", "skip"}))
+        ->capture_default_str();
     sub->callback([args, &action] { action = [args] { return runBench(*args); }; });
 }
 

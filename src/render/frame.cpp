@@ -148,6 +148,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
     ctx.mode = options.mode;
     ctx.unlit = options.mode == RenderMode::Lightmap ? options.unlit : UnlitSurfaces::Light;
     ctx.look = options.look;
+    ctx.flatFloor = options.shadingFloor == ShadingFloor::Flat;
     ctx.skyColor = options.skyColor;
     ctx.skyColorOverride = options.skyColorOverride;
     if (skyView && skyView->width == W && skyView->height == H && skyView->channels == 3) ctx.skyView = skyView;
@@ -333,7 +334,8 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
             overlayOrder.insert(overlayOrder.end(), blended.begin(), blended.end());
         }
         const bool hasOverlay = !overlayOrder.empty() && !depthMode;
-        const bool drawsOverlays = hasOverlay && !samplesOnly;  // a visibility pass leaves them out of its buffer alone
+        // A visibility pass leaves them out of its buffer alone; a shading floor measures without them.
+        const bool drawsOverlays = hasOverlay && !samplesOnly && options.shadingFloor == ShadingFloor::Off;
         // Sky is drawn behind everything, as both engines draw it (Quake 3 at depth range 1, Source's sky faces
         // only leave the skybox showing): a prop or model reaching past the map's sky brushes stays in view.
         // Sky triangles are rasterized with 1/w times 2^-64, which puts them behind anything else (1/w of
@@ -435,7 +437,7 @@ void drawSurfaces(const World& world, const Geometry& geometry, const Camera& ca
                         std::copy(depth + j * tw, depth + (j + 1) * tw, frameDepth.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                         std::copy(id + j * tw, id + (j + 1) * tw, frameId.begin() + std::ptrdiff_t(size_t(ty + j) * W + tx));
                     }
-                } else {
+                } else if (options.shadingFloor != ShadingFloor::Skip) {
                     const render::PixelRows tileRows{pixels, render::kTileRowFloats, tx, ty};
                     tileCovered[size_t(t)] = render::shadeBlock(ctx, depth, id, tw, tx, ty, tw, th, tileRows, &tileMissing[size_t(t)]);
                     if (drawsOverlays) {

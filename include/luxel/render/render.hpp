@@ -41,8 +41,14 @@ UnlitSurfaces parseUnlit(std::string_view name);  // "engine", "light", "black";
 std::optional<Look> parseLook(std::string_view name);
 const char* lookName(Look look);
 
+// Measurement only (`luxel bench --shading-floor`): what a frame costs without its pixel work. Flat: every
+// opaque run filled with one colour (no texture, light, program, sky or fog loops; no overlays), the block
+// walk and the frame's stores kept; Skip: nothing shaded or stored, culling, set-up and raster alone.
+enum class ShadingFloor { Off, Flat, Skip };
+
 struct RenderOptions {
     RenderMode mode = RenderMode::Lightmap;
+    ShadingFloor shadingFloor = ShadingFloor::Off;
     Look look = Look::Engine;
     int spp = 1;              // samples per pixel (fixed sub-pixel pattern, averaged after the look)
     bool usePvs = true;

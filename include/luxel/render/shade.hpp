@@ -133,6 +133,7 @@ struct ShadeContext {
     // points (makeCloudGrid); nullptr or an empty entry for skies without.
     const std::vector<std::optional<CloudGrid>>* cloudGrids = nullptr;
     float depthNear = 1, depthFar = 1;  // Depth mode: view depth range of the covered pixels
+    bool flatFloor = false;  // RenderOptions::shadingFloor Flat: every run one colour
 };
 
 // Where a source triangle's vertices are.

@@ -249,6 +249,9 @@ void shadeRun(const ShadeContext& ctx, const LookParams& lp, bool vec, uint32_t 
               distanceFogRun(*ctx.materials->distanceFog, depth, n, out);
 }
 
+// RenderOptions::shadingFloor Flat's colour.
+constexpr Vec3 kFlatFloorGrey{0.5f, 0.5f, 0.5f};
+
 // The block's rows are shaded into a buffer of this many rows (a tile's); taller blocks go a row at a time.
 constexpr int kPackRows = raster::kTileSize;
 // A row segment and the 8 pixels a vector loop may overrun, rounded to whole 32-byte lines.
@@ -381,6 +384,11 @@ uint32_t shadeLightBlock(const ShadeContext& ctx, const float* depth, const uint
                     continue;
                 }
                 covered += uint32_t(end - i);
+                if (ctx.flatFloor) {
+                    fillRgb(o, kFlatFloorGrey, end - i);
+                    i = end;
+                    continue;
+                }
                 const TriShade& t = ctx.triShade[tri];
                 if (t.missingTexture) missing += uint32_t(end - i);
                 int n = end - i;
