@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -476,4 +477,91 @@ TEST_CASE("setup: a triangle the caller found inside the frustum comes out as th
         emitted += tested.size();
     }
     CHECK(emitted > 10000);
+}
+
+TEST_CASE("sub-pixel precision at 8K: quads near the far corner of an 8192x4096 frame cover exactly the pixel "
+          "centres the exact 1/16-pixel test puts inside, each once",
+          "[raster]") {
+    // Far from the origin the snapped coordinates need 17 bits and the edge products over 34: any loss of
+    // precision there moves a centre across an edge. Power-of-two sizes keep the clip-space round trip exact.
+    constexpr int W = 8192, H = 4096;
+    auto at = [](double sx, double sy) {
+        ClipVertex c;
+        c.x = float(sx / W * 2.0 - 1.0), c.y = float(1.0 - sy / H * 2.0), c.w = 1.0f;
+        return c;
+    };
+    ScreenSetup setup;
+    setup.width = W, setup.height = H, setup.nearW = 0.01f;
+    // Both raster paths (the portable loop, and AVX2 where the CPU has it).
+    const bool vectorPath = GENERATE(false, true);
+    struct Restore {
+        ~Restore() { allowAvx2(true); }
+    } restore;
+    allowAvx2(vectorPath);
+    std::mt19937 rng(8192);
+    int checked = 0, wrong = 0;
+    std::array<int, 4> firstWrong{};
+    for (int iter = 0; iter < 60; ++iter) {
+        // A thin convex quad (a sliver of 0.5-4 pixels across) near the bottom-right corner, on the 1/16 grid.
+        const double x0 = gridRand(rng, 7700, 8100), y0 = gridRand(rng, 3700, 4000);
+        const double dx = gridRand(rng, 20, 80), dy = gridRand(rng, -30, 30), thick = gridRand(rng, 0.5, 4);
+        const double px[4] = {x0, x0 + dx, x0 + dx + 1.0 / 16, x0};
+        const double py[4] = {y0, y0 + dy, y0 + dy + thick, y0 + thick};
+        const int64_t s0 = side(px[0], py[0], px[1], py[1], px[2], py[2]);
+        bool convex = true;
+        for (int i = 0; i < 4 && convex; ++i) {
+            const int64_t s = side(px[i], py[i], px[(i + 1) % 4], py[(i + 1) % 4], px[(i + 2) % 4], py[(i + 2) % 4]);
+            convex = s != 0 && ((s > 0) == (s0 > 0));
+        }
+        if (!convex) continue;
+        std::vector<RasterTri> tris;
+        std::vector<ShadeTri> shade;
+        ClipVertex t0[3] = {at(px[0], py[0]), at(px[1], py[1]), at(px[2], py[2])};
+        ClipVertex t1[3] = {at(px[0], py[0]), at(px[3], py[3]), at(px[2], py[2])};
+        setupTriangle(t0, 0, setup, tris, shade);
+        setupTriangle(t1, 1, setup, tris, shade);
+        const Bins bins = binTriangles(tris, W, H);
+        // Every tile the pieces were binned to, written into a window around the quad.
+        const int wx0 = int(x0) - 40, wy0 = int(y0) - 40, ww = 200, wh = 160;
+        std::vector<uint16_t> writes(size_t(ww) * wh, 0);
+        for (size_t t = 0; t + 1 < bins.offsets.size(); ++t) {
+            if (bins.offsets[t] == bins.offsets[t + 1]) continue;
+            const TileRect r = tileRect(bins, t, W, H);
+            std::vector<float> d(size_t(r.w) * r.h, 0.0f);
+            std::vector<uint32_t> id(size_t(r.w) * r.h, kNoTriangle);
+            std::vector<uint16_t> wc(size_t(r.w) * r.h, 0);
+            rasterTile(tris.data(), bins.ids.data() + bins.offsets[t], bins.offsets[t + 1] - bins.offsets[t], r.x, r.y, r.w,
+                       r.h, d.data(), id.data(), wc.data(), nullptr);
+            for (int j = 0; j < r.h; ++j)
+                for (int i = 0; i < r.w; ++i) {
+                    const int x = r.x + i - wx0, y = r.y + j - wy0;
+                    const uint16_t n = wc[size_t(j) * r.w + i];
+                    if (x < 0 || y < 0 || x >= ww || y >= wh) {
+                        wrong += n != 0;  // nothing drawn outside the window around the quad
+                        continue;
+                    }
+                    writes[size_t(y) * ww + x] = n;
+                }
+        }
+        for (int y = 0; y < wh; ++y)
+            for (int x = 0; x < ww; ++x) {
+                const double sx = wx0 + x + 0.5, sy = wy0 + y + 0.5;
+                bool in = true, out = false;
+                for (int i = 0; i < 4; ++i) {
+                    const int64_t s = side(px[i], py[i], px[(i + 1) % 4], py[(i + 1) % 4], sx, sy);
+                    if (s0 > 0 ? s <= 0 : s >= 0) in = false;
+                    if (s0 > 0 ? s < 0 : s > 0) out = true;
+                }
+                const int n = writes[size_t(y) * ww + x];
+                // Counted, not a REQUIRE per pixel: millions of assertions are slow under the sanitizers.
+                if (n > 1 || (in && n != 1) || (out && n != 0)) {
+                    if (wrong++ == 0) firstWrong = {iter, wx0 + x, wy0 + y, n};
+                }
+                checked += in;
+            }
+    }
+    INFO("vector path " << vectorPath << ": first wrong pixel in iteration " << firstWrong[0] << " at " << firstWrong[1]
+                        << "," << firstWrong[2] << " drawn " << firstWrong[3] << " times");
+    REQUIRE(wrong == 0);
+    REQUIRE(checked > 1000);  // the slivers covered enough centres for the test to mean something
 }

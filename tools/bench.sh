@@ -242,7 +242,7 @@ for view in "${views[@]}"; do
       for which in old new; do
         bin=${!which}
         # shellcheck disable=SC2086  # maparg and cam are word lists
-        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --json)
+        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --json 2>/dev/null)
         for k in frame_ms_median cull_ms_median setup_ms_median raster_ms_median shade_ms_median; do
           got[$which.$k]+="$(jq -r ".$k" <<<"$j") "
         done
@@ -282,9 +282,9 @@ if [ "$floor" = 1 ]; then
       flat=() skip=()
       for ((r = 0; r < runs; ++r)); do
         # shellcheck disable=SC2086
-        flat+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor flat --json | jq -r .frame_ms_median)")
+        flat+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor flat --json 2>/dev/null | jq -r .frame_ms_median)")
         # shellcheck disable=SC2086
-        skip+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor skip --json | jq -r .frame_ms_median)")
+        skip+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor skip --json 2>/dev/null | jq -r .frame_ms_median)")
       done
       f=$(printf '%s\n' "${flat[@]}" | median) s=$(printf '%s\n' "${skip[@]}" | median)
       t=$(awk -v b="${base_ms[$name.$mode]}" 'BEGIN {printf "%.2f", 0.33 * b}')
