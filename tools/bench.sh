@@ -90,9 +90,9 @@ if [ "$quake1" = 1 ]; then
     q1ms=() oams=()
     for ((r = 0; r < runs; ++r)); do
       # shellcheck disable=SC2086  # the cameras are word lists
-      jq1=$("$luxel" bench "$q1" $q1cam --size 1920x1080 --mode lit --frames "$frames" --json 2>/dev/null)
+      jq1=$("$luxel" bench "$q1" $q1cam --size 1920x1080 --mode lit --frames "$frames" --no-encode --json 2>/dev/null)
       # shellcheck disable=SC2086
-      joa=$("$luxel" bench --game-dir "$baseoa" --map oa_dm1 --world-only $oacam --size 1920x1080 --mode lit --frames "$frames" --json 2>/dev/null)
+      joa=$("$luxel" bench --game-dir "$baseoa" --map oa_dm1 --world-only $oacam --size 1920x1080 --mode lit --frames "$frames" --no-encode --json 2>/dev/null)
       q1ms+=("$(jq -r .frame_ms_median <<<"$jq1")") oams+=("$(jq -r .frame_ms_median <<<"$joa")")
     done
     a=$(printf '%s\n' "${q1ms[@]}" | median) b=$(printf '%s\n' "${oams[@]}" | median)
@@ -112,7 +112,7 @@ if [ "$props" = 1 ]; then
   figure() {
     local path=$1 r
     shift
-    for ((r = 0; r < runs; ++r)); do "$luxel" bench "$@" --frames "$frames" --json 2>/dev/null | jq -r "$path"; done | median
+    for ((r = 0; r < runs; ++r)); do "$luxel" bench "$@" --frames "$frames" --no-encode --json 2>/dev/null | jq -r "$path"; done | median
   }
   map=("$content/maps/background_01.bsp" --game-dir "$content" --size 1920x1080 --mode lit)
   echo "build/luxel $(git rev-parse --short HEAD)  background_01 1920x1080 lit, frame median of $runs runs x $frames frames  $(nproc) cores"
@@ -147,7 +147,7 @@ if [ "$scale" = 1 ]; then
   measure() {
     local ms=() rss=() j
     for ((r = 0; r < runs; ++r)); do
-      /usr/bin/time -f %M -o "$tmp/rss" "$luxel" "$@" --frames "$frames" --json >"$tmp/j" 2>/dev/null
+      /usr/bin/time -f %M -o "$tmp/rss" "$luxel" "$@" --frames "$frames" --no-encode --json >"$tmp/j" 2>/dev/null
       j=$(cat "$tmp/j")
       ms+=("$(jq -r .frame_ms_median <<<"$j")")
       rss+=("$(cat "$tmp/rss")")
@@ -228,6 +228,11 @@ views=(
 )
 median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 declare -A base_ms=() new_ms=()
+# Builds that can leave the encoding figures out do (they take longer than the frames); older ones time them too.
+declare -A noencode=()
+for which in old new; do
+  if "${!which}" bench --help 2>/dev/null | grep -q -- --no-encode; then noencode[$which]=--no-encode; else noencode[$which]=""; fi
+done
 
 echo
 echo "1920x1080, luxel bench --world-only (the engine reference frames' view): frame median of $runs runs' medians (min-max of those), ms; split cull / setup / raster / shade"
@@ -242,7 +247,7 @@ for view in "${views[@]}"; do
       for which in old new; do
         bin=${!which}
         # shellcheck disable=SC2086  # maparg and cam are word lists
-        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --json 2>/dev/null)
+        j=$("$bin" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" ${noencode[$which]:-} --json 2>/dev/null)
         for k in frame_ms_median cull_ms_median setup_ms_median raster_ms_median shade_ms_median; do
           got[$which.$k]+="$(jq -r ".$k" <<<"$j") "
         done

@@ -22,6 +22,7 @@ struct BenchArgs {
     ViewArgs view;
     int frames = 30;
     bool json = false;
+    bool noEncode = false;
     std::string shadingFloor = "off";
 };
 
@@ -87,7 +88,7 @@ int runBench(const BenchArgs& args) {
     };
     std::vector<Encoded> encoded = {{"png"}, {"jpg"}, {"webp"}};
     // A floor's frame is not a picture anyone would encode.
-    if (options.shadingFloor != ShadingFloor::Off) encoded.clear();
+    if (args.noEncode || options.shadingFloor != ShadingFloor::Off) encoded.clear();
     for (Encoded& e : encoded) {
         std::vector<double> times;
         const int runs = e.format == std::string("webp") ? std::min(args.frames, 5) : args.frames;
@@ -140,26 +141,22 @@ int runBench(const BenchArgs& args) {
     }
     if (args.json) {
         std::cout << j.dump() << "\n";
-    } else if (encoded.empty()) {
-        std::cout << fmt::format(
-            "{}\n  {} threads, {}x{} {}, shading floor {}\n  over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
-            "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n",
-            source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
-            args.shadingFloor, args.frames, median(frame), j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(),
-            median(cull), median(setup), median(raster), median(shade));
     } else {
         std::cout << fmt::format(
-            "{}\n  {} threads, {}x{} {} spp {}\n  read {:.1f} ms, decode {:.1f} ms, props {:.1f} ms ({} placed), "
+            "{}\n  {} threads, {}x{} {} spp {}{}\n  read {:.1f} ms, decode {:.1f} ms, props {:.1f} ms ({} placed), "
             "tessellate {:.1f} ms (load {:.1f} ms), materials {:.1f} ms ({} textures)\n  first frame {:.2f} ms; over {} frames: median {:.2f} ms, min {:.2f}, p90 {:.2f}\n"
             "  median split: cull {:.2f} ms, setup {:.2f} ms, raster {:.2f} ms, shade {:.2f} ms\n"
-            "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n"
-            "  encoding the frame (median): PNG {:.2f} ms ({} bytes), JPEG {:.2f} ms ({} bytes), WebP {:.2f} ms ({} bytes)\n",
+            "  {} surfaces, {} of {} triangles drawn, {} pixels covered\n",
             source.displayName, j["threads"].get<int>(), camera.width, camera.height, renderModeName(options.mode),
-            options.spp, t1 - t0, tp - t1, t2 - tp, props.props, t3 - t2, t3 - t1, materialsMs, j["textures"].get<size_t>(), firstFrameMs, args.frames, median(frame),
+            options.spp, options.shadingFloor != ShadingFloor::Off ? ", shading floor " + args.shadingFloor : "", t1 - t0, tp - t1, t2 - tp, props.props, t3 - t2, t3 - t1, materialsMs, j["textures"].get<size_t>(), firstFrameMs, args.frames, median(frame),
             j["frame_ms_min"].get<double>(), j["frame_ms_p90"].get<double>(), median(cull), median(setup),
             median(raster), median(shade), stats.cull.surfacesDrawn, stats.trianglesDrawn, stats.trianglesIn,
-            stats.pixelsCovered, encoded[0].medianMs, encoded[0].bytes, encoded[1].medianMs, encoded[1].bytes,
-            encoded[2].medianMs, encoded[2].bytes);
+            stats.pixelsCovered);
+        if (!encoded.empty())
+            std::cout << fmt::format(
+                "  encoding the frame (median): PNG {:.2f} ms ({} bytes), JPEG {:.2f} ms ({} bytes), WebP {:.2f} ms ({} bytes)\n",
+                encoded[0].medianMs, encoded[0].bytes, encoded[1].medianMs, encoded[1].bytes, encoded[2].medianMs,
+                encoded[2].bytes);
     }
     return 0;
 }
@@ -176,6 +173,8 @@ static void addBenchOptions(CLI::App* sub, Action& action) {
     args->view.addTo(*sub);
     sub->add_option("--frames", args->frames, "frames to time after the first")->capture_default_str()->check(CLI::Range(1, 10000));
     sub->add_flag("--json", args->json, "print one JSON object");
+    sub->add_flag("--no-encode", args->noEncode,
+                  "leave out the encoding figures (each format is otherwise timed over as many runs as frames)");
     sub->add_option("--shading-floor", args->shadingFloor,
                     "measurement: off | flat (every surface one flat colour: no texture, light, program, sky or fog work, "
                     "no overlays; the block walk and the frame's stores kept) | skip (culling, set-up and raster alone); "
