@@ -134,6 +134,18 @@ TEST_CASE("render writes images by extension; bench prints its JSON figures", "[
     CHECK(j["load_ms"].get<double>() > 0);
     CHECK(j["frame_ms_median"].get<double>() > 0);
     CHECK(j["threads"] == 2);
+    CHECK(j["encode_png_bytes"].get<size_t>() > 0);
+    // Without the encoding figures, and a shading floor (which is never encoded).
+    for (const char* args : {"--no-encode", "--shading-floor flat", "--shading-floor skip"}) {
+        r = runLuxel("bench '" + map + "' --size 160x90 --frames 2 --json " + args);
+        INFO(args << ": " << r.err);
+        REQUIRE(r.exitCode == 0);
+        j = nlohmann::json::parse(r.out);
+        CHECK(j["frame_ms_median"].get<double>() > 0);
+        CHECK_FALSE(j.contains("encode_png_ms_median"));
+    }
+    CHECK(j["shading_floor"] == "skip");
+    CHECK(runLuxel("bench '" + map + "' --size 160x90 --frames 1 --shading-floor none").exitCode == 2);
 
     r = runLuxel("lightmaps '" + map + "' -o '" + dir + "/lm'");
     REQUIRE(r.exitCode == 0);
