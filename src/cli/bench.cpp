@@ -13,6 +13,7 @@
 #include "luxel/image/image.hpp"
 #include "luxel/model/props.hpp"
 #include "luxel/render/render.hpp"
+#include "luxel/util/frame_heap.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -181,7 +182,12 @@ static void addBenchOptions(CLI::App* sub, Action& action) {
                     "a floor's frames are not encoded")
         ->check(CLI::IsMember({"off", "flat", "skip"}))
         ->capture_default_str();
-    sub->callback([args, &action] { action = [args] { return runBench(*args); }; });
+    sub->callback([args, &action] {
+        action = [args] {
+            keepFrameMemory();
+            return runBench(*args);
+        };
+    });
 }
 
 const Command kBenchCommand{"bench", "Time loading, tessellation and frames of a map", addBenchOptions};
