@@ -6,6 +6,7 @@
 
 #include "luxel/render/render.hpp"
 #include "luxel/util/frame_heap.hpp"
+#include "luxel/util/sanitizers.hpp"
 #include "support/render_fixtures.hpp"
 
 using namespace luxel;
@@ -21,19 +22,8 @@ long minorFaults() {
 
 }  // namespace
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LUXEL_OWN_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LUXEL_OWN_MALLOC 0
-#endif
-#endif
-#ifndef LUXEL_OWN_MALLOC
-#define LUXEL_OWN_MALLOC 1
-#endif
-
 TEST_CASE("keepFrameMemory: a repeated frame faults in almost no new pages", "[render]") {
-    if (!LUXEL_OWN_MALLOC) {
+    if (LUXEL_ASAN) {
         WARN("SKIPPED: AddressSanitizer's allocator (quarantine, no mallopt) replaces glibc's here");
         return;
     }

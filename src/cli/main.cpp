@@ -13,6 +13,7 @@
 #include "common.hpp"
 #include "luxel/render/map_view.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/sanitizers.hpp"
 
 namespace {
 
@@ -102,12 +103,8 @@ int main(int argc, char** argv) {
     // textures) and runs the destructors of the ~260 libraries OpenImageIO brings in: ~8 ms of a cold
     // thumbnail's ~90 past start-up, and nothing anyone sees. Sanitized builds exit normally, so that leak
     // checks still run.
-#if defined(__SANITIZE_ADDRESS__)
+#if LUXEL_ASAN
     return code;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return code;
-#endif
 #endif
     std::cout.flush();
     std::cerr.flush();
