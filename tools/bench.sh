@@ -227,7 +227,7 @@ views=(
   "oasago2 intermission|--map oasago2|--pos -60 -1536 436 --angles 0 90 0"
 )
 median() { sort -g | awk '{v[NR]=$1} END {print NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-declare -A base_ms=() new_ms=()
+floor_rows=()  # --floor: one table row per frame row, printed after the frame table
 # Builds that can leave the encoding figures out do (they take longer than the frames); older ones time them too.
 declare -A noencode=()
 for which in old new; do
@@ -269,7 +269,20 @@ for view in "${views[@]}"; do
     mo=$(tr ' ' '\n' <<<"${got[old.frame_ms_median]}" | grep . | median)
     mn=$(tr ' ' '\n' <<<"${got[new.frame_ms_median]}" | grep . | median)
     echo "| $name | $mode | $(cell old) | $(cell new) | $(awk -v a="$mn" -v b="$mo" 'BEGIN {printf "%.2f", a / b}') | $(split old) | $(split new) |"
-    base_ms[$name.$mode]=$mo new_ms[$name.$mode]=$mn
+    if [ "$floor" = 1 ]; then
+      t=$(awk -v b="$mo" 'BEGIN {printf "%.2f", 0.33 * b}')
+      row="| $name | $mode | $t | $(printf '%.2f' "$mn") |" ratios=""
+      for kind in flat skip; do
+        ms=()
+        for ((r = 0; r < runs; ++r)); do
+          # shellcheck disable=SC2086
+          ms+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor "$kind" --json 2>/dev/null | jq -r .frame_ms_median)")
+        done
+        f=$(printf '%s\n' "${ms[@]}" | median)
+        row+=" $(printf '%.2f' "$f") |" ratios+=" $(awk -v a="$f" -v b="$t" 'BEGIN {printf "%.2f", a / b}') |"
+      done
+      floor_rows+=("$row$ratios")
+    fi
     unset got
   done
 done
@@ -281,22 +294,7 @@ if [ "$floor" = 1 ]; then
   echo
   echo "| view | mode | target | new frame | flat floor | skip floor | flat ÷ target | skip ÷ target |"
   echo "|---|---|---|---|---|---|---|---|"
-  for view in "${views[@]}"; do
-    IFS='|' read -r name maparg cam <<<"$view"
-    for mode in lit lightmap vertex; do
-      flat=() skip=()
-      for ((r = 0; r < runs; ++r)); do
-        # shellcheck disable=SC2086
-        flat+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor flat --json 2>/dev/null | jq -r .frame_ms_median)")
-        # shellcheck disable=SC2086
-        skip+=("$("$new" bench --game-dir "$baseoa" $maparg $cam --world-only --size 1920x1080 --mode "$mode" --frames "$frames" --shading-floor skip --json 2>/dev/null | jq -r .frame_ms_median)")
-      done
-      f=$(printf '%s\n' "${flat[@]}" | median) s=$(printf '%s\n' "${skip[@]}" | median)
-      t=$(awk -v b="${base_ms[$name.$mode]}" 'BEGIN {printf "%.2f", 0.33 * b}')
-      echo "| $name | $mode | $t | $(printf '%.2f' "${new_ms[$name.$mode]}") | $(printf '%.2f' "$f") | $(printf '%.2f' "$s") |" \
-           "$(awk -v a="$f" -v b="$t" 'BEGIN {printf "%.2f", a / b}') | $(awk -v a="$s" -v b="$t" 'BEGIN {printf "%.2f", a / b}') |"
-    done
-  done
+  printf '%s\n' "${floor_rows[@]}"
 fi
 
 if [ "$instructions" = 1 ]; then
