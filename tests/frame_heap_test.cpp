@@ -4,6 +4,8 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+
 #include "luxel/render/render.hpp"
 #include "luxel/util/frame_heap.hpp"
 #include "luxel/util/sanitizers.hpp"
@@ -38,12 +40,19 @@ TEST_CASE("keepFrameMemory: a repeated frame faults in almost no new pages", "[r
     const Camera cam = makeCamera({0, 0, 600}, {60, 0, 0}, 960, 540);
     Image image;
     FrameStats stats;
-    // Faults in the last of four frames (the first three settle the heap).
+    // The fewest faults of three frames after three that settle the heap. The fewest: the counter is the whole
+    // process's, and in a full test run a thread of the pool touching fresh stack or arena pages now and then
+    // adds tens of faults to one frame (up to 140 seen), which are not the frame's own.
     auto repeatedFrameFaults = [&] {
         for (int i = 0; i < 3; ++i) renderSceneInto(s, cam, linearOptions(), image, &stats);
-        const long before = minorFaults();
-        renderSceneInto(s, cam, linearOptions(), image, &stats);
-        return minorFaults() - before;
+        long fewest = -1;
+        for (int i = 0; i < 3; ++i) {
+            const long before = minorFaults();
+            renderSceneInto(s, cam, linearOptions(), image, &stats);
+            const long faults = minorFaults() - before;
+            fewest = fewest < 0 ? faults : std::min(fewest, faults);
+        }
+        return fewest;
     };
     // glibc's thresholds at their starting values, where a process's history has not raised them (as in luxel
     // bench on oasago2): a freed top past 128 KiB is trimmed, anything larger is mmapped.
