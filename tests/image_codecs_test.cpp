@@ -22,6 +22,7 @@
 #include "luxel/image/image.hpp"
 #include "luxel/image/oiio_module.hpp"
 #include "luxel/util/error.hpp"
+#include "support/allocation_probe.hpp"
 #include "support/test_paths.hpp"
 
 using namespace luxel;
@@ -281,6 +282,31 @@ TEST_CASE("TGA: a file that ends before its pixels do is a DecodeError, not zero
         CHECK_THROWS_AS(decodeImageBytes(cut, "cut.tga"), DecodeError);
         CHECK_THROWS_AS(oiio().decodeImageBytes(cut, "cut.tga"), DecodeError);  // OpenImageIO refuses it too
         CHECK_NOTHROW(decodeImageBytes(*whole, "whole.tga"));
+    }
+}
+
+TEST_CASE("PNG: an ancillary chunk claiming 2 GB in a small file is a DecodeError with no allocation near it", "[image]") {
+    // Found by the CI's fuzzing (luxel_fuzz_content, libFuzzer's out-of-memory): libpng's chunk limit is a
+    // warning on read, and it allocated a text chunk's claimed length + 1 (2,113,929,259 bytes) before reading it.
+    const Bytes png = encodeImage("t.png", testImage(2, 2, 3, 5), {{"Comment", "hello"}});
+    const size_t type = std::string(png.begin(), png.end()).find("tEXt");
+    REQUIRE(type != std::string::npos);
+    for (const char* name : {"tEXt", "zTXt", "iTXt", "iCCP", "sPLT", "pCAL", "sCAL", "eXIf", "prVt"}) {
+        INFO(name);
+        Bytes hostile = png;
+        const uint8_t claimed[4] = {0x7E, 0x00, 0x00, 0x2A};  // 2,113,929,258 bytes
+        std::copy(claimed, claimed + 4, hostile.begin() + std::ptrdiff_t(type) - 4);
+        std::copy(name, name + 4, hostile.begin() + std::ptrdiff_t(type));
+        std::string message;
+        const size_t largest = test::largestAllocationDuring([&] {
+            try {
+                (void)decodeImageBytes(hostile, "hostile.png");
+            } catch (const DecodeError& e) {
+                message = e.what();
+            }
+        });
+        CHECK(largest <= (size_t(64) << 20));
+        CHECK(message.find("hostile.png") != std::string::npos);  // a DecodeError, naming the file
     }
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "codecs.hpp"
@@ -152,13 +153,25 @@ void readBytes(png_structp png, png_bytep data, size_t length) {
     s->at += length;
 }
 
+// The most libpng may hold for one chunk or buffer of a file being read. Its own chunk limit
+// (png_set_chunk_malloc_max) is only a benign error, a warning on read: a text chunk claiming 2 GB in a file of
+// 58 bytes still had its 2 GB allocated before the read past the end failed. A refused allocation is an error or
+// a skipped chunk to libpng, whichever the chunk allows. The image itself is luxel's (checkDecodedSize).
+constexpr size_t kLibpngAllocationLimit = size_t(64) << 20;
+
+// Through the C++ allocator, as the rest of luxel's memory.
+png_voidp cappedAllocate(png_structp, png_alloc_size_t bytes) {
+    return bytes > kLibpngAllocationLimit ? nullptr : ::operator new(bytes, std::nothrow);
+}
+void releaseAllocation(png_structp, png_voidp p) { ::operator delete(p); }
+
 // Reads the header and sets up the transformations: as OpenImageIO's reader, palettes expanded to RGB, a
 // tRNS chunk to an alpha channel, grey under 8 bits to 8, 16-bit samples kept (in host order); no gamma or
 // colour conversion.
 bool readPngHeader(PngFile f) {
     if (setjmp(png_jmpbuf(f.png))) return false;
     png_set_user_limits(f.png, 1u << 20, 1u << 20);  // libpng's own ceiling; checkDecodedSize applies luxel's
-    png_set_chunk_malloc_max(f.png, 64u << 20);
+    png_set_chunk_malloc_max(f.png, kLibpngAllocationLimit);
     png_read_info(f.png, f.info);
     png_set_expand(f.png);  // palette -> RGB, grey 1/2/4 -> 8, tRNS -> alpha
     png_set_swap(f.png);
@@ -178,7 +191,9 @@ bool readPngRows(PngFile f, png_bytep* rows) {
 DecodedSamples decodePng(std::span<const uint8_t> bytes, const std::string& name) {
     ReadState state{bytes, 0};
     std::string error;
-    PngFile f{png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, pngFailed, ignoreWarning), nullptr};
+    PngFile f{png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &error, pngFailed, ignoreWarning, nullptr,
+                                       cappedAllocate, releaseAllocation),
+              nullptr};
     if (f.png) f.info = png_create_info_struct(f.png);
     if (!f.info) {
         png_destroy_read_struct(&f.png, nullptr, nullptr);
