@@ -171,6 +171,38 @@ TEST_CASE("PNG written by luxel holds the display bytes it was given, read by Op
         }
 }
 
+namespace {
+
+// Leaves `value` in every 16-bit word of the 1 MiB of stack below the caller, where the frames of the next call
+// it makes will lie (an encode's reach 80 KiB deep): a field some code forgets to set then holds it.
+[[gnu::noinline]] void fillStackBelow(uint16_t value) {
+    volatile uint16_t words[512 * 1024];
+    for (volatile uint16_t& w : words) w = value;
+}
+
+}  // namespace
+
+TEST_CASE("PNG written by luxel: the same pixels give the same bytes whatever the stack held before", "[image]") {
+    // A window size left unset in the compressor's stream (ISA-L's hist_bits, 1 to 11 shrink its window) made
+    // a batch rewrite a thumbnail with other bytes; every value it could take is tried.
+    // A tile of 8 x 8 pixels over a 64 x 36 frame: its repeats lie 24 to 1,544 bytes back, inside the default
+    // window and outside the shrunk ones.
+    Image image(64, 36, 3);
+    std::mt19937 rng(11);
+    std::vector<float> tile(8 * 8 * 3);
+    for (float& v : tile) v = float(rng() % 256) / 255.0f;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            for (int c = 0; c < 3; ++c) image.at(x, y)[c] = tile[size_t(((y % 8) * 8 + x % 8) * 3 + c)];
+    const Bytes first = encodeImage("t.png", image, {});
+    for (uint16_t value = 1; value <= 15; ++value) {
+        INFO("stack words " << value);
+        fillStackBelow(value);
+        const Bytes again = encodeImage("t.png", image, {});
+        CHECK(again == first);
+    }
+}
+
 TEST_CASE("PNG written by luxel carries its text for OpenImageIO to read", "[image]") {
     const std::string dir = test::tempDir("image_codecs_text");
     const std::string file = dir + "/t.png";

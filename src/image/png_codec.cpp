@@ -30,8 +30,12 @@ std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data) {
     thread_local std::vector<uint8_t> levelBuffer(ISAL_DEF_LVL1_DEFAULT);
     // Stored blocks at worst: the data, 5 bytes a block of at most 65,535, the zlib header and trailer.
     std::vector<uint8_t> out(data.size() + (data.size() / 65535 + 1) * 5 + 64);
-    isal_zstream stream;
+    // Zeroed first: ISA-L 2.30's isal_deflate_stateless_init leaves hist_bits as the stack had it, and a value of
+    // 1 to 11 there shrinks the match window, so the same rows compressed to other (valid) bytes from call to
+    // call (a batch --force rewrote a thumbnail with the same pixels and other bytes).
+    isal_zstream stream{};
     isal_deflate_stateless_init(&stream);
+    stream.hist_bits = 0;  // igzip's default window, 32 KiB
     stream.end_of_stream = 1;
     stream.flush = NO_FLUSH;
     stream.gzip_flag = IGZIP_ZLIB;
