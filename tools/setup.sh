@@ -21,9 +21,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev liblzma-dev libsquish-dev
   libtomlplusplus-dev libxxhash-dev libdeflate-dev libturbojpeg0-dev fonts-dejavu-core
   # image files luxel codes itself (OpenImageIO only in the module loaded on demand): PNG framing (deflated by
-  # ISA-L), JPEG writing, WebP, TGA through stb_image; contact sheet thumbnails fitted by stb_image_resize, labels
+  # libdeflate), JPEG writing, WebP, TGA through stb_image; contact sheet thumbnails fitted by stb_image_resize, labels
   # drawn by FreeType
-  libpng-dev libisal-dev libjpeg62-turbo-dev libwebp-dev libstb-dev libfreetype-dev
+  libpng-dev libjpeg62-turbo-dev libwebp-dev libstb-dev libfreetype-dev
   # luxel serve: Boost.Beast / Asio is the server's event loop and HTTP parser, uriparser decodes request targets;
   # cpp-httplib's client drives the tests; wrk and ab drive tools/bench_serve.sh, chromium tests the page
   libboost-dev liburiparser-dev libcpp-httplib-dev wrk apache2-utils chromium curl

@@ -1,8 +1,8 @@
-// PNG through libpng, with the image data compressed by ISA-L's igzip. libpng frames the file (signature, IHDR,
+// PNG through libpng, with the image data compressed by libdeflate. libpng frames the file (signature, IHDR,
 // tIME, tEXt, the chunk CRCs); its own deflate is zlib's, and zlib at level 1 took 9-12 ms of a 640x360 frame
-// that igzip compresses in about a tenth of that, so the rows are filtered here and handed to libpng as a
+// that libdeflate compresses in a quarter of that, so the rows are filtered here and handed to libpng as a
 // finished IDAT chunk.
-#include <isa-l/igzip_lib.h>
+#include <libdeflate.h>
 #include <png.h>
 
 #include <algorithm>
@@ -21,34 +21,21 @@ namespace luxel {
 
 namespace {
 
-// igzip's level 1 with its default level buffer. On a textured 640x360 frame (am_thornish) with the Sub filter:
-// 176 KB in 1.2 ms on one core, where libdeflate's fastest level (luxel's before) made 168 KB in 2.9 ms and zlib
-// level 1 with Paeth (OpenImageIO's way before that) took 9-12 ms. Its matches are found with the CRC32
-// instruction's hash by the same code on every x86-64 of the last fifteen years (SSE4.2 and up: the AVX2 and
-// AVX-512 paths differ only in how they write the same symbols), so the bytes do not depend on the machine.
+// libdeflate's level 1, one compressor per thread (its state is reset by every call). Its matches are chosen by
+// portable C, so the same rows give the same bytes on every machine and run: ISA-L's igzip (luxel's before, 2.5x
+// faster) chooses them differently per instruction set, as its maintainers note, and gave other bytes for the same
+// rows in about 1 batch of 150 on one machine (two maps encoded at once), which no standalone program reproduced.
 std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data) {
-    thread_local std::vector<uint8_t> levelBuffer(ISAL_DEF_LVL1_DEFAULT);
-    // Stored blocks at worst: the data, 5 bytes a block of at most 65,535, the zlib header and trailer.
-    std::vector<uint8_t> out(data.size() + (data.size() / 65535 + 1) * 5 + 64);
-    // Zeroed first: ISA-L 2.30's isal_deflate_stateless_init leaves hist_bits as the stack had it, and a value of
-    // 1 to 11 there shrinks the match window, so the same rows compressed to other (valid) bytes from call to
-    // call (a batch --force rewrote a thumbnail with the same pixels and other bytes).
-    isal_zstream stream{};
-    isal_deflate_stateless_init(&stream);
-    stream.hist_bits = 0;  // igzip's default window, 32 KiB
-    stream.end_of_stream = 1;
-    stream.flush = NO_FLUSH;
-    stream.gzip_flag = IGZIP_ZLIB;
-    stream.level = 1;
-    stream.level_buf = levelBuffer.data();
-    stream.level_buf_size = uint32_t(levelBuffer.size());
-    stream.next_in = const_cast<uint8_t*>(data.data());
-    stream.avail_in = uint32_t(data.size());
-    stream.next_out = out.data();
-    stream.avail_out = uint32_t(out.size());
-    if (data.size() > UINT32_MAX / 2 || isal_deflate_stateless(&stream) != COMP_OK)
-        throw UsageError("PNG: compression failed");
-    out.resize(stream.total_out);
+    struct Compressor {
+        libdeflate_compressor* state = libdeflate_alloc_compressor(1);
+        ~Compressor() { libdeflate_free_compressor(state); }
+    };
+    thread_local Compressor compressor;
+    if (!compressor.state) throw std::bad_alloc();
+    std::vector<uint8_t> out(libdeflate_zlib_compress_bound(compressor.state, data.size()));
+    const size_t size = libdeflate_zlib_compress(compressor.state, data.data(), data.size(), out.data(), out.size());
+    if (size == 0) throw UsageError("PNG: compression failed");
+    out.resize(size);
     return out;
 }
 
