@@ -13,6 +13,7 @@
 #include "luxel/batch/batch.hpp"
 #include "luxel/batch/levelshots.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/frame_heap.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -239,7 +240,10 @@ static void addBatchOptions(CLI::App* sub, Action& action) {
             if (option->count() > 0) args->given.push_back(option->get_name());
         if (args->named("--levelshot-size") && args->preset.empty())
             throw UsageError("--levelshot-size needs --preset levelshots");
-        action = [args] { return runBatchCommand(*args); };
+        action = [args] {
+            keepFrameMemory();
+            return runBatchCommand(*args);
+        };
     });
 }
 

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "luxel/serve/serve.hpp"
 #include "luxel/util/error.hpp"
+#include "luxel/util/frame_heap.hpp"
 
 namespace luxel::cli {
 namespace {
@@ -54,6 +55,7 @@ static void addServeOptions(CLI::App* sub, Action& action) {
     sub->add_option("--test-delay-ms", f.testDelayMs, "tests: each render holds its worker this long")->group("");
     sub->callback([args, sub, &action] {
         action = [args, sub] {
+            keepFrameMemory();
             ServeOptions o = args->config.empty() ? ServeOptions{} : loadServeConfig(args->config);
             const ServeOptions& f = args->flags;
             auto given = [&](const char* name) { return sub->count(name) > 0; };

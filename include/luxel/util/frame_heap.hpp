@@ -1,5 +1,5 @@
 #pragma once
-// The heap of a process that draws frame after frame (luxel bench; not yet serve and batch, see below). Each frame allocates its set-up
+// The heap of a process that draws frame after frame (bench, serve, batch). Each frame allocates its set-up
 // buffers afresh (triangle chunks built in the worker threads' malloc arenas, shading set-ups, bins) and frees
 // them at its end. With glibc's starting thresholds (which a process's history does not always raise), an
 // arena's freed top past 128 KiB goes back to the kernel and large vectors are mmapped, so the next frame faults
@@ -7,9 +7,6 @@
 // 32 MiB (glibc's largest mmap threshold) come from the heap, and up to 64 MiB freed at an arena's top stays
 // there (an 80,000-triangle frame frees more than 8 MiB there: its test faulted 2,999 pages back in at 8 MiB).
 // The process keeps its largest frame's memory rather than returning it between frames.
-// Serve and batch do not call it yet: the clean-clone CI of 3424168 saw `luxel batch --force` write a thumbnail
-// whose bytes differed from the first run's, not reproduced in 45 runs since. Until that is explained (memory read
-// before it is written would show up more often when freed memory is reused), their heaps stay as glibc sets them.
 namespace luxel {
 
 void keepFrameMemory();
