@@ -45,7 +45,7 @@ campaign_report() {
     local status=0 target dir inputs speed cov ft corpus peak findings ended
     for target in decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak; do
         dir="$build/campaign/$target"
-        [ -d "$dir" ] || continue
+        [ -f "$dir/log" ] || continue  # seeded but not run this campaign
         inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
         speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
         cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
