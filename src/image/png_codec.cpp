@@ -22,7 +22,7 @@ namespace luxel {
 namespace {
 
 // libdeflate's level 1, one compressor per thread (its state is reset by every call). Its matches are chosen by
-// portable C, so the same rows give the same bytes on every machine and run: ISA-L's igzip (luxel's before, 2.5x
+// portable C, so the same rows give the same bytes on every machine and run: ISA-L's igzip (luxel's before, 1.8x
 // faster) chooses them differently per instruction set, as its maintainers note, and gave other bytes for the same
 // rows in about 1 batch of 150 on one machine (two maps encoded at once), which no standalone program reproduced.
 std::vector<uint8_t> zlibCompress(const std::vector<uint8_t>& data) {
