@@ -219,6 +219,29 @@ TEST_CASE("the same bytes come out with 1, 2 and 8 threads", "[cli][maps]") {
     }
 }
 
+TEST_CASE("JPEG files are the same bytes on libjpeg-turbo's AVX2, SSE2 and plain C paths", "[cli][maps]") {
+    // The frame's own paths are compared in frame_paths_test; this is the encoder's: libjpeg-turbo picks its
+    // SIMD by CPU, and its JSIMD_FORCE* variables stand in for other machines.
+    LUXEL_REQUIRE_SHARED_MAPS();
+    auto dir = tempDir("cli-jpeg-paths");
+    const std::string map = *sharedMaps() + "/q3/oa088_am_thornish.bsp";
+    std::string reference;
+    for (const char* path : {"", "JSIMD_FORCESSE2", "JSIMD_FORCENONE"}) {
+        if (*path) ::setenv(path, "1", 1);
+        const std::string out = dir + "/f" + std::to_string(reference.empty()) + path + ".jpg";
+        auto r = runLuxel("render '" + map + "' --camera spawn --size 320x180 -o '" + out + "'");
+        if (*path) ::unsetenv(path);
+        INFO((*path ? path : "default") << ": " << r.err);
+        REQUIRE(r.exitCode == 0);
+        const std::string bytes = readFileText(out);
+        REQUIRE(bytes.size() > 1000);
+        if (reference.empty())
+            reference = bytes;
+        else
+            CHECK(bytes == reference);
+    }
+}
+
 TEST_CASE("flares are drawn in diagnostic modes and hidden in lit unless --flares", "[cli][maps]") {
     LUXEL_REQUIRE_SHARED_MAPS();
     const std::string map = *sharedMaps() + "/q3/oa088_am_thornish.bsp";
