@@ -30,6 +30,12 @@
 using namespace luxel;
 namespace fs = std::filesystem;
 
+// libwebp's CPU-feature query (src/dsp/cpu.c): not in its public headers, exported from libwebp.so.
+extern "C" {
+typedef int (*VP8CPUInfo)(int feature);
+extern VP8CPUInfo VP8GetCPUInfo;
+}
+
 namespace {
 
 const OiioModule& oiio() { return oiioModule("the codec tests"); }
@@ -277,6 +283,20 @@ TEST_CASE("JPEG and WebP written by luxel decode to the pixels OpenImageIO's wri
     INFO("colour error with alpha " << withAlpha << ", without " << without);
     CHECK(withAlpha <= without * 1.1 + 0.25);
     CHECK(meanError(backRgba, displayBytes(rgba), 4, 3, 1) < 1.0);  // alpha is stored losslessly
+}
+
+TEST_CASE("WebP written by luxel: the same bytes on libwebp's SIMD and plain C paths", "[image]") {
+    // libwebp picks its SSE2 / SSE4.1 loops by CPU through the function it calls VP8GetCPUInfo (exported, and
+    // checked again by each of its init functions): with it answering "no features", the plain C loops run, as on
+    // a machine without them.
+    const Image rgb = testImage(160, 90, 3, 21), rgba = testImage(96, 54, 4, 22);
+    const Bytes simdRgb = encodeImage("a.webp", rgb), simdRgba = encodeImage("b.webp", rgba);
+    const VP8CPUInfo detected = VP8GetCPUInfo;
+    VP8GetCPUInfo = [](int) { return 0; };
+    const Bytes plainRgb = encodeImage("a.webp", rgb), plainRgba = encodeImage("b.webp", rgba);
+    VP8GetCPUInfo = detected;
+    CHECK(plainRgb == simdRgb);
+    CHECK(plainRgba == simdRgba);
 }
 
 TEST_CASE("PNG: luxel's reader gives OpenImageIO's samples for every colour type and bit depth", "[image]") {
