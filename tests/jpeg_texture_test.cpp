@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/image/codecs.hpp"
 #include "../src/io/zip_archive.hpp"
 #include "../src/material/material_loaders.hpp"
 #include "luxel/image/image.hpp"
@@ -137,6 +138,48 @@ TEST_CASE("JPEG textures: CMYK is left to OpenImageIO, damage is a DecodeError o
     }
     // A failure leaves nothing behind: the next file on this thread decodes as it would first.
     requireSame(good, "after.jpg");
+}
+
+TEST_CASE("JPEG: a progressive file repeating a scan past 500 times is a DecodeError, texture or image", "[jpeg]") {
+    // Each scan walks every block of the image, so one short scan repeated is the known way to make a small file
+    // take minutes ("Two Issues with the JPEG Standard", the reason TurboJPEG has TJFLAG_LIMITSCANS).
+    std::vector<uint8_t> pixels(64 * 64 * 3);
+    std::mt19937 rng(5);
+    for (uint8_t& p : pixels) p = uint8_t(rng());
+    tjhandle enc = tjInitCompress();
+    REQUIRE(enc);
+    unsigned char* packed = nullptr;
+    unsigned long packedSize = 0;
+    REQUIRE(tjCompress2(enc, pixels.data(), 64, 0, 64, TJPF_RGB, &packed, &packedSize, TJSAMP_420, 90,
+                        TJFLAG_PROGRESSIVE) == 0);
+    const Bytes progressive(packed, packed + packedSize);
+    tjFree(packed);
+    tjDestroy(enc);
+    REQUIRE(decodeJpegRgba(progressive, "progressive.jpg").has_value());  // the file as written decodes
+    // Its last scan (start of scan FF DA up to the end of image FF D9), repeated 600 times.
+    size_t lastScan = 0;
+    for (size_t i = 0; i + 1 < progressive.size(); ++i)
+        if (progressive[i] == 0xFF && progressive[i + 1] == 0xDA) lastScan = i;
+    REQUIRE(lastScan > 0);
+    REQUIRE(progressive[progressive.size() - 2] == 0xFF);
+    REQUIRE(progressive.back() == 0xD9);
+    const Bytes scan(progressive.begin() + std::ptrdiff_t(lastScan), progressive.end() - 2);
+    Bytes repeated(progressive.begin(), progressive.end() - 2);
+    for (int i = 0; i < 600; ++i) repeated.insert(repeated.end(), scan.begin(), scan.end());
+    repeated.push_back(0xFF);
+    repeated.push_back(0xD9);
+    try {
+        (void)decodeJpegRgba(repeated, "scans.jpg");
+        FAIL("600 repeated scans decoded as a texture");
+    } catch (const DecodeError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("scans.jpg") && Catch::Contains("500 scans"));
+    }
+    try {
+        (void)decodeJpegSamples(repeated, "scans.jpg");
+        FAIL("600 repeated scans decoded as an image");
+    } catch (const DecodeError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("scans.jpg") && Catch::Contains("500 scans"));
+    }
 }
 
 TEST_CASE("JPEG textures: OpenArena's JPEGs decode to OpenImageIO's bytes", "[maps][jpeg]") {

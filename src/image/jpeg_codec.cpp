@@ -97,7 +97,7 @@ std::optional<DecodedSamples> decodeJpegSamples(std::span<const uint8_t> bytes, 
     checkDecodedSize(width, height, image.channels, bytes.size(), name);
     image.bytes.resize(size_t(width) * size_t(height) * size_t(image.channels));
     if (tjDecompress2(handle.get(), bytes.data(), size, image.bytes.data(), width, 0, height,
-                      image.channels == 1 ? TJPF_GRAY : TJPF_RGB, 0) != 0 &&
+                      image.channels == 1 ? TJPF_GRAY : TJPF_RGB, TJFLAG_LIMITSCANS) != 0 &&  // as decodeJpegRgba
         tjGetErrorCode(handle.get()) == TJERR_FATAL)
         throw DecodeError(name, "image", 0, std::string("cannot decode JPEG: ") + tjGetErrorStr2(handle.get()));
     return image;

@@ -74,7 +74,9 @@ std::optional<RgbaImage> decodeJpegRgba(std::span<const uint8_t> bytes, const st
     image.rgba.resize(size_t(width) * size_t(height) * 4);
     // RGBX: the fourth byte of every pixel comes out 0xFF, the texture's alpha. A damaged stream that libjpeg
     // can finish (a warning: premature end, a corrupt marker) still gives an image, as OpenImageIO's reader does.
-    if (tjDecompress2(tj, bytes.data(), size, image.rgba.data(), width, 0, height, TJPF_RGBX, 0) != 0) {
+    // TJFLAG_LIMITSCANS: a progressive file of more than 500 scans is refused. Each scan walks every block, so a
+    // small file repeating one scan thousands of times would otherwise hold a thread for minutes.
+    if (tjDecompress2(tj, bytes.data(), size, image.rgba.data(), width, 0, height, TJPF_RGBX, TJFLAG_LIMITSCANS) != 0) {
         if (tjGetErrorCode(tj) == TJERR_FATAL) fail(name, tjGetErrorStr2(tj));
         tHandle.reset();
     }
