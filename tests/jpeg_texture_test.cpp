@@ -51,6 +51,23 @@ Bytes writeJpeg(int width, int height, int channels, int quality, const std::str
     return Bytes(text.begin(), text.end());
 }
 
+// A JPEG written by TurboJPEG at quality 90, for the layouts OpenImageIO's writer does not make (CMYK,
+// progressive).
+Bytes turboJpeg(const std::vector<uint8_t>& pixels, int width, int height, int pixelFormat, int subsampling,
+                int flags) {
+    tjhandle encoder = tjInitCompress();
+    REQUIRE(encoder);
+    unsigned char* packed = nullptr;
+    unsigned long packedSize = 0;
+    const int status =
+        tjCompress2(encoder, pixels.data(), width, 0, height, pixelFormat, &packed, &packedSize, subsampling, 90, flags);
+    const Bytes jpeg(packed, packed + (status == 0 ? packedSize : 0));
+    tjFree(packed);
+    tjDestroy(encoder);
+    REQUIRE(status == 0);
+    return jpeg;
+}
+
 void requireSame(const Bytes& jpeg, const std::string& name) {
     std::optional<RgbaImage> fast = decodeJpegRgba(jpeg, name);
     REQUIRE(fast.has_value());
@@ -74,15 +91,7 @@ TEST_CASE("JPEG textures: TurboJPEG gives OpenImageIO's bytes for grey and colou
 
 TEST_CASE("JPEG textures: CMYK is left to OpenImageIO, damage is a DecodeError or an image", "[jpeg]") {
     // CMYK: TurboJPEG does not convert it to RGB; the caller falls back.
-    std::vector<uint8_t> cmyk(8 * 8 * 4, 128);
-    tjhandle enc = tjInitCompress();
-    REQUIRE(enc);
-    unsigned char* packed = nullptr;
-    unsigned long packedSize = 0;
-    REQUIRE(tjCompress2(enc, cmyk.data(), 8, 0, 8, TJPF_CMYK, &packed, &packedSize, TJSAMP_444, 90, 0) == 0);
-    const Bytes cmykJpeg(packed, packed + packedSize);
-    tjFree(packed);
-    tjDestroy(enc);
+    const Bytes cmykJpeg = turboJpeg(std::vector<uint8_t>(8 * 8 * 4, 128), 8, 8, TJPF_CMYK, TJSAMP_444, 0);
     CHECK_FALSE(decodeJpegRgba(cmykJpeg, "cmyk.jpg").has_value());
 
     const Bytes good = writeJpeg(40, 24, 3, 90, "");
@@ -146,15 +155,7 @@ TEST_CASE("JPEG: a progressive file repeating a scan past 500 times is a DecodeE
     std::vector<uint8_t> pixels(64 * 64 * 3);
     std::mt19937 rng(5);
     for (uint8_t& p : pixels) p = uint8_t(rng());
-    tjhandle enc = tjInitCompress();
-    REQUIRE(enc);
-    unsigned char* packed = nullptr;
-    unsigned long packedSize = 0;
-    REQUIRE(tjCompress2(enc, pixels.data(), 64, 0, 64, TJPF_RGB, &packed, &packedSize, TJSAMP_420, 90,
-                        TJFLAG_PROGRESSIVE) == 0);
-    const Bytes progressive(packed, packed + packedSize);
-    tjFree(packed);
-    tjDestroy(enc);
+    const Bytes progressive = turboJpeg(pixels, 64, 64, TJPF_RGB, TJSAMP_420, TJFLAG_PROGRESSIVE);
     REQUIRE(decodeJpegRgba(progressive, "progressive.jpg").has_value());  // the file as written decodes
     // Its last scan (start of scan FF DA up to the end of image FF D9), repeated 600 times.
     size_t lastScan = 0;
