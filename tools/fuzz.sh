@@ -37,15 +37,17 @@ build="$root/build-san"  # shared with tools/test.sh --sanitize
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 shared="$root/../shared"
 
-# The campaign's table from build-san/campaign/*/ (also alone: tools/fuzz.sh --campaign-report). Non-zero when a
-# target left an artifact (a finding).
+# The campaign's table from build-san/campaign/*/: the targets named (a campaign's own), else every target with a
+# log (tools/fuzz.sh --campaign-report). Non-zero when a target left an artifact (a finding).
 campaign_report() {
+    local reported=("$@")
+    [ "${#reported[@]}" -gt 0 ] || reported=(decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak)
     echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
     echo "|---|---|---|---|---|---|---|---|---|"
     local status=0 target dir inputs speed cov ft corpus peak findings ended
-    for target in decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak; do
+    for target in "${reported[@]}"; do
         dir="$build/campaign/$target"
-        [ -f "$dir/log" ] || continue  # seeded but not run this campaign
+        [ -f "$dir/log" ] || continue  # seeded but never run
         inputs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
         speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
         cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -n 1 | awk '{print $2}')
@@ -265,7 +267,7 @@ if [ -n "$campaign" ]; then
     done
     wait
     echo "fuzz.sh --campaign $campaign: $((SECONDS - start)) s on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-    campaign_report
+    campaign_report "${campaign_targets[@]}"
     status=$?
     exit "$status"
 fi
