@@ -283,20 +283,18 @@ Bins binTriangles(const std::vector<RasterTri>& tris, int width, int height, int
     constexpr int64_t kSortFromPixels = 128 * 128;
     std::vector<uint32_t> order;
     order.reserve(tris.size());
-    if (int64_t(width) * height < kSortFromPixels) {
-        for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
-            if (!exclude || !(*exclude)[i]) order.push_back(i);
-        return binTrianglesInOrder(tris, order, width, height, shiftX);
-    }
-    // Sorted as one 64-bit integer per triangle (largest zNear first, then the id), not through the triangles
-    // themselves: a comparison then reads no 100-byte RasterTri, and the sort of oasago2's 6,000 triangles was
-    // the largest serial part of its set-up.
-    std::vector<uint64_t> keys;
-    keys.reserve(tris.size());
     for (uint32_t i = 0; i < uint32_t(tris.size()); ++i)
-        if (!exclude || !(*exclude)[i]) keys.push_back(uint64_t(~orderedBits(tris[i].zNear)) << 32 | i);
-    std::sort(keys.begin(), keys.end());
-    for (uint64_t key : keys) order.push_back(uint32_t(key));
+        if (!exclude || !(*exclude)[i]) order.push_back(i);
+    if (int64_t(width) * height >= kSortFromPixels) {
+        // Sorted as one 64-bit integer per triangle (largest zNear first, then the id), not through the
+        // triangles themselves: a comparison then reads no 100-byte RasterTri, and the sort of oasago2's 6,000
+        // triangles was the largest serial part of its set-up.
+        std::vector<uint64_t> keys(order.size());
+        for (size_t k = 0; k < order.size(); ++k)
+            keys[k] = uint64_t(~orderedBits(tris[order[k]].zNear)) << 32 | order[k];
+        std::sort(keys.begin(), keys.end());
+        for (size_t k = 0; k < order.size(); ++k) order[k] = uint32_t(keys[k]);
+    }
     return binTrianglesInOrder(tris, order, width, height, shiftX);
 }
 
