@@ -39,9 +39,11 @@ shared="$root/../shared"
 
 # The campaign's table from build-san/campaign/*/: the targets named (a campaign's own), else every target with a
 # log (tools/fuzz.sh --campaign-report). Non-zero when a target left an artifact (a finding).
+all_targets=(decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak)
+
 campaign_report() {
     local reported=("$@")
-    [ "${#reported[@]}" -gt 0 ] || reported=(decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak)
+    [ "${#reported[@]}" -gt 0 ] || reported=("${all_targets[@]}")
     echo "| target | inputs | execs/s | cov | ft | corpus | peak RSS | findings | ended |"
     echo "|---|---|---|---|---|---|---|---|---|"
     local status=0 target dir inputs speed cov ft corpus peak findings ended
@@ -74,7 +76,7 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLUXEL_SANITIZE=ON -DLUXEL_FUZZ=ON "${launcher[@]}" >/dev/null
-targets=(decode lumps_q3 lumps_q2 lumps_vbsp lumps_q1 content formats serve pak)
+targets=("${all_targets[@]}")
 cmake --build "$build" -j2 --target "${targets[@]/#/luxel_fuzz_}"
 # The Source lump target's base map is a real one from ../shared.
 if [ ! -f "$shared/maps/source/bsptool_tf2_mp_lobby.bsp" ]; then
